@@ -1,0 +1,69 @@
+"""One error hierarchy whose messages are written for the user.
+
+The command line turns any :class:`BayesbenchError` into a single line on
+standard error and a non-zero exit status; anything else is a bug and keeps its
+traceback.
+"""
+from __future__ import annotations
+
+
+class BayesbenchError(Exception):
+    """Base class of every error bayesbench reports to a user."""
+
+    exit_code = 1
+
+
+class DataError(BayesbenchError):
+    """A data file cannot be read or does not make a usable data set.
+
+    The message names the file and, where known, the line or attribute.
+    """
+
+    def __init__(self, message: str, *, path=None, line: int | None = None,
+                 attribute: str | None = None):
+        self.path = None if path is None else str(path)
+        self.line = line
+        self.attribute = attribute
+        where = ""
+        if self.path is not None:
+            where = self.path
+            if line is not None:
+                where += f":{line}"
+            where += ": "
+        if attribute is not None:
+            message = f"attribute '{attribute}': {message}"
+        super().__init__(where + message)
+
+
+class ConfigError(BayesbenchError):
+    """An experiment configuration is invalid.
+
+    Holds every problem found, each as ``(key_path, message)``, so that a user
+    sees all of them at once.
+    """
+
+    exit_code = 2
+
+    def __init__(self, problems, *, path=None):
+        self.problems = list(problems)
+        self.path = None if path is None else str(path)
+        prefix = f"{self.path}: " if self.path else ""
+        lines = [f"{prefix}{key}: {msg}" if key else f"{prefix}{msg}"
+                 for key, msg in self.problems]
+        super().__init__("\n".join(lines))
+
+
+class ClassifierError(BayesbenchError):
+    """Unknown classifier, unknown or invalid parameter, or unusable input."""
+
+
+class NotFittedError(BayesbenchError, AttributeError):
+    """A model was used before ``fit``."""
+
+
+class ResultStoreError(BayesbenchError):
+    """A result directory is locked, inconsistent, or from a different config."""
+
+
+class StatsError(BayesbenchError):
+    """A statistical test cannot be computed on the given scores."""
