@@ -1,0 +1,7 @@
+"""Classifiers: the discrete augmented naive Bayes family and the continuous learners.
+
+Discrete learners share three rooms: :mod:`.structure` (what a learner
+returns), :mod:`.counting` (vectorised parameter learning) and
+:mod:`.inference` (log-space prediction); :mod:`.anb` ties them into an
+estimator, and :mod:`.registry` names every classifier for configurations.
+"""

@@ -1,0 +1,187 @@
+"""The augmented naive Bayes estimator that every discrete structure learner extends.
+
+A subclass only learns a structure (``_learn_structure``); fitting the tables
+(:mod:`.counting`) and predicting (:mod:`.inference`) are shared.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from ..errors import ClassifierError
+from .base import BaseClassifier, encode_target
+from .counting import class_log_prior, counts, log_table, unseen_log_prob
+from .inference import joint_log_likelihood
+from .structure import Structure
+
+
+def check_discrete_X(X, cardinalities=None):
+    """Validate discrete input once, at the boundary.
+
+    Parameters
+    ----------
+    X : array-like of int, shape (n_samples, n_attributes), or pandas.DataFrame
+        Integer codes ``>= 0``, ``-1`` for a missing value; or a DataFrame whose
+        columns are categorical (codes and cardinalities are taken from the
+        categories, a missing value becomes ``-1``) or integer-coded.
+    cardinalities : sequence of int, optional
+        Number of values of each attribute. Give it when a training fold may
+        lack a category, so that tables are sized for every category; by
+        default ``max code + 1`` of each column.
+
+    Returns
+    -------
+    X_int : ndarray of int, shape (n_samples, n_attributes)
+        The codes (the input's integer dtype is kept, so that large data is not
+        copied to int64).
+    cardinalities : ndarray of int64, shape (n_attributes,)
+    """
+    categorical_cards = None
+    if hasattr(X, "dtypes") and hasattr(X, "columns"):
+        cols, categorical_cards = [], []
+        for name in X.columns:
+            s = X[name]
+            if str(s.dtype) == "category":
+                cols.append(s.cat.codes.to_numpy().astype(np.int64))
+                categorical_cards.append(len(s.cat.categories))
+            elif np.issubdtype(s.dtype, np.integer):
+                cols.append(s.to_numpy().astype(np.int64))
+                categorical_cards.append(None)
+            else:
+                raise ClassifierError(
+                    f"column '{name}' has dtype {s.dtype}; discrete classifiers need "
+                    f"categorical or integer-coded columns (discretize numeric ones first)")
+        X = np.column_stack(cols) if cols else np.zeros((len(X), 0), dtype=np.int64)
+    else:
+        X = np.asarray(X)
+        if X.ndim != 2:
+            raise ClassifierError(f"X must be two-dimensional, got shape {X.shape}")
+        if not np.issubdtype(X.dtype, np.integer):
+            if X.dtype.kind == "f" and X.size and not np.all(np.isfinite(X) & (X == np.round(X))):
+                raise ClassifierError(
+                    "X holds non-integer values; discrete classifiers need integer codes "
+                    "(>= 0, -1 missing): discretize numeric attributes first")
+            if X.dtype.kind not in "fb":
+                raise ClassifierError(f"X has dtype {X.dtype}; integer codes expected")
+            X = X.astype(np.int64)
+    if X.size and X.min() < -1:
+        raise ClassifierError("X holds codes below -1; codes are >= 0 and -1 marks a missing value")
+    n_att = X.shape[1]
+    observed = X.max(axis=0) + 1 if X.shape[0] else np.zeros(n_att, dtype=np.int64)
+    observed = np.maximum(np.asarray(observed, dtype=np.int64), 1)
+    if cardinalities is None:
+        cards = observed.copy()
+        if categorical_cards is not None:
+            for j, c in enumerate(categorical_cards):
+                if c is not None:
+                    cards[j] = max(c, 1)
+    else:
+        cards = np.asarray(cardinalities, dtype=np.int64).ravel()
+        if cards.shape[0] != n_att:
+            raise ClassifierError(
+                f"{cards.shape[0]} cardinalities given for {n_att} attributes")
+        if (cards < 1).any():
+            raise ClassifierError("cardinalities must be >= 1")
+        too_big = np.flatnonzero(observed > cards)
+        if too_big.size:
+            j = int(too_big[0])
+            raise ClassifierError(
+                f"attribute {j} holds code {observed[j] - 1} but its cardinality is {cards[j]}")
+    return X, cards
+
+
+def check_predict_X(X, n_attributes: int):
+    """Validate X at prediction: same number of attributes as at ``fit``."""
+    X, _ = check_discrete_X(X)
+    if X.shape[1] != n_attributes:
+        raise ClassifierError(
+            f"X has {X.shape[1]} attributes; the model was fitted on {n_attributes}")
+    return X
+
+
+def attribute_names_of(X) -> tuple[str, ...] | None:
+    """Column names of a DataFrame input, else None."""
+    if hasattr(X, "columns"):
+        return tuple(str(c) for c in X.columns)
+    return None
+
+
+class AugmentedNaiveBayes(BaseClassifier):
+    """Augmented naive Bayes over discrete attributes; subclasses learn the structure.
+
+    The model is ``p(c, x) = p(c) prod_v p(x_v | x_pa(v), c)`` over the nodes of
+    :attr:`structure_`. Every table, and the class prior, is estimated with
+    additive smoothing::
+
+        p(v | pa, c) = (N(c, pa, v) + alpha) / (N(c, pa) + alpha * r_v)
+
+    Missing values (code ``-1``) are left out: of the counts of the node they
+    occur in (or parent), and of the product at prediction. A value never seen
+    in training gets the smoothed probability of a zero count.
+
+    Parameters
+    ----------
+    alpha : float, default 1.0
+        Additive (Laplace for 1, Lidstone otherwise) pseudo-count per table
+        cell; 0 gives maximum-likelihood estimates, with which a value never
+        seen with a class makes that class impossible.
+
+    Attributes
+    ----------
+    classes_ : ndarray
+    cardinalities_ : ndarray of int64
+    structure_ : Structure
+    counts_ : list of ndarray
+        Raw counts per node, shape ``(n_classes, n_parent_configs, n_values)``.
+    tables_ : list of ndarray
+        Log-probability tables, same shapes.
+    class_log_prior_ : ndarray of shape (n_classes,)
+    """
+
+    input_kind = "discrete"
+
+    def __init__(self, alpha: float = 1.0):
+        self.alpha = alpha
+
+    def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
+        raise NotImplementedError
+
+    def _check_alpha(self):
+        try:
+            alpha = float(self.alpha)
+        except (TypeError, ValueError):
+            raise ClassifierError(f"alpha must be a number >= 0, got {self.alpha!r}") from None
+        if not alpha >= 0 or not np.isfinite(alpha):
+            raise ClassifierError(f"alpha must be a number >= 0, got {self.alpha!r}")
+        return alpha
+
+    def fit(self, X, y, cardinalities=None, n_classes=None):
+        """Learn the structure, then the smoothed tables; returns self."""
+        alpha = self._check_alpha()
+        names = attribute_names_of(X)
+        X, cards = check_discrete_X(X, cardinalities)
+        classes, codes = encode_target(y, n_classes)
+        if codes.shape[0] != X.shape[0]:
+            raise ClassifierError(f"X has {X.shape[0]} rows but y has {codes.shape[0]}")
+        if codes.shape[0] == 0:
+            raise ClassifierError("cannot fit on zero rows")
+        k = len(classes)
+        structure = self._learn_structure(X, codes, cards, k)
+        structure = replace(structure, cardinalities=tuple(int(c) for c in cards),
+                            attribute_names=structure.attribute_names or names)
+        self.classes_ = classes
+        self.cardinalities_ = cards
+        self.n_features_in_ = X.shape[1]
+        self.structure_ = structure
+        self.counts_ = counts(structure, X, codes, cards, k)
+        self.tables_ = [log_table(c, alpha) for c in self.counts_]
+        self.unseen_ = [unseen_log_prob(c, alpha) for c in self.counts_]
+        self.class_count_ = np.bincount(codes, minlength=k).astype(np.float64)
+        self.class_log_prior_ = class_log_prior(codes, k, alpha)
+        return self
+
+    def _joint_log_likelihood(self, X, plain: bool = False) -> np.ndarray:
+        X = check_predict_X(X, self.n_features_in_)
+        return joint_log_likelihood(self.structure_, self.tables_, X, self.class_log_prior_,
+                                    unseen=self.unseen_, plain=plain)
