@@ -1,0 +1,24 @@
+"""Statistical tests for comparing classifiers.
+
+Over the folds of one data set (:mod:`~bayesbench.stats.folds`): the paired
+t-test, Nadeau and Bengio's corrected resampled t-test, the unpaired t-test.
+Over several data sets (:mod:`~bayesbench.stats.multiple`, after Demšar 2006):
+ranks, Friedman and Iman-Davenport, Nemenyi, Holm and Bonferroni-Dunn against a
+control, the Wilcoxon signed-rank test (also usable over folds), the sign test,
+and win/tie/loss counts. Every test is a pure function returning a small
+frozen dataclass.
+"""
+from .folds import TTestResult, corrected_ttest, paired_ttest, unpaired_ttest
+from .multiple import (AdjustedResult, ControlResult, FriedmanResult, NemenyiResult,
+                       SignTestResult, WilcoxonResult, WinTieLoss, bonferroni,
+                       bonferroni_dunn_q, control_ztest, critical_difference, friedman, holm,
+                       nemenyi, nemenyi_q, rank_scores, sign_test, wilcoxon,
+                       wilcoxon_critical_value, win_tie_loss)
+
+__all__ = [
+    "TTestResult", "paired_ttest", "corrected_ttest", "unpaired_ttest",
+    "rank_scores", "FriedmanResult", "friedman", "nemenyi_q", "bonferroni_dunn_q",
+    "critical_difference", "NemenyiResult", "nemenyi", "ControlResult", "control_ztest",
+    "AdjustedResult", "holm", "bonferroni", "WilcoxonResult", "wilcoxon",
+    "wilcoxon_critical_value", "SignTestResult", "sign_test", "WinTieLoss", "win_tie_loss",
+]
