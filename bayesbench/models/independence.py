@@ -27,6 +27,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import chi2
 
+from .information import cmi_from_counts
+
 #: Minimal average cell count for the chi-square approximation to be trusted.
 MIN_AVERAGE_COUNT = 5.0
 
@@ -78,15 +80,9 @@ def is_reliable(n: int, cells: int, min_average_count: float = MIN_AVERAGE_COUNT
 
 
 def _g_statistic(table: np.ndarray) -> float:
-    """``2 sum n_cxy log(n_cxy n_c / (n_cx n_cy))`` over the non-zero cells of a (C, X, Y) table."""
-    n_cx = table.sum(axis=2, keepdims=True)
-    n_cy = table.sum(axis=1, keepdims=True)
-    n_c = table.sum(axis=(1, 2), keepdims=True)
-    nz = table > 0
-    # On a non-zero cell every marginal is non-zero, so the ratio is finite.
-    ratio = (table * n_c)[nz] / np.broadcast_to(n_cx * n_cy, table.shape)[nz]
+    """``G = 2 N I(X; Y | C)`` of a (C, X, Y) table of counts."""
     # Rounding can leave -1e-15 on an exactly independent table.
-    return max(2.0 * float(np.sum(table[nz] * np.log(ratio))), 0.0)
+    return max(2.0 * float(table.sum()) * cmi_from_counts(table), 0.0)
 
 
 def _result(g: float, n: int, r_x: int, r_y: int, r_c: int,

@@ -1,0 +1,151 @@
+"""Filter learners that keep only what a test of independence supports (STAN, FFSS).
+
+* :class:`FFSS`, filter forward sequential selection (Mihaljevic et al. 2013,
+  sec. 6.1): naive Bayes over the attributes whose G-test of independence from
+  the class rejects at level ``significance``. An unreliable test (average cell
+  count below 5) assumes independence, so the attribute is left out.
+* :class:`STAN`, selective tree augmented naive Bayes (Blanco et al. 2005, with
+  the conditional test of paper 002): TAN's Chow-Liu step restricted to the
+  attribute pairs whose conditional G-test given the class rejects; what
+  remains is a maximum weighted *forest* found by Kruskal's algorithm, edge
+  weights ``I(X_i; X_j | C)``.
+
+The tests are in :mod:`.independence`; the forest is TAN's Kruskal
+(:func:`~bayesbench.models.tan.maximum_spanning_forest`) over a weight matrix
+that is zero on the pairs the tests did not keep. :class:`~bayesbench.models.
+wrapper.ASB` does the same over groups of attributes (:func:`dependence_forest`).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import ClassifierError
+from .anb import AugmentedNaiveBayes
+from .independence import GTestResult, conditional_independence_test, independence_test
+from .structure import Structure
+from .tan import maximum_spanning_forest, orient
+
+
+def check_significance(value) -> float:
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        raise ClassifierError(f"significance must be a number in (0, 1], got {value!r}") from None
+    if not 0 < value <= 1:
+        raise ClassifierError(f"significance must be a number in (0, 1], got {value!r}")
+    return value
+
+
+def decision_record(attributes, result: GTestResult, significance: float) -> dict:
+    """A test's outcome as plain data for ``Structure.info``."""
+    record = {"attributes": [list(a) if isinstance(a, tuple) else a for a in attributes]}
+    record.update(result.as_dict())
+    record["rejects"] = result.rejects(significance)
+    return record
+
+
+def dependence_forest(codes, cardinalities, y, n_classes: int, significance: float, labels=None):
+    """Forest over variables whose pairwise conditional dependence given C is significant.
+
+    For each pair ``i < j`` of the variables (columns of ``codes``, -1 missing,
+    with declared ``cardinalities``) the G-test of ``V_i _||_ V_j | C`` keeps
+    the edge when it rejects (reliable and ``p < significance``), weighted
+    ``I(V_i; V_j | C)``; Kruskal's algorithm takes the maximum weighted forest
+    over the kept edges and each tree is directed away from its lowest-index
+    variable. Returns ``parent_of`` (``None`` for roots and isolated
+    variables) and the ``info`` entries ``tests``, ``arcs`` and ``roots``;
+    ``labels[i]`` names variable ``i`` in them (default ``i``).
+    """
+    m = len(cardinalities)
+    labels = list(range(m)) if labels is None else labels
+    weights = np.zeros((m, m))
+    tests = []
+    for i in range(m):
+        for j in range(i + 1, m):
+            result = conditional_independence_test(
+                codes[:, i], codes[:, j], y, cardinalities[i], cardinalities[j], n_classes)
+            tests.append(decision_record((labels[i], labels[j]), result, significance))
+            if result.rejects(significance):
+                # A rejected test has G >= 3.8, so I = G / 2N is far above the
+                # forest's zero threshold for any N that fits in memory.
+                weights[i, j] = weights[j, i] = result.mutual_information
+    parent_of = orient(maximum_spanning_forest(weights, min_weight=0.0), m)
+    arcs = [{"parent": labels[p], "child": labels[v], "weight": float(weights[p, v])}
+            for v, p in enumerate(parent_of) if p is not None]
+    roots = [labels[v] for v in range(m)
+             if parent_of[v] is None and any(p == v for p in parent_of)]
+    return parent_of, {"significance": significance, "tests": tests, "arcs": arcs,
+                       "roots": roots}
+
+
+class STAN(AugmentedNaiveBayes):
+    """Selective tree augmented naive Bayes: a forest over the significant dependencies.
+
+    For every pair of attributes, the G-test of ``X_i _||_ X_j | C``
+    (``G = 2 N I(X_i; X_j | C)``, chi-square with ``(r_i - 1)(r_j - 1) r_C``
+    degrees of freedom) keeps the edge when it is reliable (``N / (r_i r_j r_C)
+    >= 5``) and ``p < significance``; Kruskal's algorithm then takes the
+    maximum weighted forest over the kept edges, weights ``I(X_i; X_j | C)``.
+    Each tree is rooted at its lowest-index attribute and directed away from
+    it; an attribute with no kept edge has only the class as parent.
+
+    Parameters
+    ----------
+    alpha : float, default 1.0
+        Additive smoothing of the tables (see :class:`AugmentedNaiveBayes`).
+    significance : float, default 0.05
+        Level of the conditional independence tests (paper 002's alpha).
+
+    Attributes
+    ----------
+    structure_ : Structure
+        ``info`` holds ``tests`` (one record per pair: attributes, statistic,
+        pvalue, dof, reliable, mutual_information, n, rejects), ``arcs``
+        (parent, child, weight) and ``roots``.
+    """
+
+    def __init__(self, alpha: float = 1.0, significance: float = 0.05):
+        self.alpha = alpha
+        self.significance = significance
+
+    def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
+        parent_of, info = dependence_forest(X, cardinalities, y, n_classes,
+                                      check_significance(self.significance))
+        return Structure.from_parents(parent_of, info=info)
+
+
+class FFSS(AugmentedNaiveBayes):
+    """Filter forward sequential selection: naive Bayes over the class-dependent attributes.
+
+    Attribute ``X_i`` is kept when the G-test of ``X_i _||_ C`` (``G = 2 N
+    I(X_i; C)``, chi-square with ``(r_i - 1)(r_C - 1)`` degrees of freedom) is
+    reliable (``N / (r_i r_C) >= 5``) and ``p < significance``; otherwise it is
+    dropped, so an unreliable test drops the attribute (paper 002, sec. 6.1).
+
+    Parameters
+    ----------
+    alpha : float, default 1.0
+        Additive smoothing of the tables.
+    significance : float, default 0.05
+        Level of the tests.
+
+    Attributes
+    ----------
+    structure_ : Structure
+        ``info`` holds ``tests`` (one record per attribute) and ``kept``.
+    """
+
+    def __init__(self, alpha: float = 1.0, significance: float = 0.05):
+        self.alpha = alpha
+        self.significance = significance
+
+    def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
+        significance = check_significance(self.significance)
+        tests, kept = [], []
+        for i in range(X.shape[1]):
+            result = independence_test(X[:, i], y, cardinalities[i], n_classes)
+            tests.append(decision_record((i,), result, significance))
+            if result.rejects(significance):
+                kept.append(i)
+        return Structure.naive(X.shape[1], kept, info={
+            "significance": significance, "tests": tests, "kept": kept})
