@@ -1,0 +1,121 @@
+"""Multi-class classification metrics on class codes, in plain numpy.
+
+Classes are the codes ``0..n_classes-1``. The confusion matrix has the true
+classes as rows and the predicted classes as columns. Per-class precision,
+recall (sensitivity), specificity and F1 are 0 where their denominator is 0
+(scikit-learn's ``zero_division=0``). Macro averages run over the classes that
+occur in the true or the predicted labels (scikit-learn's default label set);
+weighted averages weight each class by its number of true examples.
+
+Probability-based scores use the full ``(n, n_classes)`` matrix ``proba``:
+
+- log loss: ``-mean log p(true class)``, with ``p`` clipped to ``[eps, 1]``
+  (``eps`` the float64 machine epsilon, as scikit-learn does);
+- Brier score: ``mean over examples of sum_k (p_k - [y = k])^2`` (Brier 1950;
+  between 0 and 2);
+- one-vs-rest AUC: the mean over classes having both positive and negative
+  test examples of the area under the ROC curve of ``p_k`` for class ``k``
+  against the rest (Mann-Whitney, ties counted one half); ``nan`` if no class
+  qualifies.
+"""
+from __future__ import annotations
+
+import numpy as np
+from scipy.stats import rankdata
+
+METRIC_NAMES = ("accuracy", "error", "precision_macro", "recall_macro", "f1_macro",
+                "precision_weighted", "recall_weighted", "f1_weighted", "specificity_macro",
+                "log_loss", "brier", "auc_ovr")
+
+LOWER_IS_BETTER = frozenset({"error", "log_loss", "brier"})
+
+
+def confusion_matrix(y_true, y_pred, n_classes: int) -> np.ndarray:
+    """``(n_classes, n_classes)`` counts; rows are true classes, columns predicted ones."""
+    y_true = np.asarray(y_true, dtype=np.int64)
+    y_pred = np.asarray(y_pred, dtype=np.int64)
+    flat = np.bincount(y_true * n_classes + y_pred, minlength=n_classes * n_classes)
+    return flat.reshape(n_classes, n_classes)
+
+
+def _ratio(num, den):
+    num = np.asarray(num, dtype=np.float64)
+    den = np.asarray(den, dtype=np.float64)
+    out = np.zeros_like(num)
+    np.divide(num, den, out=out, where=den > 0)
+    return out
+
+
+def per_class_scores(cm: np.ndarray) -> dict[str, np.ndarray]:
+    """Precision, recall, specificity and F1 of every class from a confusion matrix."""
+    cm = np.asarray(cm, dtype=np.float64)
+    tp = np.diag(cm)
+    true_count = cm.sum(axis=1)
+    pred_count = cm.sum(axis=0)
+    total = cm.sum()
+    fp = pred_count - tp
+    fn = true_count - tp
+    tn = total - tp - fp - fn
+    precision = _ratio(tp, pred_count)
+    recall = _ratio(tp, true_count)
+    return {"precision": precision, "recall": recall,
+            "specificity": _ratio(tn, tn + fp),
+            "f1": _ratio(2 * tp, 2 * tp + fp + fn)}
+
+
+def log_loss(y_true, proba) -> float:
+    y_true = np.asarray(y_true, dtype=np.int64)
+    p = np.clip(np.asarray(proba, dtype=np.float64), np.finfo(np.float64).eps, 1.0)
+    p = p / p.sum(axis=1, keepdims=True)
+    return float(-np.mean(np.log(p[np.arange(y_true.size), y_true])))
+
+
+def brier_score(y_true, proba) -> float:
+    y_true = np.asarray(y_true, dtype=np.int64)
+    proba = np.asarray(proba, dtype=np.float64)
+    onehot = np.zeros_like(proba)
+    onehot[np.arange(y_true.size), y_true] = 1.0
+    return float(np.mean(np.sum((proba - onehot) ** 2, axis=1)))
+
+
+def binary_auc(positive: np.ndarray, score: np.ndarray) -> float:
+    """Area under the ROC curve of ``score`` for the boolean labels ``positive``."""
+    n_pos = int(positive.sum())
+    n_neg = positive.size - n_pos
+    if n_pos == 0 or n_neg == 0:
+        return float("nan")
+    ranks = rankdata(score)
+    return float((ranks[positive].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
+
+
+def auc_ovr(y_true, proba) -> float:
+    y_true = np.asarray(y_true, dtype=np.int64)
+    proba = np.asarray(proba, dtype=np.float64)
+    aucs = [binary_auc(y_true == k, proba[:, k]) for k in range(proba.shape[1])]
+    aucs = [a for a in aucs if not np.isnan(a)]
+    return float(np.mean(aucs)) if aucs else float("nan")
+
+
+def evaluate(y_true, y_pred, proba, n_classes: int) -> dict:
+    """Every metric of one test fold.
+
+    Returns ``{"confusion": ndarray, "metrics": {name: float}, "per_class":
+    {name: ndarray}}`` with the metric names of :data:`METRIC_NAMES`.
+    """
+    y_true = np.asarray(y_true, dtype=np.int64)
+    y_pred = np.asarray(y_pred, dtype=np.int64)
+    cm = confusion_matrix(y_true, y_pred, n_classes)
+    per_class = per_class_scores(cm)
+    true_count = cm.sum(axis=1)
+    present = (true_count + cm.sum(axis=0)) > 0
+    n = y_true.size
+    metrics = {"accuracy": float(np.trace(cm) / n) if n else float("nan")}
+    metrics["error"] = 1.0 - metrics["accuracy"]
+    for name in ("precision", "recall", "f1"):
+        metrics[f"{name}_macro"] = float(per_class[name][present].mean())
+        metrics[f"{name}_weighted"] = float(np.sum(per_class[name] * true_count) / n)
+    metrics["specificity_macro"] = float(per_class["specificity"][present].mean())
+    metrics["log_loss"] = log_loss(y_true, proba)
+    metrics["brier"] = brier_score(y_true, proba)
+    metrics["auc_ovr"] = auc_ovr(y_true, proba)
+    return {"confusion": cm, "metrics": metrics, "per_class": per_class}

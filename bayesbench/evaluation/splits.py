@@ -1,0 +1,126 @@
+"""Train/test splits: (repeated) stratified k-fold, holdout, resubstitution, leave-one-out.
+
+Every split is a pure function of ``(seed, data set name, repetition)`` and the
+class vector, so every classifier of an experiment sees the same folds (paired
+tests need that) whatever the executor or the order of the tasks. The random
+generator is ``numpy.random.default_rng([seed, stable_hash(name), repetition])``;
+``stable_hash`` is a CRC-32 of the name, never Python's salted ``hash``.
+
+Stratified k-fold deals the examples round robin into the folds after
+shuffling them within each class and laying the classes end to end, as Weka's
+``stratify`` does: each class is spread over the folds as evenly as possible
+(counts differ by at most one) and fold sizes differ by at most one.
+"""
+from __future__ import annotations
+
+import hashlib
+import zlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import ConfigError
+
+
+def stable_hash(text: str) -> int:
+    """A hash of ``text`` that is the same in every process and on every run."""
+    return zlib.crc32(str(text).encode("utf-8"))
+
+
+def fold_rng(seed: int, dataset: str, repetition: int, *more: int) -> np.random.Generator:
+    """The generator for one data set and repetition (and, with ``more``, one fold or purpose)."""
+    return np.random.default_rng([int(seed), stable_hash(dataset), int(repetition), *map(int, more)])
+
+
+@dataclass(frozen=True)
+class Split:
+    """One train/test split of one repetition.
+
+    ``train`` and ``test`` are sorted row indices; they are equal under
+    resubstitution and disjoint otherwise.
+    """
+
+    repetition: int
+    fold: int
+    train: np.ndarray
+    test: np.ndarray
+
+    @property
+    def fold_id(self) -> str:
+        """Hex digest of the sorted test indices: equal folds have equal ids."""
+        return hashlib.sha256(np.ascontiguousarray(self.test, dtype="<i8").tobytes()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class CVSpec:
+    """How to split: ``kind`` is ``kfold``, ``holdout``, ``resubstitution`` or ``loo``.
+
+    ``folds`` and ``stratified`` apply to k-fold, ``fraction`` (the test share)
+    to holdout (stratified too when ``stratified``), ``repeats`` to k-fold and
+    holdout; resubstitution and leave-one-out are deterministic and run once.
+    """
+
+    kind: str = "kfold"
+    folds: int = 10
+    repeats: int = 1
+    stratified: bool = True
+    fraction: float = 0.3
+
+    @property
+    def n_repetitions(self) -> int:
+        return self.repeats if self.kind in ("kfold", "holdout") else 1
+
+
+def _kfold_assignment(y: np.ndarray, k: int, rng: np.random.Generator,
+                      stratified: bool) -> np.ndarray:
+    n = y.shape[0]
+    if stratified:
+        # Shuffle, then stable-sort by class: classes end to end, random order inside each.
+        perm = rng.permutation(n)
+        order = perm[np.argsort(y[perm], kind="stable")]
+    else:
+        order = rng.permutation(n)
+    assignment = np.empty(n, dtype=np.int64)
+    assignment[order] = np.arange(n) % k
+    return assignment
+
+
+def _holdout_test(y: np.ndarray, fraction: float, rng: np.random.Generator,
+                  stratified: bool) -> np.ndarray:
+    n = y.shape[0]
+    if not stratified:
+        n_test = min(max(int(round(fraction * n)), 1), n - 1)
+        return np.sort(rng.permutation(n)[:n_test])
+    test = []
+    for c in np.unique(y):
+        members = rng.permutation(np.flatnonzero(y == c))
+        test.append(members[:int(round(fraction * members.size))])
+    test = np.concatenate(test)
+    if test.size == 0 or test.size == n:
+        raise ConfigError([("cv.holdout", f"a test fraction of {fraction} leaves an empty "
+                                          f"train or test set on {n} examples")])
+    return np.sort(test)
+
+
+def make_splits(y, spec: CVSpec, *, seed: int, dataset: str, repetition: int) -> list[Split]:
+    """The splits of one repetition of ``spec`` on class vector ``y``."""
+    y = np.asarray(y)
+    n = y.shape[0]
+    everything = np.arange(n)
+    if spec.kind == "resubstitution":
+        return [Split(repetition, 0, everything, everything)]
+    if spec.kind == "loo":
+        return [Split(repetition, i, np.delete(everything, i), np.array([i]))
+                for i in range(n)]
+    rng = fold_rng(seed, dataset, repetition)
+    if spec.kind == "holdout":
+        test = _holdout_test(y, spec.fraction, rng, spec.stratified)
+        return [Split(repetition, 0, np.setdiff1d(everything, test), test)]
+    if spec.kind != "kfold":
+        raise ValueError(f"unknown split kind {spec.kind!r}")
+    if spec.folds > n:
+        raise ConfigError([("cv.folds", f"{spec.folds} folds need at least {spec.folds} "
+                                        f"examples; data set '{dataset}' has {n}")])
+    assignment = _kfold_assignment(y, spec.folds, rng, spec.stratified)
+    return [Split(repetition, f, np.flatnonzero(assignment != f), np.flatnonzero(assignment == f))
+            for f in range(spec.folds)]

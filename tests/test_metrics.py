@@ -1,0 +1,85 @@
+"""The fold metrics agree with scikit-learn's implementations."""
+import numpy as np
+import pytest
+from sklearn import metrics as skm
+
+from bayesbench.evaluation.metrics import (
+    auc_ovr, brier_score, confusion_matrix, evaluate, log_loss, per_class_scores)
+
+
+def _case(seed, n, k, drop_class=None):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    y[:k] = np.arange(k)  # every class occurs
+    proba = rng.dirichlet(np.ones(k), n)
+    # Make the predictions informative so that the scores are not all near chance.
+    proba[np.arange(n), y] += rng.uniform(0, 1.5, n)
+    proba /= proba.sum(axis=1, keepdims=True)
+    if drop_class is not None:
+        y[y == drop_class] = (drop_class + 1) % k
+    return y, proba, proba.argmax(axis=1)
+
+
+@pytest.mark.parametrize("seed,n,k", [(0, 40, 2), (1, 57, 3), (2, 200, 5), (3, 9, 4)])
+def test_scores_match_sklearn(seed, n, k):
+    y, proba, pred = _case(seed, n, k)
+    labels = list(range(k))
+    res = evaluate(y, pred, proba, k)
+    m = res["metrics"]
+    np.testing.assert_array_equal(res["confusion"], skm.confusion_matrix(y, pred, labels=labels))
+    assert m["accuracy"] == pytest.approx(skm.accuracy_score(y, pred))
+    assert m["error"] == pytest.approx(skm.zero_one_loss(y, pred))
+    for avg in ("macro", "weighted"):
+        assert m[f"precision_{avg}"] == pytest.approx(
+            skm.precision_score(y, pred, average=avg, zero_division=0))
+        assert m[f"recall_{avg}"] == pytest.approx(
+            skm.recall_score(y, pred, average=avg, zero_division=0))
+        assert m[f"f1_{avg}"] == pytest.approx(skm.f1_score(y, pred, average=avg, zero_division=0))
+    np.testing.assert_allclose(res["per_class"]["precision"],
+                               skm.precision_score(y, pred, labels=labels, average=None,
+                                                   zero_division=0))
+    np.testing.assert_allclose(res["per_class"]["f1"],
+                               skm.f1_score(y, pred, labels=labels, average=None, zero_division=0))
+    assert m["log_loss"] == pytest.approx(skm.log_loss(y, proba, labels=labels))
+    assert m["brier"] == pytest.approx(
+        skm.brier_score_loss(y, proba, labels=labels, scale_by_half=False)
+        if k > 2 else 2 * skm.brier_score_loss(y, proba[:, 1]))
+    expected_auc = (skm.roc_auc_score(y, proba[:, 1]) if k == 2 else
+                    skm.roc_auc_score(y, proba, multi_class="ovr", average="macro",
+                                      labels=labels))
+    assert m["auc_ovr"] == pytest.approx(expected_auc)
+
+
+def test_specificity_is_recall_of_the_negative_class():
+    y, proba, pred = _case(7, 120, 4)
+    spec = per_class_scores(confusion_matrix(y, pred, 4))["specificity"]
+    for k in range(4):
+        assert spec[k] == pytest.approx(skm.recall_score(y != k, pred != k))
+
+
+def test_class_absent_from_the_fold():
+    # Class 2 never occurs and is never predicted: macro averages skip it (sklearn's
+    # default label set), weighted ones give it weight 0, AUC averages the classes present.
+    y, proba, pred = _case(11, 60, 3, drop_class=2)
+    pred = np.where(pred == 2, 0, pred)
+    m = evaluate(y, pred, proba, 3)["metrics"]
+    assert m["recall_macro"] == pytest.approx(skm.recall_score(y, pred, average="macro"))
+    assert m["f1_macro"] == pytest.approx(skm.f1_score(y, pred, average="macro"))
+    assert m["precision_weighted"] == pytest.approx(
+        skm.precision_score(y, pred, average="weighted", zero_division=0))
+    per_class_auc = [skm.roc_auc_score(y == k, proba[:, k]) for k in (0, 1)]
+    assert m["auc_ovr"] == pytest.approx(np.mean(per_class_auc))
+
+
+def test_confusion_orientation_rows_are_true_classes():
+    cm = confusion_matrix([0, 0, 0, 1], [1, 1, 0, 1], 2)
+    np.testing.assert_array_equal(cm, [[1, 2], [0, 1]])
+
+
+def test_scores_with_ties_and_certain_predictions():
+    y = np.array([0, 1, 1, 0, 2])
+    proba = np.array([[1, 0, 0], [0.5, 0.5, 0], [0, 1, 0], [0.5, 0.5, 0], [0, 0, 1.0]])
+    assert log_loss(y, proba) == pytest.approx(skm.log_loss(y, proba))
+    assert brier_score(y, proba) == pytest.approx(2 * 0.25 * 2 / 5)
+    assert auc_ovr(y, proba) == pytest.approx(
+        skm.roc_auc_score(y, proba, multi_class="ovr", average="macro"))
