@@ -1,0 +1,217 @@
+"""The result directory on disk: append-only task records, a lock, and the reading API.
+
+``records.jsonl`` holds one JSON object per finished task, one line each. Each
+line is written with a single ``write`` on a file opened in append mode, then
+flushed and ``fsync``-ed, and carries a ``checksum`` (SHA-256 of the record's
+canonical JSON without the checksum). A run killed at any moment therefore
+leaves at most one damaged line, the last; :func:`read_records` drops any line
+that is truncated, not JSON, or whose checksum does not match, and
+:func:`repair` rewrites the file without them (atomically, through a temporary
+file and ``os.replace``) so that the tasks they stood for are run again.
+
+Only one process writes a result directory at a time: :class:`RunLock` creates
+``lock`` with ``O_CREAT | O_EXCL`` and writes its host and pid into it; a lock
+left by a dead process on the same host is stale and is taken over.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import socket
+from pathlib import Path
+
+from ..errors import ResultStoreError
+
+RECORDS = "records.jsonl"
+LOCK = "lock"
+
+
+def _clean(value):
+    # JSON has no NaN: an undefined score (e.g. AUC on a one-class fold) is stored as null.
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    return value
+
+
+def _canonical(record: dict) -> bytes:
+    body = {k: v for k, v in record.items() if k != "checksum"}
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), allow_nan=False).encode("utf-8")
+
+
+def checksum(record: dict) -> str:
+    return hashlib.sha256(_canonical(record)).hexdigest()[:16]
+
+
+def encode_record(record: dict) -> bytes:
+    """One line of ``records.jsonl``: the record with its checksum, newline-terminated."""
+    record = _clean(dict(record))
+    record["checksum"] = checksum(record)
+    return json.dumps(record, sort_keys=True, separators=(",", ":"),
+                      allow_nan=False).encode("utf-8") + b"\n"
+
+
+def _parse(line: bytes):
+    if not line.endswith(b"\n"):
+        return None
+    try:
+        record = json.loads(line)
+    except ValueError:
+        return None
+    if not isinstance(record, dict) or record.get("checksum") != checksum(record):
+        return None
+    return record
+
+
+def scan(run_dir) -> tuple[list[dict], int]:
+    """``(valid records, number of damaged lines)`` of a result directory."""
+    path = Path(run_dir) / RECORDS
+    if not path.exists():
+        return [], 0
+    records, damaged = [], 0
+    with open(path, "rb") as fh:
+        for line in fh:
+            if not line.strip():
+                continue
+            record = _parse(line)
+            if record is None:
+                damaged += 1
+            else:
+                records.append(record)
+    return records, damaged
+
+
+def read_records(run_dir) -> list[dict]:
+    """Every valid record of a result directory, in the order written."""
+    return scan(run_dir)[0]
+
+
+def repair(run_dir) -> int:
+    """Drop damaged lines from ``records.jsonl``; return how many were dropped."""
+    records, damaged = scan(run_dir)
+    if damaged:
+        path = Path(run_dir) / RECORDS
+        tmp = path.with_suffix(".jsonl.tmp")
+        with open(tmp, "wb") as fh:
+            fh.write(b"".join(encode_record(r) for r in records))
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    return damaged
+
+
+class RecordWriter:
+    """Appends records to ``records.jsonl``, each durable before :meth:`append` returns."""
+
+    def __init__(self, run_dir):
+        self.path = Path(run_dir) / RECORDS
+        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+
+    def append(self, record: dict) -> None:
+        data = encode_record(record)
+        written = os.write(self._fd, data)
+        if written != len(data):
+            raise ResultStoreError(f"{self.path}: short write ({written} of {len(data)} bytes)")
+        os.fsync(self._fd)
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class RunLock:
+    """An exclusive lock on a result directory (a ``lock`` file holding host and pid)."""
+
+    def __init__(self, run_dir):
+        self.path = Path(run_dir) / LOCK
+        self.held = False
+
+    def acquire(self) -> "RunLock":
+        host = socket.gethostname()
+        for _ in range(2):
+            try:
+                fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            except FileExistsError:
+                owner_host, owner_pid = self._owner()
+                if owner_host == host and owner_pid is not None and not _alive(owner_pid):
+                    # Left by a process that died (e.g. SIGKILL): take it over.
+                    self.path.unlink(missing_ok=True)
+                    continue
+                raise ResultStoreError(
+                    f"{self.path.parent} is in use by another run (host {owner_host}, "
+                    f"pid {owner_pid}); if that run is gone, delete {self.path}") from None
+            with os.fdopen(fd, "w") as fh:
+                fh.write(f"{host} {os.getpid()}\n")
+            self.held = True
+            return self
+        raise ResultStoreError(f"cannot take the lock {self.path}")
+
+    def _owner(self):
+        try:
+            host, pid = self.path.read_text().split()
+            return host, int(pid)
+        except (OSError, ValueError):
+            return None, None
+
+    def release(self) -> None:
+        if self.held:
+            self.path.unlink(missing_ok=True)
+            self.held = False
+
+    def __enter__(self):
+        return self.acquire()
+
+    def __exit__(self, *exc):
+        self.release()
+
+
+def records_frame(run_dirs):
+    """One row per ``ok`` record of the given result directories.
+
+    Columns: the record's scalar fields (``dataset``, ``repetition``, ``fold``,
+    ``classifier``, ``learner``, ``seed``, ``fold_id``, ``n_train``, ``n_test``,
+    ``fit_seconds``, ``predict_seconds``, ...), every entry of ``metrics`` as its
+    own column (``accuracy``, ``f1_macro``, ...; undefined scores are NaN), and
+    ``run``, the directory's name.
+    """
+    import pandas as pd
+
+    if isinstance(run_dirs, (str, os.PathLike)):
+        run_dirs = [run_dirs]
+    rows = []
+    for run_dir in run_dirs:
+        run_dir = Path(run_dir)
+        if not (run_dir / RECORDS).exists():
+            raise ResultStoreError(f"{run_dir}: not a result directory (no {RECORDS})")
+        for record in read_records(run_dir):
+            if record.get("status") != "ok":
+                continue
+            row = {k: v for k, v in record.items()
+                   if not isinstance(v, (dict, list)) and k != "checksum"}
+            for name, value in record["metrics"].items():
+                row[name] = float("nan") if value is None else value
+            row["run"] = run_dir.name
+            rows.append(row)
+    return pd.DataFrame(rows)

@@ -1,0 +1,106 @@
+"""The record store: checksummed lines, damaged lines detected, the lock."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from bayesbench.errors import ResultStoreError
+from bayesbench.evaluation.store import (
+    RECORDS, RecordWriter, RunLock, read_records, records_frame, repair, scan)
+
+
+def _record(i, status="ok"):
+    r = {"dataset": "iris", "repetition": 0, "fold": i, "classifier": "nb", "status": status,
+         "task_id": f"t{i}", "fit_seconds": 0.5}
+    if status == "ok":
+        r["metrics"] = {"accuracy": 0.9 + i / 100, "auc_ovr": float("nan")}
+    else:
+        r["error"] = "boom"
+    return r
+
+
+def _write(tmp_path, n):
+    with RecordWriter(tmp_path) as w:
+        for i in range(n):
+            w.append(_record(i))
+
+
+def test_round_trip_and_nan_as_null(tmp_path):
+    _write(tmp_path, 3)
+    records = read_records(tmp_path)
+    assert [r["fold"] for r in records] == [0, 1, 2]
+    assert records[1]["metrics"] == {"accuracy": 0.91, "auc_ovr": None}
+    lines = (tmp_path / RECORDS).read_bytes().splitlines()
+    assert len(lines) == 3 and all(json.loads(line)["checksum"] for line in lines)
+
+
+def test_truncated_last_line_is_dropped_and_repaired(tmp_path):
+    _write(tmp_path, 3)
+    path = tmp_path / RECORDS
+    data = path.read_bytes()
+    path.write_bytes(data[:-20])  # a write cut short by a kill
+    records, damaged = scan(tmp_path)
+    assert [r["fold"] for r in records] == [0, 1] and damaged == 1
+    assert repair(tmp_path) == 1
+    assert scan(tmp_path) == (records, 0)
+    # Appending after the repair gives whole lines again.
+    with RecordWriter(tmp_path) as w:
+        w.append(_record(2))
+    assert [r["fold"] for r in read_records(tmp_path)] == [0, 1, 2]
+
+
+def test_line_cut_exactly_at_a_closing_brace_is_detected(tmp_path):
+    # JSON that parses but lacks its newline: the write did not finish.
+    _write(tmp_path, 2)
+    path = tmp_path / RECORDS
+    path.write_bytes(path.read_bytes()[:-1])
+    assert [r["fold"] for r in read_records(tmp_path)] == [0]
+
+
+def test_corrupted_line_is_detected_by_its_checksum(tmp_path):
+    _write(tmp_path, 3)
+    path = tmp_path / RECORDS
+    lines = path.read_bytes().splitlines(keepends=True)
+    lines[1] = lines[1].replace(b'"accuracy":0.91', b'"accuracy":0.99')  # still valid JSON
+    path.write_bytes(b"".join(lines))
+    records, damaged = scan(tmp_path)
+    assert [r["fold"] for r in records] == [0, 2] and damaged == 1
+
+
+def test_records_frame_flattens_metrics_and_skips_errors(tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir(), b.mkdir()
+    _write(a, 2)
+    with RecordWriter(b) as w:
+        w.append(_record(0))
+        w.append(_record(1, status="error"))
+    frame = records_frame([a, b])
+    assert len(frame) == 3
+    assert sorted(frame["run"]) == ["a", "a", "b"]
+    assert frame["accuracy"].tolist() == [0.9, 0.91, 0.9]
+    assert frame["auc_ovr"].isna().all()
+
+
+def test_records_frame_rejects_a_directory_without_records(tmp_path):
+    with pytest.raises(ResultStoreError, match="not a result directory"):
+        records_frame(tmp_path)
+
+
+def test_lock_refuses_a_second_writer(tmp_path):
+    with RunLock(tmp_path):
+        with pytest.raises(ResultStoreError, match="in use by another run"):
+            RunLock(tmp_path).acquire()
+    with RunLock(tmp_path):  # released: can be taken again
+        assert (tmp_path / "lock").read_text().split()[1] == str(os.getpid())
+    assert not (tmp_path / "lock").exists()
+
+
+def test_stale_lock_of_a_dead_process_is_taken_over(tmp_path):
+    child = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                           capture_output=True, text=True, check=True)
+    import socket
+    (tmp_path / "lock").write_text(f"{socket.gethostname()} {child.stdout.strip()}\n")
+    with RunLock(tmp_path):
+        assert (tmp_path / "lock").read_text().split()[1] == str(os.getpid())
