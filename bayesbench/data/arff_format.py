@@ -44,13 +44,31 @@ def read_text(path: Path) -> str:
         return raw.decode("latin-1")
 
 
+def _unquote_name(token: str) -> str:
+    if token[:1] in ("'", '"') and token[-1:] == token[:1] and len(token) >= 2:
+        return re.sub(r"\\(.)", r"\1", token[1:-1])
+    return token
+
+
+def _declared_names(lines: list[str]) -> list[str]:
+    """Attribute names as declared, unescaped (liac-arff keeps backslash escapes in names)."""
+    names = []
+    for text in lines:
+        if text.lstrip()[:5].lower() == "@data":
+            break
+        m = _ATTRIBUTE_LINE.match(text)
+        if m is not None:
+            names.append(_unquote_name(m.group(1)))
+    return names
+
+
 def _unsupported_type(lines: list[str], line: int, path) -> DataError | None:
     if not 1 <= line <= len(lines):
         return None
     m = _ATTRIBUTE_LINE.match(lines[line - 1])
     if m is None:
         return None
-    name, kind = m.group(1).strip("'\""), m.group(2).lower()
+    name, kind = _unquote_name(m.group(1)), m.group(2).lower()
     if kind in ("date", "relational"):
         return DataError(f"{kind} attributes are not supported; remove or convert the "
                          "attribute first", path=path, line=line, attribute=name)
@@ -94,6 +112,9 @@ def read_arff(path, class_attribute: str | None = None) -> Dataset:
         raise _liac_error(exc, lines, path) from None
 
     declared = parsed["attributes"]
+    names = _declared_names(lines)
+    if len(names) == len(declared):
+        declared = [(name, kind) for name, (_, kind) in zip(names, declared)]
     rows = parsed["data"]
     table = np.array(rows, dtype=object).reshape(len(rows), len(declared))
     notes: list[str] = []

@@ -7,6 +7,8 @@ and a data set with no rows or a single observed class is refused.
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from ..errors import DataError
@@ -66,3 +68,19 @@ def encode_nominal(values, categories: tuple[str, ...]) -> np.ndarray:
     index = {c: i for i, c in enumerate(categories)}
     return np.fromiter((MISSING if v is None else index[v] for v in values),
                        dtype=np.int64, count=len(values))
+
+
+_NUMBER = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
+
+
+def is_number(text: str) -> bool:
+    """True for a decimal number as written in data files (not ``nan`` or ``inf``)."""
+    return _NUMBER.match(text) is not None
+
+
+def sorted_categories(values) -> tuple[str, ...]:
+    """Distinct labels, in numeric order when all look like numbers, else in text order."""
+    distinct = set(values)
+    if distinct and all(is_number(v) for v in distinct):
+        return tuple(sorted(distinct, key=lambda v: (float(v), v)))
+    return tuple(sorted(distinct))

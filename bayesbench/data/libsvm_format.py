@@ -1,0 +1,95 @@
+"""libsvm/svmlight reading, in both layouts bayesbench meets.
+
+Standard layout, one example per line: ``label index:value index:value ...``
+with integer indices (1-based by convention). The class is named ``class``.
+
+Paper 004's layout (Alvarez Vecino 2017): the class comes last as a named
+pair, ``1:x 2:y ... classLabel:democrat``; the class attribute takes the
+pair's name (``classLabel``).
+
+Attributes are named ``att_<index>``. A column is numeric when every value
+given for it is a decimal number; an index that a row leaves out is then 0,
+the sparse convention. A column with any other value is nominal (categories
+sorted), and an index a row leaves out is then missing. ``?`` is missing in
+either case. Text after ``#`` is a comment. Class labels are nominal, sorted
+numerically when they all look like numbers (``-1 < +1``).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import DataError
+from .arff_format import read_text
+from .assemble import assemble, encode_nominal, is_number, sorted_categories
+from .dataset import Attribute, Dataset
+
+
+def _parse_line(text: str, line: int, path):
+    """(label, class name or None, {index: token}) of one example."""
+    tokens = text.split()
+    label, class_key = None, None
+    if ":" not in tokens[0]:
+        label = tokens.pop(0)
+    pairs = {}
+    for tok in tokens:
+        key, sep, value = tok.partition(":")
+        if not sep or not key or not value:
+            raise DataError(f"expected 'index:value', found {tok!r}", path=path, line=line)
+        if key.isdigit():
+            index = int(key)
+            if index in pairs:
+                raise DataError(f"index {index} appears twice", path=path, line=line)
+            pairs[index] = value
+        elif label is None:
+            label, class_key = value, key
+        else:
+            raise DataError(f"expected an integer index, found {key!r} in {tok!r}",
+                            path=path, line=line)
+    if label is None:
+        raise DataError("no class label: expected 'label index:value ...' or "
+                        "'index:value ... classLabel:value'", path=path, line=line)
+    return label, class_key, pairs
+
+
+def read_libsvm(path, class_attribute: str | None = None) -> Dataset:
+    """Read a libsvm file (standard or class-last layout) into a :class:`Dataset`."""
+    path = Path(path)
+    labels, rows = [], []
+    class_keys = set()
+    for line, raw in enumerate(read_text(path).splitlines(), start=1):
+        text = raw.split("#", 1)[0].strip()
+        if not text:
+            continue
+        label, key, pairs = _parse_line(text, line, path)
+        class_keys.add(key)
+        labels.append(label)
+        rows.append(pairs)
+    if not rows:
+        raise DataError("the data set has no rows", path=path)
+    if len(class_keys) > 1:
+        raise DataError("lines mix the class-first and class-last layouts "
+                        f"(class names seen: {sorted(str(k) for k in class_keys)})", path=path)
+    class_name = class_keys.pop() or "class"
+
+    indices = sorted(set().union(*rows))
+    attributes, columns = [], []
+    for index in indices:
+        name = f"att_{index}"
+        tokens = [r.get(index) for r in rows]
+        given = [t for t in tokens if t is not None and t != "?"]
+        if all(is_number(t) for t in given):
+            attributes.append(Attribute(name, "numeric"))
+            columns.append(np.array([0.0 if t is None else np.nan if t == "?" else float(t)
+                                     for t in tokens], dtype=np.float64))
+        else:
+            categories = sorted_categories(given)
+            attributes.append(Attribute(name, "nominal", categories))
+            columns.append(encode_nominal([None if t == "?" else t for t in tokens],
+                                          categories))
+    labels = [None if t == "?" else t for t in labels]
+    categories = sorted_categories([t for t in labels if t is not None])
+    attributes.append(Attribute(class_name, "nominal", categories))
+    columns.append(encode_nominal(labels, categories))
+    return assemble(path.stem, attributes, columns, class_attribute, path)
