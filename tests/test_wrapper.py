@@ -1,0 +1,244 @@
+"""FSS, BSEJ and ASB: the incremental inner CV equals refitting, and the searches find known truths."""
+import numpy as np
+import pytest
+
+from bayesbench.errors import ClassifierError
+from bayesbench.models._inner_cv import InnerCV, stratified_fold_ids
+from bayesbench.models.anb import AugmentedNaiveBayes
+from bayesbench.models.selective import FFSS, STAN
+from bayesbench.models.structure import Node, Structure
+from bayesbench.models.wrapper import ASB, BSEJ, FSS
+
+
+class FixedStructure(AugmentedNaiveBayes):
+    """The core model over given groups: the reference that the engine must equal."""
+
+    def __init__(self, groups=(), alpha=1.0):
+        self.groups = groups
+        self.alpha = alpha
+
+    def _learn_structure(self, X, y, cardinalities, n_classes):
+        return Structure(tuple(Node(g) for g in self.groups), X.shape[1])
+
+
+def refit_scores(X, y, cards, k, alpha, folds, groups):
+    """Held-out joint log-likelihood of every example, refitting on each training fold."""
+    out = np.empty((len(y), k))
+    for f in np.unique(folds):
+        test = folds == f
+        model = FixedStructure(groups, alpha).fit(X[~test], y[~test], cards, k)
+        out[test] = model._joint_log_likelihood(X[test])
+    return out
+
+
+def refit_correct(X, y, cards, k, alpha, folds, groups):
+    return int(np.sum(np.argmax(refit_scores(X, y, cards, k, alpha, folds, groups), 1) == y))
+
+
+def brute_force_bsej(X, y, cards, k, alpha, folds):
+    """Pazzani's BSEJ refitting every candidate on every fold, same candidate order."""
+    groups = [(j,) for j in range(X.shape[1])]
+    best = refit_correct(X, y, cards, k, alpha, folds, groups)
+    while groups:
+        candidates = [groups[:i] + groups[i + 1:] for i in range(len(groups))]
+        for i in range(len(groups)):
+            for j in range(i + 1, len(groups)):
+                rest = [g for m, g in enumerate(groups) if m not in (i, j)]
+                candidates.append(sorted(rest + [tuple(sorted(groups[i] + groups[j]))]))
+        scores = [refit_correct(X, y, cards, k, alpha, folds, c) for c in candidates]
+        m = int(np.argmax(scores))
+        if scores[m] <= best:
+            break
+        best, groups = scores[m], candidates[m]
+    return groups, best
+
+
+def brute_force_fss(X, y, cards, k, alpha, folds):
+    selected = []
+    best = refit_correct(X, y, cards, k, alpha, folds, [])
+    while len(selected) < X.shape[1]:
+        rest = [j for j in range(X.shape[1]) if j not in selected]
+        scores = [refit_correct(X, y, cards, k, alpha, folds, [(a,) for a in selected + [j]])
+                  for j in rest]
+        m = int(np.argmax(scores))
+        if scores[m] <= best:
+            break
+        best = scores[m]
+        selected.append(rest[m])
+    return selected, best
+
+
+def random_data(seed, n=150, cards=(3, 2, 4, 3, 2), k=3, missing=0.0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    X = np.column_stack([(y * (j + 1) + rng.integers(0, r, n) * (rng.random(n) < 0.6)) % r
+                         for j, r in enumerate(cards)])
+    if missing:
+        X[rng.random(X.shape) < missing] = -1
+    return X, y, list(cards), k
+
+
+@pytest.mark.parametrize("alpha,missing", [(1.0, 0.0), (0.5, 0.1)])
+def test_engine_contributions_equal_refitted_model(alpha, missing):
+    X, y, cards, k = random_data(1, missing=missing)
+    cv = InnerCV(X, y, cards, k, alpha, 4, np.random.default_rng(7))
+    a, b, c = cv.attribute(0), cv.attribute(2), cv.attribute(4)
+    ab = cv.join(a, b)
+    abc = cv.join(ab, c, compact=True)
+    cases = {((0, 2),): ab.contribution, ((0, 2, 4),): abc.contribution,
+             ((1,), (3,)): cv.attribute(1).contribution + cv.attribute(3).contribution}
+    for groups, contribution in cases.items():
+        expected = refit_scores(X, y, cards, k, alpha, cv.folds, groups)
+        np.testing.assert_allclose(cv.log_prior + contribution, expected, rtol=0, atol=1e-10)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_bsej_equals_brute_force_refitting(seed):
+    X, y, cards, k = random_data(seed, missing=0.05 * seed)
+    model = BSEJ(alpha=1.0, inner_folds=4, random_state=seed).fit(X, y, cards, k)
+    folds = stratified_fold_ids(y, 4, np.random.default_rng(seed))
+    groups, best = brute_force_bsej(X, y, cards, k, 1.0, folds)
+    assert [n.attributes for n in model.structure_.nodes] == [tuple(g) for g in groups]
+    assert model.structure_.info["inner_accuracy"] == pytest.approx(best / len(y))
+
+
+@pytest.mark.parametrize("seed", [0, 3])
+def test_fss_equals_brute_force_refitting(seed):
+    X, y, cards, k = random_data(seed, n=120, cards=(3, 2, 4, 3, 2, 3))
+    model = FSS(alpha=1.0, inner_folds=5, random_state=seed).fit(X, y, cards, k)
+    folds = stratified_fold_ids(y, 5, np.random.default_rng(seed))
+    selected, best = brute_force_fss(X, y, cards, k, 1.0, folds)
+    assert model.structure_.info["selected"] == selected
+    assert [n.attributes[0] for n in model.structure_.nodes] == sorted(selected)
+    assert model.structure_.info["inner_accuracy"] == pytest.approx(best / len(y))
+
+
+def test_stratified_folds_balance_classes_and_sizes():
+    y = np.repeat([0, 1, 2], [10, 7, 23])
+    folds = stratified_fold_ids(y, 5, np.random.default_rng(0))
+    per_class = np.array([[np.sum((folds == f) & (y == c)) for f in range(5)] for c in range(3)])
+    assert (per_class.max(1) - per_class.min(1) <= 1).all()
+    sizes = np.bincount(folds)
+    assert sizes.max() - sizes.min() <= 1
+    assert np.array_equal(folds, stratified_fold_ids(y, 5, np.random.default_rng(0)))
+
+
+def xor_data(seed, n=600):
+    """Class = x0 XOR x1 (90 % of the time); x2 weakly relevant; x3 pure noise."""
+    rng = np.random.default_rng(seed)
+    x0, x1 = rng.integers(0, 2, n), rng.integers(0, 2, n)
+    y = np.where(rng.random(n) < 0.9, x0 ^ x1, rng.integers(0, 2, n))
+    x2 = np.where(rng.random(n) < 0.65, y, 1 - y)
+    x3 = rng.integers(0, 2, n)
+    return np.column_stack([x0, x1, x2, x3]), y
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_bsej_joins_a_pair_that_only_matters_jointly(seed):
+    X, y = xor_data(seed)
+    s = BSEJ(random_state=seed).fit(X, y, [2] * 4, 2).structure_
+    groups = [n.attributes for n in s.nodes]
+    assert any({0, 1} <= set(g) for g in groups), groups
+    assert s.info["joined"] and s.info["trace"][-1]["accuracy"] > 0.85
+    # Naive Bayes cannot see XOR: each of x0, x1 alone is independent of the class.
+    assert (FFSS().fit(X, y, [2] * 4, 2).structure_.info["kept"]) == [2]
+
+
+def noisy_data(seed, n=1000, r=400):
+    """Three weak signals of the class and a 400-valued noise attribute.
+
+    A noise value is seen about twice in training, so its smoothed table
+    pushes a held-out example towards whichever class it happened to meet:
+    keeping it costs accuracy, and every accuracy-guided search must drop it.
+    """
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    signals = [np.where(rng.random(n) < p, y, 1 - y) for p in (0.7, 0.65, 0.6)]
+    return np.column_stack(signals + [rng.integers(0, r, n)]), y, [2, 2, 2, r]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_noise_attribute_is_dropped_by_fss_ffss_and_bsej(seed):
+    X, y, cards = noisy_data(seed)
+    noise = 3
+    for model in (FSS(random_state=seed), FFSS(), BSEJ(random_state=seed)):
+        s = model.fit(X, y, cards, 2).structure_
+        assert noise in s.dropped, (type(model).__name__, s)
+    record = FFSS().fit(X, y, cards, 2).structure_.info["tests"][noise]
+    # 1000 rows over 400 x 2 cells: unreliable, so independence is assumed.
+    assert record["attributes"] == [noise] and not record["reliable"] and not record["rejects"]
+
+
+class GivenGroupsASB(ASB):
+    """ASB's augmenting step (Algorithm 1, lines 2-16) on a semi-naive model fixed in advance."""
+
+    def __init__(self, groups=(), significance=0.05):
+        super().__init__(significance=significance)
+        self.groups = groups
+
+    def _search(self, X, y, cardinalities, n_classes, rng):
+        return [tuple(g) for g in self.groups], {}
+
+
+def dependent_pair_data(n=2000):
+    """x0..x3 independent given the class; x4 copies x0 90 % of the time."""
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, n)
+    signal = [np.where(rng.random(n) < 0.7, y, 1 - y) for _ in range(4)]
+    copy = np.where(rng.random(n) < 0.9, signal[0], rng.integers(0, 2, n))
+    return np.column_stack(signal + [copy]), y
+
+
+@pytest.mark.parametrize("groups", [[(0,), (1,), (2,), (3,), (4,)], [(0, 1), (2,), (3,), (4,)]])
+def test_asb_arc_links_dependent_groups_not_independent_ones(groups):
+    X, y = dependent_pair_data()
+    s = GivenGroupsASB(groups).fit(X, y, [2] * 5, 2).structure_
+    owner = {a: node for node in s.nodes for a in node.attributes}
+    a, b = owner[0], owner[4]
+    # One group is the other's parent, and the arc runs from every attribute of
+    # the parent group to every attribute of the child group.
+    assert a.parents == b.attributes or b.parents == a.attributes, s
+    parent, child = (a, b) if b.parents == a.attributes else (b, a)
+    assert {(p, c) for p in parent.attributes for c in child.attributes} <= set(s.arcs())
+    assert not any({p, c} == {2, 3} for p, c in s.arcs())
+    records = {tuple(map(tuple, r["attributes"])): r for r in s.info["tests"]}
+    assert records[((2,), (3,))]["pvalue"] > 0.05
+    assert records[(a.attributes, b.attributes) if a.attributes < b.attributes
+                   else (b.attributes, a.attributes)]["rejects"]
+    assert len(s.info["arcs"]) == sum(bool(n.parents) for n in s.nodes)
+
+
+def test_stan_arc_for_dependent_pair_only():
+    X, y = dependent_pair_data()
+    s = STAN().fit(X, y, [2] * 5, 2).structure_
+    assert (0, 4) in s.arcs() or (4, 0) in s.arcs()
+    assert not any({p, c} == {2, 3} for p, c in s.arcs())
+    # Every arc of STAN is a rejected test, with weight I(Xi; Xj | C) = G / 2N.
+    rejected = {tuple(r["attributes"]): r for r in s.info["tests"] if r["rejects"]}
+    for arc in s.info["arcs"]:
+        r = rejected[tuple(sorted((arc["parent"], arc["child"])))]
+        assert arc["weight"] == pytest.approx(r["statistic"] / (2 * r["n"]))
+
+
+def test_asb_adds_no_arc_when_every_test_is_unreliable():
+    # 22 classes on few rows, like primary tumor in paper 002: ASB stays BSEJ.
+    rng = np.random.default_rng(0)
+    y = np.arange(132) % 22
+    X = np.column_stack([(y + rng.integers(0, 2, 132)) % 3 for _ in range(4)])
+    asb = ASB(random_state=1).fit(X, y, [3] * 4, 22).structure_
+    bsej = BSEJ(random_state=1).fit(X, y, [3] * 4, 22).structure_
+    assert [n.attributes for n in asb.nodes] == [n.attributes for n in bsej.nodes]
+    assert not asb.arcs() and all(not t["reliable"] for t in asb.info["tests"])
+
+
+def test_same_seed_same_structure_and_parameters_validated():
+    X, y = xor_data(0, n=200)
+    a = BSEJ(random_state=3).fit(X, y).structure_
+    b = BSEJ(random_state=3).fit(X, y).structure_
+    assert a.nodes == b.nodes and a.info["trace"] == b.info["trace"]
+    with pytest.raises(ClassifierError, match="alpha > 0"):
+        BSEJ(alpha=0, random_state=0).fit(X, y)
+    with pytest.raises(ClassifierError, match="inner_folds"):
+        FSS(inner_folds=1).fit(X, y)
+    with pytest.raises(ClassifierError, match="significance"):
+        ASB(significance=0).fit(X, y)
