@@ -64,3 +64,17 @@ def find_dataset(name: str, search_dirs: Iterable) -> Path | None:
             if path.is_file():
                 return path
     return None
+
+
+def locate_dataset(data) -> Path:
+    """``data`` as a path if that file exists, else the bundled data set of that name.
+
+    Raises :class:`~bayesbench.errors.DataError` when neither exists.
+    """
+    path = Path(data)
+    if path.exists():
+        return path
+    found = find_dataset(str(data), [bundled_dir()])
+    if found is None:
+        raise DataError("no such file (nor a bundled data set of that name)", path=path)
+    return found

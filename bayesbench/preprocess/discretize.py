@@ -208,6 +208,12 @@ def bin_codes(x: np.ndarray, cuts: np.ndarray) -> np.ndarray:
     return codes
 
 
+def cut_point_rows(cuts: dict) -> list[list]:
+    """Rows ``[attribute, bins, cut points]`` for a printed table (cuts as in Weka's labels)."""
+    return [[name, len(c) + 1, ", ".join(_weka_number(v) for v in c) or "-"]
+            for name, c in cuts.items()]
+
+
 # -------------------------------------------------------- estimator
 class Discretizer:
     """Turn the numeric attributes of a :class:`Dataset` into nominal ones.
