@@ -22,6 +22,16 @@ class BaseClassifier:
     """
 
     input_kind = "discrete"
+    _estimator_type = "classifier"
+
+    def __sklearn_tags__(self):
+        # Called only by scikit-learn (>= 1.6), so importing it here keeps
+        # bayesbench free of the dependency while pipelines and meta-estimators
+        # see a classifier that takes no NaN and is not multi-output.
+        from sklearn.utils import ClassifierTags, InputTags, Tags, TargetTags
+        return Tags(estimator_type="classifier", target_tags=TargetTags(required=True),
+                    classifier_tags=ClassifierTags(),
+                    input_tags=InputTags(allow_nan=self.input_kind == "discrete"))
 
     @classmethod
     def _param_names(cls) -> list[str]:
@@ -59,7 +69,7 @@ class BaseClassifier:
         jll = self._joint_log_likelihood(X)
         with np.errstate(invalid="ignore"):
             norm = logsumexp(jll, axis=1, keepdims=True)
-        out = jll - norm
+            out = jll - norm
         # A row where every class is impossible (possible with alpha = 0) has no
         # posterior; it falls back to uniform rather than becoming NaN.
         bad = ~np.isfinite(norm[:, 0])
