@@ -36,6 +36,66 @@ def main():
 
 
 @main.command()
+@click.argument("config", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", type=click.Path(file_okay=False),
+              help="Result directory (config key 'output'; default results/<name>).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1),
+              help="Worker processes (config key 'jobs'; default: all cores; 1 = serial).")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="Run on a Dask cluster, e.g. tcp://host:8786 (needs bayesbench[dask]).")
+@click.option("--resume", is_flag=True,
+              help="Continue a result directory even if its config differs; tasks that "
+                   "still match are kept.")
+@click.option("--force", is_flag=True,
+              help="Never reuse the existing directory: write into <output>-2, -3, ...")
+@click.option("-q", "--quiet", is_flag=True, help="No progress and no tables on the terminal.")
+@click.option("--format", "formats", multiple=True, metavar="FORMAT",
+              help="Summary table formats, repeatable or comma-separated: text, markdown, "
+                   "csv, latex (config key 'format'; default all four).")
+def run(config, output, jobs, scheduler, resume, force, quiet, formats):
+    """Run the experiment described by the YAML file CONFIG.
+
+    Every classifier is cross-validated on every data set; one record per
+    (data set, repetition, fold, classifier) goes to OUTPUT/records.jsonl as it
+    finishes, and summary tables to OUTPUT/summary/ at the end. Running the
+    same command again skips finished tasks, also after a crash. Options
+    override the config keys of the same meaning. The config is checked
+    completely first: every mistake is listed with its key path, and nothing
+    is written.
+
+    \b
+    Examples:
+      bayesbench run configs/quickstart.yaml
+      bayesbench run exp.yaml --jobs 1 --format markdown
+      bayesbench run exp.yaml --scheduler tcp://10.0.0.5:8786
+      bayesbench run exp.yaml --resume
+    """
+    from .config import load_config
+    from .errors import BayesbenchError
+    from .evaluation.runner import run_experiment
+    from .report.tables import FORMATS
+
+    chosen = [f.strip() for item in formats for f in item.split(",") if f.strip()]
+    unknown = [f for f in chosen if f not in FORMATS]
+    if unknown:
+        raise BayesbenchError(f"--format: unknown format(s) {', '.join(unknown)}; "
+                              f"expected {', '.join(FORMATS)}")
+    result = run_experiment(load_config(config), output=output, jobs=jobs,
+                            scheduler=scheduler, resume=resume, force=force,
+                            formats=chosen or None, quiet=quiet, command=sys.argv)
+    if not quiet:
+        table = result.run_dir / "summary" / "accuracy.txt"
+        if table.exists():
+            click.echo(table.read_text())
+        click.echo(f"{result.run_dir}: {result.n_tasks} tasks ({result.n_skipped} already done, "
+                   f"{result.n_run} run, {len(result.errors)} failed); tables in "
+                   f"{result.run_dir / 'summary'}")
+    if result.errors:
+        click.echo(f"{len(result.errors)} task(s) failed; see "
+                   f"{result.run_dir / 'summary'}/errors.*", err=True)
+
+
+@main.command()
 @click.argument("data")
 @click.option("--method", type=click.Choice(["mdl", "fd", "width", "frequency"]), default="mdl",
               show_default=True, help="How cut points are chosen.")

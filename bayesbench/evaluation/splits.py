@@ -29,7 +29,8 @@ def stable_hash(text: str) -> int:
 
 def fold_rng(seed: int, dataset: str, repetition: int, *more: int) -> np.random.Generator:
     """The generator for one data set and repetition (and, with ``more``, one fold or purpose)."""
-    return np.random.default_rng([int(seed), stable_hash(dataset), int(repetition), *map(int, more)])
+    return np.random.default_rng([int(seed), stable_hash(dataset), int(repetition),
+                                  *map(int, more)])
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,8 @@ class Split:
     @property
     def fold_id(self) -> str:
         """Hex digest of the sorted test indices: equal folds have equal ids."""
-        return hashlib.sha256(np.ascontiguousarray(self.test, dtype="<i8").tobytes()).hexdigest()[:16]
+        data = np.ascontiguousarray(self.test, dtype="<i8").tobytes()
+        return hashlib.sha256(data).hexdigest()[:16]
 
 
 @dataclass(frozen=True)

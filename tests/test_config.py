@@ -1,0 +1,134 @@
+"""Config validation: every mistake reported at once with its key path, before any work."""
+import textwrap
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from bayesbench.cli import main
+from bayesbench.config import load_config, parse_config
+from bayesbench.errors import ConfigError
+
+
+@pytest.fixture
+def data_dir(tmp_path):
+    d = tmp_path / "data"
+    d.mkdir()
+    (d / "toy.csv").write_text("a,b,class\n1,x,p\n2,y,q\n3,x,p\n4,y,q\n")
+    return d
+
+
+def _problems(raw, base_dir):
+    with pytest.raises(ConfigError) as info:
+        parse_config(raw, base_dir=base_dir)
+    return dict(info.value.problems)
+
+
+def test_five_mistakes_are_reported_together_and_nothing_is_written(tmp_path, data_dir,
+                                                                     monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    config = tmp_path / "bad.yaml"
+    config.write_text(textwrap.dedent(f"""\
+        name: bad
+        seed: one
+        colour: blue
+        datasets: [{data_dir / 'toy.csv'}, {data_dir / 'missing.csv'}]
+        classifiers:
+          - nb
+          - name: no_such_learner
+          - name: nb
+            params: {{alpha: 1.0, k: 3}}
+        """))
+    result = CliRunner().invoke(main, ["run", str(config)])
+    assert result.exit_code == 2
+    lines = [ln for ln in result.output.splitlines() if ln.strip()]
+    assert len(lines) == 5, result.output
+    for key in ("seed:", "colour:", "datasets[1]:", "classifiers[1].name:",
+                "classifiers[2].params.k:"):
+        assert sum(key in ln for ln in lines) == 1, (key, result.output)
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "results").exists()
+
+
+def test_nested_key_paths_and_types(tmp_path, data_dir):
+    problems = _problems({
+        "name": "x", "datasets": [str(data_dir / "toy.csv"), {"path": 3}, {"name": "toy",
+                                                                          "sep": ";"}],
+        "preprocess": {"impute": "median", "bins": 1.5, "noise": {"fraction": 2, "on": "all"}},
+        "cv": {"folds": 1, "stratified": "yes"},
+        "classifiers": [{"name": "nb", "params": {"alpha": [1, 2]}, "lable": "z"}],
+        "metrics": ["accuracy", "kappa"], "jobs": 0, "format": "pdf"}, tmp_path)
+    assert set(problems) == {
+        "datasets[1].path", "datasets[2].sep", "datasets[2].name", "preprocess.impute",
+        "preprocess.bins",
+        "preprocess.noise.fraction", "preprocess.noise.on", "cv.folds", "cv.stratified",
+        "classifiers[0].lable", "metrics[1]", "jobs", "format"}
+    assert "median" in problems["preprocess.impute"] and "mean_mode" in problems[
+        "preprocess.impute"]
+
+
+def test_cv_kinds_exclude_each_other(tmp_path, data_dir):
+    base = {"name": "x", "datasets": [str(data_dir / "toy.csv")], "classifiers": ["nb"]}
+    problems = _problems(dict(base, cv={"folds": 5, "loo": True}), tmp_path)
+    assert "cv" in problems
+    cfg = parse_config(dict(base, cv={"holdout": 0.25, "repeats": 3}), base_dir=tmp_path)
+    assert (cfg.cv.kind, cfg.cv.fraction, cfg.cv.n_repetitions) == ("holdout", 0.25, 3)
+    cfg = parse_config(dict(base, cv={"resubstitution": True}), base_dir=tmp_path)
+    assert (cfg.cv.kind, cfg.cv.n_repetitions) == ("resubstitution", 1)
+
+
+def test_parameter_lists_expand_to_a_grid(tmp_path, data_dir):
+    cfg = parse_config({"name": "g", "datasets": [str(data_dir / "toy.csv")],
+                        "classifiers": [{"name": "nb", "params": {"alpha": [0.5, 1],
+                                                                  "log": [True, False]}},
+                                        {"name": "nb", "label": "plain"}]},
+                       base_dir=tmp_path)
+    labels = [c.label for c in cfg.classifiers]
+    assert labels == ["nb(alpha=0.5,log=True)", "nb(alpha=0.5,log=False)",
+                      "nb(alpha=1,log=True)", "nb(alpha=1,log=False)", "plain"]
+    assert cfg.classifiers[1].params == {"alpha": 0.5, "log": False}
+
+
+def test_duplicate_labels_are_refused(tmp_path, data_dir):
+    problems = _problems({"name": "d", "datasets": [str(data_dir / "toy.csv")],
+                          "classifiers": ["nb", "nb"]}, tmp_path)
+    assert "used more than once" in problems["classifiers"]
+
+
+def test_datasets_by_name_from_data_dirs_and_environment(tmp_path, data_dir, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    (other / "env_only.csv").write_text("a,class\n1,p\n2,q\n")
+    monkeypatch.setenv("BAYESBENCH_DATA", str(other))
+    cfg = parse_config({"name": "n", "data_dirs": ["data"],
+                        "datasets": ["toy", "env_only", {"name": "toy2", "path": "data/toy.csv",
+                                                         "class": "b"}],
+                        "classifiers": ["nb"]}, base_dir=tmp_path)
+    assert [(d.name, Path(d.path).name, d.class_attribute) for d in cfg.datasets] == [
+        ("toy", "toy.csv", None), ("env_only", "env_only.csv", None),
+        ("toy2", "toy.csv", "b")]
+    problems = _problems({"name": "n", "datasets": ["nowhere"], "classifiers": ["nb"]}, tmp_path)
+    assert "not found" in problems["datasets[0]"] and str(other) in problems["datasets[0]"]
+
+
+def test_resolved_config_loads_back_to_the_same_experiment(tmp_path, data_dir):
+    path = tmp_path / "exp.yaml"
+    path.write_text(yaml.safe_dump({
+        "name": "r", "seed": 4, "datasets": ["data/toy.csv"],
+        "preprocess": {"discretize": "width", "bins": 3, "noise": {"fraction": 0.5}},
+        "cv": {"folds": 2, "repeats": 2}, "classifiers": [{"name": "nb",
+                                                           "params": {"alpha": [1, 2]}}]}))
+    cfg = load_config(path)
+    again = tmp_path / "resolved.yaml"
+    again.write_text(yaml.safe_dump(cfg.to_dict()))
+    assert load_config(again).identity() == cfg.identity()
+    assert cfg.preprocess.noise.on == "train" and cfg.preprocess.scope == "fold"
+
+
+def test_yaml_syntax_error_names_the_line(tmp_path):
+    path = tmp_path / "broken.yaml"
+    path.write_text("name: x\ndatasets: [a, b\nclassifiers: [nb]\n")
+    with pytest.raises(ConfigError, match=r"broken.yaml: line \d+: not valid YAML"):
+        load_config(path)
