@@ -5,7 +5,7 @@ import pytest
 from bayesbench.errors import ClassifierError
 from bayesbench.models._inner_cv import InnerCV, stratified_fold_ids
 from bayesbench.models.anb import AugmentedNaiveBayes
-from bayesbench.models.selective import FFSS, STAN
+from bayesbench.models.selective import FFSS
 from bayesbench.models.structure import Node, Structure
 from bayesbench.models.wrapper import ASB, BSEJ, FSS
 
@@ -206,18 +206,6 @@ def test_asb_arc_links_dependent_groups_not_independent_ones(groups):
     assert records[(a.attributes, b.attributes) if a.attributes < b.attributes
                    else (b.attributes, a.attributes)]["rejects"]
     assert len(s.info["arcs"]) == sum(bool(n.parents) for n in s.nodes)
-
-
-def test_stan_arc_for_dependent_pair_only():
-    X, y = dependent_pair_data()
-    s = STAN().fit(X, y, [2] * 5, 2).structure_
-    assert (0, 4) in s.arcs() or (4, 0) in s.arcs()
-    assert not any({p, c} == {2, 3} for p, c in s.arcs())
-    # Every arc of STAN is a rejected test, with weight I(Xi; Xj | C) = G / 2N.
-    rejected = {tuple(r["attributes"]): r for r in s.info["tests"] if r["rejects"]}
-    for arc in s.info["arcs"]:
-        r = rejected[tuple(sorted((arc["parent"], arc["child"])))]
-        assert arc["weight"] == pytest.approx(r["statistic"] / (2 * r["n"]))
 
 
 def test_asb_adds_no_arc_when_every_test_is_unreliable():
