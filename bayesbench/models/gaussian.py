@@ -134,14 +134,14 @@ class ContinuousClassifier(BaseClassifier):
 
     def _validate_fit(self, X, y, n_classes):
         X, names = as_float_matrix(X)
-        if X.shape[0] == 0:
-            raise ClassifierError("cannot fit on zero rows")
+        if X.shape[0] == 0 or X.shape[1] == 0:
+            raise ClassifierError(f"cannot fit on X of shape {X.shape}: need rows and numeric attributes")
         classes, codes = encode_target(y, n_classes)
         if codes.shape[0] != X.shape[0]:
             raise ClassifierError(f"X has {X.shape[0]} rows but y has {codes.shape[0]} values")
-        var_smoothing = getattr(self, "var_smoothing", 0.0)
-        if not np.isfinite(var_smoothing) or var_smoothing < 0:
-            raise ClassifierError(f"var_smoothing must be a finite number >= 0, got {var_smoothing!r}")
+        vs = self.var_smoothing
+        if isinstance(vs, bool) or not isinstance(vs, (int, float, np.number)) or not 0 <= vs < np.inf:
+            raise ClassifierError(f"var_smoothing must be a finite number >= 0, got {vs!r}")
         self.classes_ = classes
         self.n_features_in_ = X.shape[1]
         if names is not None:
@@ -175,7 +175,7 @@ class ContinuousClassifier(BaseClassifier):
             c, j = bad[0]
             label = self.classes_[np.flatnonzero(present)[c]]
             raise ClassifierError(
-                f"attribute {self._attribute_names()[j]} has zero {what} in class {label!r}; "
+                f"attribute {self._attribute_names()[j]} has zero {what} in class '{label}'; "
                 f"set var_smoothing > 0 (every attribute is constant, or var_smoothing is 0)")
 
 
@@ -304,7 +304,7 @@ class FullBayes(ContinuousClassifier):
                 self._chol[c] = linalg.cholesky(cov[c], lower=True)
             except linalg.LinAlgError:
                 raise ClassifierError(
-                    f"the covariance of class {self.classes_[c]!r} is singular "
+                    f"the covariance of class '{self.classes_[c]}' is singular "
                     f"({int(counts[c])} rows, {p} attributes); raise reg_param or "
                     f"var_smoothing above 0") from None
             self._log_det[c] = 2.0 * np.sum(np.log(np.diag(self._chol[c])))
