@@ -421,14 +421,18 @@ def run_experiment(config: ExperimentConfig, *, output=None, jobs: int | None = 
 
 
 def _current_records(run_dir: Path, wanted: set[str]) -> list[dict]:
-    """The records of this configuration's tasks, one per task (the first written)."""
+    """The records of this configuration's tasks, one per task (the first written).
+
+    Sorted, so that summaries do not depend on the order in which tasks
+    finished (floating-point sums depend on the order of their terms).
+    """
     seen, out = set(), []
     for record in read_records(run_dir):
         tid = record.get("task_id")
         if tid in wanted and tid not in seen:
             seen.add(tid)
             out.append(record)
-    return out
+    return stable_order(out)
 
 
 def without_timings(record: dict) -> dict:
