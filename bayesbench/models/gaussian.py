@@ -1,7 +1,6 @@
 """Gaussian class-conditional classifiers for continuous attributes (paper 000).
 
-Three models of ``p(x | c)`` for real-valued attributes, from the most to the
-least restrictive:
+Three models of ``p(x | c)`` for real-valued attributes:
 
 - :class:`GaussianNB`: independent normal attributes within each class;
 - :class:`LinearFullBayes`: Barrow's "full Bayes", each attribute corrected for
@@ -297,17 +296,20 @@ class FullBayes(ContinuousClassifier):
         cov[present] = ((1.0 - self.reg_param) * cov[present]
                         + (self.reg_param + self.epsilon_) * eye)
         self.covariance_ = cov
-        self._chol = np.empty_like(cov)
+        # Whitening by the inverse Cholesky factor, a matrix product at predict
+        # time, is several times faster than a triangular solve per batch.
+        self._whiten = np.empty_like(cov)
         self._log_det = np.zeros(len(self.classes_))
         for c in range(len(self.classes_)):
             try:
-                self._chol[c] = linalg.cholesky(cov[c], lower=True)
+                chol = linalg.cholesky(cov[c], lower=True)
             except linalg.LinAlgError:
                 raise ClassifierError(
                     f"the covariance of class '{self.classes_[c]}' is singular "
                     f"({int(counts[c])} rows, {p} attributes); raise reg_param or "
                     f"var_smoothing above 0") from None
-            self._log_det[c] = 2.0 * np.sum(np.log(np.diag(self._chol[c])))
+            self._whiten[c] = linalg.solve_triangular(chol, eye, lower=True)
+            self._log_det[c] = 2.0 * np.sum(np.log(np.diag(chol)))
         return self
 
     def _joint_log_likelihood(self, X) -> np.ndarray:
@@ -315,9 +317,9 @@ class FullBayes(ContinuousClassifier):
         p = X.shape[1]
         jll = np.empty((X.shape[0], len(self.classes_)))
         for c in range(len(self.classes_)):
-            W = linalg.solve_triangular(self._chol[c], (X - self.theta_[c]).T, lower=True)
+            W = (X - self.theta_[c]) @ self._whiten[c].T
             jll[:, c] = (self._log_prior[c]
-                         - 0.5 * (p * _LOG_2PI + self._log_det[c] + np.sum(W * W, axis=0)))
+                         - 0.5 * (p * _LOG_2PI + self._log_det[c] + np.sum(W * W, axis=1)))
         return jll
 
     def structure_summary(self) -> str:
