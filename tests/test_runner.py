@@ -181,3 +181,21 @@ def test_cli_run_prints_the_accuracy_table(uci_dir, tmp_path, monkeypatch):
     records = read_records(tmp_path / "results" / "cli")
     # Resubstitution: train = test = all 24 examples.
     assert {(r["n_train"], r["n_test"]) for r in records} == {(24, 24)}
+
+
+def test_quickstart_writes_every_table(tmp_path):
+    from pathlib import Path
+
+    from bayesbench.config import load_config
+    from bayesbench.data import bundled_dir
+
+    cfg = load_config(Path(__file__).resolve().parents[1] / "configs" / "quickstart.yaml")
+    assert all((bundled_dir() / Path(d.path).name).is_file() for d in cfg.datasets)
+    result = run_experiment(cfg, output=tmp_path / "qs", jobs=1, quiet=True)
+    assert result.n_tasks == len(cfg.datasets) * 10 * len(cfg.classifiers) and not result.errors
+    names = {p.name for p in (tmp_path / "qs" / "summary").iterdir()}
+    for stem in ("accuracy", "error", "precision_macro", "recall_macro", "f1_macro",
+                 "per_class", "confusion", "timings", "comparison"):
+        assert {f"{stem}.{ext}" for ext in ("txt", "md", "csv", "tex")} <= names
+    tex = (tmp_path / "qs" / "summary" / "accuracy.tex").read_text()
+    assert tex.startswith(r"\begin{table}") and "diabetes" in tex
