@@ -142,5 +142,67 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
         click.echo(render(cut_point_rows(fitted.cuts_), ["attribute", "bins", "cut points"]))
 
 
+@main.command()
+@click.argument("inputs", nargs=-1, required=True, type=click.Path(exists=True), metavar="RUN_DIR...")
+@click.option("--metric", default=None,
+              help="Score to compare: accuracy (default), error, f1_macro, auc_ovr, log_loss, ... "
+                   "For a CSV it only names the scores.")
+@click.option("--baseline", metavar="NAME", help="Classifier the others are tested against "
+                                                  "(default: the first one).")
+@click.option("--test", "test", default="corrected-t", show_default=True,
+              type=click.Choice(["corrected-t", "paired-t", "unpaired-t", "wilcoxon"]),
+              help="Test over the folds of each data set that sets the v / * marks.")
+@click.option("--alpha", default=0.05, show_default=True, type=click.FloatRange(0, 1, min_open=True,
+                                                                                 max_open=True),
+              help="Significance level of every test.")
+@click.option("--lower-is-better/--higher-is-better", "lower_is_better", default=None,
+              help="Direction of the scores (default: lower for error, log_loss and brier, and "
+                   "higher for everything else, CSV scores included).")
+@click.option("--format", "fmt", default="text", show_default=True,
+              type=click.Choice(["text", "markdown", "latex", "csv"]), help="Table format.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the tables to this file.")
+@click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE.png|FILE.svg",
+              help="Also draw the critical-difference diagram (Demsar 2006, Fig. 1).")
+def compare(inputs, metric, baseline, test, alpha, lower_is_better, fmt, output, plot):
+    """Compare classifiers across runs with significance tests.
+
+    RUN_DIR... are result directories written by `bayesbench run`, or
+    directories holding several of them, or one CSV file of scores (first
+    column the data set, one column per classifier, e.g. a published table).
+    Classifiers are named by their labels; a label found in two runs is
+    prefixed with the run's directory name.
+
+    Printed: a data sets x classifiers table of mean +- std over folds, the
+    best of each row marked, and `v` / `*` where a classifier is significantly
+    better / worse than the baseline on that data set (--test over its folds;
+    paired tests refuse runs made with different folds or seeds, the unpaired
+    t-test does not); average ranks and wins/ties/losses; Friedman's
+    chi-square (Demsar's formula, and scipy's tie-corrected value) and the
+    Iman-Davenport F; Nemenyi and Bonferroni-Dunn critical differences; Holm,
+    Bonferroni-Dunn, Wilcoxon signed-rank and sign tests against the baseline.
+    A CSV has one score per cell, so only the tests over data sets apply.
+
+    \b
+    Examples:
+      bayesbench compare results/quickstart
+      bayesbench compare results/ --metric f1_macro --baseline nb --format markdown
+      bayesbench compare results/a results/b --test unpaired-t -o cmp.tex --format latex
+      bayesbench compare table6.csv --plot cd.png
+    """
+    from pathlib import Path
+
+    from .report.comparison import compare_paths
+
+    result = compare_paths(inputs, metric=metric, baseline=baseline, test=test, alpha=alpha,
+                           lower_is_better=lower_is_better)
+    text = result.render(fmt)
+    if output:
+        Path(output).write_text(text)
+    else:
+        click.echo(text, nl=False)
+    if plot:
+        result.plot_cd(plot)
+        click.echo(f"critical-difference diagram written to {plot}", err=True)
+
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

@@ -11,14 +11,14 @@ frozen dataclass.
 from .folds import TTestResult, corrected_ttest, paired_ttest, unpaired_ttest
 from .multiple import (AdjustedResult, ControlResult, FriedmanResult, NemenyiResult,
                        SignTestResult, WilcoxonResult, WinTieLoss, bonferroni,
-                       bonferroni_dunn_q, control_ztest, critical_difference, friedman, holm,
+                       bonferroni_dunn_q, cd_groups, control_ztest, critical_difference, friedman, holm,
                        nemenyi, nemenyi_q, rank_scores, sign_test, wilcoxon,
                        wilcoxon_critical_value, win_tie_loss)
 
 __all__ = [
     "TTestResult", "paired_ttest", "corrected_ttest", "unpaired_ttest",
     "rank_scores", "FriedmanResult", "friedman", "nemenyi_q", "bonferroni_dunn_q",
-    "critical_difference", "NemenyiResult", "nemenyi", "ControlResult", "control_ztest",
+    "critical_difference", "NemenyiResult", "nemenyi", "cd_groups", "ControlResult", "control_ztest",
     "AdjustedResult", "holm", "bonferroni", "WilcoxonResult", "wilcoxon",
     "wilcoxon_critical_value", "SignTestResult", "sign_test", "WinTieLoss", "win_tie_loss",
 ]

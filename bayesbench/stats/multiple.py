@@ -31,7 +31,7 @@ from ..errors import StatsError
 
 __all__ = [
     "rank_scores", "FriedmanResult", "friedman", "nemenyi_q", "bonferroni_dunn_q",
-    "critical_difference", "NemenyiResult", "nemenyi", "ControlResult", "control_ztest",
+    "critical_difference", "NemenyiResult", "nemenyi", "cd_groups", "ControlResult", "control_ztest",
     "AdjustedResult", "holm", "bonferroni", "WilcoxonResult", "wilcoxon",
     "wilcoxon_critical_value", "SignTestResult", "sign_test", "WinTieLoss", "win_tie_loss",
 ]
@@ -190,6 +190,23 @@ def nemenyi(average_ranks, n_datasets: int, alpha: float = 0.05) -> NemenyiResul
     p = np.clip(p, 0.0, 1.0)
     np.fill_diagonal(p, 1.0)
     return NemenyiResult(critical_difference=q * se, q=q, pvalue=p, reject=diff > q * se)
+
+
+def cd_groups(average_ranks, critical_difference: float) -> list[tuple[int, ...]]:
+    """The bars of Demšar's diagram: maximal sets of classifiers, consecutive in
+    rank order, whose average ranks lie within ``critical_difference`` of each
+    other (so no pair inside a set differs significantly). Indices into
+    ``average_ranks``, best rank first; single classifiers are not listed."""
+    avg = np.asarray(average_ranks, dtype=float)
+    order = np.argsort(avg, kind="stable")
+    r = avg[order]
+    groups, reach = [], -1
+    for i in range(r.size):
+        j = int(np.searchsorted(r, r[i] + critical_difference, side="right")) - 1
+        if j > i and j > reach:
+            groups.append(tuple(int(x) for x in order[i:j + 1]))
+            reach = j
+    return groups
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,48 @@
+"""Draw the critical-difference diagram of Demšar (2006), Table 6, for the README.
+
+Reads the printed AUCs from ../shared/reference/demsar2006.json (beside the
+checkout; the table is not copied into the repository), writes them as a CSV
+of scores and runs them through the same code as ``bayesbench compare``:
+
+    python docs/make_cd_example.py          # writes docs/cd_demsar2006.png and .svg
+
+which is equivalent to
+
+    bayesbench compare table6.csv --plot docs/cd_demsar2006.png
+"""
+from __future__ import annotations
+
+import csv
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from bayesbench.report.comparison import compare_scores, read_scores_csv
+
+HERE = Path(__file__).resolve().parent
+REFERENCE = HERE.parents[1] / "shared" / "reference" / "demsar2006.json"
+
+
+def write_table6_csv(reference: Path, out: Path) -> Path:
+    table = json.loads(reference.read_text())["table6"]
+    with open(out, "w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["dataset", *table["classifiers"]])
+        for name, row in zip(table["datasets"], table["auc"]):
+            writer.writerow([name, *row])
+    return out
+
+
+def main() -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        scores = read_scores_csv(write_table6_csv(REFERENCE, Path(tmp) / "table6.csv"))
+    result = compare_scores(scores, metric="AUC", alpha=0.05)
+    for suffix in (".png", ".svg"):
+        result.plot_cd(HERE / f"cd_demsar2006{suffix}")
+    print(result.render("text"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
