@@ -180,5 +180,6 @@ def test_bad_input_is_a_clear_error(cls):
         model.predict(np.ones((1, 3)))
     with pytest.raises(ClassifierError, match="infinite"):
         model.predict(np.array([[np.inf, 0.0]]))
-    with pytest.raises(ClassifierError, match="(zero variance in|covariance of) class '0'.*var_smoothing"):
+    constant = "(zero variance in|covariance of) class '0'.*var_smoothing"
+    with pytest.raises(ClassifierError, match=constant):
         cls().fit(np.ones((4, 2)), y)

@@ -51,9 +51,11 @@ def as_float_matrix(X, n_features: int | None = None,
         except (TypeError, ValueError) as exc:
             raise ClassifierError(f"X must be a numeric matrix: {exc}") from None
     if arr.ndim != 2:
-        raise ClassifierError(f"X must be two-dimensional (rows x attributes), got shape {arr.shape}")
+        raise ClassifierError(
+            f"X must be two-dimensional (rows x attributes), got shape {arr.shape}")
     if n_features is not None and arr.shape[1] != n_features:
-        raise ClassifierError(f"X has {arr.shape[1]} attributes, the model was fitted on {n_features}")
+        raise ClassifierError(
+            f"X has {arr.shape[1]} attributes, the model was fitted on {n_features}")
     if names is not None and feature_names is not None and names != feature_names:
         raise ClassifierError("X columns differ from those seen at fit: "
                               f"got {names}, expected {feature_names}")
@@ -134,12 +136,14 @@ class ContinuousClassifier(BaseClassifier):
     def _validate_fit(self, X, y, n_classes):
         X, names = as_float_matrix(X)
         if X.shape[0] == 0 or X.shape[1] == 0:
-            raise ClassifierError(f"cannot fit on X of shape {X.shape}: need rows and numeric attributes")
+            raise ClassifierError(
+                f"cannot fit on X of shape {X.shape}: need rows and numeric attributes")
         classes, codes = encode_target(y, n_classes)
         if codes.shape[0] != X.shape[0]:
             raise ClassifierError(f"X has {X.shape[0]} rows but y has {codes.shape[0]} values")
         vs = self.var_smoothing
-        if isinstance(vs, bool) or not isinstance(vs, (int, float, np.number)) or not 0 <= vs < np.inf:
+        if (isinstance(vs, bool) or not isinstance(vs, (int, float, np.number))
+                or not 0 <= vs < np.inf):
             raise ClassifierError(f"var_smoothing must be a finite number >= 0, got {vs!r}")
         self.classes_ = classes
         self.n_features_in_ = X.shape[1]

@@ -112,17 +112,18 @@ class KNaiveBayes(ContinuousClassifier):
     def fit(self, X, y, n_classes: int | None = None):
         X, codes = self._validate_fit(X, y, n_classes)
         p = X.shape[1]
-        if self.k is not None and (isinstance(self.k, bool) or not isinstance(self.k, (int, np.integer))
-                                   or not 0 <= self.k <= p):
+        if self.k is not None and not (_is_int(self.k) and 0 <= self.k <= p):
             raise ClassifierError(f"k must be None or an integer in 0..{p}, got {self.k!r}")
-        if isinstance(self.exhaustive_limit, bool) or not isinstance(self.exhaustive_limit, (int, np.integer)):
-            raise ClassifierError(f"exhaustive_limit must be an integer, got {self.exhaustive_limit!r}")
+        if not _is_int(self.exhaustive_limit):
+            raise ClassifierError(
+                f"exhaustive_limit must be an integer, got {self.exhaustive_limit!r}")
         fit_linear_moments(self, X, codes)
         set_linear_dependences(self, ~np.eye(p, dtype=bool))
         self.mean_log_dd_ = mean_log_dependence_derivatives(self, X)
         present = self.class_count_ > 0
         weights = balance_weights(self.mean_log_dd_[present])
-        naive, self.imbalance_, search = most_balanced_subset(weights, self.k, self.exhaustive_limit)
+        naive, self.imbalance_, search = most_balanced_subset(weights, self.k,
+                                                              self.exhaustive_limit)
         self.naive_features_ = np.asarray(naive, dtype=np.int64)
         set_linear_dependences(self, dependence_mask(p, self.naive_features_, bool(self.strong)))
         self.structure_info_ = self._structure_info(search, present)
@@ -148,6 +149,10 @@ class KNaiveBayes(ContinuousClassifier):
         kind = "strong" if info["strong"] else "weak"
         return (f"{kind} {info['k']}-naive bayes, naive={{{', '.join(info['naive'])}}}, "
                 f"imbalance={info['imbalance']:.4g} ({info['search']})")
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
 def mean_log_dependence_derivatives(model: ContinuousClassifier, X: np.ndarray) -> np.ndarray:
