@@ -108,6 +108,6 @@ def plot_cd(names, average_ranks, critical_difference: float, path, *, alpha: fl
     # Fixed metadata so the same ranks give byte-identical SVGs (no date, fixed ids).
     metadata = {"Date": None} if path.suffix.lower() == ".svg" else None
     with matplotlib.rc_context({"svg.hashsalt": "bayesbench", "svg.fonttype": "none"}):
-        fig.savefig(path, dpi=150, metadata=metadata)
+        fig.savefig(path, dpi=150, metadata=metadata, bbox_inches="tight", pad_inches=0.12)
     plt.close(fig)
     return path
