@@ -199,3 +199,34 @@ def test_quickstart_writes_every_table(tmp_path):
         assert {f"{stem}.{ext}" for ext in ("txt", "md", "csv", "tex")} <= names
     tex = (tmp_path / "qs" / "summary" / "accuracy.tex").read_text()
     assert tex.startswith(r"\begin{table}") and "diabetes" in tex
+
+
+def test_global_scope_fits_the_discretizer_and_drop_on_all_data(uci_dir, tmp_path):
+    cfg = _config(uci_dir, tmp_path, datasets=["iris", "house-votes-84"], classifiers=["nb"],
+                  preprocess={"scope": "global", "impute": "drop"}, cv={"folds": 3})
+    result = run_experiment(cfg, jobs=1, quiet=True)
+    records = read_records(result.run_dir)
+    votes = load_dataset(uci_dir / "house-votes-84.arff")
+    complete = int((~votes.missing_mask().any(axis=1)).sum())
+    assert sum(r["n_test"] for r in records if r["dataset"] == "house-votes-84") == complete
+    iris = load_dataset(uci_dir / "iris.arff")
+    whole = Discretizer("mdl").fit(iris).transform(iris)
+    split = make_splits(iris.y, CVSpec(folds=3), seed=3, dataset="iris", repetition=0)[1]
+    nb = NaiveBayes().fit(whole.codes()[split.train], iris.y[split.train],
+                          cardinalities=whole.cardinalities, n_classes=3)
+    pred = nb.predict(whole.codes()[split.test])
+    record = next(r for r in records if r["dataset"] == "iris" and r["fold"] == 1)
+    assert record["metrics"]["accuracy"] == pytest.approx(np.mean(pred == iris.y[split.test]))
+
+
+def test_plan_reports_unusable_data_sets_before_creating_the_directory(uci_dir, tmp_path):
+    from bayesbench.errors import ConfigError
+
+    cfg = _config(uci_dir, tmp_path, datasets=[{"name": "iris", "class": "colour"}, "lenses"],
+                  cv={"folds": 30})
+    with pytest.raises(ConfigError) as info:
+        run_experiment(cfg, jobs=1, quiet=True)
+    keys = [k for k, _ in info.value.problems]
+    assert keys == ["datasets[0]", "cv.folds"]
+    assert "colour" in info.value.problems[0][1] and "lenses" in info.value.problems[1][1]
+    assert not (tmp_path / "out").exists()

@@ -45,7 +45,7 @@ class Progress:
         if self.tty:
             self._draw()
         elif self.done[dataset] == self.totals[dataset]:
-            err = f", {self.errors[dataset]} errors" if self.errors[dataset] else ""
+            err = f", {self.errors[dataset]} failed" if self.errors[dataset] else ""
             print(f"{dataset}: {self.totals[dataset]} tasks done{err} "
                   f"({self.finished}/{self.total} overall, "
                   f"{_clock(time.monotonic() - self.start)} elapsed)",

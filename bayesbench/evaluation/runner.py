@@ -39,8 +39,7 @@ from .store import RecordWriter, RunLock, read_records, repair
 TIMING_FIELDS = ("fit_seconds", "predict_seconds")
 
 # Streams of randomness within one fold, so that adding one use never shifts another.
-_IMPUTE, _NOISE_TRAIN, _NOISE_TEST, _CLASSIFIER = 1, 2, 3, 4
-_GLOBAL_FOLD = -1
+_IMPUTE, _NOISE_TRAIN, _NOISE_TEST, _CLASSIFIER, _GLOBAL_IMPUTE = 1, 2, 3, 4, 5
 
 
 @dataclass(frozen=True)
@@ -77,7 +76,7 @@ def load_prepared(spec: DatasetSpec, preprocess: PreprocessSpec, seed: int):
         ds = load_dataset(spec.path, spec.class_attribute)
         ds.name = spec.name
         if preprocess.scope == "global":
-            rng = fold_rng(seed, spec.name, _GLOBAL_FOLD, _IMPUTE)
+            rng = fold_rng(seed, spec.name, 0, 0, _GLOBAL_IMPUTE)
             imputed, _ = _impute(ds, ds, preprocess.impute, rng)
             discretized, _ = _discretize(imputed, imputed, preprocess)
             _CACHE[key] = (imputed, discretized)
@@ -177,7 +176,8 @@ def _run_classifier(spec: ClassifierSpec, views, job: FoldJob) -> dict:
     params = dict(spec.params)
     if "random_state" in cls._param_names() and params.get("random_state") is None:
         params["random_state"] = task_seed(job.seed, job.dataset.name, job.repetition, job.fold)
-    record = {"learner": spec.learner, "params": params, "status": "ok"}
+    record = {"learner": spec.learner, "params": params, "status": "ok",
+              "n_train": int(job.train.size), "n_test": int(job.test.size)}
     kind = getattr(cls, "input_kind", "discrete")
     try:
         train, test = views[kind]()
