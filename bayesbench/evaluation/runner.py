@@ -196,10 +196,12 @@ def _run_classifier(spec: ClassifierSpec, views, job: FoldJob) -> dict:
                                   f"{proba.shape} (non-finite values or wrong shape)")
         scores = evaluate(test.y, proba.argmax(axis=1), proba, n_classes)
         structure = getattr(clf, "structure_", None)
+        summary = (structure.summary() if structure is not None else
+                   clf.structure_summary() if hasattr(clf, "structure_summary") else "")
         record.update(confusion=scores["confusion"].tolist(), metrics=scores["metrics"],
                       per_class={k: v.tolist() for k, v in scores["per_class"].items()},
                       fit_seconds=t1 - t0, predict_seconds=t2 - t1,
-                      structure=structure.summary() if structure is not None else "")
+                      structure=summary)
     except Exception as exc:  # noqa: BLE001 - a learner that fails is recorded, the run goes on
         record.update(status="error", error=f"{type(exc).__name__}: {exc}",
                       fit_seconds=0.0, predict_seconds=0.0)

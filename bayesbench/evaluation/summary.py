@@ -166,10 +166,7 @@ def _timings(records, datasets, classifiers, fmt) -> str:
 
 def _comparison(out_dir, config, records, formats) -> list[Path]:
     """The statistics helper's comparison of the classifiers on the first metric."""
-    try:
-        from ..report.comparison import compare
-    except ImportError:  # TEMPORARY until the statistics helper lands
-        return []
+    from ..report.comparison import compare
     from .metrics import LOWER_IS_BETTER
     from .store import records_frame
 
