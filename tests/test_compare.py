@@ -293,3 +293,13 @@ def test_cd_diagram_svg_names_every_classifier_and_groups(table6_csv, tmp_path, 
     assert again == svg  # deterministic output
     with pytest.raises(StatsError, match=".png, .svg or .pdf"):
         cmp.plot_cd(tmp_path / "cd.jpg")
+
+
+def test_table_does_not_depend_on_record_order(ttest_frame):
+    # Parallel runs write records in completion order: data sets are ordered by the given
+    # (config) order, else by name, never by arrival.
+    reordered = pd.concat([ttest_frame[ttest_frame["dataset"] == "ex2"],
+                           ttest_frame[ttest_frame["dataset"] == "ex1"].iloc[::-1]])
+    assert compare(reordered).render("csv") == compare(ttest_frame).render("csv")
+    assert compare(reordered).datasets == ["ex1", "ex2"]
+    assert compare(ttest_frame, datasets=["ex2", "ex1", "unused"]).datasets == ["ex2", "ex1"]

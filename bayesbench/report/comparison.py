@@ -362,7 +362,7 @@ def _check_pairing(ds: str, name: str, base: str, a: pd.DataFrame, b: pd.DataFra
 
 def compare(frame: pd.DataFrame, metric: str = "accuracy", baseline: str | None = None,
             test: str = "corrected-t", alpha: float = 0.05,
-            lower_is_better: bool | None = None) -> Comparison:
+            lower_is_better: bool | None = None, *, datasets=None) -> Comparison:
     """Compare the classifiers of one or more runs on ``metric``.
 
     ``frame`` has one row per finished (data set, repetition, fold, classifier)
@@ -373,6 +373,12 @@ def compare(frame: pd.DataFrame, metric: str = "accuracy", baseline: str | None 
     first classifier; ``test`` is the test over the folds of each data set
     (``corrected-t``, ``paired-t``, ``unpaired-t`` or ``wilcoxon``);
     ``lower_is_better`` defaults to True for error, log_loss and brier.
+
+    Classifiers appear in the order of their first record (a run writes the
+    classifiers of each fold in config order). Data sets appear in the order
+    ``datasets`` gives (e.g. the config's), the others after them by name:
+    records of parallel runs arrive in completion order, which must not
+    change the table.
     """
     _check_options(test, alpha)
     if frame is None or len(frame) == 0:
@@ -389,8 +395,10 @@ def compare(frame: pd.DataFrame, metric: str = "accuracy", baseline: str | None 
         lower_is_better = metric in LOWER_IS_BETTER
     frame = frame.assign(_label=_labels(frame))
     names = list(dict.fromkeys(frame["_label"]))
-    datasets = list(dict.fromkeys(frame["dataset"].astype(str)))
     frame = frame.assign(dataset=frame["dataset"].astype(str))
+    present = set(frame["dataset"])
+    declared = [d for d in dict.fromkeys(map(str, datasets or ())) if d in present]
+    datasets = declared + sorted(present.difference(declared))
     base = _resolve_baseline(names, baseline)
     # A resumed run may hold a task twice; the last record wins.
     frame = frame.drop_duplicates(["dataset", "_label", "repetition", "fold"], keep="last")
@@ -489,5 +497,19 @@ def compare_paths(paths, *, metric: str | None = None, baseline: str | None = No
                               baseline=baseline, alpha=alpha, lower_is_better=bool(lower_is_better))
     from ..evaluation.store import records_frame
     runs = list(dict.fromkeys(r for p in paths for r in _run_dirs(p)))
-    return compare(records_frame(runs), metric=metric or "accuracy", baseline=baseline, test=test, alpha=alpha,
-                   lower_is_better=lower_is_better)
+    return compare(records_frame(runs), metric=metric or "accuracy", baseline=baseline, test=test,
+                   alpha=alpha, lower_is_better=lower_is_better, datasets=_declared_datasets(runs))
+
+
+def _declared_datasets(runs) -> list[str]:
+    """Data set names in the order the runs' configs list them (unreadable configs are skipped:
+    the order is cosmetic)."""
+    import yaml
+    names = []
+    for run in runs:
+        try:
+            config = yaml.safe_load((run / "config.yaml").read_text())
+            names += [str(d["name"]) for d in config["datasets"]]
+        except (OSError, yaml.YAMLError, KeyError, TypeError):
+            continue
+    return names
