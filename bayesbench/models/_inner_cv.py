@@ -107,7 +107,6 @@ class InnerCV:
         log_prior = (np.log(train + self.alpha)
                      - np.log(train.sum(axis=1, keepdims=True) + self.alpha * self.n_classes))
         self.log_prior = log_prior[self.folds]
-        self._rows = np.arange(y.shape[0])
 
     @property
     def n(self) -> int:
@@ -130,22 +129,16 @@ class InnerCV:
         out[observed] = log_table[self.folds[observed], :, codes[observed]]
         return out
 
-    def attribute(self, j: int) -> NodeScore:
-        """The single-attribute node of attribute ``j``."""
-        codes = np.asarray(self.X[:, j], dtype=np.int64)
-        r = self.cardinalities[j]
-        return NodeScore((j,), codes, r, r, self._contribution(codes, r, r))
+    def _combine(self, a_codes, a_values, b_codes, b_values, compact):
+        """Codes of the Cartesian product, ``a * m_b + b``, -1 where either is missing.
 
-    def join(self, a: NodeScore, b: NodeScore, *, compact: bool = False) -> NodeScore:
-        """The Cartesian-product node of ``a`` and ``b``.
-
-        Codes are ``a * m_b + b`` over the observed values; with ``compact``
-        (done for joins that are kept) they are relabelled to the values
-        present, so that repeated joins stay within ``n`` values.
+        With ``compact``, or when the product has more than ``4 n`` values,
+        they are relabelled to the values present, so that repeated joins
+        stay within ``n`` values (and int64).
         """
-        missing = (a.codes < 0) | (b.codes < 0)
-        codes = a.codes * b.n_values + b.codes
-        n_values = a.n_values * b.n_values
+        missing = (a_codes < 0) | (b_codes < 0)
+        codes = a_codes * b_values + b_codes
+        n_values = a_values * b_values
         if missing.any():
             codes[missing] = -1
         if compact or n_values > 4 * self.n:
@@ -154,6 +147,25 @@ class InnerCV:
             codes = np.full(self.n, -1, dtype=np.int64)
             codes[observed] = inverse.reshape(-1)
             n_values = max(int(values.size), 1)
+        return codes, n_values
+
+    def group(self, attributes) -> NodeScore:
+        """The node holding ``attributes`` (one attribute, or their Cartesian product)."""
+        attributes = tuple(sorted(int(j) for j in attributes))
+        codes = np.asarray(self.X[:, attributes[0]], dtype=np.int64)
+        n_values = cardinality = self.cardinalities[attributes[0]]
+        for j in attributes[1:]:
+            r = self.cardinalities[j]
+            codes, n_values = self._combine(codes, n_values,
+                                            np.asarray(self.X[:, j], dtype=np.int64), r,
+                                            compact=j == attributes[-1])
+            cardinality *= r
+        return NodeScore(attributes, codes, n_values, cardinality,
+                         self._contribution(codes, n_values, cardinality))
+
+    def join(self, a: NodeScore, b: NodeScore, *, compact: bool = False) -> NodeScore:
+        """The Cartesian-product node of ``a`` and ``b`` (codes compacted if ``compact``)."""
+        codes, n_values = self._combine(a.codes, a.n_values, b.codes, b.n_values, compact)
         cardinality = a.cardinality * b.cardinality
         return NodeScore(tuple(sorted(a.attributes + b.attributes)), codes, n_values,
                          cardinality, self._contribution(codes, n_values, cardinality))

@@ -3,26 +3,31 @@
 * :class:`FSS`, forward sequential selection (Langley and Sage 1994): naive
   Bayes over a subset grown greedily from the empty set.
 * :class:`BSEJ`, backward sequential elimination and joining (Pazzani 1996):
-  from naive Bayes over all attributes, greedily remove an attribute or join
-  two nodes into their Cartesian product.
+  from naive Bayes over all attributes, greedily remove an attribute (from
+  its node, which shrinks a joined node) or join two nodes into their
+  Cartesian product.
 * :class:`ASB`, augmented semi-naive Bayes (Mihaljevic, Larranaga and Bielza
   2013, Algorithm 1): BSEJ's model plus a maximum weighted forest among its
   node groups, drawn from tests of conditional independence.
 
 Each search step scores every candidate by stratified ``inner_folds``-fold
 accuracy on the training data only, takes the best one if it is *strictly*
-better than the current model, and stops otherwise. Scores come from
+better than the current model (by at least ``epsilon``, a share of the
+examples, when ``epsilon > 0``: bnclassify's stopping rule, whose default there
+is 0.01), and stops otherwise. Scores come from
 :mod:`._inner_cv`, which never refits: it adds and subtracts cached per-node
 held-out log-likelihoods, so each estimate equals the held-out accuracy of a
 refitted model with the same smoothing ``alpha`` as the final one.
 
 Ties between equally accurate candidates are broken by a fixed enumeration
 order, the first one wins: FSS tries attributes in index order; BSEJ tries
-every removal (nodes ordered by their smallest attribute) before every join
-(pairs of nodes in lexicographic order), so on a tie the smaller model wins.
+every removal (attributes in index order) before every join (pairs of nodes,
+ordered by their smallest attribute, in lexicographic order), so on a tie the
+smaller model wins. bnclassify breaks ties at random instead.
 """
 from __future__ import annotations
 
+import math
 from math import prod
 
 import numpy as np
@@ -41,22 +46,29 @@ from .structure import Node, Structure
 MAX_JOIN_CELLS = 2 ** 22
 
 
-def forward_selection(cv: InnerCV) -> tuple[list[int], list[dict]]:
+def _required_gain(cv: InnerCV, epsilon: float) -> int:
+    """Fewest extra correct predictions a step must bring: at least one, and at
+    least ``epsilon`` (a share of the examples) when that is larger."""
+    return max(1, math.ceil(epsilon * cv.n - 1e-9))
+
+
+def forward_selection(cv: InnerCV, epsilon: float = 0.0) -> tuple[list[int], list[dict]]:
     """Langley and Sage's FSS on the engine's data.
 
     Returns the selected attributes in order of addition and the search trace
     (one entry per accepted step, with the inner accuracy after it).
     """
+    gain = _required_gain(cv, epsilon)
     total = cv.log_prior.copy()
     best = cv.correct(total)
     trace = [{"operation": "start", "attributes": [], "accuracy": best / cv.n}]
-    nodes = [cv.attribute(j) for j in range(cv.X.shape[1])]
+    nodes = [cv.group((j,)) for j in range(cv.X.shape[1])]
     selected: list[int] = []
     remaining = list(range(len(nodes)))
     while remaining:
         scores = [cv.correct(total + nodes[j].contribution) for j in remaining]
         k = int(np.argmax(scores))
-        if scores[k] <= best:
+        if scores[k] < best + gain:
             break
         j = remaining.pop(k)
         selected.append(j)
@@ -70,25 +82,43 @@ def _join_allowed(cv: InnerCV, a: NodeScore, b: NodeScore) -> bool:
     return a.cardinality * b.cardinality * cv.n_classes <= MAX_JOIN_CELLS
 
 
-def backward_elimination_joining(cv: InnerCV) -> tuple[list[tuple[int, ...]], list[dict]]:
+def backward_elimination_joining(cv: InnerCV, epsilon: float = 0.0
+                                 ) -> tuple[list[tuple[int, ...]], list[dict]]:
     """Pazzani's BSEJ on the engine's data.
 
-    Returns the node groups of the final semi-naive Bayes (each a sorted tuple
-    of attribute indices, ordered by smallest attribute) and the search trace.
+    Candidates of a step: removing each attribute (from its node, which
+    shrinks a joined node and deletes a single one), then joining each pair of
+    nodes. Returns the node groups of the final semi-naive Bayes (each a sorted
+    tuple of attribute indices, ordered by smallest attribute) and the trace.
     """
-    nodes = [cv.attribute(j) for j in range(cv.X.shape[1])]
+    nodes = [cv.group((j,)) for j in range(cv.X.shape[1])]
+    gain = _required_gain(cv, epsilon)
     total = cv.log_prior + sum(node.contribution for node in nodes)
     best = cv.correct(total)
     trace = [{"operation": "start", "attributes": [], "accuracy": best / cv.n}]
-    # Joined contributions are cached per pair of node attribute tuples: a pair
-    # stays valid until one of its nodes is removed or joined.
-    joins: dict[tuple, NodeScore] = {}
+    # A node's held-out contribution depends only on its attribute set, so the
+    # candidate nodes of one step are reused by the next; those no longer
+    # reachable are let go after each step to bound memory.
+    cache: dict[tuple[int, ...], NodeScore] = {}
+
+    def node_of(attributes, build):
+        if attributes not in cache:
+            cache[attributes] = build()
+        return cache[attributes]
+
     while nodes:
-        best_score, best_move = best, None
-        for i, node in enumerate(nodes):
-            score = cv.correct(total - node.contribution)
+        best_score, best_move, used = best, None, set()
+        owner = {a: i for i, node in enumerate(nodes) for a in node.attributes}
+        for a in sorted(owner):
+            node = nodes[owner[a]]
+            partial = total - node.contribution
+            rest = tuple(x for x in node.attributes if x != a)
+            if rest:
+                used.add(rest)
+                partial = partial + node_of(rest, lambda: cv.group(rest)).contribution
+            score = cv.correct(partial)
             if score > best_score:
-                best_score, best_move = score, ("remove", i)
+                best_score, best_move = score, ("remove", owner[a], a)
         for i in range(len(nodes)):
             a = nodes[i]
             partial = total - a.contribution
@@ -96,34 +126,36 @@ def backward_elimination_joining(cv: InnerCV) -> tuple[list[tuple[int, ...]], li
                 b = nodes[j]
                 if not _join_allowed(cv, a, b):
                     continue
-                key = (a.attributes, b.attributes)
-                joined = joins.get(key)
-                if joined is None:
-                    joined = joins[key] = cv.join(a, b)
+                key = tuple(sorted(a.attributes + b.attributes))
+                used.add(key)
+                joined = node_of(key, lambda: cv.join(a, b))
                 score = cv.correct(partial - b.contribution + joined.contribution)
                 if score > best_score:
                     best_score, best_move = score, ("join", i, j)
-        if best_move is None:
+        cache = {key: cache[key] for key in used}
+        if best_move is None or best_score < best + gain:
             break
         best = best_score
         if best_move[0] == "remove":
-            gone = nodes.pop(best_move[1])
-            total = total - gone.contribution
-            trace.append({"operation": "remove", "attributes": list(gone.attributes),
-                          "accuracy": best / cv.n})
-            stale = {gone.attributes}
+            _, i, a = best_move
+            node = nodes.pop(i)
+            total = total - node.contribution
+            rest = tuple(x for x in node.attributes if x != a)
+            if rest:
+                shrunk = node_of(rest, lambda: cv.group(rest))
+                total = total + shrunk.contribution
+                nodes.append(shrunk)
+            trace.append({"operation": "remove", "attributes": [a], "accuracy": best / cv.n})
         else:
             _, i, j = best_move
             a, b = nodes[i], nodes[j]
             joined = cv.join(a, b, compact=True)
             total = total - a.contribution - b.contribution + joined.contribution
             nodes = [n for k, n in enumerate(nodes) if k not in (i, j)] + [joined]
-            nodes.sort(key=lambda n: n.attributes)
             trace.append({"operation": "join", "attributes": [list(a.attributes),
                                                               list(b.attributes)],
                           "accuracy": best / cv.n})
-            stale = {a.attributes, b.attributes}
-        joins = {key: v for key, v in joins.items() if not (set(key) & stale)}
+        nodes.sort(key=lambda n: n.attributes)
     return [node.attributes for node in nodes], trace
 
 
@@ -136,10 +168,21 @@ def _check_folds(value) -> int:
 class _WrapperBase(AugmentedNaiveBayes):
     """Shared set-up: the inner cross-validation engine over the training data."""
 
-    def __init__(self, alpha: float = 1.0, inner_folds: int = 5, random_state=None):
+    def __init__(self, alpha: float = 1.0, inner_folds: int = 5, epsilon: float = 0.0,
+                 random_state=None):
         self.alpha = alpha
         self.inner_folds = inner_folds
+        self.epsilon = epsilon
         self.random_state = random_state
+
+    def _epsilon(self) -> float:
+        try:
+            value = float(self.epsilon)
+        except (TypeError, ValueError):
+            value = -1.0
+        if not 0 <= value < 1:
+            raise ClassifierError(f"epsilon must be a number in [0, 1), got {self.epsilon!r}")
+        return value
 
     def _engine(self, X, y, cardinalities, n_classes, rng) -> InnerCV:
         return InnerCV(X, y, cardinalities, n_classes, float(self.alpha),
@@ -152,7 +195,8 @@ class FSS(_WrapperBase):
     Starting from no attribute (the class prior alone), each step adds the
     attribute that most increases the stratified ``inner_folds``-fold accuracy
     of naive Bayes on the training data; the search stops when no addition is
-    strictly better. Ties go to the lowest attribute index.
+    better by more than zero and by at least ``epsilon``. Ties go to the
+    lowest attribute index.
 
     Parameters
     ----------
@@ -160,6 +204,8 @@ class FSS(_WrapperBase):
         Additive smoothing, in the inner evaluation and in the final model.
     inner_folds : int, default 5
         Folds of the inner cross-validation.
+    epsilon : float in [0, 1), default 0.0
+        Least gain in inner accuracy for a step to be taken (0: any strict gain).
     random_state : int or None
         Seeds the placement of examples into inner folds.
 
@@ -173,7 +219,8 @@ class FSS(_WrapperBase):
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
         rng = np.random.default_rng(self.random_state)
-        selected, trace = forward_selection(self._engine(X, y, cardinalities, n_classes, rng))
+        selected, trace = forward_selection(self._engine(X, y, cardinalities, n_classes, rng),
+                                            self._epsilon())
         return Structure.naive(X.shape[1], sorted(selected), info={
             "selected": selected, "trace": trace, "inner_accuracy": trace[-1]["accuracy"],
             "inner_folds": int(self.inner_folds)})
@@ -184,11 +231,12 @@ class BSEJ(_WrapperBase):
 
     The model is ``p(c) prod_j p(x_Sj | c)`` over disjoint groups ``S_j`` of
     attributes, each group one Cartesian-product node. Starting from naive
-    Bayes over every attribute, each step evaluates every removal of a node
-    and every join of two nodes by stratified ``inner_folds``-fold accuracy on
-    the training data, and applies the best one if it is strictly better; the
-    search stops otherwise. On ties a removal beats a join and earlier nodes
-    beat later ones (see the module docstring). Joins whose table would exceed
+    Bayes over every attribute, each step evaluates every removal of an
+    attribute (from its group) and every join of two groups by stratified
+    ``inner_folds``-fold accuracy on the training data, and applies the best
+    one if it is strictly better (and by at least ``epsilon``); the search
+    stops otherwise. On ties a removal beats a join and lower indices win
+    (see the module docstring). Joins whose table would exceed
     ``MAX_JOIN_CELLS`` cells are not considered.
 
     Parameters
@@ -196,6 +244,8 @@ class BSEJ(_WrapperBase):
     alpha : float > 0, default 1.0
         Additive smoothing, in the inner evaluation and in the final model.
     inner_folds : int, default 5
+    epsilon : float in [0, 1), default 0.0
+        Least gain in inner accuracy for a step to be taken (0: any strict gain).
     random_state : int or None
         Seeds the placement of examples into inner folds.
 
@@ -209,7 +259,7 @@ class BSEJ(_WrapperBase):
 
     def _search(self, X, y, cardinalities, n_classes, rng):
         groups, trace = backward_elimination_joining(
-            self._engine(X, y, cardinalities, n_classes, rng))
+            self._engine(X, y, cardinalities, n_classes, rng), self._epsilon())
         used = {a for g in groups for a in g}
         info = {"groups": [list(g) for g in groups],
                 "joined": [list(g) for g in groups if len(g) > 1],
@@ -249,6 +299,8 @@ class ASB(BSEJ):
     alpha : float > 0, default 1.0
     inner_folds : int, default 5
         Folds of BSEJ's inner cross-validation.
+    epsilon : float in [0, 1), default 0.0
+        BSEJ's least gain in inner accuracy for a step.
     significance : float, default 0.05
         Level of the conditional independence tests.
     random_state : int or None
@@ -261,10 +313,11 @@ class ASB(BSEJ):
         groups), ``arcs`` (parent group, child group, weight) and ``roots``.
     """
 
-    def __init__(self, alpha: float = 1.0, inner_folds: int = 5, significance: float = 0.05,
-                 random_state=None):
+    def __init__(self, alpha: float = 1.0, inner_folds: int = 5, epsilon: float = 0.0,
+                 significance: float = 0.05, random_state=None):
         self.alpha = alpha
         self.inner_folds = inner_folds
+        self.epsilon = epsilon
         self.significance = significance
         self.random_state = random_state
 
