@@ -328,6 +328,14 @@ def _versions(scheduler) -> dict:
     return out
 
 
+def _sha256(path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
@@ -380,7 +388,8 @@ def run_experiment(config: ExperimentConfig, *, output=None, jobs: int | None = 
                    "cwd": os.getcwd(), "host": socket.gethostname(),
                    "platform": platform.platform(), "cpus": os.cpu_count(),
                    "executor": describe(config.jobs, config.scheduler),
-                   "versions": _versions(config.scheduler)}
+                   "versions": _versions(config.scheduler),
+                   "data_sha256": {d.name: _sha256(d.path) for d in config.datasets}}
         env["sessions"].append(session)
         env.update(seed=config.seed, bayesbench=session["versions"]["bayesbench"])
         _write_json(env_path, env)
@@ -399,6 +408,9 @@ def run_experiment(config: ExperimentConfig, *, output=None, jobs: int | None = 
                             stream=stream, quiet=quiet)
         if dropped and not quiet:
             print(f"{run_dir}: {dropped} damaged record(s) dropped; their tasks run again",
+                  file=progress.stream)
+        if done and not quiet:
+            print(f"{run_dir}: {len(done)} of {len(wanted)} tasks already done; running the rest",
                   file=progress.stream)
         n_run = 0
         try:
