@@ -241,20 +241,21 @@ def parse_config(raw, *, base_dir=None, source=None) -> ExperimentConfig:
     if p.items:
         raise ConfigError(p.items, path=source)
     if output is not None:
-        output = str(_relative(output, base_dir, must_exist=False))
+        output = os.path.expanduser(output)  # an output path is relative to the working directory
     return ExperimentConfig(name=name, seed=seed, datasets=datasets, preprocess=preprocess,
                             cv=cv, classifiers=classifiers, metrics=metrics, output=output,
                             jobs=jobs, scheduler=scheduler, formats=formats,
                             data_dirs=data_dirs, source=None if source is None else str(source))
 
 
-def _relative(path: str, base_dir: Path, must_exist: bool = True) -> Path:
+def _relative(path: str, base_dir: Path) -> Path:
+    """An input path: relative to the config file's directory, else to the working directory."""
     path = Path(os.path.expanduser(path))
     if path.is_absolute():
         return path
-    if must_exist and not (base_dir / path).exists() and Path(path).exists():
-        return Path(path).resolve()
-    return (base_dir / path).resolve() if must_exist else Path(path)
+    if not (base_dir / path).exists() and path.exists():
+        return path.resolve()
+    return (base_dir / path).resolve()
 
 
 def _str_list(value, key, p: _Problems, choices) -> list[str]:
