@@ -70,11 +70,12 @@ def test_fd_agrees_with_numpy(x):
     x = np.array(x)
     cuts = fd_cuts(x)
     q75, q25 = np.percentile(x, [75, 25])
+    fd_width = 2 * (q75 - q25) / len(x) ** (1 / 3)
     if x.min() == x.max():
         assert cuts.size == 0
-    elif q75 > q25:
+    elif q75 > q25 and (x.max() - x.min()) / fd_width <= len(x):
         np.testing.assert_array_equal(cuts, np.unique(np.histogram_bin_edges(x, "fd")[1:-1]))
-    else:  # documented fallback: Sturges
+    else:  # documented fallback: Sturges when the IQR is zero or FD gives more bins than values
         np.testing.assert_array_equal(cuts, np.histogram_bin_edges(x, "sturges")[1:-1])
 
 
@@ -84,6 +85,9 @@ def test_fd_width_and_fallback_by_hand():
     np.testing.assert_allclose(fd_cuts(x), np.linspace(1, 8, n_bins + 1)[1:-1])
     tied = np.array([0.0] * 10 + [1.0, 5.0])  # IQR 0: Sturges, ceil(log2 12) + 1 = 5 bins
     np.testing.assert_allclose(fd_cuts(tied), [1.0, 2.0, 3.0, 4.0])
+    # IQR 0.55 against a range of 1000: FD would ask for about 2080 bins for 12 values: Sturges
+    outlier = np.array([0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1000.0])
+    np.testing.assert_allclose(fd_cuts(outlier), [200.0, 400.0, 600.0, 800.0])
 
 
 def test_width_and_frequency_by_hand():

@@ -28,7 +28,9 @@ Methods
     Freedman and Diaconis (1981): equal bins of width ``2 IQR n^(-1/3)`` over
     the training range, the edges ``numpy.histogram_bin_edges(x, bins="fd")``
     gives. When the IQR is zero (more than half the values equal) that width
-    is zero, and Sturges' rule (``ceil(log2 n) + 1`` bins) is used instead.
+    is zero; when it is so small against the range that it would give more
+    bins than there are values, the bins would be mostly empty. In both cases
+    Sturges' rule (``ceil(log2 n) + 1`` equal bins) is used instead.
 ``width``
     ``bins`` equal-width intervals over the training range (Weka's
     unsupervised equal-width cuts ``min + i (max - min) / bins``).
@@ -143,12 +145,15 @@ def mdl_cuts(x: np.ndarray, y: np.ndarray, n_classes: int) -> np.ndarray:
 
 # ------------------------------------------------------- unsupervised
 def fd_cuts(x: np.ndarray) -> np.ndarray:
-    """Interior Freedman-Diaconis bin edges; Sturges' rule when the IQR is zero."""
+    """Interior Freedman-Diaconis bin edges; Sturges' rule when FD degenerates (see above)."""
     x = x[~np.isnan(x)]
     if x.size == 0 or x.min() == x.max():
         return np.empty(0)
     q75, q25 = np.percentile(x, [75, 25])
-    rule = "fd" if q75 > q25 else "sturges"
+    width = 2.0 * (q75 - q25) * x.size ** (-1.0 / 3.0)
+    with np.errstate(divide="ignore", over="ignore"):
+        n_bins = (x.max() - x.min()) / width if width > 0 else np.inf
+    rule = "fd" if n_bins <= x.size else "sturges"
     edges = np.histogram_bin_edges(x, bins=rule)
     return np.unique(edges[1:-1])
 
