@@ -139,7 +139,9 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
     if fmt == "json":
         click.echo(json.dumps({k: v.tolist() for k, v in fitted.cuts_.items()}, indent=1))
     else:
-        click.echo(render(cut_point_rows(fitted.cuts_), ["attribute", "bins", "cut points"]))
+        # floatfmt "" keeps a lone cut point as written (6 decimals at most, as in Weka)
+        click.echo(render(cut_point_rows(fitted.cuts_), ["attribute", "bins", "cut points"],
+                          floatfmt=""))
 
 
 @main.command()

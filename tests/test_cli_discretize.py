@@ -85,6 +85,13 @@ def test_output_arff_has_weka_range_labels_and_reads_back(uci_dir, tmp_path):
     np.testing.assert_array_equal(back.y, original.y)
 
 
+def test_a_lone_cut_point_is_printed_as_written(tmp_path):
+    data = tmp_path / "two.arff"
+    rows = "".join(f"{v},{'ab'[v >= 20]}\n" for v in range(40))
+    data.write_text("@relation n\n@attribute v numeric\n@attribute class {a,b}\n@data\n" + rows)
+    assert run(data).stdout.strip().splitlines()[-1].split() == ["v", "2", "19.5"]
+
+
 def test_single_bin_is_all(tmp_path):
     data = tmp_path / "noise.arff"
     rows = "".join(f"{v},{c}\n" for v, c in zip([1, 2, 3, 4, 5, 6], "xyxyxy"))

@@ -23,7 +23,9 @@ Methods
     ``delta = log2(3^k - 2) - (k H(S) - k1 H(S1) - k2 H(S2))``, ``k`` counting the
     classes present; accepted intervals are split again on both sides. Missing
     values are left out of the search. Entropies are evaluated in Weka's
-    order of operations, so ties are broken the same way.
+    order of operations, so ties are broken the same way. Rows whose class is
+    missing never get here (the readers drop them); Weka 3.6 would count them
+    as members of the first class.
 ``fd``
     Freedman and Diaconis (1981): equal bins of width ``2 IQR n^(-1/3)`` over
     the training range, the edges ``numpy.histogram_bin_edges(x, bins="fd")``
