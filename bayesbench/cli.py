@@ -31,7 +31,7 @@ def main():
     Examples:
       bayesbench run configs/quickstart.yaml
       bayesbench compare results/quickstart
-      bayesbench discretize datasets/iris.arff --format json
+      bayesbench discretize iris --format json
     """
 
 

@@ -84,7 +84,7 @@ TRICKY = """% a comment before the header
 1.5, 3, 'light red', 2.25, 'yes'
 ?,4,"dark blue",?,no
  2.0 , ? , green , 1e3 , yes
-3,5,?,0.5,no
+3,5.5,?,0.5,no
 """
 
 
@@ -96,7 +96,8 @@ def test_quotes_comments_missing_and_types(tmp_path):
     assert [a.kind for a in ds.attributes] == ["numeric", "numeric", "nominal", "numeric"]
     assert ds.attributes[2].categories == ("light red", "dark blue", "green")
     np.testing.assert_array_equal(ds.columns[0], [1.5, np.nan, 2.0, 3.0])
-    np.testing.assert_array_equal(ds.columns[1], [3, 4, np.nan, 5])
+    # an integer attribute is numeric, its values kept as written (Weka does not truncate 5.5)
+    np.testing.assert_array_equal(ds.columns[1], [3, 4, np.nan, 5.5])
     assert ds.columns[2].tolist() == [0, 1, 2, MISSING]
     np.testing.assert_array_equal(ds.columns[3], [2.25, np.nan, 1000.0, 0.5])
     assert ds.y.tolist() == [0, 1, 0, 1]

@@ -62,6 +62,18 @@ def _declared_names(lines: list[str]) -> list[str]:
     return names
 
 
+def _integer_as_numeric(lines: list[str]) -> list[str]:
+    """Declare ``integer`` attributes ``numeric``: Weka keeps 3.7 in one, liac-arff truncates to 3."""
+    out = list(lines)
+    for i, text in enumerate(lines):
+        if text.lstrip()[:5].lower() == "@data":
+            break
+        m = _ATTRIBUTE_LINE.match(text)
+        if m is not None and m.group(2).lower() == "integer":
+            out[i] = text[:m.start(2)] + "numeric" + text[m.end(2):]
+    return out
+
+
 def _unsupported_type(lines: list[str], line: int, path) -> DataError | None:
     if not 1 <= line <= len(lines):
         return None
@@ -107,7 +119,8 @@ def read_arff(path, class_attribute: str | None = None) -> Dataset:
     path = Path(path)
     lines = read_text(path).splitlines()
     try:
-        parsed = arff.ArffDecoder().decode(lines, encode_nominal=True, return_type=arff.DENSE)
+        parsed = arff.ArffDecoder().decode(_integer_as_numeric(lines), encode_nominal=True,
+                                           return_type=arff.DENSE)
     except arff.ArffException as exc:
         raise _liac_error(exc, lines, path) from None
 
