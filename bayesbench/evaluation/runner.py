@@ -340,10 +340,15 @@ def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
 
-def _write_json(path: Path, obj) -> None:
+def _write_atomic(path: Path, text: str) -> None:
+    # A kill mid-write must not leave a half file that makes the next run refuse the directory.
     tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(obj, indent=2, default=str) + "\n")
+    tmp.write_text(text)
     os.replace(tmp, path)
+
+
+def _write_json(path: Path, obj) -> None:
+    _write_atomic(path, json.dumps(obj, indent=2, default=str) + "\n")
 
 
 def run_experiment(config: ExperimentConfig, *, output=None, jobs: int | None = None,
@@ -361,7 +366,7 @@ def run_experiment(config: ExperimentConfig, *, output=None, jobs: int | None = 
     """
     import yaml
 
-    from .executors import describe, execute
+    from .executors import execute
     from .progress import Progress
     from .summary import write_summary
 
@@ -380,29 +385,14 @@ def run_experiment(config: ExperimentConfig, *, output=None, jobs: int | None = 
         resolved["output"] = str(run_dir)
         if not isinstance(config.scheduler, (str, type(None))):
             resolved["scheduler"] = "client"
-        (run_dir / "config.yaml").write_text(yaml.safe_dump(resolved, sort_keys=False))
+        _write_atomic(run_dir / "config.yaml", yaml.safe_dump(resolved, sort_keys=False))
         env_path = run_dir / "environment.json"
-        env = json.loads(env_path.read_text()) if existing and env_path.exists() else {
-            "seed": config.seed, "sessions": []}
-        session = {"start": _now(), "end": None, "command": command or sys.argv,
-                   "cwd": os.getcwd(), "host": socket.gethostname(),
-                   "platform": platform.platform(), "cpus": os.cpu_count(),
-                   "executor": describe(config.jobs, config.scheduler),
-                   "versions": _versions(config.scheduler),
-                   "data_sha256": {d.name: _sha256(d.path) for d in config.datasets}}
-        env["sessions"].append(session)
-        env.update(seed=config.seed, bayesbench=session["versions"]["bayesbench"])
-        _write_json(env_path, env)
+        env, session = _open_session(env_path, config, existing, command)
 
         dropped = repair(run_dir)
         wanted = {t for ids in tasks.values() for t in ids}
         done = {r["task_id"] for r in read_records(run_dir) if r.get("task_id") in wanted}
-        todo = []
-        for job in fold_jobs:
-            keep = [i for i, t in enumerate(job.task_ids) if t not in done]
-            if keep:
-                todo.append(replace(job, classifiers=tuple(job.classifiers[i] for i in keep),
-                                    task_ids=tuple(job.task_ids[i] for i in keep)))
+        todo = _pending(fold_jobs, done)
         progress = Progress({d: len(ids) for d, ids in tasks.items()},
                             {d: sum(t in done for t in ids) for d, ids in tasks.items()},
                             stream=stream, quiet=quiet)
@@ -432,6 +422,35 @@ def run_experiment(config: ExperimentConfig, *, output=None, jobs: int | None = 
     return RunResult(run_dir=run_dir, n_tasks=len(wanted), n_skipped=len(done), n_run=n_run,
                      errors=[r for r in final if r["status"] != "ok"], records=final,
                      summary_files=files)
+
+
+def _open_session(env_path: Path, config: ExperimentConfig, existing: bool, command):
+    """The environment record with a new session (this invocation) appended, written."""
+    from .executors import describe
+
+    env = json.loads(env_path.read_text()) if existing and env_path.exists() else {
+        "seed": config.seed, "sessions": []}
+    session = {"start": _now(), "end": None, "command": command or sys.argv,
+               "cwd": os.getcwd(), "host": socket.gethostname(),
+               "platform": platform.platform(), "cpus": os.cpu_count(),
+               "executor": describe(config.jobs, config.scheduler),
+               "versions": _versions(config.scheduler),
+               "data_sha256": {d.name: _sha256(d.path) for d in config.datasets}}
+    env["sessions"].append(session)
+    env.update(seed=config.seed, bayesbench=session["versions"]["bayesbench"])
+    _write_json(env_path, env)
+    return env, session
+
+
+def _pending(fold_jobs: list[FoldJob], done: set[str]) -> list[FoldJob]:
+    """The fold jobs restricted to their unfinished classifiers; empty ones dropped."""
+    todo = []
+    for job in fold_jobs:
+        keep = [i for i, t in enumerate(job.task_ids) if t not in done]
+        if keep:
+            todo.append(replace(job, classifiers=tuple(job.classifiers[i] for i in keep),
+                                task_ids=tuple(job.task_ids[i] for i in keep)))
+    return todo
 
 
 def _current_records(run_dir: Path, wanted: set[str]) -> list[dict]:
