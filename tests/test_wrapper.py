@@ -237,3 +237,12 @@ def test_same_seed_same_structure_and_parameters_validated():
         FSS(inner_folds=1).fit(X, y)
     with pytest.raises(ClassifierError, match="significance"):
         ASB(significance=0).fit(X, y)
+
+
+def test_bsej_without_cache_room_gives_the_same_search(monkeypatch):
+    X, y, cards, k = random_data(3, n=300, cards=(3, 2, 4, 3, 2, 3, 2))
+    cached = BSEJ(random_state=3).fit(X, y, cards, k).structure_
+    monkeypatch.setattr("bayesbench.models.wrapper.MAX_CACHE_BYTES", 0)
+    uncached = BSEJ(random_state=3).fit(X, y, cards, k).structure_
+    assert cached.nodes == uncached.nodes and cached.info["trace"] == uncached.info["trace"]
+    assert len(cached.info["trace"]) > 2  # the cache was actually reused across steps

@@ -40,6 +40,10 @@ from .independence import conditional_independence_test
 from .selective import check_significance, dependence_forest
 from .structure import Node, Structure
 
+#: Memory for BSEJ's cached candidate contributions (``n x n_classes`` floats
+#: each); candidates beyond it are recomputed at every step instead.
+MAX_CACHE_BYTES = 256 * 2 ** 20
+
 #: A join whose table would have more cells than this (classes x joint values)
 #: is not a candidate: the final model stores dense tables, and a product that
 #: large has almost every cell empty on any data set that fits in memory.
@@ -97,14 +101,20 @@ def backward_elimination_joining(cv: InnerCV, epsilon: float = 0.0
     best = cv.correct(total)
     trace = [{"operation": "start", "attributes": [], "accuracy": best / cv.n}]
     # A node's held-out contribution depends only on its attribute set, so the
-    # candidate nodes of one step are reused by the next; those no longer
-    # reachable are let go after each step to bound memory.
-    cache: dict[tuple[int, ...], NodeScore] = {}
+    # candidates of one step are kept for the next, up to MAX_CACHE_BYTES; those
+    # no longer candidates are let go after each step.
+    cache: dict[tuple[int, ...], np.ndarray] = {}
+    cached_bytes = 0
 
-    def node_of(attributes, build):
-        if attributes not in cache:
-            cache[attributes] = build()
-        return cache[attributes]
+    def contribution_of(attributes, build):
+        nonlocal cached_bytes
+        hit = cache.get(attributes)
+        if hit is None:
+            hit = build().contribution
+            if cached_bytes + hit.nbytes <= MAX_CACHE_BYTES:
+                cache[attributes] = hit
+                cached_bytes += hit.nbytes
+        return hit
 
     while nodes:
         best_score, best_move, used = best, None, set()
@@ -115,7 +125,7 @@ def backward_elimination_joining(cv: InnerCV, epsilon: float = 0.0
             rest = tuple(x for x in node.attributes if x != a)
             if rest:
                 used.add(rest)
-                partial = partial + node_of(rest, lambda: cv.group(rest)).contribution
+                partial = partial + contribution_of(rest, lambda: cv.group(rest))
             score = cv.correct(partial)
             if score > best_score:
                 best_score, best_move = score, ("remove", owner[a], a)
@@ -128,11 +138,12 @@ def backward_elimination_joining(cv: InnerCV, epsilon: float = 0.0
                     continue
                 key = tuple(sorted(a.attributes + b.attributes))
                 used.add(key)
-                joined = node_of(key, lambda: cv.join(a, b))
-                score = cv.correct(partial - b.contribution + joined.contribution)
+                joined = contribution_of(key, lambda: cv.join(a, b))
+                score = cv.correct(partial - b.contribution + joined)
                 if score > best_score:
                     best_score, best_move = score, ("join", i, j)
-        cache = {key: cache[key] for key in used}
+        cache = {key: value for key, value in cache.items() if key in used}
+        cached_bytes = sum(value.nbytes for value in cache.values())
         if best_move is None or best_score < best + gain:
             break
         best = best_score
@@ -142,7 +153,7 @@ def backward_elimination_joining(cv: InnerCV, epsilon: float = 0.0
             total = total - node.contribution
             rest = tuple(x for x in node.attributes if x != a)
             if rest:
-                shrunk = node_of(rest, lambda: cv.group(rest))
+                shrunk = cv.group(rest)
                 total = total + shrunk.contribution
                 nodes.append(shrunk)
             trace.append({"operation": "remove", "attributes": [a], "accuracy": best / cv.n})
