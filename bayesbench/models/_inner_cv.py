@@ -16,9 +16,10 @@ and each table depends only on its own counts. So the engine
 * scores a candidate by adding or subtracting contributions from the current
   total and counting the examples whose ``argmax`` is their class.
 
-Removing a node costs one subtraction; joining two nodes one ``bincount`` over
-the combined code plus a subtraction and an addition. Every estimate is the
-exact held-out accuracy that refitting would give.
+Removing a single-attribute node costs one subtraction; joining two nodes, or
+taking one attribute out of a joined node, one ``bincount`` over the new
+node's code plus a subtraction and an addition. Every estimate is the exact
+held-out accuracy that refitting would give.
 
 Smoothing is additive with the outer model's ``alpha``: ``p(v | c) = (n_cv +
 alpha) / (n_c + alpha r_v)`` with ``r_v`` the declared cardinality of the node
@@ -38,19 +39,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ClassifierError
+from ..evaluation.splits import _kfold_assignment
 
 
 def stratified_fold_ids(y: np.ndarray, n_folds: int, rng: np.random.Generator) -> np.ndarray:
-    """Fold of each example: shuffled within class, classes end to end, dealt round robin.
+    """Inner fold of each example, dealt as the runner deals outer stratified folds.
 
-    Each class is spread over the folds as evenly as possible and fold sizes
-    differ by at most one.
+    Shuffled within class, classes end to end, dealt round robin
+    (:mod:`bayesbench.evaluation.splits`): each class is spread over the folds
+    as evenly as possible and fold sizes differ by at most one.
     """
-    perm = rng.permutation(y.shape[0])
-    order = perm[np.argsort(y[perm], kind="stable")]
-    folds = np.empty(y.shape[0], dtype=np.int64)
-    folds[order] = np.arange(y.shape[0]) % n_folds
-    return folds
+    return _kfold_assignment(np.asarray(y), int(n_folds), rng, stratified=True)
 
 
 @dataclass
