@@ -1,22 +1,30 @@
 """The same seed gives bit-identical records serially, in local processes and on Dask."""
-import pytest
+import json
 
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from bayesbench.cli import main
 from bayesbench.config import parse_config
 from bayesbench.evaluation.runner import run_experiment, stable_order, without_timings
 from bayesbench.evaluation.store import read_records
 
 
-def _config(uci_dir, out):
+def _raw(uci_dir, out):
     # Every source of randomness is used: random imputation, noise on both sides,
     # a learner with random_state, several repetitions.
-    return parse_config({
-        "name": "det", "seed": 11, "data_dirs": [str(uci_dir)],
-        "datasets": ["iris", "house-votes-84"],
-        "preprocess": {"impute": "weighted_random", "discretize": "mdl",
-                       "noise": {"fraction": 0.3, "on": "both"}},
-        "cv": {"folds": 3, "repeats": 2},
-        "classifiers": ["nb", "tan", "gnb", {"name": "fss", "params": {"inner_folds": 2}}],
-        "output": str(out)}, base_dir=out.parent)
+    return {"name": "det", "seed": 11, "data_dirs": [str(uci_dir)],
+            "datasets": ["iris", "house-votes-84"],
+            "preprocess": {"impute": "weighted_random", "discretize": "mdl",
+                           "noise": {"fraction": 0.3, "on": "both"}},
+            "cv": {"folds": 3, "repeats": 2},
+            "classifiers": ["nb", "tan", "gnb", {"name": "fss", "params": {"inner_folds": 2}}],
+            "output": str(out)}
+
+
+def _config(uci_dir, out):
+    return parse_config(_raw(uci_dir, out), base_dir=out.parent)
 
 
 def _records(run_dir):
@@ -39,11 +47,20 @@ def test_processes_match_serial(serial, uci_dir, tmp_path):
 
 def test_dask_local_cluster_matches_serial(serial, uci_dir, tmp_path):
     distributed = pytest.importorskip("distributed")
+    config = tmp_path / "det.yaml"
+    config.write_text(yaml.safe_dump(_raw(uci_dir, tmp_path / "ignored")))
+    out = tmp_path / "run"
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
-        out = tmp_path / "run"
-        run_experiment(_config(uci_dir, out), scheduler=cluster.scheduler_address, quiet=True)
+        # Through the command line: --scheduler and --output override the config.
+        result = CliRunner().invoke(main, ["run", str(config), "--scheduler",
+                                           cluster.scheduler_address, "--output", str(out),
+                                           "--quiet"])
+    assert result.exit_code == 0, result.output
     assert _records(out) == serial
+    assert not (tmp_path / "ignored").exists()
+    sessions = json.loads((out / "environment.json").read_text())["sessions"]
+    assert sessions[0]["executor"].startswith("dask (tcp://")
 
 
 def test_records_use_their_randomness(serial):
