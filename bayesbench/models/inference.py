@@ -19,7 +19,7 @@ from typing import Sequence
 import numpy as np
 
 from ..errors import ClassifierError
-from .counting import _mixed_radix
+from .counting import _mixed_radix, _radix, clean_columns, compact_codes
 from .structure import Structure
 
 
@@ -33,12 +33,21 @@ def node_log_probs(structure: Structure, tables: Sequence[np.ndarray], X: np.nda
     cards = structure.cardinalities if cardinalities is None else cardinalities
     if cards is None:
         raise ClassifierError("the structure carries no cardinalities; pass them")
+    cards = np.asarray(cards, dtype=np.int64)
+    X = compact_codes(X, cards)
+    clean = clean_columns(X, cards)
     for k, (node, table) in enumerate(zip(structure.nodes, tables)):
         n_classes, n_pa, n_val = table.shape
+        flat = table.reshape(n_classes, n_pa * n_val).T
+        cols = list(node.parents) + list(node.attributes)
+        if clean[cols].all():
+            # The common case: nothing missing or unknown, one gather.
+            yield flat[_radix(X, cols, cards, clean)[0]]
+            continue
         pa, pa_missing, pa_beyond = _mixed_radix(X, node.parents, cards)
         val, val_missing, val_beyond = _mixed_radix(X, node.attributes, cards)
         skip = pa_missing | pa_beyond | val_missing
-        rows = [table.reshape(n_classes, n_pa * n_val).T, np.zeros((1, n_classes))]
+        rows = [flat, np.zeros((1, n_classes))]
         idx = pa * n_val + val
         idx[skip] = n_pa * n_val
         new = val_beyond & ~skip

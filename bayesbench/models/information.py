@@ -20,29 +20,43 @@ from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
+from .counting import clean_columns, compact_codes
 
-def _slotted(col: np.ndarray, card: int) -> np.ndarray:
-    """Codes as int64 with a missing (or unknown) value moved to an extra slot ``card``."""
-    col = col.astype(np.int64)
-    bad = (col < 0) | (col >= card)
-    if bad.any():
-        col[bad] = card
-    return col
+
+def _slotted_columns(X, cards):
+    """Columns in a compact dtype, a missing or unknown value moved to an extra slot ``card``.
+
+    Returns the columns and each column's width (``card``, or ``card + 1``
+    when it needed the slot).
+    """
+    X = compact_codes(X, cards)
+    clean = clean_columns(X, cards)
+    cols, widths = [], []
+    for j in range(X.shape[1]):
+        col, card = X[:, j], int(cards[j])
+        if not clean[j]:
+            col = np.where((col < 0) | (col >= card), card, col).astype(X.dtype)
+        cols.append(col)
+        widths.append(card + (not clean[j]))
+    return cols, widths
 
 
 def pair_counts(X: np.ndarray, y: np.ndarray, cards: Sequence[int],
                 n_classes: int) -> Iterator[tuple[int, int, np.ndarray]]:
     """Yield ``(i, j, N)`` for every pair ``i < j``, ``N`` of shape ``(n_classes, r_i, r_j)``."""
-    m = X.shape[1]
+    cards = np.asarray(cards, dtype=np.int64)
     y = np.asarray(y, dtype=np.int64)
-    cols = [_slotted(X[:, j], int(cards[j])) for j in range(m)]
-    for i in range(m):
-        ri = int(cards[i]) + 1
-        base = y * ri + cols[i]
-        for j in range(i + 1, m):
-            rj = int(cards[j]) + 1
-            n = np.bincount(base * rj + cols[j], minlength=n_classes * ri * rj)
-            yield i, j, n.reshape(n_classes, ri, rj)[:, :-1, :-1].astype(np.float64)
+    cols, widths = _slotted_columns(X, cards)
+    for i in range(len(cols)):
+        wi, ri = widths[i], int(cards[i])
+        base = y * wi
+        base += cols[i]
+        for j in range(i + 1, len(cols)):
+            wj, rj = widths[j], int(cards[j])
+            index = base * wj
+            index += cols[j]
+            n = np.bincount(index, minlength=n_classes * wi * wj)
+            yield i, j, n.reshape(n_classes, wi, wj)[:, :ri, :rj].astype(np.float64)
 
 
 def cmi_from_counts(n: np.ndarray) -> float:
@@ -116,12 +130,14 @@ def ddr_information_matrix(X: np.ndarray, y: np.ndarray, cards: Sequence[int],
 def mutual_information_with_class(X: np.ndarray, y: np.ndarray, cards: Sequence[int],
                                   n_classes: int) -> np.ndarray:
     """``I(Xi; C)`` of each attribute, rows missing Xi left out, shape ``(m,)``."""
+    cards = np.asarray(cards, dtype=np.int64)
     y = np.asarray(y, dtype=np.int64)
-    out = np.zeros(X.shape[1])
-    for j in range(X.shape[1]):
-        r = int(cards[j]) + 1
-        n = np.bincount(y * r + _slotted(X[:, j], r - 1), minlength=n_classes * r)
-        n = n.reshape(n_classes, r)[:, :-1].astype(np.float64)
+    cols, widths = _slotted_columns(X, cards)
+    out = np.zeros(len(cols))
+    for j, (col, w) in enumerate(zip(cols, widths)):
+        index = y * w
+        index += col
+        n = np.bincount(index, minlength=n_classes * w).reshape(n_classes, w)
         # I(X; C) is I(X; C | constant): reuse the conditional form with one "class".
-        out[j] = cmi_from_counts(n[None])
+        out[j] = cmi_from_counts(n[None, :, :int(cards[j])].astype(np.float64))
     return out
