@@ -39,7 +39,7 @@ from .store import RecordWriter, RunLock, read_records, repair
 TIMING_FIELDS = ("fit_seconds", "predict_seconds")
 
 # Streams of randomness within one fold, so that adding one use never shifts another.
-_IMPUTE, _NOISE_TRAIN, _NOISE_TEST, _CLASSIFIER, _GLOBAL_IMPUTE = 1, 2, 3, 4, 5
+_IMPUTE, _NOISE, _CLASSIFIER, _GLOBAL_IMPUTE = 1, 2, 3, 4
 
 
 @dataclass(frozen=True)
@@ -109,13 +109,15 @@ def _noise(train, test, job: FoldJob):
         return train, test
     from ..preprocess.noise import shuffle_attributes
 
-    name, rep, fold = job.dataset.name, job.repetition, job.fold
+    # Both sides start from the same stream, so `both` shuffles the same attributes in
+    # the training and the test part (each with its own permutations of its rows).
+    def rng():
+        return fold_rng(job.seed, job.dataset.name, job.repetition, job.fold, _NOISE)
+
     if noise.on in ("train", "both"):
-        train = shuffle_attributes(train, noise.fraction, fold_rng(job.seed, name, rep, fold,
-                                                                   _NOISE_TRAIN))
+        train = shuffle_attributes(train, noise.fraction, rng())
     if noise.on in ("test", "both"):
-        test = shuffle_attributes(test, noise.fraction, fold_rng(job.seed, name, rep, fold,
-                                                                 _NOISE_TEST))
+        test = shuffle_attributes(test, noise.fraction, rng())
     return train, test
 
 
