@@ -8,6 +8,7 @@ data file, unknown classifier or parameter) with its key path, such as
 """
 from __future__ import annotations
 
+import difflib
 import itertools
 import os
 import re
@@ -131,7 +132,8 @@ class _Problems:
             return {}
         for k in value:
             if k not in allowed:
-                self.add(_join(key, k), f"unknown key; expected one of {', '.join(allowed)}")
+                self.add(_join(key, k), f"unknown key{_suggest(k, allowed)}; expected one of "
+                                        f"{', '.join(allowed)}")
         return value
 
     def typed(self, value, key: str, kind, *, low=None, high=None, choices=None):
@@ -155,6 +157,11 @@ class _Problems:
 
 _KIND_NAMES = {int: "an integer", float: "a number", str: "a string", bool: "true or false",
                list: "a list", dict: "a mapping"}
+
+
+def _suggest(word, options) -> str:
+    close = difflib.get_close_matches(str(word), list(options), n=1)
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def _kind(value) -> str:
@@ -416,15 +423,17 @@ def _classifiers(value, present, p: _Problems) -> list[ClassifierSpec]:
         try:
             cls = classifier_class(learner)
         except (BayesbenchError, KeyError, ImportError, AttributeError):
-            p.add(_join(key, "name"), f"unknown classifier '{learner}'; known: "
+            p.add(_join(key, "name"), f"unknown classifier '{learner}'"
+                                      f"{_suggest(learner, list_classifiers())}; known: "
                                       f"{', '.join(list_classifiers())}")
             continue
         valid = cls._param_names()
         bad = False
         for pname in params:
             if pname not in valid:
-                p.add(f"{key}.params.{pname}", f"'{learner}' has no parameter '{pname}'; "
-                                               f"its parameters: {', '.join(valid) or '(none)'}")
+                p.add(f"{key}.params.{pname}",
+                      f"'{learner}' has no parameter '{pname}'{_suggest(pname, valid)}; "
+                      f"its parameters: {', '.join(valid) or '(none)'}")
                 bad = True
         if bad:
             continue

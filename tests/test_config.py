@@ -66,6 +66,7 @@ def test_nested_key_paths_and_types(tmp_path, data_dir):
         "classifiers[0].lable", "metrics[1]", "jobs", "format"}
     assert "median" in problems["preprocess.impute"] and "mean_mode" in problems[
         "preprocess.impute"]
+    assert "did you mean 'label'" in problems["classifiers[0].lable"]
 
 
 def test_cv_kinds_exclude_each_other(tmp_path, data_dir):
