@@ -2,12 +2,13 @@
 
 Peers:
 
-* bnclassify (R), the published figure: ``bsej`` with 10 inner folds took a
-  median 3.34 s on car and 569.7 s on soybean's 562 complete cases on 2015
-  hardware (Mihaljevic, Bielza and Larranaga, "bnclassify: Learning Bayesian
-  network classifiers", The R Journal 10(2), 2018). CRAN does not resolve
-  here and Debian does not package bnclassify, so it cannot be run in this
-  process; its ratio compares against the printed number.
+* bnclassify (R), the published figure as quoted in the project's issue 4:
+  ``bsej`` with 10 inner folds took a median 3.34 s on car and 569.7 s on
+  soybean's 562 complete cases on 2015 hardware. (bnclassify's own
+  ``runtimes`` vignette reports ``tan_hc``, not ``bsej``, so the source could
+  not be checked here.) CRAN does not resolve here and Debian does not
+  package bnclassify, so it cannot be run in this process; its ratio compares
+  against the printed number.
 * A naive refit, run here: BSEJ's first search step with every candidate
   structure refitted from scratch on each of the 10 inner training folds with
   bayesbench's own ANB core (the counting and inference every learner uses),
