@@ -2,6 +2,7 @@
 import csv
 import io
 import os
+import socket
 
 import numpy as np
 import pandas as pd
@@ -161,7 +162,7 @@ def test_a_second_writer_is_refused_by_the_lock(uci_dir, tmp_path):
     cfg = _config(uci_dir, tmp_path, datasets=["lenses"], classifiers=["nb"])
     out = tmp_path / "out"
     out.mkdir()
-    (out / "lock").write_text(f"{os.uname().nodename} {os.getpid()}\n")  # a live owner
+    (out / "lock").write_text(f"{socket.gethostname()} {os.getpid()}\n")  # a live owner
     with pytest.raises(ResultStoreError, match="in use by another run"):
         run_experiment(cfg, jobs=1, quiet=True)
     assert not (out / "records.jsonl").exists()
