@@ -78,7 +78,8 @@ def test_registry_names_resolve_to_these_learners():
     assert type(make_classifier("ffss")) is FFSS
     assert type(make_classifier("fss", inner_folds=3)) is FSS
     assert type(make_classifier("bsej")) is BSEJ
-    assert make_classifier("asb", significance=0.01).get_params() == {
+    asb = make_classifier("asb", significance=0.01)
+    assert type(asb) is ASB and asb.get_params() == {
         "alpha": 1.0, "inner_folds": 5, "epsilon": 0.0, "significance": 0.01,
         "random_state": None}
 

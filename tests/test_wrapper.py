@@ -1,4 +1,4 @@
-"""FSS, BSEJ and ASB: the incremental inner CV equals refitting, and the searches find known truths."""
+"""FSS, BSEJ, ASB: the incremental inner CV equals refitting; the searches find known truths."""
 import numpy as np
 import pytest
 

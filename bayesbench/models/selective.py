@@ -27,6 +27,7 @@ from .tan import maximum_spanning_forest, orient
 
 
 def check_significance(value) -> float:
+    """The level of a test as a float in (0, 1], or a ClassifierError."""
     try:
         value = float(value)
     except (TypeError, ValueError):
@@ -66,8 +67,9 @@ def dependence_forest(codes, cardinalities, y, n_classes: int, significance: flo
                 codes[:, i], codes[:, j], y, cardinalities[i], cardinalities[j], n_classes)
             tests.append(decision_record((labels[i], labels[j]), result, significance))
             if result.rejects(significance):
-                # A rejected test has G >= 3.8, so I = G / 2N is far above the
-                # forest's zero threshold for any N that fits in memory.
+                # At a level <= 0.05 a rejected test has G >= 3.84, so I = G / 2N
+                # stays above the forest's zero threshold (12 decimals) for any N
+                # that fits in memory.
                 weights[i, j] = weights[j, i] = result.mutual_information
     parent_of = orient(maximum_spanning_forest(weights, min_weight=0.0), m)
     arcs = [{"parent": labels[p], "child": labels[v], "weight": float(weights[p, v])}

@@ -36,7 +36,6 @@ from ..errors import ClassifierError
 from ._inner_cv import InnerCV, NodeScore
 from .anb import AugmentedNaiveBayes
 from .counting import joint_index
-from .independence import conditional_independence_test
 from .selective import check_significance, dependence_forest
 from .structure import Node, Structure
 
