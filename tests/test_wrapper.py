@@ -1,6 +1,7 @@
 """FSS, BSEJ, ASB: the incremental inner CV equals refitting; the searches find known truths."""
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from bayesbench.errors import ClassifierError
 from bayesbench.models._inner_cv import InnerCV, stratified_fold_ids
@@ -97,6 +98,23 @@ def test_engine_contributions_equal_refitted_model(alpha, missing):
     for groups, contribution in cases.items():
         expected = refit_scores(X, y, cards, k, alpha, cv.folds, groups)
         np.testing.assert_allclose(cv.log_prior + contribution, expected, rtol=0, atol=1e-10)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(2, 5), st.floats(0.1, 3.0),
+       st.sampled_from([0.0, 0.15]))
+def test_engine_equals_refit_for_random_partitions(seed, n_folds, alpha, missing):
+    X, y, cards, k = random_data(seed, n=60, missing=missing)
+    rng = np.random.default_rng(seed)
+    # A random partition of a random subset of the attributes into groups.
+    kept = [a for a in range(X.shape[1]) if rng.random() < 0.8]
+    labels = rng.integers(0, 3, len(kept))
+    groups = [tuple(a for a, g in zip(kept, labels) if g == label) for label in range(3)]
+    groups = [g for g in groups if g]
+    cv = InnerCV(X, y, cards, k, alpha, n_folds, np.random.default_rng(seed))
+    total = cv.log_prior + sum((cv.group(g).contribution for g in groups), np.zeros((60, k)))
+    expected = refit_scores(X, y, cards, k, alpha, cv.folds, groups)
+    np.testing.assert_allclose(total, expected, rtol=0, atol=1e-9)
 
 
 @pytest.mark.parametrize("seed,epsilon", [(0, 0.0), (1, 0.0), (2, 0.0), (4, 0.0), (0, 0.02)])
