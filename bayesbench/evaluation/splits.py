@@ -73,7 +73,7 @@ class CVSpec:
         return self.repeats if self.kind in ("kfold", "holdout") else 1
 
 
-def _kfold_assignment(y: np.ndarray, k: int, rng: np.random.Generator,
+def kfold_assignment(y: np.ndarray, k: int, rng: np.random.Generator,
                       stratified: bool) -> np.ndarray:
     n = y.shape[0]
     if stratified:
@@ -123,6 +123,6 @@ def make_splits(y, spec: CVSpec, *, seed: int, dataset: str, repetition: int) ->
     if spec.folds > n:
         raise ConfigError([("cv.folds", f"{spec.folds} folds need at least {spec.folds} "
                                         f"examples; data set '{dataset}' has {n}")])
-    assignment = _kfold_assignment(y, spec.folds, rng, spec.stratified)
+    assignment = kfold_assignment(y, spec.folds, rng, spec.stratified)
     return [Split(repetition, f, np.flatnonzero(assignment != f), np.flatnonzero(assignment == f))
             for f in range(spec.folds)]

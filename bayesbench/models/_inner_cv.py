@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ClassifierError
-from ..evaluation.splits import _kfold_assignment
+from ..evaluation.splits import kfold_assignment
 
 
 def stratified_fold_ids(y: np.ndarray, n_folds: int, rng: np.random.Generator) -> np.ndarray:
@@ -49,7 +49,7 @@ def stratified_fold_ids(y: np.ndarray, n_folds: int, rng: np.random.Generator) -
     (:mod:`bayesbench.evaluation.splits`): each class is spread over the folds
     as evenly as possible and fold sizes differ by at most one.
     """
-    return _kfold_assignment(np.asarray(y), int(n_folds), rng, stratified=True)
+    return kfold_assignment(np.asarray(y), int(n_folds), rng, stratified=True)
 
 
 @dataclass
