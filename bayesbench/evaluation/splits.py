@@ -75,6 +75,11 @@ class CVSpec:
 
 def kfold_assignment(y: np.ndarray, k: int, rng: np.random.Generator,
                       stratified: bool) -> np.ndarray:
+    """Fold number (``0..k-1``) of every row.
+
+    Stratified: rows are dealt round-robin in class order, so each fold holds
+    every class in proportion, within one row.
+    """
     n = y.shape[0]
     if stratified:
         # Shuffle, then stable-sort by class: classes end to end, random order inside each.
