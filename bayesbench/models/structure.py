@@ -106,8 +106,12 @@ class Structure:
         nodes = []
         for a in atts:
             p = parent_of[a]
-            parents = () if p is None else (p,) if isinstance(p, (int,)) or hasattr(
-                p, "__index__") else tuple(p)
+            if p is None:
+                parents = ()
+            elif hasattr(p, "__index__"):  # an int, numpy's included
+                parents = (p,)
+            else:
+                parents = tuple(p)
             nodes.append(Node((a,), parents))
         return cls(tuple(nodes), n, **kwargs)
 
