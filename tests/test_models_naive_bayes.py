@@ -133,3 +133,12 @@ def test_sklearn_clone_and_pipeline():
     pipe.fit(X, y)
     direct = NaiveBayes(alpha=2.0, log=False).fit(X, y)
     np.testing.assert_allclose(pipe.predict_proba(X), direct.predict_proba(X))
+
+
+def test_large_unknown_codes_are_unseen_values_not_missing():
+    X = np.array([[0], [0], [1]])
+    y = np.array([0, 1, 1])
+    m = NaiveBayes(alpha=1).fit(X, y)
+    # 300 does not fit the compact int8 codes used inside; it must stay "unseen".
+    np.testing.assert_allclose(m.predict_proba([[300]]), m.predict_proba([[2]]))
+    assert not np.allclose(m.predict_proba([[300]]), m.predict_proba([[-1]]))

@@ -103,23 +103,26 @@ class AODE(BaseClassifier):
         cards = self.cardinalities_
         spodes = np.full((m, n, k), -np.inf)
         eligible = np.zeros((m, n), dtype=bool)
+        codes, present = [], []
+        for j in range(m):
+            xj, missing, beyond = _mixed_radix(X, (j,), cards)
+            codes.append(xj)
+            present.append(~missing & ~beyond)
         for i in range(m):
-            xi, missing, beyond = _mixed_radix(X, (i,), cards)
-            ok = ~missing & ~beyond
-            ok[ok] = self.value_counts_[i][xi[ok]] >= self.min_frequency
+            ok = present[i].copy()
+            ok[ok] = self.value_counts_[i][codes[i][ok]] >= self.min_frequency
             if not ok.any():
                 continue
             eligible[i] = ok
             rows = np.flatnonzero(ok)
-            vi = xi[rows]
+            vi = codes[i][rows]
             term = self.parent_tables_[i][:, vi].T.copy()
             for j in range(m):
                 if j == i:
                     continue
-                xj, mj, bj = _mixed_radix(X[rows], (j,), cards)
-                present = ~mj & ~bj
+                has_j = present[j][rows]
                 table = self.child_tables_[i, j]
-                term[present] += table[:, vi[present], xj[present]].T
+                term[has_j] += table[:, vi[has_j], codes[j][rows][has_j]].T
             spodes[i, rows] = term
         count = eligible.sum(axis=0)
         with np.errstate(divide="ignore"):

@@ -58,6 +58,9 @@ def compact_codes(X: np.ndarray, cardinalities: Sequence[int]) -> np.ndarray:
     than the ``int64`` input it usually replaces. Values are unchanged.
     """
     top = int(max(np.max(cardinalities, initial=1), 1))
+    if X.size:
+        # Codes beyond the cardinalities (unseen at fit) must survive the cast.
+        top = max(top, int(X.max()))
     dtype = next(t for t in (np.int8, np.int16, np.int32, np.int64)
                  if top <= np.iinfo(t).max)
     return np.asfortranarray(X, dtype=dtype)
