@@ -27,6 +27,7 @@ def one_split(uci_dir, name):
     return disc.transform(ds.take(train)), disc.transform(ds.take(test))
 
 
+@pytest.mark.filterwarnings("ignore:The least populated class")
 @pytest.mark.parametrize("alpha", [1.0, 0.5])
 @pytest.mark.parametrize("name", UCI_NAMES)
 def test_nb_matches_categorical_nb(uci_dir, name, alpha):

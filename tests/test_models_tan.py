@@ -136,6 +136,7 @@ def cv_accuracy(ds, learner, alpha, impute):
     return correct / ds.n_rows
 
 
+@pytest.mark.filterwarnings("ignore:The least populated class")
 @pytest.mark.parametrize("name", WEKA_SETS)
 def test_cv_accuracy_is_within_a_point_of_weka(uci_dir, weka_accuracy, name):
     ds = load_dataset(uci_dir / f"{name}.arff")
