@@ -52,7 +52,17 @@ def main():
 @click.option("--format", "formats", multiple=True, metavar="FORMAT",
               help="Summary table formats, repeatable or comma-separated: text, markdown, "
                    "csv, latex (config key 'format'; default all four).")
-def run(config, output, jobs, scheduler, resume, force, quiet, formats):
+@click.option("--skip-missing", is_flag=True,
+              help="Data sets given by name that are found nowhere are named, with the "
+                   "directories searched, as a warning, and the others run (without it "
+                   "they are a config error).")
+@click.option("--repeats", type=click.IntRange(min=1), metavar="N",
+              help="Override cv.repeats (k-fold and holdout), e.g. 1 for a smoke test; "
+                   "a different experiment, so give it its own --output.")
+@click.option("--datasets", "only", metavar="NAME[,NAME...]",
+              help="Run only these data sets of the config (by their names in results).")
+def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_missing, repeats,
+        only):
     """Run the experiment described by the YAML file CONFIG.
 
     Every classifier is cross-validated on every data set; one record per
@@ -61,7 +71,8 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats):
     same command again skips finished tasks, also after a crash. Options
     override the config keys of the same meaning. The config is checked
     completely first: every mistake is listed with its key path, and nothing
-    is written.
+    is written. A config with `arms:` runs one experiment per arm into
+    OUTPUT/<arm>/ and compares the arms in OUTPUT/comparison.*.
 
     \b
     Examples:
@@ -69,10 +80,14 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats):
       bayesbench run exp.yaml --jobs 1 --format markdown
       bayesbench run exp.yaml --scheduler tcp://10.0.0.5:8786
       bayesbench run exp.yaml --resume
+      BAYESBENCH_DATA=../shared/datasets/uci \\
+          bayesbench run configs/papers/zhang2005.yaml --skip-missing
+      bayesbench run configs/papers/mihaljevic2013.yaml --skip-missing \\
+          --repeats 1 --datasets car,wine -o /tmp/smoke
     """
     from .config import load_config
     from .errors import BayesbenchError
-    from .evaluation.runner import run_experiment
+    from .evaluation.runner import run_config
     from .report.tables import FORMATS
 
     chosen = [f.strip() for item in formats for f in item.split(",") if f.strip()]
@@ -80,19 +95,27 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats):
     if unknown:
         raise BayesbenchError(f"--format: unknown format(s) {', '.join(unknown)}; "
                               f"expected {', '.join(FORMATS)}")
-    result = run_experiment(load_config(config), output=output, jobs=jobs,
-                            scheduler=scheduler, resume=resume, force=force,
-                            formats=chosen or None, quiet=quiet, command=sys.argv)
-    if not quiet:
-        table = result.run_dir / "summary" / "accuracy.txt"
-        if table.exists():
-            click.echo(table.read_text())
-        click.echo(f"{result.run_dir}: {result.n_tasks} tasks ({result.n_skipped} already done, "
-                   f"{result.n_run} run, {len(result.errors)} failed); tables in "
-                   f"{result.run_dir / 'summary'}")
-    if result.errors:
-        click.echo(f"{len(result.errors)} task(s) failed; see "
-                   f"{result.run_dir / 'summary'}/errors.*", err=True)
+    spec = load_config(config, skip_missing=skip_missing)
+    for name, message in spec.missing:
+        click.echo(f"bayesbench: warning: data set '{name}' skipped: {message}", err=True)
+    results = run_config(spec, output=output, jobs=jobs, scheduler=scheduler, resume=resume,
+                         force=force, formats=chosen or None, quiet=quiet, command=sys.argv,
+                         repeats=repeats,
+                         datasets=None if only is None else
+                         [d.strip() for d in only.split(",") if d.strip()])
+    for result in results:
+        if not quiet:
+            table = result.run_dir / "summary" / "accuracy.txt"
+            if table.exists():
+                click.echo(table.read_text())
+            click.echo(f"{result.run_dir}: {result.n_tasks} tasks ({result.n_skipped} already "
+                       f"done, {result.n_run} run, {len(result.errors)} failed); tables in "
+                       f"{result.run_dir / 'summary'}")
+        if result.errors:
+            click.echo(f"{len(result.errors)} task(s) failed; see "
+                       f"{result.run_dir / 'summary'}/errors.*", err=True)
+    if len(results) > 1 and not quiet:
+        click.echo(f"arms compared in {results[0].run_dir.parent}/comparison.*")
 
 
 @main.command()

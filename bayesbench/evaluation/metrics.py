@@ -20,6 +20,8 @@ Probability-based scores use the full ``(n, n_classes)`` matrix ``proba``:
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 from scipy.stats import rankdata
 
@@ -28,6 +30,32 @@ METRIC_NAMES = ("accuracy", "error", "precision_macro", "recall_macro", "f1_macr
                 "log_loss", "brier", "auc_ovr")
 
 LOWER_IS_BETTER = frozenset({"error", "log_loss", "brier"})
+
+PER_CLASS = ("precision", "recall", "specificity", "f1")
+_PER_CLASS_NAME = re.compile(r"^(precision|recall|specificity|f1)\[(.+)\]$")
+
+
+def per_class_metric(name: str) -> tuple[str, str] | None:
+    """``(score, class name)`` for a per-class metric name such as ``f1[M]``, else None.
+
+    Its value in a fold is ``per_class[score]`` of the record at the position of
+    the class in the record's ``classes`` (e.g. paper 000's F-score of the
+    malignant class of WDBC is ``f1[M]``).
+    """
+    match = _PER_CLASS_NAME.match(name) if isinstance(name, str) else None
+    return (match.group(1), match.group(2)) if match else None
+
+
+def record_metric(record: dict, name: str):
+    """The value of metric ``name`` in a record (None if undefined or the class is absent)."""
+    per_class = per_class_metric(name)
+    if per_class is None:
+        return record["metrics"].get(name)
+    score, cls = per_class
+    classes = record.get("classes") or []
+    if cls not in classes:
+        return None
+    return record["per_class"][score][classes.index(cls)]
 
 
 def confusion_matrix(y_true, y_pred, n_classes: int) -> np.ndarray:

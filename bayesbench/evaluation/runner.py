@@ -74,6 +74,8 @@ def load_prepared(spec: DatasetSpec, preprocess: PreprocessSpec, seed: int):
         from ..data import load_dataset
 
         ds = load_dataset(spec.path, spec.class_attribute)
+        if spec.attributes is not None:
+            ds = ds.select(spec.attributes)
         ds.name = spec.name
         if preprocess.scope == "global":
             rng = fold_rng(seed, spec.name, 0, 0, _GLOBAL_IMPUTE)
@@ -248,7 +250,8 @@ class RunResult:
 
 def _task_id(config: ExperimentConfig, dataset: DatasetSpec, split, clf: ClassifierSpec) -> str:
     ident = config.identity()
-    key = {"dataset": [dataset.name, dataset.path, dataset.class_attribute],
+    key = {"dataset": [dataset.name, dataset.path, dataset.class_attribute] + (
+               [] if dataset.attributes is None else [list(dataset.attributes)]),
            "preprocess": ident["preprocess"], "cv": ident["cv"], "seed": config.seed,
            "repetition": split.repetition, "fold": split.fold, "fold_id": split.fold_id,
            "classifier": [clf.label, clf.learner, clf.params]}
@@ -263,9 +266,14 @@ def plan(config: ExperimentConfig) -> tuple[list[FoldJob], dict[str, list[str]]]
     other such problem, as one :class:`ConfigError` naming ``datasets[i]``.
     """
     problems, jobs, tasks = [], [], {}
+    per_class = _per_class_metrics(config)
     for i, spec in enumerate(config.datasets):
         try:
             imputed, _ = load_prepared(spec, config.preprocess, config.seed)
+            for key, (metric, cls) in per_class.items():
+                if cls not in imputed.class_names:
+                    problems.append((key, f"'{metric}': '{cls}' is not a class of {spec.name} "
+                                          f"(its classes: {', '.join(imputed.class_names)})"))
             splits = [s for rep in range(config.cv.n_repetitions)
                       for s in make_splits(imputed.y, config.cv, seed=config.seed,
                                            dataset=spec.name, repetition=rep)]
@@ -285,6 +293,16 @@ def plan(config: ExperimentConfig) -> tuple[list[FoldJob], dict[str, list[str]]]
     if problems:
         raise ConfigError(problems, path=config.source)
     return jobs, tasks
+
+
+def _per_class_metrics(config: ExperimentConfig) -> dict:
+    """Key path -> (metric, class) of every per-class metric the config names."""
+    from .metrics import per_class_metric
+
+    named = [(f"metrics[{j}]", m) for j, m in enumerate(config.metrics)]
+    if config.compare.metric is not None:
+        named.append(("compare.metric", config.compare.metric))
+    return {key: (m, per_class_metric(m)[1]) for key, m in named if per_class_metric(m)}
 
 
 def _choose_dir(config: ExperimentConfig, resume: bool, force: bool) -> tuple[Path, bool]:
@@ -426,6 +444,43 @@ def run_experiment(config: ExperimentConfig, *, output=None, jobs: int | None = 
                      summary_files=files)
 
 
+def run_config(config: ExperimentConfig, *, output=None, repeats: int | None = None,
+               datasets=None, **kwargs) -> list[RunResult]:
+    """Run an experiment, or each of its arms, and return one result per run.
+
+    ``output``, ``repeats`` and ``datasets`` override the config (see
+    :func:`bayesbench.config.override`); the other arguments go to
+    :func:`run_experiment`. Every arm is planned before any runs, so a data
+    problem in one arm stops all of them before anything is written. With arms,
+    ``<output>/comparison.*`` compares the classifiers of all arms (labels
+    ``<arm>/<classifier>``) as the config's ``compare`` asks.
+    """
+    from ..config import override
+
+    config = override(config, repeats=repeats, datasets=datasets, output=output)
+    runs = config.runs()
+    if len(runs) > 1:
+        for run in runs:
+            plan(run)
+    results = [run_experiment(run, **kwargs) for run in runs]
+    if config.arms:
+        _compare_arms(config, results, kwargs.get("formats") or config.formats)
+    return results
+
+
+def _compare_arms(config: ExperimentConfig, results: list[RunResult], formats) -> list[Path]:
+    from .store import records_frame
+    from .summary import write_comparison
+
+    frame = records_frame([r.run_dir for r in results])
+    wanted = {r["task_id"] for result in results for r in result.records}
+    frame = frame[frame["task_id"].isin(wanted)] if len(frame) else frame
+    baseline = config.compare.baseline
+    if baseline is not None and "/" not in baseline:
+        baseline = f"{results[0].run_dir.name}/{baseline}"
+    return write_comparison(results[0].run_dir.parent, frame, config, formats, baseline)
+
+
 def _open_session(env_path: Path, config: ExperimentConfig, existing: bool, command):
     """The environment record with a new session (this invocation) appended, written."""
     from .executors import describe
@@ -438,6 +493,8 @@ def _open_session(env_path: Path, config: ExperimentConfig, existing: bool, comm
                "executor": describe(config.jobs, config.scheduler),
                "versions": _versions(config.scheduler),
                "data_sha256": {d.name: _sha256(d.path) for d in config.datasets}}
+    if config.missing:
+        session["skipped_datasets"] = dict(config.missing)
     env["sessions"].append(session)
     env.update(seed=config.seed, bayesbench=session["versions"]["bayesbench"])
     _write_json(env_path, env)
@@ -481,5 +538,5 @@ def stable_order(records: list[dict]) -> list[dict]:
                                           r["classifier"]))
 
 
-__all__ = ["FoldJob", "RunResult", "plan", "run_experiment", "run_fold",
+__all__ = ["FoldJob", "RunResult", "plan", "run_config", "run_experiment", "run_fold",
            "stable_order", "task_seed", "without_timings"]

@@ -193,8 +193,9 @@ def records_frame(run_dirs):
     Columns: the record's scalar fields (``dataset``, ``repetition``, ``fold``,
     ``classifier``, ``learner``, ``seed``, ``fold_id``, ``n_train``, ``n_test``,
     ``fit_seconds``, ``predict_seconds``, ...), every entry of ``metrics`` as its
-    own column (``accuracy``, ``f1_macro``, ...; undefined scores are NaN), and
-    ``run``, the directory's name.
+    own column (``accuracy``, ``f1_macro``, ...; undefined scores are NaN), every
+    per-class score as ``<score>[<class>]`` (``f1[M]``, ``recall[Iris-setosa]``),
+    and ``run``, the directory's name.
     """
     import pandas as pd
 
@@ -212,6 +213,9 @@ def records_frame(run_dirs):
                    if not isinstance(v, (dict, list)) and k != "checksum"}
             for name, value in record["metrics"].items():
                 row[name] = float("nan") if value is None else value
+            for score, values in (record.get("per_class") or {}).items():
+                for cls, value in zip(record.get("classes") or [], values):
+                    row[f"{score}[{cls}]"] = float("nan") if value is None else value
             row["run"] = run_dir.name
             rows.append(row)
     return pd.DataFrame(rows)

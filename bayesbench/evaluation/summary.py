@@ -20,13 +20,22 @@ import numpy as np
 
 from ..errors import BayesbenchError
 from ..report.tables import EXTENSIONS, render
-from .metrics import per_class_scores
+from .metrics import per_class_metric, per_class_scores, record_metric
 
 TITLES = {"accuracy": "accuracy", "error": "0/1 loss", "precision_macro": "macro precision",
           "recall_macro": "macro recall", "f1_macro": "macro F1",
           "precision_weighted": "weighted precision", "recall_weighted": "weighted recall",
           "f1_weighted": "weighted F1", "specificity_macro": "macro specificity",
           "log_loss": "log loss", "brier": "Brier score", "auc_ovr": "one-vs-rest AUC"}
+
+
+def title(metric: str) -> str:
+    """A metric's name in table captions (``f1[M]``: "F1 of class M")."""
+    per_class = per_class_metric(metric)
+    if per_class is not None:
+        score, cls = per_class
+        return f"{'F1' if score == 'f1' else score} of class {cls}"
+    return TITLES[metric]
 
 
 def _order(records, key, declared):
@@ -39,7 +48,7 @@ def metric_table(records, metric, datasets, classifiers, fmt):
     values = defaultdict(list)
     for r in records:
         if r["status"] == "ok":
-            v = r["metrics"].get(metric)
+            v = record_metric(r, metric)
             values[r["dataset"], r["classifier"]].append(np.nan if v is None else v)
     rows = []
     for d in datasets:
@@ -90,8 +99,8 @@ def write_summary(out_dir, config, records, formats) -> list[Path]:
     for fmt in formats:
         for metric in config.metrics:
             rows, headers = metric_table(records, metric, datasets, classifiers, fmt)
-            write(metric, fmt, render(rows, headers, fmt, caption=(
-                f"{TITLES[metric]}: mean ± std over {config.cv.n_repetitions} repetition(s) "
+            write(_file_stem(metric), fmt, render(rows, headers, fmt, caption=(
+                f"{title(metric)}: mean ± std over {config.cv.n_repetitions} repetition(s) "
                 f"of {_cv_words(config.cv)}")))
         write("per_class", fmt, _per_class(sums, classes, datasets, classifiers, fmt))
         write("confusion", fmt, _confusion(sums, classes, counts, datasets, classifiers, fmt))
@@ -103,6 +112,14 @@ def write_summary(out_dir, config, records, formats) -> list[Path]:
                                                "error"], fmt, caption="tasks that failed"))
     files += _comparison(out_dir, config, records, formats)
     return files
+
+
+def _file_stem(metric: str) -> str:
+    """A file name for a metric's table: ``f1[M]`` -> ``f1_M`` (brackets upset shells)."""
+    per_class = per_class_metric(metric)
+    if per_class is None:
+        return metric
+    return "_".join(per_class).replace("/", "_").replace(" ", "_")
 
 
 def _cv_words(cv) -> str:
@@ -165,24 +182,40 @@ def _timings(records, datasets, classifiers, fmt) -> str:
 
 
 def _comparison(out_dir, config, records, formats) -> list[Path]:
-    """The statistics helper's comparison of the classifiers on the first metric."""
-    from ..report.comparison import compare
-    from .metrics import LOWER_IS_BETTER
+    """The statistics helper's comparison of the classifiers, as the config's ``compare``
+    asks (default: the first metric, the first classifier as baseline, corrected t-test)."""
     from .store import records_frame
 
     frame = records_frame(out_dir.parent)
     wanted = {r["task_id"] for r in records}
     frame = frame[frame["task_id"].isin(wanted)] if len(frame) else frame
-    metric = config.metrics[0]
+    baseline = config.compare.baseline
+    if baseline is not None and "/" in baseline:
+        # `arm/label` names a classifier across arms; within one arm it is the label.
+        baseline = baseline.rpartition("/")[2]
+    return write_comparison(out_dir, frame, config, formats, baseline)
+
+
+def write_comparison(out_dir, frame, config, formats, baseline, stem="comparison",
+                     datasets=None) -> list[Path]:
+    """Write ``compare(frame, ...)`` with the config's ``compare`` settings in each format
+    (a comparison that cannot be made is written as its one-line reason)."""
+    from ..report.comparison import compare
+    from .metrics import LOWER_IS_BETTER
+
+    spec = config.compare
+    metric = spec.metric or config.metrics[0]
     try:
-        result = compare(frame, metric=metric, lower_is_better=metric in LOWER_IS_BETTER)
+        result = compare(frame, metric=metric, baseline=baseline, test=spec.test,
+                         alpha=spec.alpha, lower_is_better=metric in LOWER_IS_BETTER,
+                         datasets=datasets or [d.name for d in config.datasets])
     except BayesbenchError as exc:
         text = {fmt: f"no statistical comparison: {exc}\n" for fmt in formats}
     else:
         text = {fmt: result.render(fmt) for fmt in formats}
     files = []
     for fmt in formats:
-        path = out_dir / f"comparison.{EXTENSIONS[fmt]}"
+        path = Path(out_dir) / f"{stem}.{EXTENSIONS[fmt]}"
         path.write_text(text[fmt])
         files.append(path)
     return files
