@@ -89,7 +89,6 @@ def fit_predict_categorical_nb(Xtr, ytr, Xte):
 
 def fit_predict_pgmpy_tan(Xtr, ytr, Xte):
     import logging
-    os.environ["TQDM_DISABLE"] = "1"  # pgmpy's predict draws a progress bar otherwise
 
     import pandas as pd
     from pgmpy.estimators import TreeSearch
@@ -267,6 +266,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     k = 10
+    # pgmpy's predict draws a progress bar; tqdm reads this when it is imported.
+    os.environ.setdefault("TQDM_DISABLE", "1")
     # Imported before forking, so that no method's time includes importing a library.
     import bayesbench.models.naive_bayes  # noqa: F401
     import bayesbench.models.tan  # noqa: F401
