@@ -85,7 +85,7 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
       bayesbench run configs/papers/mihaljevic2013.yaml --skip-missing \\
           --repeats 1 --datasets car,wine -o /tmp/smoke
     """
-    from .config import load_config
+    from .config import load_config, override
     from .errors import BayesbenchError
     from .evaluation.runner import run_config
     from .report.tables import FORMATS
@@ -95,14 +95,13 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
     if unknown:
         raise BayesbenchError(f"--format: unknown format(s) {', '.join(unknown)}; "
                               f"expected {', '.join(FORMATS)}")
-    spec = load_config(config, skip_missing=skip_missing)
+    spec = override(load_config(config, skip_missing=skip_missing), repeats=repeats,
+                    output=output, datasets=None if only is None else
+                    [d.strip() for d in only.split(",") if d.strip()])
     for name, message in spec.missing:
         click.echo(f"bayesbench: warning: data set '{name}' skipped: {message}", err=True)
-    results = run_config(spec, output=output, jobs=jobs, scheduler=scheduler, resume=resume,
-                         force=force, formats=chosen or None, quiet=quiet, command=sys.argv,
-                         repeats=repeats,
-                         datasets=None if only is None else
-                         [d.strip() for d in only.split(",") if d.strip()])
+    results = run_config(spec, jobs=jobs, scheduler=scheduler, resume=resume, force=force,
+                         formats=chosen or None, quiet=quiet, command=sys.argv)
     for result in results:
         if not quiet:
             table = result.run_dir / "summary" / "accuracy.txt"

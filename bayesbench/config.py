@@ -314,8 +314,11 @@ def with_arms(config: ExperimentConfig, arms) -> ExperimentConfig:
     arms = [(a.arm, a.preprocess, a.cv) for a in arms] if arms and isinstance(
         arms[0], ExperimentConfig) else arms
     config = replace(config, arms=[])
+    # Within one arm, an `arm/label` baseline is just the label (its config.yaml must load).
+    own = replace(config.compare, baseline=(config.compare.baseline or "").rpartition("/")[2]
+                  or None)
     built = [replace(config, name=f"{config.name}.{arm}", preprocess=preprocess, cv=cv,
-                     output=str(config.run_dir / arm), arm=arm)
+                     output=str(config.run_dir / arm), arm=arm, compare=own)
              for arm, preprocess, cv in arms]
     return replace(config, arms=built)
 

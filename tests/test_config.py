@@ -133,3 +133,45 @@ def test_yaml_syntax_error_names_the_line(tmp_path):
     path.write_text("name: x\ndatasets: [a, b\nclassifiers: [nb]\n")
     with pytest.raises(ConfigError, match=r"broken.yaml: line \d+: not valid YAML"):
         load_config(path)
+
+
+def test_arms_compare_attributes_and_per_class_metrics_report_key_paths(tmp_path, data_dir):
+    problems = _problems({
+        "name": "x", "datasets": [{"path": str(data_dir / "toy.csv"), "attributes": ["a", "a"]}],
+        "classifiers": ["nb"], "metrics": ["accuracy", "f1[p]", "f1_p"],
+        "arms": [{"name": "clean", "preprocess": {"impute": "median"}},
+                 {"name": "cv", "cv": {"folds": 1}}, {"name": "clean"}, {"cv": {"folds": 3}},
+                 {"name": "b", "colour": 1}],
+        "compare": {"baseline": "dirty/nb", "test": "t", "metric": "f1"},
+    }, tmp_path)
+    assert set(problems) == {
+        "datasets[0].attributes", "metrics[2]", "arms[0].preprocess.impute", "arms[1].cv.folds",
+        "arms[2].name", "arms[3].name", "arms[4].colour", "compare.baseline", "compare.test",
+        "compare.metric"}
+    assert "clean/nb" in problems["compare.baseline"]
+
+
+def test_arms_override_the_top_level_keys_and_write_their_own_directories(tmp_path, data_dir):
+    config = parse_config({
+        "name": "x", "datasets": [str(data_dir / "toy.csv")], "classifiers": ["nb"],
+        "preprocess": {"impute": "mean_mode", "discretize": "width", "bins": 2},
+        "cv": {"folds": 2, "repeats": 3},
+        "arms": [{"name": "clean"}, {"name": "noisy", "preprocess": {"noise": {"fraction": 0.5}}},
+                 {"name": "resub", "cv": {"resubstitution": True}}],
+        "compare": {"baseline": "clean/nb"},
+    }, base_dir=tmp_path)
+    clean, noisy, resub = config.runs()
+    assert [a.arm for a in config.runs()] == ["clean", "noisy", "resub"]
+    assert noisy.preprocess.noise.fraction == 0.5 and noisy.preprocess.bins == 2
+    assert noisy.preprocess.impute == "mean_mode" and clean.preprocess.noise is None
+    assert resub.cv.kind == "resubstitution" and clean.cv.repeats == 3
+    assert clean.run_dir == Path("results") / "x" / "clean"
+    assert clean.compare.baseline == "nb" and config.compare.baseline == "clean/nb"
+    from bayesbench.config import override
+    moved = override(config, repeats=1, output=tmp_path / "out")
+    assert [r.run_dir for r in moved.runs()] == [tmp_path / "out" / a for a in
+                                                  ("clean", "noisy", "resub")]
+    assert [r.cv.repeats for r in moved.runs()] == [1, 1, 1]
+    assert moved.runs()[2].cv.kind == "resubstitution"
+    with pytest.raises(ConfigError, match="--datasets names nope"):
+        override(config, datasets=["nope"])

@@ -189,11 +189,7 @@ def _comparison(out_dir, config, records, formats) -> list[Path]:
     frame = records_frame(out_dir.parent)
     wanted = {r["task_id"] for r in records}
     frame = frame[frame["task_id"].isin(wanted)] if len(frame) else frame
-    baseline = config.compare.baseline
-    if baseline is not None and "/" in baseline:
-        # `arm/label` names a classifier across arms; within one arm it is the label.
-        baseline = baseline.rpartition("/")[2]
-    return write_comparison(out_dir, frame, config, formats, baseline)
+    return write_comparison(out_dir, frame, config, formats, config.compare.baseline)
 
 
 def write_comparison(out_dir, frame, config, formats, baseline, stem="comparison",
