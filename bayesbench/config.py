@@ -242,7 +242,8 @@ def load_config(path, *, skip_missing: bool = False) -> ExperimentConfig:
                         skip_missing=skip_missing)
 
 
-def parse_config(raw, *, base_dir=None, source=None, skip_missing: bool = False) -> ExperimentConfig:
+def parse_config(raw, *, base_dir=None, source=None,
+                 skip_missing: bool = False) -> ExperimentConfig:
     """Validate a config mapping (as ``yaml.safe_load`` returns it).
 
     Relative data set paths and ``data_dirs`` are taken relative to
@@ -290,10 +291,11 @@ def parse_config(raw, *, base_dir=None, source=None, skip_missing: bool = False)
     jobs = p.typed(raw["jobs"], "jobs", int, low=1) if raw.get("jobs") is not None else None
     scheduler = (p.typed(raw["scheduler"], "scheduler", str)
                  if raw.get("scheduler") is not None else None)
-    arms = _arms(raw.get("arms"), p, raw.get("preprocess", {}), raw.get("cv", {})) \
-        if "arms" in raw else []
-    compare = _compare(raw.get("compare"), p, metrics, [c.label for c in classifiers],
-                       [a for a, _, _ in arms]) if raw.get("compare") is not None else CompareSpec()
+    arms = (_arms(raw.get("arms"), p, raw.get("preprocess", {}), raw.get("cv", {}))
+            if "arms" in raw else [])
+    compare = (_compare(raw.get("compare"), p, [c.label for c in classifiers],
+                        [a for a, _, _ in arms])
+               if raw.get("compare") is not None else CompareSpec())
 
     if p.items:
         raise ConfigError(p.items, path=source)
@@ -309,10 +311,7 @@ def parse_config(raw, *, base_dir=None, source=None, skip_missing: bool = False)
 
 def with_arms(config: ExperimentConfig, arms) -> ExperimentConfig:
     """``config`` with its arms, each ``(name, preprocess, cv)``, as complete experiments
-    named ``<name>.<arm>`` and written to ``<run_dir>/<arm>``. Also used to move the
-    arms when the output directory changes."""
-    arms = [(a.arm, a.preprocess, a.cv) for a in arms] if arms and isinstance(
-        arms[0], ExperimentConfig) else arms
+    named ``<name>.<arm>`` and written to ``<run_dir>/<arm>``."""
     config = replace(config, arms=[])
     # Within one arm, an `arm/label` baseline is just the label (its config.yaml must load).
     own = replace(config.compare, baseline=(config.compare.baseline or "").rpartition("/")[2]
@@ -328,7 +327,7 @@ def override(config: ExperimentConfig, *, repeats: int | None = None, datasets=N
     """``config`` with ``cv.repeats`` replaced (k-fold and holdout; the others run once),
     restricted to the data sets named in ``datasets`` (in the config's order; a name
     the config does not list is a :class:`ConfigError`), and written to ``output``."""
-    arms = config.arms
+    arms = [(a.arm, a.preprocess, a.cv) for a in config.arms]
     if datasets is not None:
         wanted = list(dict.fromkeys(datasets))
         known = {d.name for d in config.datasets} | {name for name, _ in config.missing}
@@ -346,7 +345,7 @@ def override(config: ExperimentConfig, *, repeats: int | None = None, datasets=N
         config = replace(config, output=str(output))
     if repeats is not None:
         config = replace(config, cv=_with_repeats(config.cv, repeats))
-        arms = [replace(a, cv=_with_repeats(a.cv, repeats)) for a in arms]
+        arms = [(name, pre, _with_repeats(cv, repeats)) for name, pre, cv in arms]
     return with_arms(config, arms)
 
 
@@ -627,7 +626,7 @@ def _arms(value, p: _Problems, preprocess, cv) -> list[tuple[str, PreprocessSpec
     return out
 
 
-def _compare(value, p: _Problems, metrics, labels, arms) -> CompareSpec:
+def _compare(value, p: _Problems, labels, arms) -> CompareSpec:
     value = p.mapping(value, "compare", ("metric", "baseline", "test", "alpha"))
     kw = {}
     if value.get("metric") is not None:

@@ -49,7 +49,8 @@ ORDER = ("barrow2011", "zhang2005", "mihaljevic2013", "hurley_ellingsen", "alvar
 TITLES = {
     "barrow2011": "Paper 000: Barrow (2011), k-naive Bayes on WDBC",
     "zhang2005": "Paper 001: Zhang (2005), ChowLiu TAN against ddr-ChowLiu",
-    "mihaljevic2013": "Paper 002: Mihaljevic, Larranaga and Bielza (2013), augmented semi-naive Bayes",
+    "mihaljevic2013":
+        "Paper 002: Mihaljevic, Larranaga and Bielza (2013), augmented semi-naive Bayes",
     "hurley_ellingsen": "Paper 003: Hurley and Ellingsen, naive Bayes on clean and noisy data",
     "alvarez2017": "Paper 004: Alvarez Vecino (2017), MAP, naive Bayes and TAN in Scala",
 }
@@ -125,8 +126,8 @@ CAUSES = {
         "naive Bayes. The printed 0.772 does not even follow from the printed matrix (below).",
     ("barrow2011", "wdbc", "knaive_weak"):
         "the paper's subset (radius, smoothness, compactness) was chosen by its buggy code; "
-        "the maximally balanced subset chosen most often here is {structure}, and it scores at naive Bayes's "
-        "level. The printed matrix gives 0.907, not 0.919 (below).",
+        "the maximally balanced subset chosen most often here is {structure}, and it scores "
+        "at naive Bayes's level. The printed matrix gives 0.907, not 0.919 (below).",
 }
 NO_CAUSE = "no cause is known."
 

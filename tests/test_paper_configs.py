@@ -141,7 +141,8 @@ def test_hurley_runs_both_arms_and_compares_them(uci_dir, tmp_path):
     cmp = CliRunner().invoke(main, ["compare", str(out), "--test", "unpaired-t"])
     assert cmp.exit_code == 0 and "clean/nb" in cmp.output and "noisy/nb" in cmp.output
     for arm in ("clean", "noisy"):  # each arm's resolved config is a loadable config
-        assert load_config(out / arm / "config.yaml").identity()["name"] == f"hurley_ellingsen.{arm}"
+        stored = load_config(out / arm / "config.yaml")
+        assert stored.identity()["name"] == f"hurley_ellingsen.{arm}"
 
 
 def test_mihaljevic_smoke_run_with_one_repetition(uci_dir, tmp_path):
