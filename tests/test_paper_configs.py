@@ -5,6 +5,7 @@ writes every section of the document."""
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import numpy as np
@@ -94,6 +95,8 @@ def test_skip_missing_warns_by_name_and_runs_the_rest(uci_dir, tmp_path):
     assert len(warnings) == 1 and "'cars' skipped" in warnings[0] and "searched" in warnings[0]
     records = read_records(tmp_path / "z")
     assert {r["dataset"] for r in records} == {"iris"}
+    session = json.loads((tmp_path / "z" / "environment.json").read_text())["sessions"][-1]
+    assert list(session["skipped_datasets"]) == ["cars"]
     assert len(records) == 5 * 2  # one repetition of 5 folds, two classifiers
 
 
