@@ -1,7 +1,9 @@
 """Parameter learning: vectorised counting and additive smoothing.
 
-Every node's table is filled by one ``np.bincount`` over a combined index
-``(class, parent configuration, node value)``; no Python loop runs over rows.
+Every node's table is filled by one ``np.bincount`` over a combined index of
+(parent configuration, node value, class); no Python loop runs over rows.
+Columns are read from a compact column-major copy of the codes, and a column
+with nothing missing or unknown is used as is, without masks.
 A missing value (code ``-1``) in a node or in one of its parents removes that
 row from that node's counts only (available-case counting, as Weka's
 NaiveBayes does): it is given an extra "missing" slot on its axis, which is
