@@ -78,7 +78,7 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
     Examples:
       bayesbench run configs/quickstart.yaml
       bayesbench run exp.yaml --jobs 1 --format markdown
-      bayesbench run exp.yaml --scheduler tcp://10.0.0.5:8786
+      bayesbench run exp.yaml --scheduler tcp://scheduler-host:8786
       bayesbench run exp.yaml --resume
       BAYESBENCH_DATA=../shared/datasets/uci \\
           bayesbench run configs/papers/zhang2005.yaml --skip-missing
