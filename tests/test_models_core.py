@@ -53,7 +53,7 @@ def test_structure_queries_and_exports():
     assert dot.startswith('digraph "anb" {') and dot.rstrip().endswith("}")
     assert '"b+c" [shape=box];' in dot and '"a" -> "b+c";' in dot
     assert dot.count("->") == 5
-    assert s.summary() == "3 nodes; 1 joined; 4 arcs; 1 dropped: a->b+c, b+c->e"
+    assert s.summary() == "3 nodes; 1 joined (b+c); 4 arcs; 1 dropped (d): a->b+c, b+c->e"
     text = str(s).splitlines()
     assert text[1:] == ["  a <- class", "  b+c <- class, a", "  e <- class, b+c",
                         "  dropped: d"]

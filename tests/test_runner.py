@@ -57,6 +57,16 @@ def test_one_record_per_task_with_shared_folds(finished, uci_dir):
     assert {e["classifier"] for e in result.errors} == {"gnb"}
 
 
+def test_recorded_structures_name_the_attributes(finished, uci_dir):
+    _, result = finished
+    frame = pd.DataFrame(read_records(result.run_dir))
+    fss = frame[(frame.dataset == "lenses") & (frame.classifier == "fss")]
+    names = set(load_dataset(uci_dir / "lenses.arff").attribute_names)
+    dropped = fss.structure.str.extract(r"dropped \(([^)]*)\)")[0].dropna()
+    assert len(dropped) > 0
+    assert all(set(d.split(", ")) <= names for d in dropped)
+
+
 def test_gaussian_fold_scores_match_sklearn_on_the_same_folds(finished, uci_dir):
     cfg, result = finished
     ds = load_dataset(uci_dir / "iris.arff")

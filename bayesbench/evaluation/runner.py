@@ -166,11 +166,18 @@ def task_seed(seed: int, dataset: str, repetition: int, fold: int) -> int:
 
 
 def _matrices(kind: str, train, test):
+    # Named columns, so that learned structures in the records read with attribute names.
+    import pandas as pd
+
     if kind == "continuous":
-        if (~train.nominal_mask).sum() == 0:
+        names = [a.name for a in train.attributes if not a.is_nominal]
+        if not names:
             raise BayesbenchError("the data set has no numeric attributes for a continuous learner")
-        return train.numeric_matrix(), test.numeric_matrix(), {}
-    return train.codes(), test.codes(), {"cardinalities": train.cardinalities}
+        return (pd.DataFrame(train.numeric_matrix(), columns=names),
+                pd.DataFrame(test.numeric_matrix(), columns=names), {})
+    names = train.attribute_names
+    return (pd.DataFrame(train.codes(), columns=names), pd.DataFrame(test.codes(), columns=names),
+            {"cardinalities": train.cardinalities})
 
 
 def _run_classifier(spec: ClassifierSpec, views, job: FoldJob) -> dict:

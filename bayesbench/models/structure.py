@@ -205,21 +205,23 @@ class Structure:
         return "\n".join(lines) + "\n"
 
     def summary(self) -> str:
-        """One short line: counts of nodes, joined nodes, arcs and dropped attributes."""
-        joined = sum(len(n.attributes) > 1 for n in self.nodes)
+        """One short line: counts of nodes, joined nodes (named), arcs and dropped attributes (named)."""
+        names = self.names()
+        joined = [self.node_label(n) for n in self.nodes if len(n.attributes) > 1]
         parts = [f"{len(self.nodes)} nodes"]
         if joined:
-            parts.append(f"{joined} joined")
+            parts.append(f"{len(joined)} joined ({', '.join(joined)})")
         parts.append(f"{len(self.arcs())} arcs")
         if self.dropped:
-            parts.append(f"{len(self.dropped)} dropped")
+            parts.append(f"{len(self.dropped)} dropped ({', '.join(names[a] for a in self.dropped)})")
         arcs = ", ".join(f"{a}->{b}" for a, b in self.edges() if a != self.class_name)
         return "; ".join(parts) + (f": {arcs}" if arcs else "")
 
     def __str__(self) -> str:
         names = self.names()
         owner = {a: node for node in self.nodes for a in node.attributes}
-        lines = [f"Structure over {self.n_attributes} attributes: {self.summary().split(':')[0]}"]
+        lines = [f"Structure over {self.n_attributes} attributes: {len(self.nodes)} nodes; "
+                 f"{len(self.arcs())} arcs"]
         for node in self.nodes:
             pa = [self.class_name] + list(dict.fromkeys(
                 self.node_label(owner[p]) for p in node.parents))
