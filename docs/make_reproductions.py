@@ -468,20 +468,13 @@ def _structure(paper: Paper, label: str) -> str:
     sub = paper.frame[paper.frame.classifier == label]
     if not len(sub) or "structure" not in sub:
         return "(not run)"
-    names = paper.config.datasets[0].attributes or ()
     subsets = sub["structure"].str.extract(r"naive=\{([^}]*)\}")[0].dropna()
     if not len(subsets):
         return "(not recorded)"
     # Ties broken by the text, so that the order records arrived in does not matter.
     counts = subsets.value_counts()
     best = min(counts.index, key=lambda k: (-counts[k], k))
-
-    def named(x):  # the learner calls column i "x<i>"; the config names the columns
-        i = int(x[1:]) if x.startswith("x") and x[1:].isdigit() else None
-        return names[i] if i is not None and i < len(names) else x
-
-    chosen = ", ".join(named(x.strip()) for x in best.split(","))
-    return (f"{{{chosen}}} ({counts[best]} of {len(sub)} folds; {len(counts)} different "
+    return (f"{{{best}}} ({counts[best]} of {len(sub)} folds; {len(counts)} different "
             "subsets over the folds)")
 
 
