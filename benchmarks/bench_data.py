@@ -16,7 +16,6 @@ import subprocess
 import time
 from pathlib import Path
 
-import numpy as np
 
 from bayesbench.data import load_dataset
 from bayesbench.preprocess.discretize import Discretizer

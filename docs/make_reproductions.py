@@ -23,7 +23,6 @@ document says which protocol produced it.
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import os
 import sys
 from pathlib import Path

@@ -1,6 +1,8 @@
-"""Shared fixtures: where the read-only material beside the checkout lives."""
+"""Shared fixtures: the read-only material beside the checkout, and synthetic data with a known truth."""
+import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -21,3 +23,28 @@ def uci_dir(shared_dir) -> Path:
 @pytest.fixture(scope="session")
 def reference_dir(shared_dir) -> Path:
     return shared_dir / "reference"
+
+
+@pytest.fixture(scope="session")
+def demsar(reference_dir) -> dict:
+    return json.loads((reference_dir / "demsar2006.json").read_text())
+
+
+@pytest.fixture(scope="session")
+def ttest_ref(reference_dir) -> dict:
+    return json.loads((reference_dir / "corrected_ttest.json").read_text())
+
+
+def _dependent_pair_data(n=2000):
+    """x0..x3 independent given the class; x4 copies x0 90 % of the time."""
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, n)
+    signal = [np.where(rng.random(n) < 0.7, y, 1 - y) for _ in range(4)]
+    copy = np.where(rng.random(n) < 0.9, signal[0], rng.integers(0, 2, n))
+    return np.column_stack(signal + [copy]), y
+
+
+@pytest.fixture(scope="session")
+def dependent_pair_data():
+    """A maker of data where exactly one pair (x0, x4) is dependent given the class."""
+    return _dependent_pair_data

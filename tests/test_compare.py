@@ -1,7 +1,6 @@
 """`compare` and `bayesbench compare`: Demšar's tables as CSV, records of runs, LaTeX, the CD diagram."""
 import csv
 import io
-import json
 import re
 
 import numpy as np
@@ -13,16 +12,6 @@ from bayesbench import stats as S
 from bayesbench.cli import main
 from bayesbench.errors import StatsError
 from bayesbench.report.comparison import compare, compare_scores, read_scores_csv
-
-
-@pytest.fixture(scope="module")
-def demsar(reference_dir):
-    return json.loads((reference_dir / "demsar2006.json").read_text())
-
-
-@pytest.fixture(scope="module")
-def ttest_ref(reference_dir):
-    return json.loads((reference_dir / "corrected_ttest.json").read_text())
 
 
 @pytest.fixture

@@ -1,6 +1,5 @@
 """Discretizer properties (hypothesis) and the unsupervised rules against numpy."""
 import numpy as np
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from bayesbench.data import Attribute, Dataset

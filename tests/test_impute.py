@@ -1,6 +1,5 @@
 """Imputation: fitted on training data only, checked against pandas and by counting draws."""
 import numpy as np
-import pandas as pd
 import pytest
 
 from bayesbench.data import MISSING, Attribute, Dataset, load_dataset

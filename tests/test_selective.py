@@ -11,22 +11,13 @@ from bayesbench.models.tan import TAN
 from bayesbench.models.wrapper import ASB, BSEJ, FSS
 
 
-def dependent_pair_data(n=2000):
-    """x0..x3 independent given the class; x4 copies x0 90 % of the time."""
-    rng = np.random.default_rng(5)
-    y = rng.integers(0, 2, n)
-    signal = [np.where(rng.random(n) < 0.7, y, 1 - y) for _ in range(4)]
-    copy = np.where(rng.random(n) < 0.9, signal[0], rng.integers(0, 2, n))
-    return np.column_stack(signal + [copy]), y
-
-
 @pytest.fixture(scope="module")
 def car(uci_dir):
     ds = load_dataset(uci_dir / "car.arff")
     return ds.codes(), ds.y, list(ds.cardinalities), ds.n_classes
 
 
-def test_stan_arc_for_dependent_pair_only():
+def test_stan_arc_for_dependent_pair_only(dependent_pair_data):
     X, y = dependent_pair_data()
     s = STAN().fit(X, y, [2] * 5, 2).structure_
     assert (0, 4) in s.arcs() or (4, 0) in s.arcs()
@@ -84,7 +75,7 @@ def test_registry_names_resolve_to_these_learners():
         "random_state": None}
 
 
-def test_invalid_significance_is_a_clear_error():
+def test_invalid_significance_is_a_clear_error(dependent_pair_data):
     X, y = dependent_pair_data(100)
     for bad in (0, 1.5, "x"):
         with pytest.raises(ClassifierError, match="significance"):

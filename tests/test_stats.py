@@ -1,5 +1,4 @@
 """The statistical tests against Demšar (2006), Weka's corrected t-test and scipy."""
-import json
 
 import numpy as np
 import pytest
@@ -9,16 +8,6 @@ from scipy import stats as sst
 
 from bayesbench import stats as S
 from bayesbench.errors import StatsError
-
-
-@pytest.fixture(scope="module")
-def demsar(reference_dir):
-    return json.loads((reference_dir / "demsar2006.json").read_text())
-
-
-@pytest.fixture(scope="module")
-def ttest_ref(reference_dir):
-    return json.loads((reference_dir / "corrected_ttest.json").read_text())
 
 
 @pytest.fixture(scope="module")

@@ -205,17 +205,8 @@ class GivenGroupsASB(ASB):
         return [tuple(g) for g in self.groups], {}
 
 
-def dependent_pair_data(n=2000):
-    """x0..x3 independent given the class; x4 copies x0 90 % of the time."""
-    rng = np.random.default_rng(5)
-    y = rng.integers(0, 2, n)
-    signal = [np.where(rng.random(n) < 0.7, y, 1 - y) for _ in range(4)]
-    copy = np.where(rng.random(n) < 0.9, signal[0], rng.integers(0, 2, n))
-    return np.column_stack(signal + [copy]), y
-
-
 @pytest.mark.parametrize("groups", [[(0,), (1,), (2,), (3,), (4,)], [(0, 1), (2,), (3,), (4,)]])
-def test_asb_arc_links_dependent_groups_not_independent_ones(groups):
+def test_asb_arc_links_dependent_groups_not_independent_ones(groups, dependent_pair_data):
     X, y = dependent_pair_data()
     s = GivenGroupsASB(groups).fit(X, y, [2] * 5, 2).structure_
     owner = {a: node for node in s.nodes for a in node.attributes}
