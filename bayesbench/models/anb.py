@@ -91,8 +91,56 @@ def check_discrete_X(X, cardinalities=None):
     return X, cards
 
 
-def check_predict_X(X, n_attributes: int):
-    """Validate X at prediction: same number of attributes as at ``fit``."""
+def frame_categories(X) -> list | None:
+    """Per column of a DataFrame, its categories if categorical, else None; None for an array.
+
+    Kept at ``fit`` so that prediction reads values, not the predict frame's own
+    codes, which differ whenever its categories are ordered differently.
+    """
+    if not (hasattr(X, "dtypes") and hasattr(X, "columns")):
+        return None
+    columns = (X.iloc[:, j] for j in range(X.shape[1]))
+    return [s.cat.categories if str(s.dtype) == "category" else None for s in columns]
+
+
+def _recode_frame(X, categories, cardinalities):
+    """Categorical or object columns as the codes of the categories seen at ``fit``.
+
+    A missing value becomes -1; a value not among those categories becomes a
+    code beyond the cardinality, i.e. a value never seen in training.
+    """
+    import pandas as pd  # only reached with a DataFrame in hand
+
+    out = {}
+    for j in range(X.shape[1]):
+        s, cats = X.iloc[:, j], categories[j]
+        is_categorical = str(s.dtype) == "category"
+        if cats is None or (not is_categorical and s.dtype.kind in "iu"):
+            out[j] = s
+            continue
+        unknown = max(int(cardinalities[j]), len(cats))
+        if is_categorical:
+            mapping = cats.get_indexer(s.cat.categories)
+            mapping[mapping < 0] = unknown
+            # Code -1 (missing) picks the appended -1.
+            out[j] = np.append(mapping, -1)[s.cat.codes.to_numpy()]
+        else:
+            codes = cats.get_indexer(s.to_numpy())
+            codes[codes < 0] = unknown
+            codes[s.isna().to_numpy()] = -1
+            out[j] = codes
+    return pd.DataFrame(out, index=X.index)
+
+
+def check_predict_X(X, n_attributes: int, categories=None, cardinalities=None):
+    """Validate X at prediction: same number of attributes as at ``fit``.
+
+    With ``categories`` (from :func:`frame_categories` at ``fit``), a
+    DataFrame's categorical columns are read by value against them.
+    """
+    if (categories is not None and hasattr(X, "dtypes") and hasattr(X, "columns")
+            and len(X.columns) == n_attributes):
+        X = _recode_frame(X, categories, cardinalities)
     X, _ = check_discrete_X(X)
     if X.shape[1] != n_attributes:
         raise ClassifierError(
@@ -137,6 +185,10 @@ class AugmentedNaiveBayes(BaseClassifier):
     tables_ : list of ndarray
         Log-probability tables, same shapes.
     class_log_prior_ : ndarray of shape (n_classes,)
+    categories_ : list or None
+        For a DataFrame fitted with categorical columns, each column's
+        categories (None for an integer column); prediction maps a frame's
+        values onto them, a value outside them being unseen. None for an array.
     """
 
     input_kind = "discrete"
@@ -160,6 +212,7 @@ class AugmentedNaiveBayes(BaseClassifier):
         """Learn the structure, then the smoothed tables; returns self."""
         alpha = self._check_alpha()
         names = attribute_names_of(X)
+        categories = frame_categories(X)
         X, cards = check_discrete_X(X, cardinalities)
         classes, codes = encode_target(y, n_classes)
         if codes.shape[0] != X.shape[0]:
@@ -172,6 +225,7 @@ class AugmentedNaiveBayes(BaseClassifier):
                             attribute_names=structure.attribute_names or names)
         self.classes_ = classes
         self.cardinalities_ = cards
+        self.categories_ = categories
         self.n_features_in_ = X.shape[1]
         self.structure_ = structure
         self.counts_ = counts(structure, X, codes, cards, k)
@@ -182,6 +236,6 @@ class AugmentedNaiveBayes(BaseClassifier):
         return self
 
     def _joint_log_likelihood(self, X, plain: bool = False) -> np.ndarray:
-        X = check_predict_X(X, self.n_features_in_)
+        X = check_predict_X(X, self.n_features_in_, self.categories_, self.cardinalities_)
         return joint_log_likelihood(self.structure_, self.tables_, X, self.class_log_prior_,
                                     unseen=self.unseen_, plain=plain)

@@ -9,7 +9,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from ..errors import ClassifierError
-from .anb import attribute_names_of, check_discrete_X, check_predict_X
+from .anb import attribute_names_of, check_discrete_X, check_predict_X, frame_categories
 from .base import BaseClassifier, encode_target
 from .counting import _mixed_radix, log_table, node_counts
 from .information import pair_counts
@@ -71,6 +71,7 @@ class AODE(BaseClassifier):
             raise ClassifierError(
                 f"min_frequency must be an integer >= 0, got {self.min_frequency!r}")
         names = attribute_names_of(X)
+        categories = frame_categories(X)
         X, cards = check_discrete_X(X, cardinalities)
         classes, codes = encode_target(y, n_classes)
         if codes.shape[0] != X.shape[0]:
@@ -78,6 +79,7 @@ class AODE(BaseClassifier):
         k, m = len(classes), X.shape[1]
         self.classes_ = classes
         self.cardinalities_ = cards
+        self.categories_ = categories
         self.n_features_in_ = m
         self.parent_tables_ = []
         self.value_counts_ = []
@@ -98,7 +100,7 @@ class AODE(BaseClassifier):
         return self
 
     def _joint_log_likelihood(self, X) -> np.ndarray:
-        X = check_predict_X(X, self.n_features_in_)
+        X = check_predict_X(X, self.n_features_in_, self.categories_, self.cardinalities_)
         n, m, k = X.shape[0], self.n_features_in_, len(self.classes_)
         cards = self.cardinalities_
         spodes = np.full((m, n, k), -np.inf)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ClassifierError
-from .anb import attribute_names_of, check_discrete_X, check_predict_X
+from .anb import attribute_names_of, check_discrete_X, check_predict_X, frame_categories
 from .base import BaseClassifier, encode_target
 from .counting import class_log_prior
 from .structure import Node, Structure
@@ -45,6 +45,7 @@ class MAPClassifier(BaseClassifier):
         if not alpha >= 0:
             raise ClassifierError(f"alpha must be a number >= 0, got {self.alpha!r}")
         names = attribute_names_of(X)
+        categories = frame_categories(X)
         X, cards = check_discrete_X(X, cardinalities)
         classes, codes = encode_target(y, n_classes)
         if codes.shape[0] != X.shape[0]:
@@ -55,6 +56,7 @@ class MAPClassifier(BaseClassifier):
         n_xc = np.bincount(inverse * k + codes, minlength=configs.shape[0] * k)
         self.classes_ = classes
         self.cardinalities_ = cards
+        self.categories_ = categories
         self.n_features_in_ = X.shape[1]
         self.configurations_ = configs
         self.config_counts_ = n_xc.reshape(configs.shape[0], k).astype(np.float64)
@@ -68,7 +70,7 @@ class MAPClassifier(BaseClassifier):
     def lookup(self, X) -> np.ndarray:
         """Index of each row's configuration in ``configurations_``, ``-1`` if unseen."""
         self._check_fitted()
-        X = check_predict_X(X, self.n_features_in_)
+        X = check_predict_X(X, self.n_features_in_, self.categories_, self.cardinalities_)
         u = self.configurations_.shape[0]
         both = np.concatenate([self.configurations_, X.astype(self.configurations_.dtype)])
         _, inverse = np.unique(both, axis=0, return_inverse=True)

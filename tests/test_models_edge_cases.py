@@ -1,0 +1,54 @@
+"""Edge cases a researcher meets with the discrete learners: DataFrames whose
+categories differ between fit and predict, hyper-parameter errors, code types."""
+import numpy as np
+import pandas as pd
+import pytest
+
+import bayesbench
+from bayesbench.errors import ClassifierError
+
+DATAFRAME_LEARNERS = ["nb", "map", "tan", "aode"]
+
+
+def weather_frame(rng, n=80):
+    colour = rng.choice(["red", "green", "blue"], n)
+    size = rng.choice(["s", "l"], n)
+    y = np.where(colour == "red", "hot", np.where(size == "s", "mild", "cold"))
+    frame = pd.DataFrame({"colour": pd.Categorical(colour, categories=["red", "green", "blue"]),
+                          "size": pd.Categorical(size, categories=["s", "l"])})
+    return frame, y
+
+
+@pytest.mark.parametrize("name", DATAFRAME_LEARNERS)
+def test_predict_reads_values_not_the_predict_frames_own_category_codes(name):
+    frame, y = weather_frame(np.random.default_rng(0))
+    model = bayesbench.make_classifier(name).fit(frame, y)
+    values = {"colour": ["red", "green", "blue", None], "size": ["s", "s", "l", "s"]}
+    same = pd.DataFrame({"colour": pd.Categorical(values["colour"],
+                                                  categories=["red", "green", "blue"]),
+                         "size": pd.Categorical(values["size"], categories=["s", "l"])})
+    # The same values, but categories listed in another order (or only those present),
+    # as when a test frame is built on its own: its codes mean different values.
+    reordered = pd.DataFrame({"colour": pd.Categorical(values["colour"],
+                                                       categories=["blue", "red", "green"]),
+                              "size": pd.Categorical(values["size"])})
+    as_strings = pd.DataFrame({"colour": pd.Series(values["colour"], dtype=object),
+                               "size": pd.Series(values["size"], dtype=object)})
+    expected = model.predict_proba(same)
+    np.testing.assert_allclose(model.predict_proba(reordered), expected, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(model.predict_proba(as_strings), expected, rtol=0, atol=1e-12)
+    assert list(model.predict(reordered)[:3]) == ["hot", "mild", "cold"]
+
+
+@pytest.mark.parametrize("name", DATAFRAME_LEARNERS)
+def test_a_category_unknown_at_fit_is_an_unseen_value_not_another_category(name):
+    frame, y = weather_frame(np.random.default_rng(1))
+    model = bayesbench.make_classifier(name).fit(frame, y)
+    # "purple" has code 0 in the predict frame, the code of "red" at fit.
+    unknown = pd.DataFrame({"colour": pd.Categorical(["purple", "purple"]),
+                            "size": pd.Categorical(["s", "l"], categories=["s", "l"])})
+    beyond = np.array([[3, 0], [3, 1]])   # a code past the fitted cardinality of colour
+    np.testing.assert_allclose(model.predict_proba(unknown), model.predict_proba(beyond),
+                               rtol=0, atol=1e-12)
+    red = np.array([[0, 0], [0, 1]])
+    assert not np.allclose(model.predict_proba(unknown), model.predict_proba(red))
