@@ -52,3 +52,12 @@ def test_a_category_unknown_at_fit_is_an_unseen_value_not_another_category(name)
                                rtol=0, atol=1e-12)
     red = np.array([[0, 0], [0, 1]])
     assert not np.allclose(model.predict_proba(unknown), model.predict_proba(red))
+
+
+def test_map_does_not_wrap_a_large_unseen_code_onto_a_seen_configuration():
+    X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5, dtype=np.int8)
+    y = np.array([0, 1, 1, 1] * 5)
+    model = bayesbench.make_classifier("map").fit(X, y)
+    # 256 is 0 in int8; the configuration (256, 0) was never seen.
+    assert model.lookup(np.array([[256, 0], [0, 0]])).tolist() == [-1, 0]
+    np.testing.assert_allclose(model.predict_proba(np.array([[256, 0]]))[0], [0.25, 0.75])

@@ -72,7 +72,9 @@ class MAPClassifier(BaseClassifier):
         self._check_fitted()
         X = check_predict_X(X, self.n_features_in_, self.categories_, self.cardinalities_)
         u = self.configurations_.shape[0]
-        both = np.concatenate([self.configurations_, X.astype(self.configurations_.dtype)])
+        # int64 on both sides: casting to a narrow fit dtype (int8 codes) would wrap a
+        # code never seen at fit onto a seen one.
+        both = np.concatenate([self.configurations_.astype(np.int64), X.astype(np.int64)])
         _, inverse = np.unique(both, axis=0, return_inverse=True)
         inverse = inverse.ravel()
         known = np.full(inverse.max() + 1 if inverse.size else 0, -1, dtype=np.int64)
