@@ -61,3 +61,33 @@ def test_map_does_not_wrap_a_large_unseen_code_onto_a_seen_configuration():
     # 256 is 0 in int8; the configuration (256, 0) was never seen.
     assert model.lookup(np.array([[256, 0], [0, 0]])).tolist() == [-1, 0]
     np.testing.assert_allclose(model.predict_proba(np.array([[256, 0]]))[0], [0.25, 0.75])
+
+
+@pytest.mark.parametrize("name, params, words", [
+    ("map", {"alpha": "abc"}, "alpha"),
+    ("map", {"alpha": None}, "alpha"),
+    ("map", {"alpha": float("inf")}, "alpha"),
+    ("aode", {"alpha": "abc"}, "alpha"),
+    ("aode", {"alpha": None}, "alpha"),
+    ("nb", {"alpha": -1}, "alpha"),
+    ("nb", {"log": "no"}, "log"),
+    ("tan", {"root": "a"}, "root"),
+    ("tan", {"root": 1.5}, "root"),
+    ("ddr_tan", {"root": 7}, "root"),
+    ("fss", {"random_state": "a"}, "random_state"),
+    ("bsej", {"random_state": -1}, "random_state"),
+    ("asb", {"random_state": 1.5}, "random_state"),
+    ("full_bayes", {"reg_param": "a"}, "reg_param"),
+    ("full_bayes", {"reg_param": 2}, "reg_param"),
+])
+def test_bad_hyper_parameters_are_one_line_errors_naming_the_parameter(name, params, words):
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 3, (40, 3))
+    y = rng.integers(0, 2, 40)
+    model = bayesbench.make_classifier(name, **params)
+    with pytest.raises(ClassifierError, match=words) as info:
+        if model.input_kind == "discrete":
+            model.fit(X, y, [3, 3, 3], 2)
+        else:
+            model.fit(X + rng.normal(size=X.shape), y)
+    assert "\n" not in str(info.value)

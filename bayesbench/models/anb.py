@@ -148,6 +148,17 @@ def check_predict_X(X, n_attributes: int, categories=None, cardinalities=None):
     return X
 
 
+def check_alpha(value) -> float:
+    """The additive pseudo-count as a finite float >= 0, or a ClassifierError."""
+    try:
+        alpha = float(value)
+    except (TypeError, ValueError):
+        alpha = float("nan")
+    if not (alpha >= 0 and np.isfinite(alpha)):
+        raise ClassifierError(f"alpha must be a finite number >= 0, got {value!r}")
+    return alpha
+
+
 def attribute_names_of(X) -> tuple[str, ...] | None:
     """Column names of a DataFrame input, else None."""
     if hasattr(X, "columns"):
@@ -199,18 +210,9 @@ class AugmentedNaiveBayes(BaseClassifier):
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
         raise NotImplementedError
 
-    def _check_alpha(self):
-        try:
-            alpha = float(self.alpha)
-        except (TypeError, ValueError):
-            raise ClassifierError(f"alpha must be a number >= 0, got {self.alpha!r}") from None
-        if not alpha >= 0 or not np.isfinite(alpha):
-            raise ClassifierError(f"alpha must be a number >= 0, got {self.alpha!r}")
-        return alpha
-
     def fit(self, X, y, cardinalities=None, n_classes=None):
         """Learn the structure, then the smoothed tables; returns self."""
-        alpha = self._check_alpha()
+        alpha = check_alpha(self.alpha)
         names = attribute_names_of(X)
         categories = frame_categories(X)
         X, cards = check_discrete_X(X, cardinalities)

@@ -9,7 +9,8 @@ import numpy as np
 from scipy.special import logsumexp
 
 from ..errors import ClassifierError
-from .anb import attribute_names_of, check_discrete_X, check_predict_X, frame_categories
+from .anb import (attribute_names_of, check_alpha, check_discrete_X, check_predict_X,
+                   frame_categories)
 from .base import BaseClassifier, encode_target
 from .counting import _mixed_radix, log_table, node_counts
 from .information import pair_counts
@@ -64,9 +65,7 @@ class AODE(BaseClassifier):
         self.min_frequency = min_frequency
 
     def fit(self, X, y, cardinalities=None, n_classes=None):
-        alpha = float(self.alpha)
-        if not alpha >= 0:
-            raise ClassifierError(f"alpha must be a number >= 0, got {self.alpha!r}")
+        alpha = check_alpha(self.alpha)
         if not isinstance(self.min_frequency, (int, np.integer)) or self.min_frequency < 0:
             raise ClassifierError(
                 f"min_frequency must be an integer >= 0, got {self.min_frequency!r}")

@@ -288,8 +288,10 @@ class FullBayes(ContinuousClassifier):
         self.var_smoothing = var_smoothing
 
     def fit(self, X, y, n_classes: int | None = None):
-        if not 0.0 <= self.reg_param <= 1.0:
-            raise ClassifierError(f"reg_param must lie in [0, 1], got {self.reg_param!r}")
+        rp = self.reg_param
+        if (isinstance(rp, bool) or not isinstance(rp, (int, float, np.number))
+                or not 0.0 <= rp <= 1.0):
+            raise ClassifierError(f"reg_param must be a number in [0, 1], got {rp!r}")
         X, codes = self._validate_fit(X, y, n_classes)
         counts, self.theta_, cov = class_moments(X, codes, len(self.classes_), covariance=True)
         self._set_priors(counts)

@@ -4,7 +4,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ClassifierError
-from .anb import attribute_names_of, check_discrete_X, check_predict_X, frame_categories
+from .anb import (attribute_names_of, check_alpha, check_discrete_X, check_predict_X,
+                   frame_categories)
 from .base import BaseClassifier, encode_target
 from .counting import class_log_prior
 from .structure import Node, Structure
@@ -41,9 +42,7 @@ class MAPClassifier(BaseClassifier):
         self.alpha = alpha
 
     def fit(self, X, y, cardinalities=None, n_classes=None):
-        alpha = float(self.alpha)
-        if not alpha >= 0:
-            raise ClassifierError(f"alpha must be a number >= 0, got {self.alpha!r}")
+        alpha = check_alpha(self.alpha)
         names = attribute_names_of(X)
         categories = frame_categories(X)
         X, cards = check_discrete_X(X, cardinalities)

@@ -2,6 +2,9 @@
 with or without additive smoothing)."""
 from __future__ import annotations
 
+import numpy as np
+
+from ..errors import ClassifierError
 from .anb import AugmentedNaiveBayes
 from .structure import Structure
 
@@ -34,6 +37,9 @@ class NaiveBayes(AugmentedNaiveBayes):
         self.log = log
 
     def _learn_structure(self, X, y, cardinalities, n_classes):
+        if not isinstance(self.log, (bool, np.bool_)):
+            # A string such as "no" is truthy and would silently mean log=True.
+            raise ClassifierError(f"log must be True or False, got {self.log!r}")
         return Structure.naive(X.shape[1], info={"learner": "nb"})
 
     def _joint_log_likelihood(self, X, plain: bool = False):

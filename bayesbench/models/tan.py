@@ -123,7 +123,10 @@ class TAN(AugmentedNaiveBayes):
 
     def _learn_structure(self, X, y, cardinalities, n_classes):
         m = X.shape[1]
-        root = int(self.root)
+        root = self.root
+        if isinstance(root, bool) or not isinstance(root, (int, np.integer)):
+            raise ClassifierError(f"root must be an integer attribute index, got {root!r}")
+        root = int(root)
         if m and not 0 <= root < m:
             raise ClassifierError(f"root must be an attribute index in 0..{m - 1}, got {root}")
         weights = self._weights(X, y, cardinalities, n_classes)

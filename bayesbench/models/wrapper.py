@@ -169,6 +169,15 @@ def backward_elimination_joining(cv: InnerCV, epsilon: float = 0.0
     return [node.attributes for node in nodes], trace
 
 
+def _rng(random_state) -> np.random.Generator:
+    """The inner folds' generator; a bad seed is a ClassifierError, not numpy's traceback."""
+    if random_state is not None and (isinstance(random_state, bool) or not isinstance(
+            random_state, (int, np.integer)) or random_state < 0):
+        raise ClassifierError(
+            f"random_state must be None or an integer >= 0, got {random_state!r}")
+    return np.random.default_rng(random_state)
+
+
 def _check_folds(value) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 2:
         raise ClassifierError(f"inner_folds must be an integer >= 2, got {value!r}")
@@ -228,7 +237,7 @@ class FSS(_WrapperBase):
     """
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
-        rng = np.random.default_rng(self.random_state)
+        rng = _rng(self.random_state)
         selected, trace = forward_selection(self._engine(X, y, cardinalities, n_classes, rng),
                                             self._epsilon())
         return Structure.naive(X.shape[1], sorted(selected), info={
@@ -280,7 +289,7 @@ class BSEJ(_WrapperBase):
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
         groups, info = self._search(X, y, cardinalities, n_classes,
-                                    np.random.default_rng(self.random_state))
+                                    _rng(self.random_state))
         return Structure(tuple(Node(g) for g in groups), X.shape[1], info=info)
 
 
@@ -334,7 +343,7 @@ class ASB(BSEJ):
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
         significance = check_significance(self.significance)
         groups, info = self._search(X, y, cardinalities, n_classes,
-                                    np.random.default_rng(self.random_state))
+                                    _rng(self.random_state))
         group_cards = [prod(int(cardinalities[a]) for a in g) for g in groups]
         codes = np.empty((X.shape[0], len(groups)), dtype=np.int64)
         for k, g in enumerate(groups):
