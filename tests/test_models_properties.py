@@ -1,0 +1,85 @@
+"""Properties every registered discrete learner must keep, on small random data with
+missing values, absent classes, one-valued and all-missing attributes, unseen codes."""
+import numpy as np
+import pytest
+from sklearn.base import clone
+
+import bayesbench
+from bayesbench.models.registry import classifier_class
+
+DISCRETE = [name for name in bayesbench.list_classifiers()
+            if classifier_class(name).input_kind == "discrete"]
+
+
+def cases():
+    """(label, X_train, y, cardinalities, n_classes, X_test): one seeded data set each."""
+    rng = np.random.default_rng(20261121)
+    out = []
+    for case in range(4):
+        n, m, k = int(rng.integers(8, 40)), int(rng.integers(1, 6)), int(rng.integers(2, 5))
+        cards = rng.integers(1, 5, m)
+        X = np.column_stack([rng.integers(0, c, n) for c in cards])
+        X[rng.random(X.shape) < 0.2] = -1
+        y = rng.integers(0, k, n)
+        if case == 1:
+            y[y == k - 1] = 0                       # class k-1 absent from training
+            X[:, 0] = -1                            # a column with nothing observed
+        X_test = np.column_stack([rng.integers(-1, c + 2, 15) for c in cards])  # unseen codes
+        out.append((f"case{case}", X, y, cards, k, X_test))
+    out.append(("one row", np.array([[1, 0]]), np.array([1]), np.array([2, 1]), 3,
+                np.array([[0, 0], [1, 0], [-1, -1], [5, 3]])))
+    out.append(("no attributes", np.zeros((6, 0), dtype=np.int64), np.array([0, 1, 1, 0, 1, 1]),
+                np.zeros(0, dtype=np.int64), 2, np.zeros((3, 0), dtype=np.int64)))
+    return out
+
+
+CASES = cases()
+
+
+def params_for(name, alpha):
+    cls = classifier_class(name)
+    params = {}
+    if "random_state" in cls._param_names():
+        params["random_state"] = 0
+    if "inner_folds" in cls._param_names():
+        params["inner_folds"] = 2
+    if alpha is not None and "alpha" in cls._param_names():
+        params["alpha"] = alpha
+    return params
+
+
+@pytest.mark.parametrize("name", DISCRETE)
+@pytest.mark.parametrize("alpha", [None, 0.5, 0.0])
+def test_posteriors_are_distributions_and_predict_is_their_argmax(name, alpha):
+    if alpha == 0.0 and name in ("fss", "bsej", "asb"):
+        pytest.skip("the wrappers require alpha > 0 (documented)")
+    for label, X, y, cards, k, X_test in CASES:
+        model = bayesbench.make_classifier(name, **params_for(name, alpha))
+        assert model.fit(X, y, cards, k) is model, label
+        for Xp in (X, X_test):
+            proba = model.predict_proba(Xp)
+            assert proba.shape == (Xp.shape[0], k), label
+            assert np.isfinite(proba).all(), label
+            assert np.all(proba >= 0), label
+            np.testing.assert_allclose(proba.sum(axis=1), 1.0, atol=1e-12, err_msg=label)
+            np.testing.assert_allclose(np.exp(model.predict_log_proba(Xp)), proba,
+                                       atol=1e-12, err_msg=label)
+            assert np.array_equal(model.predict(Xp), model.classes_[np.argmax(proba, axis=1)]), \
+                label
+        twin = clone(model)
+        assert twin.get_params() == model.get_params()
+        assert not hasattr(twin, "classes_")
+        np.testing.assert_allclose(twin.fit(X, y, cards, k).predict_proba(X_test),
+                                   model.predict_proba(X_test), atol=1e-12, err_msg=label)
+
+
+@pytest.mark.parametrize("name", DISCRETE)
+def test_refit_forgets_the_previous_data(name):
+    rng = np.random.default_rng(3)
+    X1, y1 = rng.integers(0, 3, (30, 4)), rng.integers(0, 3, 30)
+    X2, y2 = rng.integers(0, 2, (25, 2)), rng.integers(0, 2, 25)
+    model = bayesbench.make_classifier(name, **params_for(name, None))
+    model.fit(X1, y1, [3] * 4, 3).fit(X2, y2, [2, 2], 2)
+    fresh = bayesbench.make_classifier(name, **params_for(name, None)).fit(X2, y2, [2, 2], 2)
+    assert model.n_features_in_ == 2 and list(model.classes_) == [0, 1]
+    np.testing.assert_array_equal(model.predict_proba(X2), fresh.predict_proba(X2))
