@@ -91,3 +91,15 @@ def test_bad_hyper_parameters_are_one_line_errors_naming_the_parameter(name, par
         else:
             model.fit(X + rng.normal(size=X.shape), y)
     assert "\n" not in str(info.value)
+
+
+def test_nullable_integer_and_boolean_columns_are_codes_with_na_missing():
+    y = np.array([0, 1, 1, 0, 1, 0])
+    frame = pd.DataFrame({"a": pd.array([0, 1, None, 0, 1, 0], dtype="Int64"),
+                          "b": [True, True, False, False, True, False],
+                          "c": pd.array([True, None, False, False, True, False], dtype="boolean")})
+    codes = np.array([[0, 1, 1], [1, 1, -1], [-1, 0, 0], [0, 0, 0], [1, 1, 1], [0, 0, 0]])
+    model = bayesbench.make_classifier("nb").fit(frame, y)
+    reference = bayesbench.make_classifier("nb").fit(codes, y)
+    np.testing.assert_allclose(model.predict_proba(frame), reference.predict_proba(codes),
+                               rtol=0, atol=1e-12)

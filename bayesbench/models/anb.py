@@ -24,7 +24,8 @@ def check_discrete_X(X, cardinalities=None):
     X : array-like of int, shape (n_samples, n_attributes), or pandas.DataFrame
         Integer codes ``>= 0``, ``-1`` for a missing value; or a DataFrame whose
         columns are categorical (codes and cardinalities are taken from the
-        categories, a missing value becomes ``-1``) or integer-coded.
+        categories, a missing value becomes ``-1``), integer-coded (pandas'
+        nullable ``Int64``: ``NA`` is missing) or boolean (0 and 1).
     cardinalities : sequence of int, optional
         Number of values of each attribute. Give it when a training fold may
         lack a category, so that tables are sized for every category; by
@@ -45,8 +46,9 @@ def check_discrete_X(X, cardinalities=None):
             if str(s.dtype) == "category":
                 cols.append(s.cat.codes.to_numpy().astype(np.int64))
                 categorical_cards.append(len(s.cat.categories))
-            elif np.issubdtype(s.dtype, np.integer):
-                cols.append(s.to_numpy().astype(np.int64))
+            elif getattr(s.dtype, "kind", "O") in "iub":
+                # Also pandas' nullable Int64/boolean, whose NA is a missing value.
+                cols.append(s.to_numpy(dtype=np.int64, na_value=-1))
                 categorical_cards.append(None)
             else:
                 raise ClassifierError(
@@ -115,7 +117,7 @@ def _recode_frame(X, categories, cardinalities):
     for j in range(X.shape[1]):
         s, cats = X.iloc[:, j], categories[j]
         is_categorical = str(s.dtype) == "category"
-        if cats is None or (not is_categorical and s.dtype.kind in "iu"):
+        if cats is None or (not is_categorical and getattr(s.dtype, "kind", "O") in "iub"):
             out[j] = s
             continue
         unknown = max(int(cardinalities[j]), len(cats))
