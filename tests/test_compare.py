@@ -292,3 +292,74 @@ def test_table_does_not_depend_on_record_order(ttest_frame):
     assert compare(reordered).render("csv") == compare(ttest_frame).render("csv")
     assert compare(reordered).datasets == ["ex1", "ex2"]
     assert compare(ttest_frame, datasets=["ex2", "ex1", "unused"]).datasets == ["ex2", "ex1"]
+
+
+# ---- failed tasks ----------------------------------------------------------------------------
+
+def _with_failures(frame, failures):
+    """``frame`` with the given (data set, classifier, repetition) tasks turned into failed
+    records (fold 4 of the repetition, or every fold when the repetition is None)."""
+    frame = frame.assign(status="ok")
+    for ds, label, rep in failures:
+        hit = (frame["dataset"] == ds) & (frame["classifier"] == label)
+        if rep is not None:
+            hit &= (frame["repetition"] == rep) & (frame["fold"] == 4)
+        frame.loc[hit, ["accuracy", "error"]] = np.nan
+        frame.loc[hit, "status"] = "error"
+    return frame
+
+
+def _three_datasets(ttest_ref):
+    ex2 = ttest_ref["second_example"]
+    a, b = ttest_ref["accuracy_A"], ttest_ref["accuracy_B"]
+    rows = []
+    for ds, (va, vb, vc) in {"ex1": (a, b, ex2["accuracy_A"]), "ex2": (ex2["accuracy_A"], b, a),
+                             "ex3": (b, ex2["accuracy_B"], a)}.items():
+        rows += _records(ds, "A", va) + _records(ds, "B", vb) + _records(ds, "C", vc)
+    return pd.DataFrame(rows)
+
+
+def test_a_failed_fold_empties_its_cell_and_names_the_data_set(ttest_ref):
+    # Before: a classifier that failed on one fold had 9 folds against the baseline's 10, and
+    # compare refused the whole comparison as if the runs had used different folds.
+    full = _three_datasets(ttest_ref)
+    frame = _with_failures(full, [("ex2", "B", 0)])
+    cmp = compare(frame)
+    assert np.isnan(cmp.mean.at["ex2", "B"]) and cmp.sign.at["ex2", "B"] == 0
+    assert cmp.mean.at["ex2", "C"] == pytest.approx(np.mean(ttest_ref["accuracy_A"]))
+    assert cmp.complete == ["ex1", "ex3"]
+    # The tests over data sets are those of the two complete data sets alone.
+    alone = compare(full[full["dataset"] != "ex2"])
+    assert cmp.friedman.statistic == pytest.approx(alone.friedman.statistic)
+    assert cmp.average_ranks.tolist() == pytest.approx(alone.average_ranks.tolist())
+    text = cmp.render("text")
+    assert "B on ex2 (1 of 100 folds without a score, 1 of them failed)" in text
+    assert "left out of the ranks and the tests over data sets: ex2;" in text
+    # A cell whose every fold failed is reported as such; the classifier keeps its column.
+    all_failed = compare(_with_failures(full, [("ex3", "C", None)]))
+    assert all_failed.classifiers == ["A", "B", "C"] and np.isnan(all_failed.mean.at["ex3", "C"])
+    assert "C on ex3 (failed on all 100 folds)" in all_failed.render("text")
+    with pytest.raises(StatsError, match="all 300 tasks failed"):
+        compare(_with_failures(full[full["dataset"] == "ex1"],
+                               [("ex1", c, None) for c in "ABC"]))
+
+
+def test_cli_compare_reads_failed_records(tmp_path, ttest_ref):
+    from bayesbench.evaluation.store import RecordWriter
+    frame = _with_failures(_three_datasets(ttest_ref), [("ex1", "C", None)])
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    with RecordWriter(run_dir) as w:
+        for r in frame.to_dict("records"):
+            record = {k: v for k, v in r.items() if k not in ("accuracy", "error", "run")}
+            if r["status"] == "ok":
+                record["metrics"] = {"accuracy": r["accuracy"], "error": r["error"]}
+            else:
+                record["error"] = "ClassifierError: cannot take this data set"
+            w.append(record)
+    res = CliRunner().invoke(main, ["compare", str(run_dir)])
+    assert res.exit_code == 0, res.output
+    assert "C on ex1 (failed on all 100 folds)" in res.stdout
+    assert "data sets: ex1;" in res.stdout
+    row = next(ln for ln in res.stdout.splitlines() if ln.startswith("ex1"))
+    assert row.split()[-1] == "-"

@@ -479,7 +479,7 @@ def _compare_arms(config: ExperimentConfig, results: list[RunResult], formats) -
     from .store import records_frame
     from .summary import write_comparison
 
-    frame = records_frame([r.run_dir for r in results])
+    frame = records_frame([r.run_dir for r in results], failed=True)
     wanted = {r["task_id"] for result in results for r in result.records}
     frame = frame[frame["task_id"].isin(wanted)] if len(frame) else frame
     baseline = config.compare.baseline

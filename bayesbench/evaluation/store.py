@@ -187,15 +187,17 @@ class RunLock:
         self.release()
 
 
-def records_frame(run_dirs):
-    """One row per ``ok`` record of the given result directories.
+def records_frame(run_dirs, *, failed: bool = False):
+    """One row per ``ok`` record of the given result directories (``failed=True``: per record).
 
     Columns: the record's scalar fields (``dataset``, ``repetition``, ``fold``,
     ``classifier``, ``learner``, ``seed``, ``fold_id``, ``n_train``, ``n_test``,
     ``fit_seconds``, ``predict_seconds``, ...), every entry of ``metrics`` as its
     own column (``accuracy``, ``f1_macro``, ...; undefined scores are NaN), every
     per-class score as ``<score>[<class>]`` (``f1[M]``, ``recall[Iris-setosa]``),
-    and ``run``, the directory's name.
+    and ``run``, the directory's name. With ``failed=True`` the failed tasks are rows too
+    (``status`` "error", ``error`` their message, no scores), so that a comparison can say
+    which cells they leave empty.
     """
     import pandas as pd
 
@@ -207,11 +209,11 @@ def records_frame(run_dirs):
         if not (run_dir / RECORDS).exists():
             raise ResultStoreError(f"{run_dir}: not a result directory (no {RECORDS})")
         for record in read_records(run_dir):
-            if record.get("status") != "ok":
+            if record.get("status") != "ok" and not failed:
                 continue
             row = {k: v for k, v in record.items()
                    if not isinstance(v, (dict, list)) and k != "checksum"}
-            for name, value in record["metrics"].items():
+            for name, value in (record.get("metrics") or {}).items():
                 row[name] = float("nan") if value is None else value
             for score, values in (record.get("per_class") or {}).items():
                 for cls, value in zip(record.get("classes") or [], values):

@@ -186,7 +186,7 @@ def _comparison(out_dir, config, records, formats) -> list[Path]:
     asks (default: the first metric, the first classifier as baseline, corrected t-test)."""
     from .store import records_frame
 
-    frame = records_frame(out_dir.parent)
+    frame = records_frame(out_dir.parent, failed=True)
     wanted = {r["task_id"] for r in records}
     frame = frame[frame["task_id"].isin(wanted)] if len(frame) else frame
     return write_comparison(out_dir, frame, config, formats, config.compare.baseline)

@@ -263,10 +263,11 @@ def _over_datasets(cmp: Comparison) -> Comparison:
     base = cmp.baseline
     complete = [ds for ds in cmp.datasets if np.all(np.isfinite(cmp.mean.loc[ds].to_numpy(dtype=float)))]
     cmp.complete = complete
-    dropped = len(cmp.datasets) - len(complete)
+    dropped = [ds for ds in cmp.datasets if ds not in complete]
     if dropped:
-        cmp.notes.append(f"{dropped} data set(s) lack a score for some classifier and are left out of "
-                         f"the ranks and the tests over data sets.")
+        cmp.notes.append(f"{len(dropped)} data set(s) lack a score for some classifier and are left "
+                         f"out of the ranks and the tests over data sets: {', '.join(dropped)}; "
+                         f"wins/ties/losses count every data set where both classifiers have a score.")
     for name in names:
         if name == base:
             continue
@@ -349,6 +350,40 @@ def _fold_test(test: str, a: pd.DataFrame, b: pd.DataFrame, metric: str):
     return S.corrected_ttest(x, y, float(used["n_test"].sum()) / n_train)
 
 
+def _incomplete_cells(frame: pd.DataFrame) -> dict:
+    """``{(data set, label): reason}`` for the cells lacking a score on some fold of their run.
+
+    A run's folds of a data set are the (repetition, fold) keys of any of its records there,
+    failed ones included. A mean over fewer folds than the other classifiers had would be
+    ranked as if it were comparable, and a paired test could not pair it, so such a cell is
+    reported rather than scored.
+    """
+    run = frame["run"].astype(str) if "run" in frame else pd.Series("", frame.index)
+    keys = list(zip(frame["repetition"], frame["fold"]))
+    folds: dict = {}
+    for r, ds, key in zip(run, frame["dataset"], keys):
+        folds.setdefault((r, ds), set()).add(key)
+    seen: dict = {}
+    for r, ds, name, key, ok in zip(run, frame["dataset"], frame["_label"], keys, frame["_ok"]):
+        cell = seen.setdefault((ds, name), {"run": r, "ok": set(), "failed": 0})
+        if ok:
+            cell["ok"].add(key)
+        else:
+            cell["failed"] += 1
+    out = {}
+    for (ds, name), cell in seen.items():
+        total = len(folds[cell["run"], ds])
+        missing = total - len(cell["ok"])
+        if not missing:
+            continue
+        if cell["failed"] == total:
+            out[ds, name] = f"failed on all {total} folds"
+        else:
+            out[ds, name] = (f"{missing} of {total} folds without a score, {cell['failed']} "
+                             f"of them failed")
+    return out
+
+
 def _check_pairing(ds: str, name: str, base: str, a: pd.DataFrame, b: pd.DataFrame) -> None:
     same_keys = a.index.equals(b.index)
     if same_keys and "fold_id" in a:
@@ -386,6 +421,9 @@ def compare(frame: pd.DataFrame, metric: str = "accuracy", baseline: str | None 
     for column in ("dataset", "classifier", "repetition", "fold"):
         if column not in frame:
             raise StatsError(f"the records lack the column '{column}'")
+    ok = frame["status"].fillna("ok").eq("ok") if "status" in frame else pd.Series(True, frame.index)
+    if not ok.any():
+        raise StatsError(f"no finished records to compare: all {len(frame)} tasks failed")
     if metric not in frame:
         from ..evaluation.metrics import METRIC_NAMES
         known = [m for m in METRIC_NAMES if m in frame]
@@ -393,7 +431,7 @@ def compare(frame: pd.DataFrame, metric: str = "accuracy", baseline: str | None 
     if lower_is_better is None:
         from ..evaluation.metrics import LOWER_IS_BETTER
         lower_is_better = metric in LOWER_IS_BETTER
-    frame = frame.assign(_label=_labels(frame))
+    frame = frame.assign(_label=_labels(frame), _ok=ok)
     names = list(dict.fromkeys(frame["_label"]))
     frame = frame.assign(dataset=frame["dataset"].astype(str))
     present = set(frame["dataset"])
@@ -402,8 +440,11 @@ def compare(frame: pd.DataFrame, metric: str = "accuracy", baseline: str | None 
     base = _resolve_baseline(names, baseline)
     # A resumed run may hold a task twice; the last record wins.
     frame = frame.drop_duplicates(["dataset", "_label", "repetition", "fold"], keep="last")
+    incomplete = _incomplete_cells(frame)
+    frame = frame[frame["_ok"]]
     cells = {key: g.set_index(["repetition", "fold"]).sort_index()
-             for key, g in frame.groupby(["dataset", "_label"], sort=False)}
+             for key, g in frame.groupby(["dataset", "_label"], sort=False)
+             if key not in incomplete}
 
     mean = pd.DataFrame(np.nan, index=datasets, columns=names)
     std = mean.copy()
@@ -435,6 +476,11 @@ def compare(frame: pd.DataFrame, metric: str = "accuracy", baseline: str | None 
                 sign.at[ds, name] = int(np.sign(direction * diff))
     cmp = Comparison(metric=metric, baseline=base, test=test, alpha=alpha,
                      lower_is_better=bool(lower_is_better), mean=mean, std=std, pvalue=pvalue, sign=sign)
+    if incomplete:
+        cmp.notes.append("cells without a score on every fold are left empty (-) and out of every "
+                         "test: " + "; ".join(f"{name} on {ds} ({why})" for (ds, name), why
+                                              in sorted(incomplete.items(), key=lambda kv: (
+                                                  names.index(kv[0][1]), datasets.index(kv[0][0])))))
     if n_nan:
         cmp.notes.append(f"{n_nan} fold score(s) of {metric} are undefined (NaN) and were left out.")
     if n_untested:
@@ -497,7 +543,7 @@ def compare_paths(paths, *, metric: str | None = None, baseline: str | None = No
                               baseline=baseline, alpha=alpha, lower_is_better=bool(lower_is_better))
     from ..evaluation.store import records_frame
     runs = list(dict.fromkeys(r for p in paths for r in _run_dirs(p)))
-    return compare(records_frame(runs), metric=metric or "accuracy", baseline=baseline, test=test,
+    return compare(records_frame(runs, failed=True), metric=metric or "accuracy", baseline=baseline, test=test,
                    alpha=alpha, lower_is_better=lower_is_better, datasets=_declared_datasets(runs))
 
 
