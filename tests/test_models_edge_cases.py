@@ -103,3 +103,27 @@ def test_nullable_integer_and_boolean_columns_are_codes_with_na_missing():
     reference = bayesbench.make_classifier("nb").fit(codes, y)
     np.testing.assert_allclose(model.predict_proba(frame), reference.predict_proba(codes),
                                rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", ["nb", "map", "aode", "gnb"])
+@pytest.mark.parametrize("y, n_classes, words", [
+    (np.array([0.5, 1.0, 0.0, 1.0]), 2, "integer class codes"),   # was truncated to 0
+    (np.array(["a", "b", "a", "b"]), 2, "integer class codes"),
+    (np.array([0, 1, 0, 1]), "2", "n_classes"),
+    (np.array([0.0, 1.0, np.nan, 1.0]), None, "missing class at row 2"),  # was a class "nan"
+    (np.array(["a", None, "a", "b"], dtype=object), None, "missing class at row 1"),
+])
+def test_a_bad_target_is_a_clear_error(name, y, n_classes, words):
+    X = np.array([[0, 1], [1, 0], [0, 0], [1, 1]])
+    model = bayesbench.make_classifier(name)
+    with pytest.raises(ClassifierError, match=words):
+        if model.input_kind == "discrete":
+            model.fit(X, y, [2, 2], n_classes)
+        else:
+            model.fit(X + np.arange(8).reshape(4, 2) * 0.1, y, n_classes=n_classes)
+
+
+def test_integral_float_codes_with_n_classes_are_still_accepted():
+    X = np.array([[0], [1], [0], [1]])
+    model = bayesbench.make_classifier("nb").fit(X, np.array([0.0, 2.0, 0.0, 2.0]), [2], 3)
+    assert model.class_count_.tolist() == [2.0, 0.0, 2.0]

@@ -94,7 +94,22 @@ def encode_target(y, n_classes: int | None):
     y = np.asarray(y)
     if y.ndim != 1:
         raise ClassifierError(f"y must be one-dimensional, got shape {y.shape}")
+    if y.dtype.kind == "f" or y.dtype.kind == "O":
+        import pandas as pd  # isna covers None, NaN and pd.NA in object arrays alike
+
+        missing = np.flatnonzero(pd.isna(y))
+        if missing.size:
+            raise ClassifierError(f"y has a missing class at row {missing[0]}; "
+                                  "every training example needs a class")
     if n_classes is not None:
+        if isinstance(n_classes, bool) or not isinstance(n_classes, (int, np.integer)) \
+                or n_classes < 1:
+            raise ClassifierError(f"n_classes must be an integer >= 1, got {n_classes!r}")
+        if y.dtype.kind not in "iub" and not (
+                y.dtype.kind == "f" and np.array_equal(y, np.round(y))):
+            raise ClassifierError(
+                f"with n_classes, y must hold integer class codes 0..{n_classes - 1}, "
+                f"got dtype {y.dtype}")
         codes = y.astype(np.int64)
         if codes.size and (codes.min() < 0 or codes.max() >= n_classes):
             raise ClassifierError(f"class codes must lie in 0..{n_classes - 1}")
