@@ -127,3 +127,13 @@ def test_integral_float_codes_with_n_classes_are_still_accepted():
     X = np.array([[0], [1], [0], [1]])
     model = bayesbench.make_classifier("nb").fit(X, np.array([0.0, 2.0, 0.0, 2.0]), [2], 3)
     assert model.class_count_.tolist() == [2.0, 0.0, 2.0]
+
+
+@pytest.mark.parametrize("name", [n for n in bayesbench.list_classifiers()
+                                  if bayesbench.models.registry.classifier_class(n).input_kind
+                                  == "discrete"])
+def test_every_discrete_learner_refuses_zero_rows(name):
+    # MAP used to fit an empty table (and, without n_classes, no class at all).
+    with pytest.raises(ClassifierError, match="zero rows"):
+        bayesbench.make_classifier(name).fit(np.zeros((0, 2), dtype=np.int64),
+                                             np.zeros(0, dtype=np.int64), [2, 2], 2)

@@ -49,6 +49,8 @@ class MAPClassifier(BaseClassifier):
         classes, codes = encode_target(y, n_classes)
         if codes.shape[0] != X.shape[0]:
             raise ClassifierError(f"X has {X.shape[0]} rows but y has {codes.shape[0]}")
+        if codes.shape[0] == 0:
+            raise ClassifierError("cannot fit on zero rows")
         k = len(classes)
         configs, inverse = np.unique(X, axis=0, return_inverse=True)
         inverse = inverse.ravel()
