@@ -137,3 +137,18 @@ def test_every_discrete_learner_refuses_zero_rows(name):
     with pytest.raises(ClassifierError, match="zero rows"):
         bayesbench.make_classifier(name).fit(np.zeros((0, 2), dtype=np.int64),
                                              np.zeros(0, dtype=np.int64), [2, 2], 2)
+
+
+@pytest.mark.parametrize("name", ["nb", "tan", "map", "aode"])
+def test_nan_in_a_float_array_is_a_missing_value(name):
+    # The estimator tags tell scikit-learn that NaN is allowed; it used to raise.
+    rng = np.random.default_rng(5)
+    codes = rng.integers(-1, 3, (40, 3))
+    y = rng.integers(0, 2, 40)
+    floats = np.where(codes < 0, np.nan, codes).astype(np.float64)
+    on_codes = bayesbench.make_classifier(name).fit(codes, y, [3, 3, 3], 2)
+    on_floats = bayesbench.make_classifier(name).fit(floats, y, [3, 3, 3], 2)
+    np.testing.assert_allclose(on_floats.predict_proba(floats), on_codes.predict_proba(codes),
+                               rtol=0, atol=1e-12)
+    with pytest.raises(ClassifierError, match="non-integer"):
+        on_codes.predict(floats + 0.5)

@@ -22,7 +22,8 @@ def check_discrete_X(X, cardinalities=None):
     Parameters
     ----------
     X : array-like of int, shape (n_samples, n_attributes), or pandas.DataFrame
-        Integer codes ``>= 0``, ``-1`` for a missing value; or a DataFrame whose
+        Integer codes ``>= 0``, ``-1`` for a missing value (in a float array,
+        integral values with NaN also marking a missing value); or a DataFrame whose
         columns are categorical (codes and cardinalities are taken from the
         categories, a missing value becomes ``-1``), integer-coded (pandas'
         nullable ``Int64``: ``NA`` is missing) or boolean (0 and 1).
@@ -60,6 +61,9 @@ def check_discrete_X(X, cardinalities=None):
         if X.ndim != 2:
             raise ClassifierError(f"X must be two-dimensional, got shape {X.shape}")
         if not np.issubdtype(X.dtype, np.integer):
+            if X.dtype.kind == "f" and np.isnan(X).any():
+                # NaN is missing, as the estimator tags (allow_nan) tell scikit-learn.
+                X = np.where(np.isnan(X), -1.0, X)
             if X.dtype.kind == "f" and X.size and not np.all(np.isfinite(X) & (X == np.round(X))):
                 raise ClassifierError(
                     "X holds non-integer values; discrete classifiers need integer codes "
