@@ -152,3 +152,12 @@ def test_nan_in_a_float_array_is_a_missing_value(name):
                                rtol=0, atol=1e-12)
     with pytest.raises(ClassifierError, match="non-integer"):
         on_codes.predict(floats + 0.5)
+
+
+def test_knaive_strong_must_be_a_boolean():
+    rng = np.random.default_rng(2)
+    X, y = rng.normal(size=(30, 3)), rng.integers(0, 2, 30)
+    with pytest.raises(ClassifierError, match="strong must be True or False"):
+        bayesbench.make_classifier("knaive", strong="false").fit(X, y)
+    assert bayesbench.make_classifier("knaive", strong=np.bool_(True)).fit(X, y) \
+        .structure_info_["strong"] is True

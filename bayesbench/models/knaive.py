@@ -114,6 +114,9 @@ class KNaiveBayes(ContinuousClassifier):
         p = X.shape[1]
         if self.k is not None and not (_is_int(self.k) and 0 <= self.k <= p):
             raise ClassifierError(f"k must be None or an integer in 0..{p}, got {self.k!r}")
+        if not isinstance(self.strong, (bool, np.bool_)):
+            # A string such as "false" is truthy and would silently mean strong=True.
+            raise ClassifierError(f"strong must be True or False, got {self.strong!r}")
         if not _is_int(self.exhaustive_limit):
             raise ClassifierError(
                 f"exhaustive_limit must be an integer, got {self.exhaustive_limit!r}")
