@@ -220,6 +220,29 @@ TOP_KEYS = ("name", "seed", "datasets", "data_dirs", "preprocess", "cv", "classi
             "metrics", "output", "jobs", "scheduler", "format", "compare", "arms")
 
 
+class _StrictLoader(yaml.SafeLoader):
+    """``yaml.SafeLoader`` that refuses a key given twice in one mapping (PyYAML keeps the
+    last silently, so a second ``classifiers:`` would discard the first without a word)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = {}
+        for key_node, _ in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                continue  # '<<: *anchor' merges keys that the mapping may override
+            key = self.construct_object(key_node, deep=True)
+            try:
+                twice = key in seen
+            except TypeError:  # an unhashable key: construct_mapping reports it
+                continue
+            line = key_node.start_mark.line + 1
+            if twice:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key '{key}' given twice (lines {seen[key]} and {line})",
+                    key_node.start_mark)
+            seen[key] = line
+        return super().construct_mapping(node, deep=deep)
+
+
 def load_config(path, *, skip_missing: bool = False) -> ExperimentConfig:
     """Read and validate a YAML experiment file.
 
@@ -231,8 +254,12 @@ def load_config(path, *, skip_missing: bool = False) -> ExperimentConfig:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError([("", f"cannot read the config: {exc.strerror}")], path=path) from None
+    except UnicodeDecodeError as exc:
+        line = path.read_bytes()[:exc.start].count(b"\n") + 1
+        raise ConfigError([("", f"line {line}: not UTF-8 text (byte 0x{exc.object[exc.start]:02x}); "
+                                f"save the config as UTF-8")], path=path) from None
     try:
-        raw = yaml.safe_load(text)
+        raw = yaml.load(text, Loader=_StrictLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark is not None else ""
@@ -252,7 +279,12 @@ def parse_config(raw, *, base_dir=None, source=None,
     """
     base_dir = Path(base_dir) if base_dir is not None else Path.cwd()
     p = _Problems()
-    raw = p.mapping(raw if raw is not None else {}, "", TOP_KEYS)
+    if not isinstance(raw, dict):
+        # Nothing else can be checked: one line, not a cascade of "required" keys.
+        got = "an empty file" if raw is None else _kind(raw)
+        raise ConfigError([("", f"expected a mapping of keys (name, datasets, classifiers, ...), "
+                                f"got {got}")], path=source)
+    raw = p.mapping(raw, "", TOP_KEYS)
 
     name = None
     if "name" not in raw:
