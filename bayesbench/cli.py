@@ -20,6 +20,30 @@ class _Group(click.Group):
         except BayesbenchError as exc:
             click.echo(f"bayesbench: error: {exc}", err=True)
             ctx.exit(exc.exit_code)
+        except OSError as exc:
+            # A file that cannot be written or read (no such directory, no permission, disk
+            # full) is the user's environment, not a bug: one line naming the file.
+            where = f"{exc.filename}: " if exc.filename is not None else ""
+            click.echo(f"bayesbench: error: {where}{exc.strerror or exc}", err=True)
+            ctx.exit(1)
+        except KeyboardInterrupt:
+            click.echo("\nbayesbench: interrupted", err=True)
+            ctx.exit(130)
+
+
+def _output_file(path, option: str, suffixes=None) -> None:
+    """Refuse an output file before any work: its directory must exist, its suffix be known."""
+    if path is None:
+        return
+    from pathlib import Path
+
+    path = Path(path)
+    if suffixes and path.suffix.lower() not in suffixes:
+        raise BayesbenchError(f"{option} {path}: expected a file name ending in "
+                              f"{', '.join(suffixes)}")
+    parent = path.parent
+    if not parent.is_dir():
+        raise BayesbenchError(f"{option} {path}: the directory {parent} does not exist")
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -86,7 +110,7 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
           --repeats 1 --datasets car,wine -o /tmp/smoke
     """
     from .config import load_config, override
-    from .errors import BayesbenchError
+    from .errors import BayesbenchError, Interrupted
     from .evaluation.runner import run_config
     from .report.tables import FORMATS
 
@@ -100,8 +124,14 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
                     [d.strip() for d in only.split(",") if d.strip()])
     for name, message in spec.missing:
         click.echo(f"bayesbench: warning: data set '{name}' skipped: {message}", err=True)
-    results = run_config(spec, jobs=jobs, scheduler=scheduler, resume=resume, force=force,
-                         formats=chosen or None, quiet=quiet, command=sys.argv)
+    try:
+        results = run_config(spec, jobs=jobs, scheduler=scheduler, resume=resume, force=force,
+                             formats=chosen or None, quiet=quiet, command=sys.argv)
+    except KeyboardInterrupt:
+        # Records are written as tasks finish, so the directory is a consistent partial run.
+        where = "" if force else f" in {spec.run_dir}"
+        raise Interrupted(f"interrupted; the finished tasks are kept{where}: run the same "
+                          f"command again to resume") from None
     for result in results:
         if not quiet:
             table = result.run_dir / "summary" / "accuracy.txt"
@@ -138,8 +168,9 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
     Fayyad and Irani's supervised method exactly as Weka's Discretize filter
     computes it, 'fd' Freedman-Diaconis bins, 'width' and 'frequency' BINS
     equal-width or equal-frequency bins. A value v falls in the bin (a, b]
-    with a < v <= b. Nominal attributes are left alone. With --format json
-    the output is {"attribute": [cut, ...], ...} for the numeric attributes.
+    with a < v <= b. Nominal attributes are left alone; a data set without
+    numeric attributes is an error. With --format json the output is
+    {"attribute": [cut, ...], ...} for the numeric attributes.
 
     \b
     Examples:
@@ -150,10 +181,16 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
     import json
 
     from .data import load_dataset, locate_dataset, write_arff
+    from .errors import DataError
     from .preprocess.discretize import Discretizer, cut_point_rows
     from .report.tables import render
 
-    ds = load_dataset(locate_dataset(data), class_attribute, delimiter=delimiter)
+    _output_file(output, "-o")
+    path = locate_dataset(data)
+    ds = load_dataset(path, class_attribute, delimiter=delimiter)
+    if all(a.is_nominal for a in ds.attributes):
+        raise DataError(f"no numeric attribute to discretize (its {len(ds.attributes)} "
+                        f"attributes are all nominal)", path=path)
     fitted = Discretizer(method=method, bins=bins).fit(ds)
     if output:
         write_arff(fitted.transform(ds), output)
@@ -185,7 +222,7 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
 @click.option("--format", "fmt", default="text", show_default=True,
               type=click.Choice(["text", "markdown", "latex", "csv"]), help="Table format.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the tables to this file.")
-@click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE.png|FILE.svg",
+@click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE.png|FILE.svg|FILE.pdf",
               help="Also draw the critical-difference diagram (Demsar 2006, Fig. 1).")
 def compare(inputs, metric, baseline, test, alpha, lower_is_better, fmt, output, plot):
     """Compare classifiers across runs with significance tests.
@@ -217,6 +254,8 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, fmt, output,
 
     from .report.comparison import compare_paths
 
+    _output_file(output, "-o")
+    _output_file(plot, "--plot", (".png", ".svg", ".pdf"))
     result = compare_paths(inputs, metric=metric, baseline=baseline, test=test, alpha=alpha,
                            lower_is_better=lower_is_better)
     text = result.render(fmt)

@@ -67,3 +67,9 @@ class ResultStoreError(BayesbenchError):
 
 class StatsError(BayesbenchError):
     """A statistical test cannot be computed on the given scores."""
+
+
+class Interrupted(BayesbenchError):
+    """The user stopped a command (Ctrl-C); exit status 130 as for a shell's SIGINT."""
+
+    exit_code = 130

@@ -1,5 +1,11 @@
 """Bad input on the command line: one line on standard error naming the file, a non-zero exit,
 never a traceback, and nothing written."""
+import os
+import signal
+import subprocess
+import sys
+import time
+
 import pytest
 from click.testing import CliRunner
 
@@ -48,3 +54,81 @@ def test_a_key_given_twice_is_refused_not_silently_overwritten(tmp_path):
     assert "given twice" not in res.stderr and "base: unknown key" in res.stderr
     path.write_text("name: x\ndatasets: [iris]\nclassifiers:\n  - {name: nb, params: {<<: {alpha: 1}, alpha: 2}}\n")
     assert load_config(path).classifiers[0].params == {"alpha": 2}
+
+
+def test_discretize_a_data_set_without_numeric_attributes(tmp_path):
+    one_line_error(invoke("discretize", "weather.nominal"), 1, "weather.nominal.arff",
+                   "no numeric attribute to discretize")
+
+
+def test_output_into_a_missing_directory_is_refused_before_any_work(tmp_path):
+    target = tmp_path / "nowhere" / "iris-mdl.arff"
+    res = invoke("discretize", "iris", "-o", target)
+    one_line_error(res, 1, f"-o {target}", "does not exist")
+    assert res.stdout == "" and not target.parent.exists()
+    scores = tmp_path / "scores.csv"
+    scores.write_text("dataset,A,B\nd1,0.5,0.6\nd2,0.6,0.7\nd3,0.7,0.9\n")
+    res = invoke("compare", scores, "-o", tmp_path / "nowhere" / "cmp.txt")
+    one_line_error(res, 1, "-o", "does not exist")
+    res = invoke("compare", scores, "--plot", tmp_path / "nowhere" / "cd.png")
+    one_line_error(res, 1, "--plot", "does not exist")
+    assert res.stdout == ""
+    res = invoke("compare", scores, "--plot", tmp_path / "cd.jpg")
+    one_line_error(res, 1, "--plot", ".png, .svg, .pdf")
+    assert res.stdout == ""  # refused before the tables were printed
+
+
+def test_an_os_error_while_running_is_one_line(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    config = tmp_path / "exp.yaml"
+    config.write_text("name: x\ndatasets: [iris]\ncv: {folds: 2}\nclassifiers: [nb]\n")
+    res = invoke("run", config, "-o", blocker / "out", "-q", "--jobs", "1")
+    one_line_error(res, 1, str(blocker / "out"), "Not a directory")
+
+
+def test_an_interrupted_run_says_how_to_resume(tmp_path, monkeypatch):
+    import bayesbench.evaluation.runner as runner
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "run_config", interrupted)
+    config = tmp_path / "exp.yaml"
+    config.write_text(f"name: x\noutput: {tmp_path / 'out'}\ndatasets: [iris]\nclassifiers: [nb]\n")
+    one_line_error(invoke("run", config), 130, "interrupted", str(tmp_path / "out"),
+                   "run the same command again to resume")
+
+
+def test_ctrl_c_during_a_run_leaves_a_resumable_directory(tmp_path):
+    # SIGINT to the whole process group, as a terminal's Ctrl-C sends it (workers included).
+    config = tmp_path / "exp.yaml"
+    out = tmp_path / "out"
+    config.write_text(f"name: x\noutput: {out}\ndatasets: [vote, soybean]\ncv: {{folds: 10, repeats: 5}}\n"
+                      "preprocess: {impute: mean_mode}\nclassifiers: [nb, bsej, asb]\n")
+
+    def own_group():
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.setpgrp()
+
+    proc = subprocess.Popen([sys.executable, "-m", "bayesbench.cli", "run", str(config), "-q",
+                             "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=own_group)
+    records = out / "records.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        if records.exists() and records.stat().st_size > 0:
+            break
+        time.sleep(0.05)
+    assert proc.poll() is None, "the run ended before it could be interrupted"
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    err = err.decode()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    assert err.strip().splitlines()[-1] == (f"bayesbench: error: interrupted; the finished tasks "
+                                            f"are kept in {out}: run the same command again to resume")
+    assert not (out / "lock").exists()
+    from bayesbench.evaluation.store import scan
+    kept, damaged = scan(out)
+    assert kept and damaged == 0
