@@ -188,6 +188,9 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
     _output_file(output, "-o")
     path = locate_dataset(data)
     ds = load_dataset(path, class_attribute, delimiter=delimiter)
+    if not ds.attributes:
+        raise DataError(f"no attribute besides the class '{ds.target.name}' (for a CSV file: "
+                        f"is the --delimiter right?)", path=path)
     if all(a.is_nominal for a in ds.attributes):
         raise DataError(f"no numeric attribute to discretize (its {len(ds.attributes)} "
                         f"attributes are all nominal)", path=path)
