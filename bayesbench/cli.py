@@ -51,11 +51,30 @@ def _output_file(path, option: str, suffixes=None) -> None:
 def main():
     """Run, compare and report experiments with Bayesian network classifiers.
 
+    `run` cross-validates the classifiers of a YAML config on its data sets and
+    writes records and summary tables to a result directory; `compare` tests
+    classifiers against each other over result directories or a CSV of
+    scores; `discretize` prints the cut points of a data set. Each command
+    has its own page: bayesbench COMMAND --help. README.md documents the
+    config keys, the result directory and every statistic.
+
     \b
     Examples:
       bayesbench run configs/quickstart.yaml
       bayesbench compare results/quickstart
       bayesbench discretize iris --format json
+
+    \b
+    Environment:
+      BAYESBENCH_DATA  directories (':'-separated) searched for data sets
+                       given by name, after the config's data_dirs
+
+    \b
+    Exit status:
+      0    success, also when some tasks failed (see summary/errors.*)
+      1    an error, reported in one line on standard error
+      2    an invalid config or command line
+      130  interrupted (Ctrl-C); run the same command again to resume
     """
 
 
@@ -147,7 +166,7 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
         click.echo(f"arms compared in {results[0].run_dir.parent}/comparison.*")
 
 
-@main.command()
+@main.command(short_help="Print (and apply) the cut points of a data set's numeric attributes.")
 @click.argument("data")
 @click.option("--method", type=click.Choice(["mdl", "fd", "width", "frequency"]), default="mdl",
               show_default=True, help="How cut points are chosen.")
@@ -208,9 +227,10 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
 
 @main.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(exists=True), metavar="RUN_DIR...")
-@click.option("--metric", default=None,
-              help="Score to compare: accuracy (default), error, f1_macro, auc_ovr, log_loss, ... "
-                   "For a CSV it only names the scores.")
+@click.option("--metric", default=None, metavar="NAME",
+              help="Score to compare: accuracy (default), error, precision_macro, recall_macro, "
+                   "f1_macro, *_weighted, specificity_macro, log_loss, brier, auc_ovr, or a "
+                   "per-class score such as 'f1[M]'. For a CSV it only names the scores.")
 @click.option("--baseline", metavar="NAME", help="Classifier the others are tested against "
                                                   "(default: the first one).")
 @click.option("--test", "test", default="corrected-t", show_default=True,
@@ -245,6 +265,10 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, fmt, output,
     Iman-Davenport F; Nemenyi and Bonferroni-Dunn critical differences; Holm,
     Bonferroni-Dunn, Wilcoxon signed-rank and sign tests against the baseline.
     A CSV has one score per cell, so only the tests over data sets apply.
+
+    A classifier that failed (or has no score) on some fold of a data set
+    gets an empty cell there, and that data set is left out of the ranks and
+    the tests over data sets; the notes under the tables name both.
 
     \b
     Examples:
