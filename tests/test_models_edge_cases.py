@@ -112,6 +112,7 @@ def test_nullable_integer_and_boolean_columns_are_codes_with_na_missing():
     (np.array([0, 1, 0, 1]), "2", "n_classes"),
     (np.array([0.0, 1.0, np.nan, 1.0]), None, "missing class at row 2"),  # was a class "nan"
     (np.array(["a", None, "a", "b"], dtype=object), None, "missing class at row 1"),
+    (np.array([0.0, 1.0, 1.0, np.inf]), None, "infinite class value at row 3"),
 ])
 def test_a_bad_target_is_a_clear_error(name, y, n_classes, words):
     X = np.array([[0, 1], [1, 0], [0, 0], [1, 1]])

@@ -101,6 +101,9 @@ def encode_target(y, n_classes: int | None):
         if missing.size:
             raise ClassifierError(f"y has a missing class at row {missing[0]}; "
                                   "every training example needs a class")
+        if y.dtype.kind == "f" and not np.isfinite(y).all():
+            row = np.flatnonzero(~np.isfinite(y))[0]
+            raise ClassifierError(f"y has an infinite class value at row {row}")
     if n_classes is not None:
         if isinstance(n_classes, bool) or not isinstance(n_classes, (int, np.integer)) \
                 or n_classes < 1:
