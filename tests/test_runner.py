@@ -272,3 +272,20 @@ def test_noise_shuffles_the_same_attributes_on_the_chosen_side(uci_dir, tmp_path
     names = [iris.attributes[j].name for j in sorted(changed[side])]
     assert discrete.notes[-1] == continuous.notes[-1]
     assert discrete.notes[-1].endswith(str(names))
+
+
+def test_summary_marks_a_mean_over_the_folds_that_did_not_fail():
+    from bayesbench.evaluation.summary import metric_table
+
+    def record(fold, status, accuracy=None):
+        r = {"dataset": "d", "classifier": "c", "repetition": 0, "fold": fold, "status": status}
+        return r | ({"metrics": {"accuracy": accuracy}} if status == "ok" else {"error": "boom"})
+
+    records = [record(0, "ok", 0.5), record(1, "ok", 0.7), record(2, "error"),
+               record(0, "ok", 0.9)]
+    records[3]["classifier"] = "full"
+    rows, _ = metric_table(records, "accuracy", ["d"], ["c", "full"], "text")
+    assert rows == [["d", f"0.6000 ± {np.std([0.5, 0.7], ddof=1):.4f} (1 of 3 folds failed)",
+                     "0.9000 ± 0.0000"]]
+    rows, _ = metric_table(records, "accuracy", ["d"], ["c", "full"], "csv")
+    assert rows[0][1] == pytest.approx(0.6)

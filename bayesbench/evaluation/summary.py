@@ -45,11 +45,13 @@ def _order(records, key, declared):
 
 def metric_table(records, metric, datasets, classifiers, fmt):
     """Rows and headers of one metric's data sets x classifiers table."""
-    values = defaultdict(list)
+    values, failed = defaultdict(list), defaultdict(int)
     for r in records:
         if r["status"] == "ok":
             v = record_metric(r, metric)
             values[r["dataset"], r["classifier"]].append(np.nan if v is None else v)
+        else:
+            failed[r["dataset"], r["classifier"]] += 1
     rows = []
     for d in datasets:
         row = [d]
@@ -60,8 +62,14 @@ def metric_table(records, metric, datasets, classifiers, fmt):
             std = float(v.std(ddof=1)) if v.size > 1 else 0.0 if v.size else float("nan")
             if fmt == "csv":
                 row += [mean, std]
+            elif not v.size:
+                row.append("-")
             else:
-                row.append("-" if not v.size else f"{mean:.4f} ± {std:.4f}")
+                # A mean over the folds that did not fail is not comparable with a full one.
+                n_failed = failed.get((d, c), 0)
+                note = (f" ({n_failed} of {n_failed + len(values[d, c])} folds failed)"
+                        if n_failed else "")
+                row.append(f"{mean:.4f} ± {std:.4f}{note}")
         rows.append(row)
     headers = ["dataset"] + ([f"{c} {s}" for c in classifiers for s in ("mean", "std")]
                              if fmt == "csv" else list(classifiers))
