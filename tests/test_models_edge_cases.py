@@ -162,3 +162,10 @@ def test_knaive_strong_must_be_a_boolean():
         bayesbench.make_classifier("knaive", strong="false").fit(X, y)
     assert bayesbench.make_classifier("knaive", strong=np.bool_(True)).fit(X, y) \
         .structure_info_["strong"] is True
+
+
+def test_a_frame_of_integer_codes_keeps_no_categories():
+    # The runner's frames: predict reads them as codes, with no per-call recoding.
+    frame = pd.DataFrame({"a": [0, 1, 1, 0], "b": [1, 1, 0, 0]})
+    model = bayesbench.make_classifier("nb").fit(frame, [0, 1, 1, 0], [2, 2], 2)
+    assert model.categories_ is None

@@ -98,15 +98,18 @@ def check_discrete_X(X, cardinalities=None):
 
 
 def frame_categories(X) -> list | None:
-    """Per column of a DataFrame, its categories if categorical, else None; None for an array.
+    """Per column of a DataFrame, its categories if categorical, else None.
 
-    Kept at ``fit`` so that prediction reads values, not the predict frame's own
-    codes, which differ whenever its categories are ordered differently.
+    None for an array or a frame without categorical columns (the runner's
+    integer codes), which prediction then reads as they are. Kept at ``fit`` so
+    that prediction reads values, not the predict frame's own codes, which
+    differ whenever its categories are ordered differently.
     """
     if not (hasattr(X, "dtypes") and hasattr(X, "columns")):
         return None
     columns = (X.iloc[:, j] for j in range(X.shape[1]))
-    return [s.cat.categories if str(s.dtype) == "category" else None for s in columns]
+    categories = [s.cat.categories if str(s.dtype) == "category" else None for s in columns]
+    return categories if any(c is not None for c in categories) else None
 
 
 def _recode_frame(X, categories, cardinalities):
