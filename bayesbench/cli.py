@@ -129,15 +129,16 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
           --repeats 1 --datasets car,wine -o /tmp/smoke
     """
     from .config import load_config, override
-    from .errors import BayesbenchError, Interrupted
+    from .errors import ConfigError, Interrupted
     from .evaluation.runner import run_config
     from .report.tables import FORMATS
 
     chosen = [f.strip() for item in formats for f in item.split(",") if f.strip()]
     unknown = [f for f in chosen if f not in FORMATS]
     if unknown:
-        raise BayesbenchError(f"--format: unknown format(s) {', '.join(unknown)}; "
-                              f"expected {', '.join(FORMATS)}")
+        # A command-line mistake: exit status 2, as for the config's own 'format' key.
+        raise ConfigError([("--format", f"unknown format(s) {', '.join(unknown)}; "
+                                        f"expected {', '.join(FORMATS)}")])
     spec = override(load_config(config, skip_missing=skip_missing), repeats=repeats,
                     output=output, datasets=None if only is None else
                     [d.strip() for d in only.split(",") if d.strip()])

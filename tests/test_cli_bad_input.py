@@ -136,3 +136,11 @@ def test_ctrl_c_during_a_run_leaves_a_resumable_directory(tmp_path):
     from bayesbench.evaluation.store import scan
     kept, damaged = scan(out)
     assert kept and damaged == 0
+
+
+def test_an_unknown_format_option_is_a_command_line_error(tmp_path):
+    config = tmp_path / "exp.yaml"
+    config.write_text("name: x\ndatasets: [iris]\nclassifiers: [nb]\n")
+    one_line_error(invoke("run", config, "--format", "text,html"), 2,
+                   "--format: unknown format(s) html")
+    assert not (tmp_path / "results").exists()
