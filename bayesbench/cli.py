@@ -79,7 +79,7 @@ def main():
 
 
 @main.command()
-@click.argument("config", type=click.Path(dir_okay=False))
+@click.argument("config")
 @click.option("-o", "--output", type=click.Path(file_okay=False),
               help="Result directory (config key 'output'; default results/<name>).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1),
@@ -227,7 +227,7 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
 
 
 @main.command()
-@click.argument("inputs", nargs=-1, required=True, type=click.Path(exists=True), metavar="RUN_DIR...")
+@click.argument("inputs", nargs=-1, required=True, metavar="RUN_DIR...")
 @click.option("--metric", default=None, metavar="NAME",
               help="Score to compare: accuracy (default), error, precision_macro, recall_macro, "
                    "f1_macro, *_weighted, specificity_macro, log_loss, brier, auc_ovr, or a "

@@ -464,6 +464,9 @@ def _datasets(value, present, p: _Problems, base_dir, data_dirs, missing=None) -
                      "; searched " + ", ".join(str(d) for d in dirs))
             if missing is not None and not looks_like_path:
                 missing.append((ref, f"data file not found: {ref}{where}"))
+            elif path is not None and Path(path).is_dir():
+                p.add(ref_key, f"{ref} is a directory; expected a data file (.arff, .csv, "
+                               f".libsvm, .svm)")
             else:
                 p.add(ref_key, f"data file not found: {ref}{where}")
             continue

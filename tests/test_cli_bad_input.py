@@ -144,3 +144,14 @@ def test_an_unknown_format_option_is_a_command_line_error(tmp_path):
     one_line_error(invoke("run", config, "--format", "text,html"), 2,
                    "--format: unknown format(s) html")
     assert not (tmp_path / "results").exists()
+
+
+def test_a_directory_where_a_file_is_expected(tmp_path):
+    folder = tmp_path / "data.csv"
+    folder.mkdir()
+    one_line_error(invoke("run", folder), 2, str(folder), "Is a directory")
+    one_line_error(invoke("discretize", folder), 1, str(folder), "is a directory")
+    config = tmp_path / "exp.yaml"
+    config.write_text(f"name: x\ndatasets: [{folder}]\nclassifiers: [nb]\n")
+    one_line_error(invoke("run", config), 2, f"datasets[0]: {folder} is a directory")
+    one_line_error(invoke("compare", tmp_path / "missing"), 1, "missing: no such file or directory")
