@@ -169,3 +169,18 @@ def test_a_frame_of_integer_codes_keeps_no_categories():
     frame = pd.DataFrame({"a": [0, 1, 1, 0], "b": [1, 1, 0, 0]})
     model = bayesbench.make_classifier("nb").fit(frame, [0, 1, 1, 0], [2, 2], 2)
     assert model.categories_ is None
+
+
+@pytest.mark.parametrize("name", DATAFRAME_LEARNERS)
+def test_a_frame_with_other_columns_than_at_fit_is_refused_not_read_by_position(name):
+    frame, y = weather_frame(np.random.default_rng(4))
+    model = bayesbench.make_classifier(name).fit(frame, y)
+    assert list(model.feature_names_in_) == ["colour", "size"]
+    with pytest.raises(ClassifierError, match=r"columns differ.*\['size', 'colour'\]"):
+        model.predict(frame[["size", "colour"]])
+    # An array is read by position, as always; a refit on one forgets the names.
+    codes = np.column_stack([frame["colour"].cat.codes, frame["size"].cat.codes])
+    np.testing.assert_array_equal(model.predict(codes), model.predict(frame))
+    model.fit(codes, y)
+    assert not hasattr(model, "feature_names_in_")
+    model.predict(frame[["size", "colour"]])

@@ -141,12 +141,32 @@ def _recode_frame(X, categories, cardinalities):
     return pd.DataFrame(out, index=X.index)
 
 
-def check_predict_X(X, n_attributes: int, categories=None, cardinalities=None):
+def remember_input(model, names, categories):
+    """Keep what ``fit`` saw of a DataFrame: ``feature_names_in_`` and ``categories_``.
+
+    ``feature_names_in_`` (scikit-learn's name) exists only after a DataFrame
+    fit; a refit on an array removes it.
+    """
+    model.categories_ = categories
+    if names is not None:
+        model.feature_names_in_ = np.asarray(names, dtype=object)
+    elif hasattr(model, "feature_names_in_"):
+        del model.feature_names_in_
+
+
+def check_predict_X(X, n_attributes: int, categories=None, cardinalities=None,
+                    names=None):
     """Validate X at prediction: same number of attributes as at ``fit``.
 
     With ``categories`` (from :func:`frame_categories` at ``fit``), a
-    DataFrame's categorical columns are read by value against them.
+    DataFrame's categorical columns are read by value against them. With
+    ``names`` (the columns seen at ``fit``), a DataFrame must have the same
+    columns in the same order: columns are read by position.
     """
+    given = attribute_names_of(X)
+    if names is not None and given is not None and list(given) != list(names):
+        raise ClassifierError(f"X columns differ from those seen at fit: got {list(given)}, "
+                              f"expected {list(names)}")
     if (categories is not None and hasattr(X, "dtypes") and hasattr(X, "columns")
             and len(X.columns) == n_attributes):
         X = _recode_frame(X, categories, cardinalities)
@@ -236,7 +256,7 @@ class AugmentedNaiveBayes(BaseClassifier):
                             attribute_names=structure.attribute_names or names)
         self.classes_ = classes
         self.cardinalities_ = cards
-        self.categories_ = categories
+        remember_input(self, names, categories)
         self.n_features_in_ = X.shape[1]
         self.structure_ = structure
         self.counts_ = counts(structure, X, codes, cards, k)
@@ -247,6 +267,7 @@ class AugmentedNaiveBayes(BaseClassifier):
         return self
 
     def _joint_log_likelihood(self, X, plain: bool = False) -> np.ndarray:
-        X = check_predict_X(X, self.n_features_in_, self.categories_, self.cardinalities_)
+        X = check_predict_X(X, self.n_features_in_, self.categories_, self.cardinalities_,
+                            getattr(self, "feature_names_in_", None))
         return joint_log_likelihood(self.structure_, self.tables_, X, self.class_log_prior_,
                                     unseen=self.unseen_, plain=plain)

@@ -10,7 +10,7 @@ from scipy.special import logsumexp
 
 from ..errors import ClassifierError
 from .anb import (attribute_names_of, check_alpha, check_discrete_X, check_predict_X,
-                   frame_categories)
+                   frame_categories, remember_input)
 from .base import BaseClassifier, encode_target
 from .counting import _mixed_radix, log_table, node_counts
 from .information import pair_counts
@@ -78,7 +78,7 @@ class AODE(BaseClassifier):
         k, m = len(classes), X.shape[1]
         self.classes_ = classes
         self.cardinalities_ = cards
-        self.categories_ = categories
+        remember_input(self, names, categories)
         self.n_features_in_ = m
         self.parent_tables_ = []
         self.value_counts_ = []
@@ -99,7 +99,8 @@ class AODE(BaseClassifier):
         return self
 
     def _joint_log_likelihood(self, X) -> np.ndarray:
-        X = check_predict_X(X, self.n_features_in_, self.categories_, self.cardinalities_)
+        X = check_predict_X(X, self.n_features_in_, self.categories_, self.cardinalities_,
+                            getattr(self, "feature_names_in_", None))
         n, m, k = X.shape[0], self.n_features_in_, len(self.classes_)
         cards = self.cardinalities_
         spodes = np.full((m, n, k), -np.inf)

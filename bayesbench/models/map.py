@@ -5,7 +5,7 @@ import numpy as np
 
 from ..errors import ClassifierError
 from .anb import (attribute_names_of, check_alpha, check_discrete_X, check_predict_X,
-                   frame_categories)
+                   frame_categories, remember_input)
 from .base import BaseClassifier, encode_target
 from .counting import class_log_prior
 from .structure import Node, Structure
@@ -57,7 +57,7 @@ class MAPClassifier(BaseClassifier):
         n_xc = np.bincount(inverse * k + codes, minlength=configs.shape[0] * k)
         self.classes_ = classes
         self.cardinalities_ = cards
-        self.categories_ = categories
+        remember_input(self, names, categories)
         self.n_features_in_ = X.shape[1]
         self.configurations_ = configs
         self.config_counts_ = n_xc.reshape(configs.shape[0], k).astype(np.float64)
@@ -71,7 +71,8 @@ class MAPClassifier(BaseClassifier):
     def lookup(self, X) -> np.ndarray:
         """Index of each row's configuration in ``configurations_``, ``-1`` if unseen."""
         self._check_fitted()
-        X = check_predict_X(X, self.n_features_in_, self.categories_, self.cardinalities_)
+        X = check_predict_X(X, self.n_features_in_, self.categories_, self.cardinalities_,
+                            getattr(self, "feature_names_in_", None))
         u = self.configurations_.shape[0]
         # int64 on both sides: casting to a narrow fit dtype (int8 codes) would wrap a
         # code never seen at fit onto a seen one.
