@@ -116,6 +116,16 @@ def test_csv_and_cli_errors_are_one_line(tmp_path, table6_csv):
                                   ": column 'B', data set 'wine': 'n/a?' is not a number")
     res = CliRunner().invoke(main, ["compare", str(table6_csv), "--baseline", "C5.0"])
     assert res.exit_code == 1 and "baseline 'C5.0' is not among the classifiers" in res.stderr
+    # An infinite score would be shown as '-' and its data set dropped as if it were missing.
+    bad.write_text("dataset,A,B\niris,0.9,0.8\nwine,0.7,-inf\nglass,0.6,0.5\n")
+    res = CliRunner().invoke(main, ["compare", str(bad)])
+    assert res.exit_code == 1
+    assert res.stderr.strip().endswith(": column 'B', data set 'wine': '-inf' is not a finite number")
+    # pandas would rename a repeated column to 'A.1' and compare it as a classifier of its own.
+    bad.write_text("dataset,A,B,A\niris,0.9,0.8,0.7\nwine,0.7,0.6,0.5\n")
+    res = CliRunner().invoke(main, ["compare", str(bad)])
+    assert res.exit_code == 1
+    assert res.stderr.strip() == f"bayesbench: error: {bad}: classifier column(s) A appear more than once"
     res = CliRunner().invoke(main, ["compare", str(table6_csv), str(tmp_path)])
     assert res.exit_code == 1 and "not both" in res.stderr
 

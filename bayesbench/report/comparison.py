@@ -499,12 +499,20 @@ def read_scores_csv(path) -> pd.DataFrame:
     if table.shape[1] < 1 or table.shape[0] < 1:
         raise StatsError(f"{path}: expected a header row and one row per data set, "
                          f"with the data set name first and one column per classifier")
+    # pandas renames a repeated column to 'A.1' without a word; two columns of one name are
+    # a mistake in the table, not two classifiers.
+    header = pd.read_csv(path, header=None, nrows=1).iloc[0, 1:].astype(str).tolist()
+    twice = sorted({h for h in header if header.count(h) > 1})
+    if twice:
+        raise StatsError(f"{path}: classifier column(s) {', '.join(twice)} appear more than once")
     for column in table.columns:
         converted = pd.to_numeric(table[column], errors="coerce")
-        bad = table.index[converted.isna() & table[column].notna()]
-        if len(bad):
-            raise StatsError(f"{path}: column '{column}', data set '{bad[0]}': "
-                             f"'{table.at[bad[0], column]}' is not a number")
+        for bad, what in ((converted.isna() & table[column].notna(), "a number"),
+                          (np.isinf(converted.to_numpy(dtype=float)), "a finite number")):
+            if bad.any():
+                first = table.index[bad][0]
+                raise StatsError(f"{path}: column '{column}', data set '{first}': "
+                                 f"'{table.at[first, column]}' is not {what}")
         table[column] = converted
     if table.index.has_duplicates:
         raise StatsError(f"{path}: data set '{table.index[table.index.duplicated()][0]}' appears twice")
