@@ -289,3 +289,24 @@ def test_summary_marks_a_mean_over_the_folds_that_did_not_fail():
                      "0.9000 ± 0.0000"]]
     rows, _ = metric_table(records, "accuracy", ["d"], ["c", "full"], "csv")
     assert rows[0][1] == pytest.approx(0.6)
+
+
+def test_compare_reads_only_the_tasks_of_the_current_config_after_resume(uci_dir, tmp_path):
+    from bayesbench.evaluation.store import records_frame
+    from bayesbench.report.comparison import compare_paths
+
+    first = run_experiment(_config(uci_dir, tmp_path, datasets=["lenses", "iris"],
+                                   classifiers=["nb", "tan"], cv={"folds": 3}), jobs=1, quiet=True)
+    changed = _config(uci_dir, tmp_path, datasets=["lenses", "iris"], classifiers=["nb", "aode"],
+                      cv={"folds": 4})
+    resumed = run_experiment(changed, jobs=1, quiet=True, resume=True)
+    assert len(read_records(first.run_dir)) == first.n_tasks + resumed.n_tasks  # stale ones stay
+    frame = records_frame(first.run_dir)
+    assert sorted(frame["task_id"]) == sorted(r["task_id"] for r in resumed.records)
+    # Before: tan's 3-fold records came back as a classifier of the run, and nb's means mixed
+    # folds of both protocols.
+    cmp = compare_paths([first.run_dir])
+    assert cmp.classifiers == ["nb", "aode"]
+    iris_nb = [r["metrics"]["accuracy"] for r in resumed.records
+               if r["dataset"] == "iris" and r["classifier"] == "nb"]
+    assert len(iris_nb) == 4 and cmp.mean.at["iris", "nb"] == pytest.approx(np.mean(iris_nb))

@@ -34,7 +34,7 @@ from ..config import ClassifierSpec, DatasetSpec, ExperimentConfig, PreprocessSp
 from ..errors import BayesbenchError, ConfigError, ResultStoreError
 from .metrics import evaluate
 from .splits import fold_rng, make_splits
-from .store import RecordWriter, RunLock, read_records, repair
+from .store import TASKS, RecordWriter, RunLock, read_records, repair
 
 TIMING_FIELDS = ("fit_seconds", "predict_seconds")
 
@@ -413,6 +413,7 @@ def run_experiment(config: ExperimentConfig, *, output=None, jobs: int | None = 
         if not isinstance(config.scheduler, (str, type(None))):
             resolved["scheduler"] = "client"
         _write_atomic(run_dir / "config.yaml", yaml.safe_dump(resolved, sort_keys=False))
+        _write_atomic(run_dir / TASKS, "".join(f"{t}\n" for ids in tasks.values() for t in ids))
         env_path = run_dir / "environment.json"
         env, session = _open_session(env_path, config, existing, command)
 

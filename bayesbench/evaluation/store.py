@@ -26,6 +26,7 @@ from ..errors import ResultStoreError
 
 RECORDS = "records.jsonl"
 LOCK = "lock"
+TASKS = "tasks.txt"
 
 
 def _clean(value):
@@ -89,6 +90,18 @@ def scan(run_dir) -> tuple[list[dict], int]:
 def read_records(run_dir) -> list[dict]:
     """Every valid record of a result directory, in the order written."""
     return scan(run_dir)[0]
+
+
+def current_tasks(run_dir) -> set[str] | None:
+    """The task ids of the directory's current config (``tasks.txt``), or None if unknown.
+
+    After ``--resume`` with a changed config, ``records.jsonl`` still holds the records of
+    tasks the config no longer has; readers keep to these ids, as the summary tables do.
+    """
+    path = Path(run_dir) / TASKS
+    if not path.exists():
+        return None
+    return set(path.read_text().split())
 
 
 def repair(run_dir) -> int:
@@ -195,7 +208,8 @@ def records_frame(run_dirs, *, failed: bool = False):
     ``fit_seconds``, ``predict_seconds``, ...), every entry of ``metrics`` as its
     own column (``accuracy``, ``f1_macro``, ...; undefined scores are NaN), every
     per-class score as ``<score>[<class>]`` (``f1[M]``, ``recall[Iris-setosa]``),
-    and ``run``, the directory's name. With ``failed=True`` the failed tasks are rows too
+    and ``run``, the directory's name. Records of tasks that the directory's current
+    config no longer has (see :func:`current_tasks`) are left out. With ``failed=True`` the failed tasks are rows too
     (``status`` "error", ``error`` their message, no scores), so that a comparison can say
     which cells they leave empty.
     """
@@ -208,8 +222,11 @@ def records_frame(run_dirs, *, failed: bool = False):
         run_dir = Path(run_dir)
         if not (run_dir / RECORDS).exists():
             raise ResultStoreError(f"{run_dir}: not a result directory (no {RECORDS})")
+        current = current_tasks(run_dir)
         for record in read_records(run_dir):
             if record.get("status") != "ok" and not failed:
+                continue
+            if current is not None and record.get("task_id") not in current:
                 continue
             row = {k: v for k, v in record.items()
                    if not isinstance(v, (dict, list)) and k != "checksum"}
