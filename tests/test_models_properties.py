@@ -5,6 +5,7 @@ import pytest
 from sklearn.base import clone
 
 import bayesbench
+from bayesbench.errors import ClassifierError, NotFittedError
 from bayesbench.models.registry import classifier_class
 
 DISCRETE = [name for name in bayesbench.list_classifiers()
@@ -95,3 +96,23 @@ def test_same_random_state_gives_the_same_structure(name):
     assert str(fits[0].structure_) == str(fits[1].structure_)
     assert fits[0].structure_.info["trace"] == fits[1].structure_.info["trace"]
     np.testing.assert_array_equal(fits[0].predict_proba(X), fits[1].predict_proba(X))
+
+
+@pytest.mark.parametrize("name", bayesbench.list_classifiers())
+def test_a_failed_refit_leaves_the_model_unfitted_not_half_updated(name):
+    rng = np.random.default_rng(8)
+    model = bayesbench.make_classifier(name)
+    discrete = model.input_kind == "discrete"
+    X = rng.integers(0, 3, (30, 2)) if discrete else rng.normal(size=(30, 2))
+    model.fit(X, rng.integers(0, 3, 30))
+    with pytest.raises(ClassifierError):
+        # Two classes now, and data the learner refuses (a code past the cardinality;
+        # constant attributes, which leave no variance).
+        if discrete:
+            model.fit(X, rng.integers(0, 2, 30), [1, 1], 2)
+        else:
+            model.fit(np.ones((30, 2)), rng.integers(0, 2, 30))
+    # GaussianNB used to keep the new classes with zero variances (NaN scores, shown as a
+    # uniform posterior), FullBayes the new classes with the old covariances.
+    with pytest.raises(NotFittedError):
+        model.predict_proba(X)

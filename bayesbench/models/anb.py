@@ -10,7 +10,7 @@ from dataclasses import replace
 import numpy as np
 
 from ..errors import ClassifierError
-from .base import BaseClassifier, encode_target
+from .base import BaseClassifier, encode_target, fresh_fit
 from .counting import class_log_prior, counts, log_table, unseen_log_prob
 from .inference import joint_log_likelihood
 from .structure import Structure
@@ -145,13 +145,11 @@ def remember_input(model, names, categories):
     """Keep what ``fit`` saw of a DataFrame: ``feature_names_in_`` and ``categories_``.
 
     ``feature_names_in_`` (scikit-learn's name) exists only after a DataFrame
-    fit; a refit on an array removes it.
+    fit (``fit`` starts by forgetting the previous one).
     """
     model.categories_ = categories
     if names is not None:
         model.feature_names_in_ = np.asarray(names, dtype=object)
-    elif hasattr(model, "feature_names_in_"):
-        del model.feature_names_in_
 
 
 def check_predict_X(X, n_attributes: int, categories=None, cardinalities=None,
@@ -239,6 +237,7 @@ class AugmentedNaiveBayes(BaseClassifier):
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
         raise NotImplementedError
 
+    @fresh_fit
     def fit(self, X, y, cardinalities=None, n_classes=None):
         """Learn the structure, then the smoothed tables; returns self."""
         alpha = check_alpha(self.alpha)

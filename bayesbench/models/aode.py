@@ -11,7 +11,7 @@ from scipy.special import logsumexp
 from ..errors import ClassifierError
 from .anb import (attribute_names_of, check_alpha, check_discrete_X, check_predict_X,
                    frame_categories, remember_input)
-from .base import BaseClassifier, encode_target
+from .base import BaseClassifier, encode_target, fresh_fit
 from .counting import _mixed_radix, log_table, node_counts
 from .information import pair_counts
 from .naive_bayes import NaiveBayes
@@ -64,6 +64,7 @@ class AODE(BaseClassifier):
         self.alpha = alpha
         self.min_frequency = min_frequency
 
+    @fresh_fit
     def fit(self, X, y, cardinalities=None, n_classes=None):
         alpha = check_alpha(self.alpha)
         if not isinstance(self.min_frequency, (int, np.integer)) or self.min_frequency < 0:

@@ -6,12 +6,30 @@ It gives ``get_params``/``set_params`` read from the ``__init__`` signature (so
 """
 from __future__ import annotations
 
+import functools
 import inspect
 
 import numpy as np
 from scipy.special import logsumexp
 
 from ..errors import ClassifierError, NotFittedError
+
+
+def fresh_fit(fit):
+    """Decorate ``fit``: start from an unfitted model, and leave it unfitted if ``fit`` raises.
+
+    Without it a failed refit leaves a half-updated model (the new classes with the
+    previous data's parameters) that predicts silently wrong numbers.
+    """
+    @functools.wraps(fit)
+    def wrapper(self, *args, **kwargs):
+        self._forget_fit()
+        try:
+            return fit(self, *args, **kwargs)
+        except BaseException:
+            self._forget_fit()
+            raise
+    return wrapper
 
 
 class BaseClassifier:
@@ -55,6 +73,15 @@ class BaseClassifier:
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
         return f"{type(self).__name__}({args})"
+
+    def _forget_fit(self):
+        """Drop the learned attributes (public names ending in ``_``), ``classes_`` among them.
+
+        Private helpers (``_whiten``, ...) are only read once ``classes_`` exists, and
+        attributes that others set (scikit-learn's callback context) are left alone.
+        """
+        for key in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:
+            delattr(self, key)
 
     def _check_fitted(self):
         if not hasattr(self, "classes_"):

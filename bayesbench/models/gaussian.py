@@ -23,7 +23,7 @@ import numpy as np
 from scipy import linalg
 
 from ..errors import ClassifierError
-from .base import BaseClassifier, encode_target
+from .base import BaseClassifier, encode_target, fresh_fit
 
 _LOG_2PI = np.log(2.0 * np.pi)
 
@@ -149,8 +149,6 @@ class ContinuousClassifier(BaseClassifier):
         self.n_features_in_ = X.shape[1]
         if names is not None:
             self.feature_names_in_ = np.asarray(names, dtype=object)
-        elif hasattr(self, "feature_names_in_"):
-            del self.feature_names_in_
         return X, codes
 
     def _validate_predict(self, X) -> np.ndarray:
@@ -216,6 +214,7 @@ class GaussianNB(ContinuousClassifier):
     def __init__(self, var_smoothing: float = 1e-9):
         self.var_smoothing = var_smoothing
 
+    @fresh_fit
     def fit(self, X, y, n_classes: int | None = None):
         X, codes = self._validate_fit(X, y, n_classes)
         counts, self.theta_, var = class_moments(X, codes, len(self.classes_), covariance=False)
@@ -287,6 +286,7 @@ class FullBayes(ContinuousClassifier):
         self.reg_param = reg_param
         self.var_smoothing = var_smoothing
 
+    @fresh_fit
     def fit(self, X, y, n_classes: int | None = None):
         rp = self.reg_param
         if (isinstance(rp, bool) or not isinstance(rp, (int, float, np.number))
@@ -394,6 +394,7 @@ class LinearFullBayes(ContinuousClassifier):
         self.var_smoothing = var_smoothing
         self.residual_variance = residual_variance
 
+    @fresh_fit
     def fit(self, X, y, n_classes: int | None = None):
         X, codes = self._validate_fit(X, y, n_classes)
         fit_linear_moments(self, X, codes)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import ClassifierError
+from .base import fresh_fit
 from .gaussian import (ContinuousClassifier, fit_linear_moments, linear_joint_log_likelihood,
                        set_linear_dependences)
 
@@ -109,6 +110,7 @@ class KNaiveBayes(ContinuousClassifier):
         self.residual_variance = residual_variance
         self.exhaustive_limit = exhaustive_limit
 
+    @fresh_fit
     def fit(self, X, y, n_classes: int | None = None):
         X, codes = self._validate_fit(X, y, n_classes)
         p = X.shape[1]

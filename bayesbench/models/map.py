@@ -6,7 +6,7 @@ import numpy as np
 from ..errors import ClassifierError
 from .anb import (attribute_names_of, check_alpha, check_discrete_X, check_predict_X,
                    frame_categories, remember_input)
-from .base import BaseClassifier, encode_target
+from .base import BaseClassifier, encode_target, fresh_fit
 from .counting import class_log_prior
 from .structure import Node, Structure
 
@@ -41,6 +41,7 @@ class MAPClassifier(BaseClassifier):
     def __init__(self, alpha: float = 0.0):
         self.alpha = alpha
 
+    @fresh_fit
     def fit(self, X, y, cardinalities=None, n_classes=None):
         alpha = check_alpha(self.alpha)
         names = attribute_names_of(X)
