@@ -41,6 +41,8 @@ def _output_file(path, option: str, suffixes=None) -> None:
     if suffixes and path.suffix.lower() not in suffixes:
         raise BayesbenchError(f"{option} {path}: expected a file name ending in "
                               f"{', '.join(suffixes)}")
+    if path.is_dir():
+        raise BayesbenchError(f"{option} {path}: is a directory; expected a file name")
     parent = path.parent
     if not parent.is_dir():
         raise BayesbenchError(f"{option} {path}: the directory {parent} does not exist")
@@ -80,7 +82,7 @@ def main():
 
 @main.command()
 @click.argument("config")
-@click.option("-o", "--output", type=click.Path(file_okay=False),
+@click.option("-o", "--output", metavar="DIR",
               help="Result directory (config key 'output'; default results/<name>).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1),
               help="Worker processes (config key 'jobs'; default: all cores; 1 = serial).")
@@ -128,11 +130,15 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
       bayesbench run configs/papers/mihaljevic2013.yaml --skip-missing \\
           --repeats 1 --datasets car,wine -o /tmp/smoke
     """
+    from pathlib import Path
+
     from .config import load_config, override
     from .errors import ConfigError, Interrupted
     from .evaluation.runner import run_config
     from .report.tables import FORMATS
 
+    if output is not None and Path(output).exists() and not Path(output).is_dir():
+        raise ConfigError([("--output", f"{output} is a file; expected a result directory")])
     chosen = [f.strip() for item in formats for f in item.split(",") if f.strip()]
     unknown = [f for f in chosen if f not in FORMATS]
     if unknown:
@@ -176,7 +182,7 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
 @click.option("--class", "class_attribute", metavar="NAME",
               help="Class attribute (default: the last one).")
 @click.option("--delimiter", metavar="CHAR", help="CSV field separator (default ',').")
-@click.option("-o", "--output", type=click.Path(dir_okay=False),
+@click.option("-o", "--output", metavar="FILE",
               help="Also write the discretized data here as ARFF (Weka-style range labels).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="How to print the cut points.")
@@ -245,8 +251,8 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
                    "higher for everything else, CSV scores included).")
 @click.option("--format", "fmt", default="text", show_default=True,
               type=click.Choice(["text", "markdown", "latex", "csv"]), help="Table format.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the tables to this file.")
-@click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE.png|FILE.svg|FILE.pdf",
+@click.option("-o", "--output", metavar="FILE", help="Write the tables to this file.")
+@click.option("--plot", metavar="FILE.png|FILE.svg|FILE.pdf",
               help="Also draw the critical-difference diagram (Demsar 2006, Fig. 1).")
 def compare(inputs, metric, baseline, test, alpha, lower_is_better, fmt, output, plot):
     """Compare classifiers across runs with significance tests.

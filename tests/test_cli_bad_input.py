@@ -155,3 +155,15 @@ def test_a_directory_where_a_file_is_expected(tmp_path):
     config.write_text(f"name: x\ndatasets: [{folder}]\nclassifiers: [nb]\n")
     one_line_error(invoke("run", config), 2, f"datasets[0]: {folder} is a directory")
     one_line_error(invoke("compare", tmp_path / "missing"), 1, "missing: no such file or directory")
+
+
+def test_an_output_of_the_wrong_kind_is_one_line(tmp_path):
+    config = tmp_path / "exp.yaml"
+    config.write_text("name: x\ndatasets: [iris]\nclassifiers: [nb]\n")
+    a_file = tmp_path / "taken"
+    a_file.write_text("x")
+    one_line_error(invoke("run", config, "-o", a_file), 2, f"--output: {a_file} is a file")
+    one_line_error(invoke("discretize", "iris", "-o", tmp_path), 1, f"-o {tmp_path}: is a directory")
+    scores = tmp_path / "scores.csv"
+    scores.write_text("dataset,A,B\nd1,0.5,0.6\nd2,0.6,0.7\n")
+    one_line_error(invoke("compare", scores, "-o", tmp_path), 1, "is a directory")
