@@ -184,3 +184,12 @@ def test_a_frame_with_other_columns_than_at_fit_is_refused_not_read_by_position(
     model.fit(codes, y)
     assert not hasattr(model, "feature_names_in_")
     model.predict(frame[["size", "colour"]])
+
+
+@pytest.mark.parametrize("cards", [[2.5, 3], [2, None], ["a", 2]])
+def test_non_integer_cardinalities_are_an_error_not_truncated(cards):
+    X = np.array([[0, 1], [1, 2], [1, 0]])
+    with pytest.raises(ClassifierError, match="cardinalities must be integers"):
+        bayesbench.make_classifier("nb").fit(X, [0, 1, 1], cards, 2)
+    # Integral floats (as read from a JSON config) are fine.
+    bayesbench.make_classifier("nb").fit(X, [0, 1, 1], [2.0, 3.0], 2)

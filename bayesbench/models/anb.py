@@ -83,7 +83,12 @@ def check_discrete_X(X, cardinalities=None):
                 if c is not None:
                     cards[j] = max(c, 1)
     else:
-        cards = np.asarray(cardinalities, dtype=np.int64).ravel()
+        raw = np.asarray(cardinalities).ravel()
+        if not (raw.dtype.kind in "iu" or (
+                raw.dtype.kind == "f" and np.all(np.isfinite(raw) & (raw == np.round(raw))))):
+            # A cast would truncate 2.5 to 2 and fail on None with numpy's TypeError.
+            raise ClassifierError(f"cardinalities must be integers >= 1, got {list(raw)}")
+        cards = raw.astype(np.int64)
         if cards.shape[0] != n_att:
             raise ClassifierError(
                 f"{cards.shape[0]} cardinalities given for {n_att} attributes")
