@@ -373,3 +373,16 @@ def test_cli_compare_reads_failed_records(tmp_path, ttest_ref):
     assert "data sets: ex1;" in res.stdout
     row = next(ln for ln in res.stdout.splitlines() if ln.startswith("ex1"))
     assert row.split()[-1] == "-"
+
+
+def test_an_infinite_iman_davenport_statistic_is_explained():
+    # Two data sets that rank A over B over C alike: chi2_F = N(k-1), so F_F's denominator is 0.
+    cmp = compare_scores(pd.DataFrame({"A": [0.9, 0.8], "B": [0.7, 0.6], "C": [0.5, 0.4]},
+                                      index=["d1", "d2"]))
+    assert cmp.friedman.statistic == pytest.approx(4.0)
+    assert cmp.friedman.pvalue == pytest.approx(np.exp(-2.0))  # chi-square, 2 df: exp(-x/2)
+    assert np.isinf(cmp.friedman.f_statistic)
+    assert "F_F is infinite (p = 0) because every data set ranks the classifiers in the same order" \
+        in cmp.render("text")
+    assert "F_F is infinite" not in compare_scores(pd.DataFrame(
+        {"A": [0.9, 0.6], "B": [0.7, 0.8]}, index=["d1", "d2"])).render("text")

@@ -208,6 +208,10 @@ class Comparison:
             notes.append("z = (R_baseline - R_i) / sqrt(k(k+1)/(6N)): positive when classifier i ranks "
                          "better. Wilcoxon: zero differences split between R+ and R- (one dropped if odd), "
                          "as Demsar does. Sign test: ties split evenly, exact two-sided binomial p.")
+            if not np.isfinite(self.friedman.f_statistic):
+                notes.append("F_F is infinite (p = 0) because every data set ranks the classifiers "
+                             "in the same order; with few data sets chi2_F's p-value is the one "
+                             "to read.")
             groups = self.groups()
             if groups:
                 notes.append("Nemenyi cannot separate: " + "; ".join("{" + ", ".join(g) + "}" for g in groups))
