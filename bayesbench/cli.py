@@ -137,6 +137,8 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
     from .evaluation.runner import run_config
     from .report.tables import FORMATS
 
+    if resume and force:
+        raise ConfigError([("--resume", "--resume and --force exclude each other")])
     if output is not None and Path(output).exists() and not Path(output).is_dir():
         raise ConfigError([("--output", f"{output} is a file; expected a result directory")])
     chosen = [f.strip() for item in formats for f in item.split(",") if f.strip()]

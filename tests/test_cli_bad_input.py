@@ -167,3 +167,11 @@ def test_an_output_of_the_wrong_kind_is_one_line(tmp_path):
     scores = tmp_path / "scores.csv"
     scores.write_text("dataset,A,B\nd1,0.5,0.6\nd2,0.6,0.7\n")
     one_line_error(invoke("compare", scores, "-o", tmp_path), 1, "is a directory")
+
+
+def test_resume_and_force_together_are_a_command_line_error(tmp_path):
+    config = tmp_path / "exp.yaml"
+    config.write_text("name: x\ndatasets: [iris]\nclassifiers: [nb]\n")
+    one_line_error(invoke("run", config, "--resume", "--force", "-o", tmp_path / "out"), 2,
+                   "--resume and --force exclude each other")
+    assert not (tmp_path / "out").exists()
