@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from bayesbench import stats as S
 from bayesbench.cli import main
 from bayesbench.errors import StatsError
-from bayesbench.report.comparison import compare, compare_scores, read_scores_csv
+from bayesbench.report.comparison import compare, compare_paths, compare_scores, read_scores_csv
 
 
 @pytest.fixture
@@ -386,3 +386,21 @@ def test_an_infinite_iman_davenport_statistic_is_explained():
         in cmp.render("text")
     assert "F_F is infinite" not in compare_scores(pd.DataFrame(
         {"A": [0.9, 0.6], "B": [0.7, 0.8]}, index=["d1", "d2"])).render("text")
+
+
+def test_runs_of_the_same_name_in_different_directories_stay_apart(tmp_path, ttest_ref):
+    a, b = ttest_ref["accuracy_A"], ttest_ref["accuracy_B"]
+    _write_run(tmp_path / "x" / "quick", _records("ex1", "nb", a) + _records("ex2", "nb", b))
+    _write_run(tmp_path / "y" / "quick", _records("ex1", "nb", b) + _records("ex2", "nb", a))
+    # Before: both runs were called 'quick', their nb merged into one column, and one run's
+    # records silently replaced the other's.
+    res = CliRunner().invoke(main, ["compare", str(tmp_path / "x" / "quick"), str(tmp_path / "y" / "quick"),
+                                    "--format", "csv"])
+    assert res.exit_code == 0, res.output
+    assert "x/quick/nb" in res.stdout and "y/quick/nb" in res.stdout
+    cmp = compare_paths([tmp_path / "x" / "quick", tmp_path / "y" / "quick"])
+    assert cmp.mean.at["ex1", "x/quick/nb"] == pytest.approx(np.mean(a))
+    assert cmp.mean.at["ex1", "y/quick/nb"] == pytest.approx(np.mean(b))
+    # The same directory named twice is read once.
+    again = compare_paths([tmp_path / "x" / "quick", tmp_path / "x" / ".." / "x" / "quick"])
+    assert again.classifiers == ["nb"]

@@ -208,8 +208,9 @@ def records_frame(run_dirs, *, failed: bool = False):
     ``fit_seconds``, ``predict_seconds``, ...), every entry of ``metrics`` as its
     own column (``accuracy``, ``f1_macro``, ...; undefined scores are NaN), every
     per-class score as ``<score>[<class>]`` (``f1[M]``, ``recall[Iris-setosa]``),
-    and ``run``, the directory's name. Records of tasks that the directory's current
-    config no longer has (see :func:`current_tasks`) are left out. With ``failed=True`` the failed tasks are rows too
+    and ``run``, the directory's name (with its parents' when two runs share it).
+    Records of tasks that the directory's current config no longer has (see
+    :func:`current_tasks`) are left out. With ``failed=True`` the failed tasks are rows too
     (``status`` "error", ``error`` their message, no scores), so that a comparison can say
     which cells they leave empty.
     """
@@ -217,9 +218,10 @@ def records_frame(run_dirs, *, failed: bool = False):
 
     if isinstance(run_dirs, (str, os.PathLike)):
         run_dirs = [run_dirs]
+    run_dirs = list(dict.fromkeys(Path(d).resolve() for d in run_dirs))
+    names = _run_names(run_dirs)
     rows = []
-    for run_dir in run_dirs:
-        run_dir = Path(run_dir)
+    for run_dir, run_name in zip(run_dirs, names):
         if not (run_dir / RECORDS).exists():
             raise ResultStoreError(f"{run_dir}: not a result directory (no {RECORDS})")
         current = current_tasks(run_dir)
@@ -235,6 +237,16 @@ def records_frame(run_dirs, *, failed: bool = False):
             for score, values in (record.get("per_class") or {}).items():
                 for cls, value in zip(record.get("classes") or [], values):
                     row[f"{score}[{cls}]"] = float("nan") if value is None else value
-            row["run"] = run_dir.name
+            row["run"] = run_name
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _run_names(run_dirs: list[Path]) -> list[str]:
+    """Each directory's name, with as many parent directories as it takes to tell runs apart
+    (``a/quick`` and ``b/quick``): runs of one name would otherwise merge into one."""
+    for depth in range(1, max((len(d.parts) for d in run_dirs), default=1) + 1):
+        names = ["/".join(d.parts[-depth:]) for d in run_dirs]
+        if len(set(names)) == len(names):
+            return names
+    return [str(d) for d in run_dirs]
