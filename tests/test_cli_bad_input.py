@@ -136,6 +136,10 @@ def test_ctrl_c_during_a_run_leaves_a_resumable_directory(tmp_path):
     from bayesbench.evaluation.store import scan
     kept, damaged = scan(out)
     assert kept and damaged == 0
+    import json
+    session = json.loads((out / "environment.json").read_text())["sessions"][-1]
+    assert session["interrupted"] is True and session["end"] is not None
+    assert session["tasks_run"] <= len(kept)
 
 
 def test_an_unknown_format_option_is_a_command_line_error(tmp_path):

@@ -440,6 +440,11 @@ def run_experiment(config: ExperimentConfig, *, output=None, jobs: int | None = 
                     n_run += len(records)
                     progress.update(records[0]["dataset"], len(records),
                                     sum(r["status"] != "ok" for r in records))
+        except KeyboardInterrupt:
+            # The session says how it ended, so environment.json does not show a run in progress.
+            session.update(end=_now(), tasks_run=n_run, interrupted=True)
+            _write_json(env_path, env)
+            raise
         finally:
             progress.close()
         final = _current_records(run_dir, wanted)
