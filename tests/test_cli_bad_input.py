@@ -179,3 +179,13 @@ def test_resume_and_force_together_are_a_command_line_error(tmp_path):
     one_line_error(invoke("run", config, "--resume", "--force", "-o", tmp_path / "out"), 2,
                    "--resume and --force exclude each other")
     assert not (tmp_path / "out").exists()
+
+
+def test_a_malformed_scheduler_address_is_one_line(tmp_path):
+    pytest.importorskip("distributed")
+    config = tmp_path / "exp.yaml"
+    config.write_text(f"name: x\noutput: {tmp_path / 'out'}\ndatasets: [iris]\ncv: {{folds: 2}}\n"
+                      "classifiers: [nb]\n")
+    one_line_error(invoke("run", config, "-q", "--scheduler", "scheduler-without-port"), 1,
+                   "--scheduler scheduler-without-port: not a scheduler address",
+                   "tcp://scheduler-host:8786")

@@ -83,6 +83,9 @@ def _dask(fn, jobs_list, scheduler) -> Iterator[tuple[int, object]]:
         except (OSError, TimeoutError) as exc:
             raise BayesbenchError(
                 f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+        except ValueError as exc:  # distributed's parser of a malformed address
+            raise BayesbenchError(f"--scheduler {scheduler}: not a scheduler address ({exc}); "
+                                  f"expected e.g. tcp://scheduler-host:8786") from None
     else:
         client = scheduler
     try:
