@@ -404,3 +404,16 @@ def test_runs_of_the_same_name_in_different_directories_stay_apart(tmp_path, tte
     # The same directory named twice is read once.
     again = compare_paths([tmp_path / "x" / "quick", tmp_path / "x" / ".." / "x" / "quick"])
     assert again.classifiers == ["nb"]
+
+
+def test_a_csv_with_one_classifier_or_one_data_set_is_an_error(tmp_path):
+    table = tmp_path / "scores.csv"
+    table.write_text("dataset,A\nd1,0.5\nd2,0.6\n")
+    res = CliRunner().invoke(main, ["compare", str(table)])
+    assert res.exit_code == 1 and res.stdout == ""
+    assert res.stderr.strip() == f"bayesbench: error: {table}: one classifier column (A); a comparison needs at least 2"
+    table.write_text("dataset,A,B\nd1,0.5,0.6\n")
+    res = CliRunner().invoke(main, ["compare", str(table)])
+    assert res.exit_code == 1 and res.stdout == ""
+    assert res.stderr.strip() == (f"bayesbench: error: {table}: one data set row (d1); the tests over "
+                                  f"data sets need at least 2")

@@ -551,7 +551,15 @@ def compare_paths(paths, *, metric: str | None = None, baseline: str | None = No
     if csvs:
         if len(paths) > 1:
             raise StatsError("give either one CSV file of scores or result directories, not both")
-        return compare_scores(read_scores_csv(csvs[0]), metric=metric or "score",
+        scores = read_scores_csv(csvs[0])
+        # One score per cell: with a single row or column there is no test to compute at all.
+        if scores.shape[1] < 2:
+            raise StatsError(f"{csvs[0]}: one classifier column ({scores.columns[0]}); a comparison "
+                             f"needs at least 2")
+        if scores.shape[0] < 2:
+            raise StatsError(f"{csvs[0]}: one data set row ({scores.index[0]}); the tests over data "
+                             f"sets need at least 2")
+        return compare_scores(scores, metric=metric or "score",
                               baseline=baseline, alpha=alpha, lower_is_better=bool(lower_is_better))
     from ..evaluation.store import records_frame
     runs = list(dict.fromkeys(r for p in paths for r in _run_dirs(p)))
