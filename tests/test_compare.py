@@ -402,8 +402,8 @@ def test_runs_of_the_same_name_in_different_directories_stay_apart(tmp_path, tte
     assert cmp.mean.at["ex1", "x/quick/nb"] == pytest.approx(np.mean(a))
     assert cmp.mean.at["ex1", "y/quick/nb"] == pytest.approx(np.mean(b))
     # The same directory named twice is read once.
-    again = compare_paths([tmp_path / "x" / "quick", tmp_path / "x" / ".." / "x" / "quick"])
-    assert again.classifiers == ["nb"]
+    from bayesbench.evaluation.store import records_frame
+    assert len(records_frame([tmp_path / "x" / "quick", tmp_path / "x" / ".." / "x" / "quick"])) == 2 * len(a)
 
 
 def test_a_csv_with_one_classifier_or_one_data_set_is_an_error(tmp_path):
@@ -417,3 +417,12 @@ def test_a_csv_with_one_classifier_or_one_data_set_is_an_error(tmp_path):
     assert res.exit_code == 1 and res.stdout == ""
     assert res.stderr.strip() == (f"bayesbench: error: {table}: one data set row (d1); the tests over "
                                   f"data sets need at least 2")
+
+
+def test_a_run_with_one_classifier_is_an_error_for_the_command(tmp_path, ttest_ref):
+    run = tmp_path / "solo"
+    _write_run(run, _records("ex1", "nb", ttest_ref["accuracy_A"]))
+    res = CliRunner().invoke(main, ["compare", str(run)])
+    assert res.exit_code == 1 and res.stdout == ""
+    assert res.stderr.strip().startswith(f"bayesbench: error: {run}: one classifier (nb); "
+                                         f"a comparison needs at least 2")

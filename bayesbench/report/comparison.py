@@ -562,9 +562,18 @@ def compare_paths(paths, *, metric: str | None = None, baseline: str | None = No
         return compare_scores(scores, metric=metric or "score",
                               baseline=baseline, alpha=alpha, lower_is_better=bool(lower_is_better))
     from ..evaluation.store import records_frame
-    runs = list(dict.fromkeys(r for p in paths for r in _run_dirs(p)))
-    return compare(records_frame(runs, failed=True), metric=metric or "accuracy", baseline=baseline, test=test,
-                   alpha=alpha, lower_is_better=lower_is_better, datasets=_declared_datasets(runs))
+    runs = {}
+    for r in (r for p in paths for r in _run_dirs(p)):
+        runs.setdefault(r.resolve(), r)  # one directory given twice is read once
+    runs = list(runs.values())
+    result = compare(records_frame(runs, failed=True), metric=metric or "accuracy", baseline=baseline,
+                     test=test, alpha=alpha, lower_is_better=lower_is_better,
+                     datasets=_declared_datasets(runs))
+    if len(result.classifiers) < 2:
+        raise StatsError(f"{', '.join(map(str, runs))}: one classifier ({result.classifiers[0]}); "
+                         f"a comparison needs at least 2 (give several result directories to "
+                         f"compare runs)")
+    return result
 
 
 def _declared_datasets(runs) -> list[str]:
