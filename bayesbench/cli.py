@@ -135,6 +135,7 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
     from .config import load_config, override
     from .errors import ConfigError, Interrupted
     from .evaluation.runner import run_config
+    from .evaluation.summary import file_stem
     from .report.tables import FORMATS
 
     if resume and force:
@@ -160,10 +161,13 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
         where = "" if force else f" in {spec.run_dir}"
         raise Interrupted(f"interrupted; the finished tasks are kept{where}: run the same "
                           f"command again to resume") from None
+    first = file_stem(spec.metrics[0])
     for result in results:
         if not quiet:
-            table = result.run_dir / "summary" / "accuracy.txt"
-            if table.exists():
+            # The table of the config's first metric, in the most readable format written.
+            tables = [result.run_dir / "summary" / f"{first}.{ext}" for ext in ("txt", "md", "csv", "tex")]
+            table = next((t for t in tables if t.exists()), None)
+            if table is not None:
                 click.echo(table.read_text())
             click.echo(f"{result.run_dir}: {result.n_tasks} tasks ({result.n_skipped} already "
                        f"done, {result.n_run} run, {len(result.errors)} failed); tables in "

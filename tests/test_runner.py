@@ -310,3 +310,16 @@ def test_compare_reads_only_the_tasks_of_the_current_config_after_resume(uci_dir
     iris_nb = [r["metrics"]["accuracy"] for r in resumed.records
                if r["dataset"] == "iris" and r["classifier"] == "nb"]
     assert len(iris_nb) == 4 and cmp.mean.at["iris", "nb"] == pytest.approx(np.mean(iris_nb))
+
+
+def test_cli_run_prints_the_first_metric_in_the_format_written(uci_dir, tmp_path, monkeypatch):
+    # Before: only summary/accuracy.txt was printed, so a run of f1[...] or of markdown tables
+    # showed no table at all.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "exp.yaml").write_text(yaml.safe_dump({
+        "name": "cli", "data_dirs": [str(uci_dir)], "datasets": ["lenses"],
+        "cv": {"folds": 3}, "classifiers": ["nb", "tan"], "metrics": ["f1_macro", "accuracy"]}))
+    result = CliRunner().invoke(main, ["run", "exp.yaml", "-j", "1", "--format", "markdown"])
+    assert result.exit_code == 0, result.output
+    table = (tmp_path / "results" / "cli" / "summary" / "f1_macro.md").read_text()
+    assert result.stdout.startswith(table) and "| lenses" in result.stdout

@@ -107,7 +107,7 @@ def write_summary(out_dir, config, records, formats) -> list[Path]:
     for fmt in formats:
         for metric in config.metrics:
             rows, headers = metric_table(records, metric, datasets, classifiers, fmt)
-            write(_file_stem(metric), fmt, render(rows, headers, fmt, caption=(
+            write(file_stem(metric), fmt, render(rows, headers, fmt, caption=(
                 f"{title(metric)}: mean ± std over {config.cv.n_repetitions} repetition(s) "
                 f"of {_cv_words(config.cv)}")))
         write("per_class", fmt, _per_class(sums, classes, datasets, classifiers, fmt))
@@ -122,7 +122,7 @@ def write_summary(out_dir, config, records, formats) -> list[Path]:
     return files
 
 
-def _file_stem(metric: str) -> str:
+def file_stem(metric: str) -> str:
     """A file name for a metric's table: ``f1[M]`` -> ``f1_M`` (brackets upset shells)."""
     per_class = per_class_metric(metric)
     if per_class is None:
