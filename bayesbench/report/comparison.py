@@ -413,6 +413,11 @@ def compare(frame: pd.DataFrame, metric: str = "accuracy", baseline: str | None 
     (``corrected-t``, ``paired-t``, ``unpaired-t`` or ``wilcoxon``);
     ``lower_is_better`` defaults to True for error, log_loss and brier.
 
+    Rows whose ``status`` is not "ok" are failed tasks (``records_frame(..., failed=True)``).
+    A cell lacking a score on a (repetition, fold) that its run (``run`` column; the whole
+    frame without one) has on that data set, failed tasks included, is left empty, out of
+    every test, and named in the notes.
+
     Classifiers appear in the order of their first record (a run writes the
     classifiers of each fold in config order). Data sets appear in the order
     ``datasets`` gives (e.g. the config's), the others after them by name:
