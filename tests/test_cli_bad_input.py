@@ -1,5 +1,6 @@
 """Bad input on the command line: one line on standard error naming the file, a non-zero exit,
 never a traceback, and nothing written."""
+import json
 import os
 import signal
 import subprocess
@@ -189,3 +190,11 @@ def test_a_malformed_scheduler_address_is_one_line(tmp_path):
     one_line_error(invoke("run", config, "-q", "--scheduler", "scheduler-without-port"), 1,
                    "--scheduler scheduler-without-port: not a scheduler address",
                    "tcp://scheduler-host:8786")
+
+
+def test_a_directory_named_like_a_bundled_data_set_does_not_hide_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "iris").mkdir()
+    res = invoke("discretize", "iris", "--format", "json")
+    assert res.exit_code == 0, res.output
+    assert list(json.loads(res.stdout)) == ["sepallength", "sepalwidth", "petallength", "petalwidth"]

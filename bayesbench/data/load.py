@@ -72,9 +72,12 @@ def locate_dataset(data) -> Path:
     Raises :class:`~bayesbench.errors.DataError` when neither exists.
     """
     path = Path(data)
-    if path.exists():
+    if path.is_file():
         return path
+    # A directory of the same name (say ./iris/ for results) must not hide the bundled set.
     found = find_dataset(str(data), [bundled_dir()])
     if found is None:
+        if path.is_dir():
+            raise DataError("is a directory, not a data file", path=path)
         raise DataError("no such file (nor a bundled data set of that name)", path=path)
     return found
