@@ -165,7 +165,8 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
     for result in results:
         if not quiet:
             # The table of the config's first metric, in the most readable format written.
-            tables = [result.run_dir / "summary" / f"{first}.{ext}" for ext in ("txt", "md", "csv", "tex")]
+            tables = [result.run_dir / "summary" / f"{first}.{ext}"
+                      for ext in ("txt", "md", "csv", "tex")]
             table = next((t for t in tables if t.exists()), None)
             if table is not None:
                 click.echo(table.read_text())
