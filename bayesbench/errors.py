@@ -53,8 +53,12 @@ class ConfigError(BayesbenchError):
         super().__init__("\n".join(lines))
 
 
-class ClassifierError(BayesbenchError):
-    """Unknown classifier, unknown or invalid parameter, or unusable input."""
+class ClassifierError(BayesbenchError, ValueError):
+    """Unknown classifier, unknown or invalid parameter, or unusable input.
+
+    Also a ``ValueError``, the exception scikit-learn's conventions expect from an
+    estimator given bad input, so that its tools handle ours like its own.
+    """
 
 
 class NotFittedError(BayesbenchError, AttributeError):

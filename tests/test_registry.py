@@ -43,3 +43,12 @@ def test_unknown_parameter_lists_valid_ones():
         bayesbench.make_classifier("tan", depth=2)
     with pytest.raises(ClassifierError, match="parameters are: alpha, log"):
         bayesbench.make_classifier("nb").set_params(smoothing=1)
+
+
+def test_classifier_errors_are_value_errors_as_scikit_learn_expects():
+    import numpy as np
+
+    from bayesbench.models.gaussian import GaussianNB
+
+    with pytest.raises(ValueError, match="NaN"):
+        GaussianNB().fit(np.array([[np.nan], [1.0]]), np.array([0, 1]))
