@@ -157,6 +157,28 @@ def remember_input(model, names, categories):
         model.feature_names_in_ = np.asarray(names, dtype=object)
 
 
+def start_fit(model, X, y, cardinalities=None, n_classes=None):
+    """The checks every discrete learner's ``fit`` begins with, done once.
+
+    Validates ``X`` and ``y`` (same length, at least one row), sets ``classes_``,
+    ``cardinalities_``, ``n_features_in_`` and what :func:`remember_input` keeps,
+    and returns ``(X_int, cardinalities, class_codes)``.
+    """
+    names = attribute_names_of(X)
+    categories = frame_categories(X)
+    X, cards = check_discrete_X(X, cardinalities)
+    classes, codes = encode_target(y, n_classes)
+    if codes.shape[0] != X.shape[0]:
+        raise ClassifierError(f"X has {X.shape[0]} rows but y has {codes.shape[0]}")
+    if codes.shape[0] == 0:
+        raise ClassifierError("cannot fit on zero rows")
+    model.classes_ = classes
+    model.cardinalities_ = cards
+    remember_input(model, names, categories)
+    model.n_features_in_ = X.shape[1]
+    return X, cards, codes
+
+
 def check_predict_X(X, n_attributes: int, categories=None, cardinalities=None,
                     names=None):
     """Validate X at prediction: same number of attributes as at ``fit``.
@@ -247,21 +269,11 @@ class AugmentedNaiveBayes(BaseClassifier):
         """Learn the structure, then the smoothed tables; returns self."""
         alpha = check_alpha(self.alpha)
         names = attribute_names_of(X)
-        categories = frame_categories(X)
-        X, cards = check_discrete_X(X, cardinalities)
-        classes, codes = encode_target(y, n_classes)
-        if codes.shape[0] != X.shape[0]:
-            raise ClassifierError(f"X has {X.shape[0]} rows but y has {codes.shape[0]}")
-        if codes.shape[0] == 0:
-            raise ClassifierError("cannot fit on zero rows")
-        k = len(classes)
+        X, cards, codes = start_fit(self, X, y, cardinalities, n_classes)
+        k = len(self.classes_)
         structure = self._learn_structure(X, codes, cards, k)
         structure = replace(structure, cardinalities=tuple(int(c) for c in cards),
                             attribute_names=structure.attribute_names or names)
-        self.classes_ = classes
-        self.cardinalities_ = cards
-        remember_input(self, names, categories)
-        self.n_features_in_ = X.shape[1]
         self.structure_ = structure
         self.counts_ = counts(structure, X, codes, cards, k)
         self.tables_ = [log_table(c, alpha) for c in self.counts_]

@@ -9,9 +9,8 @@ import numpy as np
 from scipy.special import logsumexp
 
 from ..errors import ClassifierError
-from .anb import (attribute_names_of, check_alpha, check_discrete_X, check_predict_X,
-                   frame_categories, remember_input)
-from .base import BaseClassifier, encode_target, fresh_fit
+from .anb import attribute_names_of, check_alpha, check_predict_X, start_fit
+from .base import BaseClassifier, fresh_fit
 from .counting import _mixed_radix, log_table, node_counts
 from .information import pair_counts
 from .naive_bayes import NaiveBayes
@@ -71,16 +70,8 @@ class AODE(BaseClassifier):
             raise ClassifierError(
                 f"min_frequency must be an integer >= 0, got {self.min_frequency!r}")
         names = attribute_names_of(X)
-        categories = frame_categories(X)
-        X, cards = check_discrete_X(X, cardinalities)
-        classes, codes = encode_target(y, n_classes)
-        if codes.shape[0] != X.shape[0]:
-            raise ClassifierError(f"X has {X.shape[0]} rows but y has {codes.shape[0]}")
-        k, m = len(classes), X.shape[1]
-        self.classes_ = classes
-        self.cardinalities_ = cards
-        remember_input(self, names, categories)
-        self.n_features_in_ = m
+        X, cards, codes = start_fit(self, X, y, cardinalities, n_classes)
+        k, m = len(self.classes_), X.shape[1]
         self.parent_tables_ = []
         self.value_counts_ = []
         for i in range(m):

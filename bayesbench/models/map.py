@@ -3,10 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import ClassifierError
-from .anb import (attribute_names_of, check_alpha, check_discrete_X, check_predict_X,
-                   frame_categories, remember_input)
-from .base import BaseClassifier, encode_target, fresh_fit
+from .anb import attribute_names_of, check_alpha, check_predict_X, start_fit
+from .base import BaseClassifier, fresh_fit
 from .counting import class_log_prior
 from .structure import Node, Structure
 
@@ -45,21 +43,11 @@ class MAPClassifier(BaseClassifier):
     def fit(self, X, y, cardinalities=None, n_classes=None):
         alpha = check_alpha(self.alpha)
         names = attribute_names_of(X)
-        categories = frame_categories(X)
-        X, cards = check_discrete_X(X, cardinalities)
-        classes, codes = encode_target(y, n_classes)
-        if codes.shape[0] != X.shape[0]:
-            raise ClassifierError(f"X has {X.shape[0]} rows but y has {codes.shape[0]}")
-        if codes.shape[0] == 0:
-            raise ClassifierError("cannot fit on zero rows")
-        k = len(classes)
+        X, cards, codes = start_fit(self, X, y, cardinalities, n_classes)
+        k = len(self.classes_)
         configs, inverse = np.unique(X, axis=0, return_inverse=True)
         inverse = inverse.ravel()
         n_xc = np.bincount(inverse * k + codes, minlength=configs.shape[0] * k)
-        self.classes_ = classes
-        self.cardinalities_ = cards
-        remember_input(self, names, categories)
-        self.n_features_in_ = X.shape[1]
         self.configurations_ = configs
         self.config_counts_ = n_xc.reshape(configs.shape[0], k).astype(np.float64)
         self.class_log_prior_ = class_log_prior(codes, k, alpha)
