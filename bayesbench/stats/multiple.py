@@ -46,6 +46,16 @@ def _tie_safe(x: np.ndarray) -> np.ndarray:
     return np.round(x, _TIE_DECIMALS)
 
 
+def _paired_differences(a, b, what: str, *, lower_is_better: bool = False) -> np.ndarray:
+    """``a - b`` per data set, tie-safe, positive where ``a`` is better."""
+    a = np.asarray(a, dtype=float).ravel()
+    b = np.asarray(b, dtype=float).ravel()
+    if a.shape != b.shape:
+        raise StatsError(f"{what} needs two score vectors of equal length; got {a.size} and {b.size}")
+    d = _tie_safe(a - b)
+    return -d if lower_is_better else d
+
+
 def _matrix(scores) -> np.ndarray:
     s = np.asarray(scores, dtype=float)
     if s.ndim != 2 or s.shape[0] < 1 or s.shape[1] < 2:
@@ -345,12 +355,9 @@ def wilcoxon(a, b, *, zero_method: str = "demsar", method: str = "auto") -> Wilc
         raise StatsError(f"unknown zero_method '{zero_method}'; expected one of {', '.join(_ZERO_METHODS)}")
     if method not in _WILCOXON_METHODS:
         raise StatsError(f"unknown method '{method}'; expected one of {', '.join(_WILCOXON_METHODS)}")
-    a = np.asarray(a, dtype=float).ravel()
-    b = np.asarray(b, dtype=float).ravel()
-    if a.shape != b.shape or a.size == 0:
-        raise StatsError(f"the Wilcoxon test needs two score vectors of equal, non-zero length; "
-                         f"got {a.size} and {b.size}")
-    d = _tie_safe(a - b)
+    d = _paired_differences(a, b, "the Wilcoxon test")
+    if d.size == 0:
+        raise StatsError("the Wilcoxon test needs at least one pair of scores")
     if not np.all(np.isfinite(d)):
         raise StatsError("scores contain NaN or infinite values")
     zero = d == 0
@@ -441,13 +448,7 @@ def sign_test(a, b, *, ties: str = "split", lower_is_better: bool = False) -> Si
     """
     if ties not in ("split", "drop"):
         raise StatsError(f"unknown tie rule '{ties}'; expected split or drop")
-    a = np.asarray(a, dtype=float).ravel()
-    b = np.asarray(b, dtype=float).ravel()
-    if a.shape != b.shape:
-        raise StatsError(f"the sign test needs two score vectors of equal length; got {a.size} and {b.size}")
-    d = _tie_safe(a - b)
-    if lower_is_better:
-        d = -d
+    d = _paired_differences(a, b, "the sign test", lower_is_better=lower_is_better)
     wins, losses, tied = int(np.sum(d > 0)), int(np.sum(d < 0)), int(np.sum(d == 0))
     share = tied // 2 if ties == "split" else 0
     statistic, n = wins + share, wins + losses + 2 * share
@@ -475,13 +476,7 @@ def win_tie_loss(a, b, *, significant=None, lower_is_better: bool = False) -> Wi
     t-test over folds), only significant differences count as wins or losses,
     the rest as ties: Weka's "(v/ /*)" counts.
     """
-    a = np.asarray(a, dtype=float).ravel()
-    b = np.asarray(b, dtype=float).ravel()
-    if a.shape != b.shape:
-        raise StatsError(f"win/tie/loss needs two score vectors of equal length; got {a.size} and {b.size}")
-    d = _tie_safe(a - b)
-    if lower_is_better:
-        d = -d
+    d = _paired_differences(a, b, "win/tie/loss", lower_is_better=lower_is_better)
     better, worse = d > 0, d < 0
     if significant is not None:
         sig = np.asarray(significant, dtype=bool).ravel()
