@@ -35,12 +35,17 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("case", sorted(CASES))
-def test_library_raises_a_data_error_naming_file_and_place(tmp_path, case):
+def _write_case(tmp_path, case):
     name, content, args, where, words = CASES[case]
     path = tmp_path / name
     if content is not None:
         path.write_text(content)
+    return path, args, where, words
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_library_raises_a_data_error_naming_file_and_place(tmp_path, case):
+    path, args, where, words = _write_case(tmp_path, case)
     kwargs = {"class_attribute": args[1]} if args else {}
     with pytest.raises(DataError) as err:
         load_dataset(path, **kwargs)
@@ -52,10 +57,7 @@ def test_library_raises_a_data_error_naming_file_and_place(tmp_path, case):
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_cli_prints_one_line_and_fails(tmp_path, case):
-    name, content, args, where, words = CASES[case]
-    path = tmp_path / name
-    if content is not None:
-        path.write_text(content)
+    path, args, where, words = _write_case(tmp_path, case)
     result = CliRunner().invoke(main, ["discretize", str(path), *args])
     assert result.exit_code != 0
     assert result.exception is None or isinstance(result.exception, SystemExit)
