@@ -213,6 +213,23 @@ def fmt(mean, sd=None, digits=1) -> str:
     return f"{mean:.{digits}f}" if sd is None else f"{mean:.{digits}f} ± {sd:.{digits}f}"
 
 
+def add_cell(row, flags, ds, clf, ours, published, paper_folds, why, digits=1,
+             paper_digits=None):
+    """Append the "ours / paper" cell to ``row``, marked `` *`` and flagged (with the
+    sentence ``why()``) when the two differ by more than two standard errors."""
+    pm, ps = published
+    theirs = fmt(pm, ps, paper_digits or digits)
+    if ours is None:
+        row.append(f"- / {theirs}")
+        return
+    z = gap(ours, pm, ps, paper_folds)
+    mine = fmt(ours[0], ours[1], digits)
+    far = abs(z) > 2
+    row.append(f"{mine} / {theirs}{' *' if far else ''}")
+    if far:
+        flags.append((ds, clf, mine, theirs, z, why()))
+
+
 def missing_lines(paper: Paper) -> list[str]:
     if not paper.missing:
         return ["Every data set of the paper was found."]
@@ -237,17 +254,10 @@ def section_mihaljevic(paper: Paper, published) -> list[str]:
     rows, flags = [], []
     for ds, values in pub["datasets"].items():
         row = [ds]
-        for clf, (pm, ps) in zip(clfs, values):
-            ours = cells.get((ds, clf))
-            if ours is None:
-                row.append(f"- / {fmt(pm, ps)}")
-                continue
-            z = gap(ours, pm, ps, PAPER_FOLDS["mihaljevic2013"])
-            mark = " *" if abs(z) > 2 else ""
-            row.append(f"{fmt(ours[0], ours[1])} / {fmt(pm, ps)}{mark}")
-            if mark:
-                flags.append((ds, clf, fmt(ours[0], ours[1]), fmt(pm, ps), z,
-                              cause("mihaljevic2013", ds, clf, majority=paper.majority(ds))))
+        for clf, published in zip(clfs, values):
+            add_cell(row, flags, ds, clf, cells.get((ds, clf)), published,
+                     PAPER_FOLDS["mihaljevic2013"],
+                     lambda: cause("mihaljevic2013", ds, clf, majority=paper.majority(ds)))
         rows.append(row)
     out = ["Accuracy in %, ours ± sd over folds / the paper's Table 3 ± sd (`-`: data set "
            "missing). Standard errors: sd / sqrt(number of test folds), 25 for the paper.", "",
@@ -289,17 +299,9 @@ def section_zhang(paper: Paper, published) -> list[str]:
     rows, flags = [], []
     for ds, ((tm, ts), (dm, dsd)) in pub["datasets"].items():
         row = [ds]
-        for clf, pm, ps in (("tan", tm, ts), ("ddr_tan", dm, dsd)):
-            ours = cells.get((ds, clf))
-            if ours is None:
-                row.append(f"- / {fmt(pm, ps, 2)}")
-                continue
-            z = gap(ours, pm, ps, None)
-            mark = " *" if abs(z) > 2 else ""
-            row.append(f"{fmt(ours[0], ours[1])} / {fmt(pm, ps, 2)}{mark}")
-            if mark:
-                flags.append((ds, clf, fmt(ours[0], ours[1]), fmt(pm, ps, 2), z,
-                              cause("zhang2005", ds, clf)))
+        for clf, published in (("tan", (tm, ts)), ("ddr_tan", (dm, dsd))):
+            add_cell(row, flags, ds, clf, cells.get((ds, clf)), published, None,
+                     lambda: cause("zhang2005", ds, clf), paper_digits=2)
         if (ds, "tan") in cells and (ds, "ddr_tan") in cells:
             a = paper.frame[(paper.frame.dataset == ds) & (paper.frame.classifier == "ddr_tan")]
             b = paper.frame[(paper.frame.dataset == ds) & (paper.frame.classifier == "tan")]
@@ -334,17 +336,11 @@ def section_hurley(paper: Paper, published) -> list[str]:
     rows, flags = [], []
     for ds, p in pub["datasets"].items():
         row = [ds]
-        for arm, (pm, ps) in zip(pub["arms"], p["recall"]):
-            ours = acc.get((ds, arm))
-            if ours is None:
-                row.append(f"- / {fmt(pm, ps, 2)}")
-                continue
-            z = gap(ours, pm, ps, PAPER_FOLDS["hurley_ellingsen"])
-            mark = " *" if abs(z) > 2 else ""
-            row.append(f"{fmt(ours[0], ours[1], 2)} / {fmt(pm, ps, 2)}{mark}")
-            if mark:
-                flags.append((ds, arm, fmt(ours[0], ours[1], 2), fmt(pm, ps, 2), z,
-                              cause("hurley_ellingsen", ds, arm, majority=paper.majority(ds))))
+        for arm, published in zip(pub["arms"], p["recall"]):
+            add_cell(row, flags, ds, arm, acc.get((ds, arm)), published,
+                     PAPER_FOLDS["hurley_ellingsen"],
+                     lambda: cause("hurley_ellingsen", ds, arm, majority=paper.majority(ds)),
+                     digits=2)
         for arm, pl in zip(pub["arms"], p["zero_one_loss"]):
             ours = loss.get((ds, arm))
             row.append(f"{fmt(ours[0]) if ours else '-'} / {pl}")
