@@ -69,6 +69,14 @@ class ResultStoreError(BayesbenchError):
     """A result directory is locked, inconsistent, or from a different config."""
 
 
+class PreprocessError(BayesbenchError, ValueError):
+    """A preprocessing step (imputation, discretization, noise) cannot be fitted or applied.
+
+    The message speaks of the data set, the attribute and the option's value, never of a
+    configuration key: the config layer adds the key path where it has one.
+    """
+
+
 class StatsError(BayesbenchError):
     """A statistical test cannot be computed on the given scores."""
 

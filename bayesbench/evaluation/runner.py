@@ -33,7 +33,8 @@ import numpy as np
 from ..config import ClassifierSpec, DatasetSpec, ExperimentConfig, PreprocessSpec
 from ..errors import BayesbenchError, ConfigError, ResultStoreError
 from .metrics import evaluate
-from .splits import fold_rng, make_splits
+from ..data.folds import fold_rng
+from .splits import make_splits
 from .store import TASKS, RecordWriter, RunLock, read_records, repair
 
 TIMING_FIELDS = ("fit_seconds", "predict_seconds")

@@ -14,23 +14,12 @@ shuffling them within each class and laying the classes end to end, as Weka's
 from __future__ import annotations
 
 import hashlib
-import zlib
 from dataclasses import dataclass
 
 import numpy as np
 
+from ..data.folds import fold_rng, kfold_assignment
 from ..errors import ConfigError
-
-
-def stable_hash(text: str) -> int:
-    """A hash of ``text`` that is the same in every process and on every run."""
-    return zlib.crc32(str(text).encode("utf-8"))
-
-
-def fold_rng(seed: int, dataset: str, repetition: int, *more: int) -> np.random.Generator:
-    """The generator for one data set and repetition (and, with ``more``, one fold or purpose)."""
-    return np.random.default_rng([int(seed), stable_hash(dataset), int(repetition),
-                                  *map(int, more)])
 
 
 @dataclass(frozen=True)
@@ -71,25 +60,6 @@ class CVSpec:
     @property
     def n_repetitions(self) -> int:
         return self.repeats if self.kind in ("kfold", "holdout") else 1
-
-
-def kfold_assignment(y: np.ndarray, k: int, rng: np.random.Generator,
-                      stratified: bool) -> np.ndarray:
-    """Fold number (``0..k-1``) of every row.
-
-    Stratified: rows are dealt round-robin in class order, so each fold holds
-    every class in proportion, within one row.
-    """
-    n = y.shape[0]
-    if stratified:
-        # Shuffle, then stable-sort by class: classes end to end, random order inside each.
-        perm = rng.permutation(n)
-        order = perm[np.argsort(y[perm], kind="stable")]
-    else:
-        order = rng.permutation(n)
-    assignment = np.empty(n, dtype=np.int64)
-    assignment[order] = np.arange(n) % k
-    return assignment
 
 
 def _holdout_test(y: np.ndarray, fraction: float, rng: np.random.Generator,

@@ -39,14 +39,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ClassifierError
-from ..evaluation.splits import kfold_assignment
+from ..data.folds import kfold_assignment
 
 
 def stratified_fold_ids(y: np.ndarray, n_folds: int, rng: np.random.Generator) -> np.ndarray:
     """Inner fold of each example, dealt as the runner deals outer stratified folds.
 
     Shuffled within class, classes end to end, dealt round robin
-    (:mod:`bayesbench.evaluation.splits`): each class is spread over the folds
+    (:mod:`bayesbench.data.folds`): each class is spread over the folds
     as evenly as possible and fold sizes differ by at most one.
     """
     return kfold_assignment(np.asarray(y), int(n_folds), rng, stratified=True)

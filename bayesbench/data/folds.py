@@ -1,0 +1,45 @@
+"""Fold-dealing primitives shared by the runner's outer splits and the wrapper learners' inner CV.
+
+They live in the data layer, below both :mod:`bayesbench.evaluation` and
+:mod:`bayesbench.models`, so that an outer fold and an inner fold are dealt by
+the same code and neither package imports the other.
+
+Every generator is ``numpy.random.default_rng([seed, stable_hash(name), repetition, ...])``;
+``stable_hash`` is a CRC-32 of the name, never Python's salted ``hash``, so the
+same seed deals the same folds in every process and on every machine.
+"""
+from __future__ import annotations
+
+import zlib
+
+import numpy as np
+
+
+def stable_hash(text: str) -> int:
+    """A hash of ``text`` that is the same in every process and on every run."""
+    return zlib.crc32(str(text).encode("utf-8"))
+
+
+def fold_rng(seed: int, dataset: str, repetition: int, *more: int) -> np.random.Generator:
+    """The generator for one data set and repetition (and, with ``more``, one fold or purpose)."""
+    return np.random.default_rng([int(seed), stable_hash(dataset), int(repetition),
+                                  *map(int, more)])
+
+
+def kfold_assignment(y: np.ndarray, k: int, rng: np.random.Generator,
+                      stratified: bool) -> np.ndarray:
+    """Fold number (``0..k-1``) of every row.
+
+    Stratified: rows are dealt round-robin in class order, so each fold holds
+    every class in proportion, within one row.
+    """
+    n = y.shape[0]
+    if stratified:
+        # Shuffle, then stable-sort by class: classes end to end, random order inside each.
+        perm = rng.permutation(n)
+        order = perm[np.argsort(y[perm], kind="stable")]
+    else:
+        order = rng.permutation(n)
+    assignment = np.empty(n, dtype=np.int64)
+    assignment[order] = np.arange(n) % k
+    return assignment
