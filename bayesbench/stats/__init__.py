@@ -22,3 +22,10 @@ __all__ = [
     "AdjustedResult", "holm", "bonferroni", "WilcoxonResult", "wilcoxon",
     "wilcoxon_critical_value", "SignTestResult", "sign_test", "WinTieLoss", "win_tie_loss",
 ]
+
+# Bayesian tests with a region of practical equivalence (after Benavoli et al. 2017).
+from .bayesian import (CorrelatedTTestResult, SignedRankResult,  # noqa: E402
+                       bayesian_correlated_ttest, bayesian_signed_rank)
+
+__all__ += ["CorrelatedTTestResult", "bayesian_correlated_ttest", "SignedRankResult",
+            "bayesian_signed_rank"]
