@@ -29,3 +29,9 @@ from .bayesian import (CorrelatedTTestResult, SignedRankResult,  # noqa: E402
 
 __all__ += ["CorrelatedTTestResult", "bayesian_correlated_ttest", "SignedRankResult",
             "bayesian_signed_rank"]
+
+# Effect sizes to report beside the significance marks.
+from .effect_size import (MeanDifferenceResult, cohens_dz, mean_difference_ci,  # noqa: E402
+                          rank_biserial)
+
+__all__ += ["MeanDifferenceResult", "mean_difference_ci", "cohens_dz", "rank_biserial"]
