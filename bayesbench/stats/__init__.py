@@ -35,3 +35,8 @@ from .effect_size import (MeanDifferenceResult, cohens_dz, mean_difference_ci,  
                           rank_biserial)
 
 __all__ += ["MeanDifferenceResult", "mean_difference_ci", "cohens_dz", "rank_biserial"]
+
+# Agreement of predictions with the truth beyond chance.
+from .agreement import KAPPA_WEIGHTS, cohen_kappa  # noqa: E402
+
+__all__ += ["KAPPA_WEIGHTS", "cohen_kappa"]
