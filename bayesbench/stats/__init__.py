@@ -40,3 +40,8 @@ __all__ += ["MeanDifferenceResult", "mean_difference_ci", "cohens_dz", "rank_bis
 from .agreement import KAPPA_WEIGHTS, cohen_kappa  # noqa: E402
 
 __all__ += ["KAPPA_WEIGHTS", "cohen_kappa"]
+
+# Every pair of classifiers, not only each against a baseline.
+from .pairwise import PairwiseResult, nemenyi_pairwise, wilcoxon_pairwise  # noqa: E402
+
+__all__ += ["PairwiseResult", "nemenyi_pairwise", "wilcoxon_pairwise"]
