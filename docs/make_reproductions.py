@@ -37,7 +37,7 @@ from bayesbench.config import DATA_ENV, load_config
 from bayesbench.data import load_dataset
 from bayesbench.evaluation.runner import load_prepared, run_config
 from bayesbench.evaluation.store import records_frame
-from bayesbench.report.comparison import compare
+from bayesbench.report.analysis import compare
 from bayesbench.report.tables import render
 from bayesbench.stats import unpaired_ttest
 
