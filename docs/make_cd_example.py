@@ -38,7 +38,7 @@ def write_table6_csv(reference: Path, out: Path) -> Path:
 
 def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
-        scores = read_scores_csv(write_table6_csv(REFERENCE, Path(tmp) / "table6.csv"))
+        scores = read_scores_csv(write_table6_csv(REFERENCE, Path(tmp) / "table6.csv")).scores
     result = compare_scores(scores, metric="AUC", alpha=0.05)
     for suffix in (".png", ".svg"):
         plot_cd(result, HERE / f"cd_demsar2006{suffix}")
