@@ -264,8 +264,8 @@ def compare(frame: pd.DataFrame, metric: str = "accuracy", baseline: str | None 
 
 
 def _checked_records(frame, metric: str, test: str) -> pd.DataFrame:
-    """``frame`` with ``_ok`` (finished task) and ``_label`` columns, or a StatsError
-    saying what it lacks."""
+    """The columns of ``frame`` that the comparison needs, with ``_ok`` (finished task) and
+    ``_label`` (classifier label), or a StatsError saying what it lacks."""
     if frame is None or len(frame) == 0:
         raise StatsError("no finished records to compare")
     for column in ("dataset", "classifier", "repetition", "fold"):
@@ -280,7 +280,14 @@ def _checked_records(frame, metric: str, test: str) -> pd.DataFrame:
     if test == "corrected-t" and not {"n_train", "n_test"} <= set(frame.columns):
         raise StatsError(f"the {S.FOLD_TESTS[test]} needs the training and test set size of each fold "
                          f"(n_train, n_test), which the scores lack; the other tests over folds do not")
-    return frame.assign(_label=_labels(frame), _ok=ok.to_numpy(), dataset=frame["dataset"].astype(str))
+    # Only the columns the comparison reads: a records frame has dozens more.
+    slim = pd.DataFrame({"dataset": frame["dataset"].astype(str), "_label": _labels(frame),
+                         "_ok": ok.to_numpy(), "repetition": frame["repetition"], "fold": frame["fold"],
+                         metric: frame[metric]})
+    for column in ("run", "fold_id", "n_train", "n_test"):
+        if column in frame:
+            slim[column] = frame[column]
+    return slim
 
 
 def _labels(frame: pd.DataFrame) -> np.ndarray:
@@ -337,8 +344,8 @@ def _incomplete_cells(frame: pd.DataFrame):
     """
     run = frame["run"].astype(str) if "run" in frame else pd.Series("", frame.index)
     keyed = pd.DataFrame({"run": run, "dataset": frame["dataset"], "label": frame["_label"],
-                          "key": list(zip(frame["repetition"], frame["fold"])), "ok": frame["_ok"]})
-    total = keyed.groupby(["run", "dataset"])["key"].nunique()
+                          "repetition": frame["repetition"], "fold": frame["fold"], "ok": frame["_ok"]})
+    total = keyed.drop_duplicates(["run", "dataset", "repetition", "fold"]).groupby(["run", "dataset"]).size()
     cells = keyed.groupby(["dataset", "label"], sort=False).agg(run=("run", "first"), ok=("ok", "sum"),
                                                                rows=("ok", "size"))
     cells["total"] = total.reindex(list(zip(cells["run"], cells.index.get_level_values(0)))).to_numpy()

@@ -79,35 +79,41 @@ def _yes(flag) -> str:
     return "reject" if bool(flag) else "-"
 
 
-def _cell(result: Comparison, ds: str, name: str, best: bool, fmt: str) -> str:
-    m = result.mean.at[ds, name]
-    if not np.isfinite(m):
+def _cell(mean: float, std: float, sign: int, best: bool, fmt: str) -> str:
+    if not np.isfinite(mean):
         return "-"
-    text = f"{m:.4f}"
-    if result.std is not None and np.isfinite(result.std.at[ds, name]):
+    text = f"{mean:.4f}"
+    if np.isfinite(std):
         pm = {"latex": _PM, "csv": "+-"}.get(fmt, "±")
-        text += f" {pm} {result.std.at[ds, name]:.4f}"
+        text += f" {pm} {std:.4f}"
     if best:
         text = {"markdown": f"**{text}**", "latex": f"{_BOLD_ON}{text}{_BOLD_OFF}"}.get(fmt, text + " •")
-    if result.sign is not None and name != result.baseline:
-        text += {1: " v", -1: " *"}.get(int(result.sign.at[ds, name]), "")
-    return text
+    return text + {1: " v", -1: " *"}.get(sign, "")
 
 
-def _best(result: Comparison) -> np.ndarray:
+def _best(mean: np.ndarray, lower_is_better: bool) -> np.ndarray:
     """Where each row's best score is, ties (at the tests' tolerance) all marked."""
-    values = S.tie_safe(result.mean.to_numpy(dtype=float))
-    signed = -values if result.lower_is_better else values
+    values = S.tie_safe(mean)
+    signed = -values if lower_is_better else values
     finite = np.isfinite(signed)
     top = np.max(np.where(finite, signed, -np.inf), axis=1, keepdims=True)
     return finite & (signed == top)
 
 
+def _score_rows(result: Comparison, fmt: str) -> list[list]:
+    """One row per data set: mean +- std, the best marked, and the marks against the baseline."""
+    mean = result.mean.to_numpy(dtype=float)
+    std = result.std.to_numpy(dtype=float) if result.std is not None else np.full(mean.shape, np.nan)
+    sign = result.sign.to_numpy(dtype=int, copy=True) if result.sign is not None else np.zeros(mean.shape, dtype=int)
+    sign[:, result.classifiers.index(result.baseline)] = 0
+    best = _best(mean, result.lower_is_better)
+    return [[ds] + [_cell(*cell, fmt) for cell in zip(mean[i], std[i], sign[i].tolist(), best[i])]
+            for i, ds in enumerate(result.datasets)]
+
+
 def _scores_table(result: Comparison, fmt: str) -> str:
     names = result.classifiers
-    best = _best(result)
-    rows = [[ds] + [_cell(result, ds, n, bool(b), fmt) for n, b in zip(names, best[i])]
-            for i, ds in enumerate(result.datasets)]
+    rows = _score_rows(result, fmt)
     if result.average_ranks is not None:
         rows.append([f"average rank ({len(result.complete)} data sets)"]
                     + [f"{result.average_ranks[n]:.3f}" for n in names])

@@ -200,8 +200,10 @@ def nemenyi(average_ranks, n_datasets: int, alpha: float = 0.05) -> NemenyiResul
     q = nemenyi_q(k, alpha)
     se = _rank_se(k, n_datasets)
     diff = np.abs(avg[:, None] - avg[None, :])
-    p = _st.studentized_range.sf(diff / se * np.sqrt(2.0), k, np.inf)
-    p = np.clip(p, 0.0, 1.0)
+    # The tail is a numerical integral per value: compute it once per distinct distance.
+    distances, where = np.unique(diff, return_inverse=True)
+    p = np.clip(_st.studentized_range.sf(distances / se * np.sqrt(2.0), k, np.inf), 0.0, 1.0)
+    p = p[where.reshape(diff.shape)]
     np.fill_diagonal(p, 1.0)
     return NemenyiResult(critical_difference=q * se, q=q, pvalue=p, reject=diff > q * se)
 
