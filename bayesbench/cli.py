@@ -124,26 +124,29 @@ class _Names(click.ParamType):
         return names
 
 
-class _SchedulerAddress(click.ParamType):
-    name = "address"
+class _Checked(click.ParamType):
+    """A string that ``problem`` accepts (returns None for); otherwise what it returns is the
+    message."""
+
+    def __init__(self, name: str, problem):
+        self.name = name
+        self.problem = problem
 
     def convert(self, value, param, ctx):
-        # lazy: read only when an address is given
-        from .evaluation.executors import ADDRESS_EXAMPLE, is_scheduler_address
-
-        if not is_scheduler_address(value):
-            self.fail(f"'{value}' is not a Dask scheduler address; expected e.g. "
-                      f"{ADDRESS_EXAMPLE}", param, ctx)
+        why = self.problem(value)
+        if why:
+            self.fail(why, param, ctx)
         return value
 
 
-class _Character(click.ParamType):
-    name = "character"
+def _address_problem(value: str) -> str | None:
+    from .evaluation.executors import address_problem  # lazy: read only when one is given
 
-    def convert(self, value, param, ctx):
-        if len(value) != 1:
-            self.fail(f"'{value}' is not one character", param, ctx)
-        return value
+    return address_problem(value)
+
+
+def _character_problem(value: str) -> str | None:
+    return None if len(value) == 1 else f"'{value}' is not one character"
 
 
 def _blame_option(exc: BayesbenchError, retry) -> None:
@@ -195,7 +198,7 @@ def main():
               help="Result directory (config key 'output'; default results/<name>).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1),
               help="Worker processes (config key 'jobs'; default: all cores; 1 = serial).")
-@click.option("--scheduler", metavar="ADDRESS", type=_SchedulerAddress(),
+@click.option("--scheduler", metavar="ADDRESS", type=_Checked("address", _address_problem),
               help="Run on a Dask cluster, e.g. tcp://host:8786 (needs bayesbench[dask]).")
 @click.option("--resume", is_flag=True,
               help="Continue a result directory even if its config differs; tasks that "
@@ -295,7 +298,7 @@ def _print_runs(results, first_metric: str, quiet: bool) -> None:
               help="Number of bins for 'width' and 'frequency'.")
 @click.option("--class", "class_attribute", metavar="NAME",
               help="Class attribute (default: the last one).")
-@click.option("--delimiter", metavar="CHAR", type=_Character(),
+@click.option("--delimiter", metavar="CHAR", type=_Checked("character", _character_problem),
               help="CSV field separator (default ',').")
 @click.option("-o", "--output", metavar="FILE", type=_OutputFile(),
               help="Also write the discretized data here as ARFF (Weka-style range labels).")

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import ConfigError, PlanError
-from ..evaluation.executors import ADDRESS_EXAMPLE, is_scheduler_address
+from ..evaluation.executors import address_problem
 from ..evaluation.metrics import DEFAULT_METRICS, METRIC_NAMES, is_metric
 from ..report.tables import FORMATS
 from ..spec import CVSpec, Experiment, RunOptions
@@ -92,10 +92,10 @@ def _experiment(raw: dict, p: Problems, base_dir: Path, missing) -> tuple[Experi
                       "(it names the result directory)")
     seed = p.typed(raw["seed"], "seed", int, low=0) if "seed" in raw else 0
     dirs = data_dirs(raw["data_dirs"], p, base_dir) if "data_dirs" in raw else []
-    found = datasets(raw.get("datasets"), "datasets" in raw, p, base_dir, dirs, missing)
+    found = datasets(raw, p, base_dir, dirs, missing)
     preprocess = sections.preprocess(raw.get("preprocess", {}), p)
     cv = sections.cv(raw.get("cv", {}), p)
-    classifiers = sections.classifiers(raw.get("classifiers"), "classifiers" in raw, p)
+    classifiers = sections.classifiers(raw, p)
     metrics = list(DEFAULT_METRICS)
     if "metrics" in raw:
         metrics = p.str_list(raw["metrics"], "metrics", METRIC_NAMES, accept=is_metric)
@@ -109,9 +109,8 @@ def _options(raw: dict, p: Problems, dirs: list, missing: list) -> RunOptions:
     output = p.optional(raw, "output", str)
     jobs = p.optional(raw, "jobs", int, low=1)
     scheduler = p.optional(raw, "scheduler", str)
-    if scheduler is not None and not is_scheduler_address(scheduler):
-        p.add("scheduler", f"'{scheduler}' is not a Dask scheduler address; expected e.g. "
-                           f"{ADDRESS_EXAMPLE}")
+    if scheduler is not None and address_problem(scheduler):
+        p.add("scheduler", address_problem(scheduler))
     return RunOptions(
         # An output path is relative to the working directory, not to the config file.
         output=None if output is None else os.path.expanduser(output),

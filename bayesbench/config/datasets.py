@@ -41,17 +41,10 @@ def data_dirs(value, p: Problems, base_dir: Path) -> list[str]:
     return out
 
 
-def datasets(value, present, p: Problems, base_dir, dirs, missing=None) -> list[DatasetSpec]:
-    """The data set specs; with ``missing`` a list, names found nowhere go there
-    as ``(name, message)`` instead of being problems."""
-    if not present:
-        p.add("datasets", "required: a list of data set names or paths")
-        return []
-    items = p.typed(value, "datasets", list)
-    if items is None:
-        return []
-    if not items:
-        p.add("datasets", "the list is empty")
+def datasets(raw: dict, p: Problems, base_dir, dirs, missing=None) -> list[DatasetSpec]:
+    """The data set specs of the ``datasets`` key; with ``missing`` a list, names found
+    nowhere go there as ``(name, message)`` instead of being problems."""
+    items = p.required_list(raw, "datasets", "data set names or paths")
     out, seen = [], {}
     dirs = search_dirs(dirs)
     for i, item in enumerate(items):

@@ -79,6 +79,17 @@ class Problems:
         """``raw[key]`` checked as :meth:`typed` does; None when absent or null."""
         return self.typed(raw[key], key, kind, **checks) if raw.get(key) is not None else None
 
+    def required_list(self, raw: dict, key: str, what: str) -> list:
+        """The list under ``key``, which must be given (as a list of ``what``); an empty
+        list is noted too, and returned."""
+        if key not in raw:
+            self.add(key, f"required: a list of {what}")
+            return []
+        items = self.typed(raw[key], key, list)
+        if items == []:
+            self.add(key, "the list is empty")
+        return items or []
+
     def str_list(self, value, key: str, choices, accept=None) -> list[str]:
         """A string or list of strings from ``choices`` (or that ``accept`` accepts)."""
         items = [value] if isinstance(value, str) else self.typed(value, key, list) or []

@@ -77,15 +77,8 @@ def cv(value, p: Problems, at: str = "cv") -> CVSpec:
     return CVSpec(**{k: v for k, v in kw.items() if v is not None})
 
 
-def classifiers(value, present, p: Problems) -> list[ClassifierSpec]:
-    if not present:
-        p.add("classifiers", "required: a list of classifiers")
-        return []
-    items = p.typed(value, "classifiers", list)
-    if items is None:
-        return []
-    if not items:
-        p.add("classifiers", "the list is empty")
+def classifiers(raw: dict, p: Problems) -> list[ClassifierSpec]:
+    items = p.required_list(raw, "classifiers", "classifiers")
     out = []
     for i, item in enumerate(items):
         out += _classifier(item, f"classifiers[{i}]", p)

@@ -21,10 +21,13 @@ _ADDRESS = re.compile(r"^(?:[a-z][a-z0-9+.-]*://)?(?:\[[0-9A-Fa-f:.]+\]|[^\s:/\[
 ADDRESS_EXAMPLE = "tcp://scheduler-host:8786"
 
 
-def is_scheduler_address(text) -> bool:
-    """Whether ``text`` has the form of a Dask scheduler address, such as
-    ``tcp://scheduler-host:8786`` (whether a scheduler listens there is another matter)."""
-    return isinstance(text, str) and _ADDRESS.match(text) is not None
+def address_problem(text: str) -> str | None:
+    """None if ``text`` has the form of a Dask scheduler address, such as
+    ``tcp://scheduler-host:8786`` (whether a scheduler listens there is another matter);
+    else what is wrong with it."""
+    if _ADDRESS.match(text):
+        return None
+    return f"'{text}' is not a Dask scheduler address; expected e.g. {ADDRESS_EXAMPLE}"
 
 
 def default_jobs() -> int:
