@@ -19,23 +19,12 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import BayesbenchError
-from ..report.tables import EXTENSIONS, render
-from .metrics import per_class_metric, per_class_scores, record_metric
-
-TITLES = {"accuracy": "accuracy", "error": "0/1 loss", "precision_macro": "macro precision",
-          "recall_macro": "macro recall", "f1_macro": "macro F1",
-          "precision_weighted": "weighted precision", "recall_weighted": "weighted recall",
-          "f1_weighted": "weighted F1", "specificity_macro": "macro specificity",
-          "log_loss": "log loss", "brier": "Brier score", "auc_ovr": "one-vs-rest AUC"}
-
-
-def title(metric: str) -> str:
-    """A metric's name in table captions (``f1[M]``: "F1 of class M")."""
-    per_class = per_class_metric(metric)
-    if per_class is not None:
-        score, cls = per_class
-        return f"{'F1' if score == 'f1' else score} of class {cls}"
-    return TITLES[metric]
+from ..evaluation.metrics import (LOWER_IS_BETTER, per_class_metric, per_class_scores,
+                                  record_metric, title)
+from ..evaluation.store import records_to_frame, run_names
+from ..spec import Experiment
+from .comparison import compare
+from .tables import EXTENSIONS, render
 
 
 def _order(records, key, declared):
@@ -89,37 +78,47 @@ def _summed(records):
     return sums, classes, counts
 
 
-def write_summary(out_dir, config, records, formats) -> list[Path]:
-    """Write every summary table of ``records`` in each format; return the files."""
+def write_summary(out_dir, experiment: Experiment, records, formats) -> list[Path]:
+    """Write every summary table of ``records`` (a run's records, in the order written)
+    in each format, and the comparison the experiment's ``compare`` asks for; return the
+    files."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    datasets = _order(records, "dataset", [d.name for d in config.datasets])
-    classifiers = _order(records, "classifier", [c.label for c in config.classifiers])
-    sums, classes, counts = _summed(records)
-    errors = [r for r in records if r["status"] != "ok"]
+    # In task order, so that the tables do not depend on the order in which tasks finished
+    # (floating-point sums depend on the order of their terms).
+    ordered = sorted(records, key=lambda r: (r["dataset"], r["repetition"], r["fold"],
+                                             r["classifier"]))
     files = []
-
-    def write(stem, fmt, text):
-        path = out_dir / f"{stem}.{EXTENSIONS[fmt]}"
-        path.write_text(text)
-        files.append(path)
-
     for fmt in formats:
-        for metric in config.metrics:
-            rows, headers = metric_table(records, metric, datasets, classifiers, fmt)
-            write(file_stem(metric), fmt, render(rows, headers, fmt, caption=(
-                f"{title(metric)}: mean ± std over {config.cv.n_repetitions} repetition(s) "
-                f"of {_cv_words(config.cv)}")))
-        write("per_class", fmt, _per_class(sums, classes, datasets, classifiers, fmt))
-        write("confusion", fmt, _confusion(sums, classes, counts, datasets, classifiers, fmt))
-        write("timings", fmt, _timings(records, datasets, classifiers, fmt))
-        if errors:
-            rows = [[r["dataset"], r["repetition"], r["fold"], r["classifier"], r["error"]]
-                    for r in errors]
-            write("errors", fmt, render(rows, ["dataset", "repetition", "fold", "classifier",
-                                               "error"], fmt, caption="tasks that failed"))
-    files += _comparison(out_dir, config, records, formats)
-    return files
+        for stem, text in _tables(ordered, experiment, fmt):
+            path = out_dir / f"{stem}.{EXTENSIONS[fmt]}"
+            path.write_text(text)
+            files.append(path)
+    run = run_names([out_dir.resolve().parent])
+    frame = records_to_frame([records], run, failed=True)
+    return files + write_comparison(out_dir, frame, experiment, formats,
+                                    experiment.compare.baseline)
+
+
+def _tables(records, experiment: Experiment, fmt):
+    """``(file stem, text)`` of each table of ``records`` in the format ``fmt``."""
+    datasets = _order(records, "dataset", [d.name for d in experiment.datasets])
+    classifiers = _order(records, "classifier", [c.label for c in experiment.classifiers])
+    sums, classes, counts = _summed(records)
+    cv = experiment.cv
+    for metric in experiment.metrics:
+        rows, headers = metric_table(records, metric, datasets, classifiers, fmt)
+        yield file_stem(metric), render(rows, headers, fmt, caption=(
+            f"{title(metric)}: mean ± std over {cv.n_repetitions} repetition(s) "
+            f"of {_cv_words(cv)}"))
+    yield "per_class", _per_class(sums, classes, datasets, classifiers, fmt)
+    yield "confusion", _confusion(sums, classes, counts, datasets, classifiers, fmt)
+    yield "timings", _timings(records, datasets, classifiers, fmt)
+    errors = [[r["dataset"], r["repetition"], r["fold"], r["classifier"], r["error"]]
+              for r in records if r["status"] != "ok"]
+    if errors:
+        yield "errors", render(errors, ["dataset", "repetition", "fold", "classifier", "error"],
+                               fmt, caption="tasks that failed")
 
 
 def file_stem(metric: str) -> str:
@@ -189,37 +188,34 @@ def _timings(records, datasets, classifiers, fmt) -> str:
                          "total s"], fmt, caption="time per fold, in seconds")
 
 
-def _comparison(out_dir, config, records, formats) -> list[Path]:
-    """The statistics helper's comparison of the classifiers, as the config's ``compare``
-    asks (default: the first metric, the first classifier as baseline, corrected t-test)."""
-    from .store import records_frame
-
-    frame = records_frame(out_dir.parent, failed=True)
-    wanted = {r["task_id"] for r in records}
-    frame = frame[frame["task_id"].isin(wanted)] if len(frame) else frame
-    return write_comparison(out_dir, frame, config, formats, config.compare.baseline)
-
-
-def write_comparison(out_dir, frame, config, formats, baseline, stem="comparison",
-                     datasets=None) -> list[Path]:
-    """Write ``compare(frame, ...)`` with the config's ``compare`` settings in each format
+def write_comparison(out_dir, frame, experiment: Experiment, formats, baseline) -> list[Path]:
+    """Write ``compare(frame, ...)`` with the experiment's ``compare`` settings in each format
     (a comparison that cannot be made is written as its one-line reason)."""
-    from ..report.comparison import compare
-    from .metrics import LOWER_IS_BETTER
-
-    spec = config.compare
-    metric = spec.metric or config.metrics[0]
+    spec = experiment.compare
+    metric = spec.metric or experiment.metrics[0]
     try:
         result = compare(frame, metric=metric, baseline=baseline, test=spec.test,
                          alpha=spec.alpha, lower_is_better=metric in LOWER_IS_BETTER,
-                         datasets=datasets or [d.name for d in config.datasets])
+                         datasets=[d.name for d in experiment.datasets])
     except BayesbenchError as exc:
         text = {fmt: f"no statistical comparison: {exc}\n" for fmt in formats}
     else:
         text = {fmt: result.render(fmt) for fmt in formats}
     files = []
     for fmt in formats:
-        path = Path(out_dir) / f"{stem}.{EXTENSIONS[fmt]}"
+        path = Path(out_dir) / f"comparison.{EXTENSIONS[fmt]}"
         path.write_text(text[fmt])
         files.append(path)
     return files
+
+
+def write_arm_comparison(experiment: Experiment, runs, formats) -> list[Path]:
+    """``<output>/comparison.*``: the classifiers of every arm of ``experiment`` compared,
+    labelled ``<arm>/<classifier>``; ``runs`` holds each arm's ``(run_dir, records)``."""
+    dirs = [Path(run_dir) for run_dir, _ in runs]
+    frame = records_to_frame([records for _, records in runs],
+                             run_names([d.resolve() for d in dirs]), failed=True)
+    baseline = experiment.compare.baseline
+    if baseline is not None and "/" not in baseline:
+        baseline = f"{dirs[0].name}/{baseline}"
+    return write_comparison(dirs[0].parent, frame, experiment, formats, baseline)

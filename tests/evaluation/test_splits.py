@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from bayesbench.data.folds import fold_rng, stable_hash
-from bayesbench.evaluation.splits import CVSpec, make_splits
+from bayesbench.evaluation.splits import make_splits
+from bayesbench.spec import CVSpec
 
 
 def _y(counts):

@@ -7,8 +7,8 @@ from click.testing import CliRunner
 
 from bayesbench.cli import main
 from bayesbench.config import parse_config
-from bayesbench.evaluation.runner import run_experiment, stable_order, without_timings
 from bayesbench.evaluation.store import read_records
+from helpers import run, stable_order, without_timings
 
 
 def _raw(uci_dir, out):
@@ -34,14 +34,14 @@ def _records(run_dir):
 @pytest.fixture(scope="module")
 def serial(uci_dir, tmp_path_factory):
     out = tmp_path_factory.mktemp("serial") / "run"
-    result = run_experiment(_config(uci_dir, out), jobs=1, quiet=True)
+    result = run(_config(uci_dir, out), jobs=1, quiet=True)
     assert result.n_run == 2 * 2 * 3 * 4
     return _records(out)
 
 
 def test_processes_match_serial(serial, uci_dir, tmp_path):
     out = tmp_path / "run"
-    run_experiment(_config(uci_dir, out), jobs=2, quiet=True)
+    run(_config(uci_dir, out), jobs=2, quiet=True)
     assert _records(out) == serial
 
 

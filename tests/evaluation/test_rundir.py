@@ -1,7 +1,9 @@
-"""A run killed with SIGKILL, or left with a damaged record, resumes to the uninterrupted result."""
+"""The result directory: a run killed with SIGKILL, or left with a damaged record, resumes to
+the uninterrupted result; another experiment's directory is refused; the lock holds."""
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -10,8 +12,9 @@ import pytest
 import yaml
 
 from bayesbench.config import load_config
-from bayesbench.evaluation.runner import run_experiment, stable_order, without_timings
+from bayesbench.errors import ResultStoreError
 from bayesbench.evaluation.store import RECORDS, read_records
+from helpers import run, small_config, stable_order, without_timings
 
 
 @pytest.fixture
@@ -43,7 +46,7 @@ def _cli(config, out, *extra):
 
 
 def test_sigkill_at_several_moments_then_resume(experiment, tmp_path):
-    reference = run_experiment(load_config(experiment), output=tmp_path / "reference", jobs=1,
+    reference = run(load_config(experiment), output=tmp_path / "reference", jobs=1,
                                quiet=True)
     n_tasks = reference.n_tasks
     out = tmp_path / "killed"
@@ -78,7 +81,7 @@ def test_sigkill_at_several_moments_then_resume(experiment, tmp_path):
 @pytest.mark.parametrize("damage", ["truncate_last", "corrupt_middle"])
 def test_damaged_record_is_detected_and_redone(experiment, tmp_path, damage):
     cfg = load_config(experiment)
-    first = run_experiment(cfg, output=tmp_path / "run", jobs=1, quiet=True)
+    first = run(cfg, output=tmp_path / "run", jobs=1, quiet=True)
     expected = _final(first.run_dir)
     path = first.run_dir / RECORDS
     lines = path.read_bytes().splitlines(keepends=True)
@@ -90,7 +93,32 @@ def test_damaged_record_is_detected_and_redone(experiment, tmp_path, damage):
         lines[7] = json.dumps(victim).encode() + b"\n"
     path.write_bytes(b"".join(lines))
     assert len(read_records(first.run_dir)) == first.n_tasks - 1
-    again = run_experiment(cfg, output=tmp_path / "run", jobs=1, quiet=True)
+    again = run(cfg, output=tmp_path / "run", jobs=1, quiet=True)
     assert again.n_run == 1
     assert _final(first.run_dir) == expected
     assert _n_lines(path) == first.n_tasks  # the damaged line is gone, not kept beside
+
+
+def test_different_config_is_refused_unless_resume_or_force(uci_dir, tmp_path):
+    cfg = small_config(uci_dir, tmp_path, datasets=["lenses"], classifiers=["nb"])
+    first = run(cfg, jobs=1, quiet=True)
+    changed = small_config(uci_dir, tmp_path, datasets=["lenses"], classifiers=["nb", "tan"])
+    with pytest.raises(ResultStoreError, match="different configuration"):
+        run(changed, jobs=1, quiet=True)
+    resumed = run(changed, jobs=1, quiet=True, resume=True)
+    assert resumed.run_dir == first.run_dir
+    assert (resumed.n_skipped, resumed.n_run) == (first.n_tasks, first.n_tasks)
+    forced = run(changed, jobs=1, quiet=True, force=True)
+    assert forced.run_dir == tmp_path / "out-2" and forced.n_run == 2 * first.n_tasks
+    stored = yaml.safe_load((first.run_dir / "config.yaml").read_text())
+    assert [c["label"] for c in stored["classifiers"]] == ["nb", "tan"]
+
+
+def test_a_second_writer_is_refused_by_the_lock(uci_dir, tmp_path):
+    cfg = small_config(uci_dir, tmp_path, datasets=["lenses"], classifiers=["nb"])
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "lock").write_text(f"{socket.gethostname()} {os.getpid()}\n")  # a live owner
+    with pytest.raises(ResultStoreError, match="in use by another run"):
+        run(cfg, jobs=1, quiet=True)
+    assert not (out / "records.jsonl").exists()
