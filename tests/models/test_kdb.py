@@ -31,7 +31,7 @@ def test_kdb_structure_and_bad_k():
     model = KDB(k=3).fit(X, y)
     assert max(len(n.parents) for n in model.structure_.nodes) == 3
     assert model.structure_.info["order"][:2] in ([0, 1], [1, 0])
-    with pytest.raises(ClassifierError, match="k must be"):
+    with pytest.raises(ClassifierError, match="'k' must be"):
         KDB(k=-1).fit(X, y)
 
 

@@ -84,10 +84,10 @@ def test_bad_hyper_parameters_are_one_line_errors_naming_the_parameter(name, par
     rng = np.random.default_rng(0)
     X = rng.integers(0, 3, (40, 3))
     y = rng.integers(0, 2, 40)
-    model = bayesbench.make_classifier(name, **params)
     with pytest.raises(ClassifierError, match=words) as info:
+        model = bayesbench.make_classifier(name, **params)
         if model.input_kind == "discrete":
-            model.fit(X, y, [3, 3, 3], 2)
+            model.fit(X, y, cardinalities=[3, 3, 3], n_classes=2)
         else:
             model.fit(X + rng.normal(size=X.shape), y)
     assert "\n" not in str(info.value)
@@ -119,14 +119,15 @@ def test_a_bad_target_is_a_clear_error(name, y, n_classes, words):
     model = bayesbench.make_classifier(name)
     with pytest.raises(ClassifierError, match=words):
         if model.input_kind == "discrete":
-            model.fit(X, y, [2, 2], n_classes)
+            model.fit(X, y, cardinalities=[2, 2], n_classes=n_classes)
         else:
             model.fit(X + np.arange(8).reshape(4, 2) * 0.1, y, n_classes=n_classes)
 
 
 def test_integral_float_codes_with_n_classes_are_still_accepted():
     X = np.array([[0], [1], [0], [1]])
-    model = bayesbench.make_classifier("nb").fit(X, np.array([0.0, 2.0, 0.0, 2.0]), [2], 3)
+    model = bayesbench.make_classifier("nb").fit(X, np.array([0.0, 2.0, 0.0, 2.0]),
+                                                 cardinalities=[2], n_classes=3)
     assert model.class_count_.tolist() == [2.0, 0.0, 2.0]
 
 
@@ -137,7 +138,8 @@ def test_every_discrete_learner_refuses_zero_rows(name):
     # MAP used to fit an empty table (and, without n_classes, no class at all).
     with pytest.raises(ClassifierError, match="zero rows"):
         bayesbench.make_classifier(name).fit(np.zeros((0, 2), dtype=np.int64),
-                                             np.zeros(0, dtype=np.int64), [2, 2], 2)
+                                             np.zeros(0, dtype=np.int64),
+                                             cardinalities=[2, 2], n_classes=2)
 
 
 @pytest.mark.parametrize("name", ["nb", "tan", "map", "aode"])
@@ -147,8 +149,8 @@ def test_nan_in_a_float_array_is_a_missing_value(name):
     codes = rng.integers(-1, 3, (40, 3))
     y = rng.integers(0, 2, 40)
     floats = np.where(codes < 0, np.nan, codes).astype(np.float64)
-    on_codes = bayesbench.make_classifier(name).fit(codes, y, [3, 3, 3], 2)
-    on_floats = bayesbench.make_classifier(name).fit(floats, y, [3, 3, 3], 2)
+    on_codes = bayesbench.make_classifier(name).fit(codes, y, cardinalities=[3, 3, 3], n_classes=2)
+    on_floats = bayesbench.make_classifier(name).fit(floats, y, cardinalities=[3, 3, 3], n_classes=2)
     np.testing.assert_allclose(on_floats.predict_proba(floats), on_codes.predict_proba(codes),
                                rtol=0, atol=1e-12)
     with pytest.raises(ClassifierError, match="non-integer"):
@@ -158,7 +160,7 @@ def test_nan_in_a_float_array_is_a_missing_value(name):
 def test_knaive_strong_must_be_a_boolean():
     rng = np.random.default_rng(2)
     X, y = rng.normal(size=(30, 3)), rng.integers(0, 2, 30)
-    with pytest.raises(ClassifierError, match="strong must be True or False"):
+    with pytest.raises(ClassifierError, match="'strong' must be True or False"):
         bayesbench.make_classifier("knaive", strong="false").fit(X, y)
     assert bayesbench.make_classifier("knaive", strong=np.bool_(True)).fit(X, y) \
         .structure_info_["strong"] is True
@@ -167,7 +169,7 @@ def test_knaive_strong_must_be_a_boolean():
 def test_a_frame_of_integer_codes_keeps_no_categories():
     # The runner's frames: predict reads them as codes, with no per-call recoding.
     frame = pd.DataFrame({"a": [0, 1, 1, 0], "b": [1, 1, 0, 0]})
-    model = bayesbench.make_classifier("nb").fit(frame, [0, 1, 1, 0], [2, 2], 2)
+    model = bayesbench.make_classifier("nb").fit(frame, [0, 1, 1, 0], cardinalities=[2, 2], n_classes=2)
     assert model.categories_ is None
 
 
@@ -190,6 +192,6 @@ def test_a_frame_with_other_columns_than_at_fit_is_refused_not_read_by_position(
 def test_non_integer_cardinalities_are_an_error_not_truncated(cards):
     X = np.array([[0, 1], [1, 2], [1, 0]])
     with pytest.raises(ClassifierError, match="cardinalities must be integers"):
-        bayesbench.make_classifier("nb").fit(X, [0, 1, 1], cards, 2)
+        bayesbench.make_classifier("nb").fit(X, [0, 1, 1], cardinalities=cards, n_classes=2)
     # Integral floats (as read from a JSON config) are fine.
-    bayesbench.make_classifier("nb").fit(X, [0, 1, 1], [2.0, 3.0], 2)
+    bayesbench.make_classifier("nb").fit(X, [0, 1, 1], cardinalities=[2.0, 3.0], n_classes=2)

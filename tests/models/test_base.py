@@ -56,7 +56,7 @@ def test_posteriors_are_distributions_and_predict_is_their_argmax(name, alpha):
         pytest.skip("the wrappers require alpha > 0 (documented)")
     for label, X, y, cards, k, X_test in CASES:
         model = bayesbench.make_classifier(name, **params_for(name, alpha))
-        assert model.fit(X, y, cards, k) is model, label
+        assert model.fit(X, y, cardinalities=cards, n_classes=k) is model, label
         for Xp in (X, X_test):
             proba = model.predict_proba(Xp)
             assert proba.shape == (Xp.shape[0], k), label
@@ -70,7 +70,8 @@ def test_posteriors_are_distributions_and_predict_is_their_argmax(name, alpha):
         twin = clone(model)
         assert twin.get_params() == model.get_params()
         assert not hasattr(twin, "classes_")
-        np.testing.assert_allclose(twin.fit(X, y, cards, k).predict_proba(X_test),
+        twin.fit(X, y, cardinalities=cards, n_classes=k)
+        np.testing.assert_allclose(twin.predict_proba(X_test),
                                    model.predict_proba(X_test), atol=1e-12, err_msg=label)
 
 
@@ -80,8 +81,10 @@ def test_refit_forgets_the_previous_data(name):
     X1, y1 = rng.integers(0, 3, (30, 4)), rng.integers(0, 3, 30)
     X2, y2 = rng.integers(0, 2, (25, 2)), rng.integers(0, 2, 25)
     model = bayesbench.make_classifier(name, **params_for(name, None))
-    model.fit(X1, y1, [3] * 4, 3).fit(X2, y2, [2, 2], 2)
-    fresh = bayesbench.make_classifier(name, **params_for(name, None)).fit(X2, y2, [2, 2], 2)
+    model.fit(X1, y1, cardinalities=[3] * 4, n_classes=3)
+    model.fit(X2, y2, cardinalities=[2, 2], n_classes=2)
+    fresh = bayesbench.make_classifier(name, **params_for(name, None))
+    fresh.fit(X2, y2, cardinalities=[2, 2], n_classes=2)
     assert model.n_features_in_ == 2 and list(model.classes_) == [0, 1]
     np.testing.assert_array_equal(model.predict_proba(X2), fresh.predict_proba(X2))
 
@@ -91,7 +94,8 @@ def test_same_random_state_gives_the_same_structure(name):
     rng = np.random.default_rng(11)
     X = rng.integers(-1, 3, (120, 6))
     y = (np.maximum(X[:, 0], 0) + np.maximum(X[:, 1], 0) + rng.integers(0, 2, 120)) % 3
-    fits = [bayesbench.make_classifier(name, random_state=7).fit(X, y, [3] * 6, 3)
+    fits = [bayesbench.make_classifier(name, random_state=7)
+            .fit(X, y, cardinalities=[3] * 6, n_classes=3)
             for _ in range(2)]
     assert str(fits[0].structure_) == str(fits[1].structure_)
     assert fits[0].structure_.info["trace"] == fits[1].structure_.info["trace"]
@@ -109,7 +113,7 @@ def test_a_failed_refit_leaves_the_model_unfitted_not_half_updated(name):
         # Two classes now, and data the learner refuses (a code past the cardinality;
         # constant attributes, which leave no variance).
         if discrete:
-            model.fit(X, rng.integers(0, 2, 30), [1, 1], 2)
+            model.fit(X, rng.integers(0, 2, 30), cardinalities=[1, 1], n_classes=2)
         else:
             model.fit(np.ones((30, 2)), rng.integers(0, 2, 30))
     # GaussianNB used to keep the new classes with zero variances (NaN scores, shown as a

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from bayesbench.errors import ClassifierError
-from bayesbench.models._inner_cv import InnerCV, stratified_fold_ids
+from bayesbench.models.inner_cv import InnerCV, stratified_fold_ids
 from bayesbench.models.anb import AugmentedNaiveBayes
 from bayesbench.models.selective import FFSS
 from bayesbench.models.structure import Node, Structure
@@ -27,7 +27,7 @@ def refit_scores(X, y, cards, k, alpha, folds, groups):
     out = np.empty((len(y), k))
     for f in np.unique(folds):
         test = folds == f
-        model = FixedStructure(groups, alpha).fit(X[~test], y[~test], cards, k)
+        model = FixedStructure(groups, alpha).fit(X[~test], y[~test], cardinalities=cards, n_classes=k)
         out[test] = model._joint_log_likelihood(X[test])
     return out
 
@@ -120,7 +120,8 @@ def test_engine_equals_refit_for_random_partitions(seed, n_folds, alpha, missing
 @pytest.mark.parametrize("seed,epsilon", [(0, 0.0), (1, 0.0), (2, 0.0), (4, 0.0), (0, 0.02)])
 def test_bsej_equals_brute_force_refitting(seed, epsilon):
     X, y, cards, k = random_data(seed, missing=0.05 * seed)
-    model = BSEJ(alpha=1.0, inner_folds=4, epsilon=epsilon, random_state=seed).fit(X, y, cards, k)
+    model = BSEJ(alpha=1.0, inner_folds=4, epsilon=epsilon, random_state=seed)
+    model.fit(X, y, cardinalities=cards, n_classes=k)
     folds = stratified_fold_ids(y, 4, np.random.default_rng(seed))
     groups, best = brute_force_bsej(X, y, cards, k, 1.0, folds, epsilon)
     assert [n.attributes for n in model.structure_.nodes] == [tuple(g) for g in groups]
@@ -130,7 +131,7 @@ def test_bsej_equals_brute_force_refitting(seed, epsilon):
 @pytest.mark.parametrize("seed", [0, 3])
 def test_fss_equals_brute_force_refitting(seed):
     X, y, cards, k = random_data(seed, n=120, cards=(3, 2, 4, 3, 2, 3))
-    model = FSS(alpha=1.0, inner_folds=5, random_state=seed).fit(X, y, cards, k)
+    model = FSS(alpha=1.0, inner_folds=5, random_state=seed).fit(X, y, cardinalities=cards, n_classes=k)
     folds = stratified_fold_ids(y, 5, np.random.default_rng(seed))
     selected, best = brute_force_fss(X, y, cards, k, 1.0, folds)
     assert model.structure_.info["selected"] == selected
@@ -161,12 +162,12 @@ def xor_data(seed, n=600):
 @pytest.mark.parametrize("seed", range(4))
 def test_bsej_joins_a_pair_that_only_matters_jointly(seed):
     X, y = xor_data(seed)
-    s = BSEJ(random_state=seed).fit(X, y, [2] * 4, 2).structure_
+    s = BSEJ(random_state=seed).fit(X, y, cardinalities=[2] * 4, n_classes=2).structure_
     groups = [n.attributes for n in s.nodes]
     assert any({0, 1} <= set(g) for g in groups), groups
     assert s.info["joined"] and s.info["trace"][-1]["accuracy"] > 0.85
     # Naive Bayes cannot see XOR: each of x0, x1 alone is independent of the class.
-    assert (FFSS().fit(X, y, [2] * 4, 2).structure_.info["kept"]) == [2]
+    assert (FFSS().fit(X, y, cardinalities=[2] * 4, n_classes=2).structure_.info["kept"]) == [2]
 
 
 def noisy_data(seed, n=1000, r=400):
@@ -187,9 +188,9 @@ def test_noise_attribute_is_dropped_by_fss_ffss_and_bsej(seed):
     X, y, cards = noisy_data(seed)
     noise = 3
     for model in (FSS(random_state=seed), FFSS(), BSEJ(random_state=seed)):
-        s = model.fit(X, y, cards, 2).structure_
+        s = model.fit(X, y, cardinalities=cards, n_classes=2).structure_
         assert noise in s.dropped, (type(model).__name__, s)
-    record = FFSS().fit(X, y, cards, 2).structure_.info["tests"][noise]
+    record = FFSS().fit(X, y, cardinalities=cards, n_classes=2).structure_.info["tests"][noise]
     # 1000 rows over 400 x 2 cells: unreliable, so independence is assumed.
     assert record["attributes"] == [noise] and not record["reliable"] and not record["rejects"]
 
@@ -208,7 +209,7 @@ class GivenGroupsASB(ASB):
 @pytest.mark.parametrize("groups", [[(0,), (1,), (2,), (3,), (4,)], [(0, 1), (2,), (3,), (4,)]])
 def test_asb_arc_links_dependent_groups_not_independent_ones(groups, dependent_pair_data):
     X, y = dependent_pair_data()
-    s = GivenGroupsASB(groups).fit(X, y, [2] * 5, 2).structure_
+    s = GivenGroupsASB(groups).fit(X, y, cardinalities=[2] * 5, n_classes=2).structure_
     owner = {a: node for node in s.nodes for a in node.attributes}
     a, b = owner[0], owner[4]
     # One group is the other's parent, and the arc runs from every attribute of
@@ -229,8 +230,8 @@ def test_asb_adds_no_arc_when_every_test_is_unreliable():
     rng = np.random.default_rng(0)
     y = np.arange(132) % 22
     X = np.column_stack([(y + rng.integers(0, 2, 132)) % 3 for _ in range(4)])
-    asb = ASB(random_state=1).fit(X, y, [3] * 4, 22).structure_
-    bsej = BSEJ(random_state=1).fit(X, y, [3] * 4, 22).structure_
+    asb = ASB(random_state=1).fit(X, y, cardinalities=[3] * 4, n_classes=22).structure_
+    bsej = BSEJ(random_state=1).fit(X, y, cardinalities=[3] * 4, n_classes=22).structure_
     assert [n.attributes for n in asb.nodes] == [n.attributes for n in bsej.nodes]
     assert not asb.arcs() and all(not t["reliable"] for t in asb.info["tests"])
 
@@ -240,7 +241,7 @@ def test_same_seed_same_structure_and_parameters_validated():
     a = BSEJ(random_state=3).fit(X, y).structure_
     b = BSEJ(random_state=3).fit(X, y).structure_
     assert a.nodes == b.nodes and a.info["trace"] == b.info["trace"]
-    with pytest.raises(ClassifierError, match="alpha > 0"):
+    with pytest.raises(ClassifierError, match="'alpha' must be a number > 0"):
         BSEJ(alpha=0, random_state=0).fit(X, y)
     with pytest.raises(ClassifierError, match="inner_folds"):
         FSS(inner_folds=1).fit(X, y)
@@ -250,8 +251,8 @@ def test_same_seed_same_structure_and_parameters_validated():
 
 def test_bsej_without_cache_room_gives_the_same_search(monkeypatch):
     X, y, cards, k = random_data(3, n=300, cards=(3, 2, 4, 3, 2, 3, 2))
-    cached = BSEJ(random_state=3).fit(X, y, cards, k).structure_
+    cached = BSEJ(random_state=3).fit(X, y, cardinalities=cards, n_classes=k).structure_
     monkeypatch.setattr("bayesbench.models.wrapper.MAX_CACHE_BYTES", 0)
-    uncached = BSEJ(random_state=3).fit(X, y, cards, k).structure_
+    uncached = BSEJ(random_state=3).fit(X, y, cardinalities=cards, n_classes=k).structure_
     assert cached.nodes == uncached.nodes and cached.info["trace"] == uncached.info["trace"]
     assert len(cached.info["trace"]) > 2  # the cache was actually reused across steps

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from bayesbench.errors import ClassifierError
-from bayesbench.models.anb import check_discrete_X
+from bayesbench.models.input import check_discrete_X
 from bayesbench.models.counting import (class_log_prior, counts, joint_index, log_table,
                                         node_tables)
 from bayesbench.models.inference import joint_log_likelihood
