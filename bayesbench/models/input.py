@@ -201,6 +201,19 @@ def _recode_frame(X, categories, cardinalities):
     return pd.DataFrame(out, index=X.index)
 
 
+def _check_every_class_given(y: np.ndarray):
+    """No missing (None, NaN, NA) or infinite class in a float or object target."""
+    import pandas as pd  # lazy: isna covers None, NaN and pd.NA in object arrays alike
+
+    missing = np.flatnonzero(pd.isna(y))
+    if missing.size:
+        raise ClassifierError(f"y has a missing class at row {missing[0]}; "
+                              "every training example needs a class")
+    if y.dtype.kind == "f" and not np.isfinite(y).all():
+        row = np.flatnonzero(~np.isfinite(y))[0]
+        raise ClassifierError(f"y has an infinite class value at row {row}")
+
+
 def encode_target(y, n_classes: int | None):
     """Return ``(classes_, codes)`` for a target vector.
 
@@ -214,15 +227,7 @@ def encode_target(y, n_classes: int | None):
     if y.ndim != 1:
         raise ClassifierError(f"y must be one-dimensional, got shape {y.shape}")
     if y.dtype.kind == "f" or y.dtype.kind == "O":
-        import pandas as pd  # lazy: isna covers None, NaN and pd.NA in object arrays alike
-
-        missing = np.flatnonzero(pd.isna(y))
-        if missing.size:
-            raise ClassifierError(f"y has a missing class at row {missing[0]}; "
-                                  "every training example needs a class")
-        if y.dtype.kind == "f" and not np.isfinite(y).all():
-            row = np.flatnonzero(~np.isfinite(y))[0]
-            raise ClassifierError(f"y has an infinite class value at row {row}")
+        _check_every_class_given(y)
     integral = y.dtype.kind in "iub" or (y.dtype.kind == "f" and np.array_equal(y, np.round(y)))
     if n_classes is not None:
         if isinstance(n_classes, bool) or not isinstance(n_classes, (int, np.integer)) \

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from numbers import Integral
 
+import numpy as np
+
 from .anb import AugmentedNaiveBayes
 from .information import conditional_mutual_information_matrix, ddr_information_matrix
 from .structure import Structure

@@ -89,19 +89,6 @@ def test_refit_forgets_the_previous_data(name):
     np.testing.assert_array_equal(model.predict_proba(X2), fresh.predict_proba(X2))
 
 
-@pytest.mark.parametrize("name", ["fss", "bsej", "asb"])
-def test_same_random_state_gives_the_same_structure(name):
-    rng = np.random.default_rng(11)
-    X = rng.integers(-1, 3, (120, 6))
-    y = (np.maximum(X[:, 0], 0) + np.maximum(X[:, 1], 0) + rng.integers(0, 2, 120)) % 3
-    fits = [bayesbench.make_classifier(name, random_state=7)
-            .fit(X, y, cardinalities=[3] * 6, n_classes=3)
-            for _ in range(2)]
-    assert str(fits[0].structure_) == str(fits[1].structure_)
-    assert fits[0].structure_.info["trace"] == fits[1].structure_.info["trace"]
-    np.testing.assert_array_equal(fits[0].predict_proba(X), fits[1].predict_proba(X))
-
-
 @pytest.mark.parametrize("name", bayesbench.list_classifiers())
 def test_a_failed_refit_leaves_the_model_unfitted_not_half_updated(name):
     rng = np.random.default_rng(8)

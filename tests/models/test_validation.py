@@ -1,5 +1,5 @@
 """Declared hyper-parameter constraints: their semantics, the one-line message, and that every
-registered learner declares each of its parameters once and is checked at fit and construction."""
+registered learner declares each of its parameters once and is checked at construction and fit."""
 import inspect
 import math
 from numbers import Integral, Real
@@ -100,3 +100,42 @@ def test_a_check_that_needs_the_data_reads_like_a_declared_one():
         bayesbench.make_classifier("tan", root=7).fit(X, [0, 1, 1])
     assert str(info.value) == "TAN: parameter 'root' must be an attribute index in 0..2, got 7"
     assert info.value.parameter == "root"
+
+
+@pytest.mark.parametrize("name, params, words", [
+    ("map", {"alpha": "abc"}, "alpha"),
+    ("map", {"alpha": None}, "alpha"),
+    ("map", {"alpha": float("inf")}, "alpha"),
+    ("aode", {"alpha": "abc"}, "alpha"),
+    ("aode", {"alpha": None}, "alpha"),
+    ("nb", {"alpha": -1}, "alpha"),
+    ("nb", {"log": "no"}, "log"),
+    ("tan", {"root": "a"}, "root"),
+    ("tan", {"root": 1.5}, "root"),
+    ("ddr_tan", {"root": 7}, "root"),
+    ("fss", {"random_state": "a"}, "random_state"),
+    ("bsej", {"random_state": -1}, "random_state"),
+    ("asb", {"random_state": 1.5}, "random_state"),
+    ("full_bayes", {"reg_param": "a"}, "reg_param"),
+    ("full_bayes", {"reg_param": 2}, "reg_param"),
+])
+def test_bad_hyper_parameters_are_one_line_errors_naming_the_parameter(name, params, words):
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 3, (40, 3))
+    y = rng.integers(0, 2, 40)
+    with pytest.raises(ClassifierError, match=words) as info:
+        model = bayesbench.make_classifier(name, **params)
+        if model.input_kind == "discrete":
+            model.fit(X, y, cardinalities=[3, 3, 3], n_classes=2)
+        else:
+            model.fit(X + rng.normal(size=X.shape), y)
+    assert "\n" not in str(info.value)
+
+
+def test_knaive_strong_must_be_a_boolean():
+    rng = np.random.default_rng(2)
+    X, y = rng.normal(size=(30, 3)), rng.integers(0, 2, 30)
+    with pytest.raises(ClassifierError, match="'strong' must be True or False"):
+        bayesbench.make_classifier("knaive", strong="false").fit(X, y)
+    assert bayesbench.make_classifier("knaive", strong=np.bool_(True)).fit(X, y) \
+        .structure_info_["strong"] is True
