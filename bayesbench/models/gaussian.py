@@ -37,6 +37,12 @@ RESIDUAL_VARIANCE = [StrOptions({"marginal", "fitted"})]
 _LOG_2PI = np.log(2.0 * np.pi)
 
 
+def samples(count) -> str:
+    """``"1 sample"``, ``"5 samples"``: a class's training size in messages."""
+    count = int(count)
+    return f"{count} sample{'' if count == 1 else 's'}"
+
+
 def class_moments(X: np.ndarray, codes: np.ndarray, n_classes: int, *, covariance: bool):
     """Per-class counts, means and maximum-likelihood variances or covariances.
 
@@ -125,10 +131,11 @@ class ContinuousClassifier(BaseClassifier):
         bad = np.argwhere((var[present] <= 0))
         if bad.size:
             c, j = bad[0]
-            label = self.classes_[np.flatnonzero(present)[c]]
+            c = np.flatnonzero(present)[c]
             raise ClassifierError(
-                f"attribute {self._attribute_names()[j]} has zero {what} in class '{label}'; "
-                f"set var_smoothing > 0 (every attribute is constant, or var_smoothing is 0)")
+                f"attribute {self._attribute_names()[j]} has zero {what} in class "
+                f"'{self.classes_[c]}' ({samples(self.class_count_[c])}); set var_smoothing "
+                f"> 0 (every attribute is constant, or var_smoothing is 0)")
 
 
 class GaussianNB(ContinuousClassifier):
@@ -264,7 +271,7 @@ class FullBayes(ContinuousClassifier):
             except linalg.LinAlgError:
                 raise ClassifierError(
                     f"the covariance of class '{self.classes_[c]}' is singular "
-                    f"({int(counts[c])} rows, {p} attributes); raise reg_param or "
+                    f"({samples(counts[c])}, {p} attributes); raise reg_param or "
                     f"var_smoothing above 0") from None
             self._whiten[c] = linalg.solve_triangular(chol, eye, lower=True)
             self._log_det[c] = 2.0 * np.sum(np.log(np.diag(chol)))

@@ -2,7 +2,7 @@
 
 Discrete learners take integer codes (``>= 0``, ``-1`` missing) as an integer array,
 a float array of integral values (NaN missing), or a DataFrame of categorical,
-integer-coded or boolean columns. Continuous learners take a finite numeric matrix
+integer-coded, boolean or integral float columns. Continuous learners take a finite numeric matrix
 or a DataFrame of numeric columns. Both refuse sparse and complex input, and name
 the row, attribute or shape at fault in one line. Where scikit-learn's estimator
 checks expect a wording ("Reshape your data", "Negative values in data", "X has 1
@@ -56,6 +56,10 @@ def _frame_codes(X):
             # Also pandas' nullable Int64/boolean, whose NA is a missing value.
             cols.append(s.to_numpy(dtype=np.int64, na_value=-1))
             categorical_cards.append(None)
+        elif getattr(s.dtype, "kind", "O") == "f":
+            cols.append(_float_codes(s.to_numpy(dtype=np.float64, na_value=np.nan),
+                                     f"column '{name}'"))
+            categorical_cards.append(None)
         else:
             raise ClassifierError(
                 f"column '{name}' has dtype {s.dtype}; discrete classifiers need "
@@ -80,20 +84,25 @@ def _array_codes(X) -> np.ndarray:
         return X.astype(np.int64)
     if X.dtype.kind != "f":
         raise ClassifierError(f"X has dtype {X.dtype}; integer codes expected")
+    return _float_codes(X, "X")
+
+
+def _float_codes(values: np.ndarray, what: str) -> np.ndarray:
+    """Floats that hold codes (integral values, NaN missing) as integer codes."""
     # NaN is missing, as the estimator tags (allow_nan) tell scikit-learn.
-    X = np.where(np.isnan(X), -1.0, X)
-    _check_not_below_missing(X)
-    if X.size and not np.all(np.isfinite(X) & (X == np.round(X))):
+    values = np.where(np.isnan(values), -1.0, values)
+    _check_not_below_missing(values, what)
+    if values.size and not np.all(np.isfinite(values) & (values == np.round(values))):
         raise ClassifierError(
-            "X holds non-integer values; discrete classifiers need integer codes "
+            f"{what} holds non-integer values; discrete classifiers need integer codes "
             "(>= 0, -1 missing): discretize numeric attributes first")
-    return X.astype(np.int64)
+    return values.astype(np.int64)
 
 
-def _check_not_below_missing(X):
+def _check_not_below_missing(X, what: str = "X"):
     if X.size and X.min() < -1:
-        raise ClassifierError("Negative values in data: X holds codes below -1; codes are "
-                              ">= 0 and -1 marks a missing value")
+        raise ClassifierError(f"Negative values in data: {what} holds codes below -1; codes "
+                              "are >= 0 and -1 marks a missing value")
 
 
 def _check_cardinalities(cardinalities, observed: np.ndarray) -> np.ndarray:
@@ -126,7 +135,8 @@ def check_discrete_X(X, cardinalities=None):
         integral values with NaN also marking a missing value); or a DataFrame whose
         columns are categorical (codes and cardinalities are taken from the
         categories, a missing value becomes ``-1``), integer-coded (pandas'
-        nullable ``Int64``: ``NA`` is missing) or boolean (0 and 1).
+        nullable ``Int64``: ``NA`` is missing), boolean (0 and 1) or float
+        holding integral values (NaN missing).
     cardinalities : sequence of int, optional
         Number of values of each attribute. Give it when a training fold may
         lack a category, so that tables are sized for every category; by
@@ -356,8 +366,9 @@ def start_continuous_fit(model, X, y, n_classes=None):
     classes, codes = encode_target(y, n_classes)
     _check_rows(X.shape[0], codes)
     if X.shape[1] == 0:
-        raise ClassifierError(f"{type(model).__name__} needs a numeric attribute: X has "
-                              f"0 feature(s) (shape={X.shape}) while a minimum of 1 is required")
+        raise ClassifierError(f"X has 0 feature(s) (shape={X.shape}) while a minimum of 1 is "
+                              f"required by {type(model).__name__}, which needs numeric "
+                              f"attributes")
     _remember(model, X, classes, names)
     return X, codes
 

@@ -107,3 +107,62 @@ def test_a_failed_refit_leaves_the_model_unfitted_not_half_updated(name):
     # uniform posterior), FullBayes the new classes with the old covariances.
     with pytest.raises(NotFittedError):
         model.predict_proba(X)
+
+
+def breast_cancer():
+    from bayesbench.data import bundled_dir, load_dataset
+
+    ds = load_dataset(bundled_dir() / "breast-cancer.arff")
+    return ds.codes(), np.asarray(ds.class_names)[ds.y]
+
+
+def test_cross_val_score_of_tan_is_the_accuracy_of_each_fold_fit():
+    from sklearn.metrics import accuracy_score
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+
+    X, y = breast_cancer()          # string labels and missing values (-1)
+    scores = cross_val_score(bayesbench.make_classifier("tan"), X, y)
+    expected = [accuracy_score(y[test], bayesbench.make_classifier("tan")
+                               .fit(X[train], y[train]).predict(X[test]))
+                for train, test in StratifiedKFold(5).split(X, y)]
+    np.testing.assert_allclose(scores, expected, rtol=0, atol=1e-15)
+    assert 0.6 < np.mean(scores) < 0.8   # breast-cancer's usual range (majority class 0.70)
+
+
+def test_grid_search_picks_the_alpha_with_the_best_mean_accuracy_without_a_scoring():
+    from sklearn.model_selection import GridSearchCV, cross_val_score
+
+    X, y = breast_cancer()
+    grid = [0.01, 1.0, 20.0]
+    search = GridSearchCV(bayesbench.make_classifier("nb"), {"alpha": grid}).fit(X, y)
+    means = [np.mean(cross_val_score(bayesbench.make_classifier("nb", alpha=a), X, y))
+             for a in grid]
+    assert search.best_params_ == {"alpha": grid[int(np.argmax(means))]}
+    assert search.best_score_ == pytest.approx(max(means), abs=1e-15)
+
+
+def test_score_is_the_weighted_accuracy():
+    from sklearn.metrics import accuracy_score
+
+    X, y = breast_cancer()
+    model = bayesbench.make_classifier("nb").fit(X, y)
+    weights = np.random.default_rng(0).random(len(y))
+    assert model.score(X, y) == pytest.approx(accuracy_score(y, model.predict(X)), abs=1e-15)
+    assert model.score(X, y, sample_weight=weights) == pytest.approx(
+        accuracy_score(y, model.predict(X), sample_weight=weights), abs=1e-15)
+
+
+@pytest.mark.parametrize("name", bayesbench.list_classifiers())
+def test_tags_say_which_learners_take_categorical_input(name):
+    from sklearn.base import is_classifier
+    from sklearn.utils import get_tags
+
+    model = bayesbench.make_classifier(name)
+    discrete = name in DISCRETE
+    tags = get_tags(model)
+    assert is_classifier(model) and tags.target_tags.required
+    assert tags.input_tags.categorical is discrete
+    assert tags.input_tags.allow_nan is discrete      # NaN is a missing code
+    assert tags.input_tags.positive_only is discrete
+    old = model._more_tags()                        # scikit-learn before 1.6
+    assert ("categorical" in old["X_types"]) is discrete and old["allow_nan"] is discrete
