@@ -10,7 +10,7 @@ from numbers import Real
 
 import numpy as np
 
-from .base import BaseClassifier, fresh_fit
+from .base import BaseClassifier, StructureLearner, fresh_fit
 from .counting import class_log_prior, counts, log_table, unseen_log_prob
 from .inference import joint_log_likelihood
 from .input import check_discrete_predict_X, start_discrete_fit
@@ -18,7 +18,7 @@ from .structure import Structure
 from .validation import Interval
 
 
-class AugmentedNaiveBayes(BaseClassifier):
+class AugmentedNaiveBayes(StructureLearner, BaseClassifier):
     """Augmented naive Bayes over discrete attributes; subclasses learn the structure.
 
     The model is ``p(c, x) = p(c) prod_v p(x_v | x_pa(v), c)`` over the nodes of

@@ -10,7 +10,7 @@ from numbers import Integral, Real
 import numpy as np
 from scipy.special import logsumexp
 
-from .base import BaseClassifier, fresh_fit
+from .base import BaseClassifier, StructureLearner, fresh_fit
 from .counting import log_table, mixed_radix, node_counts
 from .information import pair_counts
 from .input import check_discrete_predict_X, start_discrete_fit
@@ -19,7 +19,7 @@ from .structure import Node, Structure
 from .validation import Interval
 
 
-class AODE(BaseClassifier):
+class AODE(StructureLearner, BaseClassifier):
     """Averaged one-dependence estimators.
 
     Every attribute ``i`` whose value in the example was seen at least

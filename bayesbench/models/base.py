@@ -134,6 +134,16 @@ class BaseClassifier:
         return float(np.average(correct, weights=sample_weight))
 
 
+class StructureLearner:
+    """Mixin of the classifiers whose fit learns a :class:`~.structure.Structure`, ``structure_``."""
+
+    def to_dot(self, name: str | None = None) -> str:
+        """Graphviz DOT text of the learned network, named after the learner by default
+        (see :meth:`~bayesbench.models.structure.Structure.to_dot`)."""
+        check_fitted(self)
+        return self.structure_.to_dot(name or type(self).__name__)
+
+
 def check_fitted(model):
     """Raise :class:`~bayesbench.errors.NotFittedError` unless ``model`` has been fitted."""
     if not hasattr(model, "classes_"):

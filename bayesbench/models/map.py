@@ -5,14 +5,14 @@ from numbers import Real
 
 import numpy as np
 
-from .base import BaseClassifier, check_fitted, fresh_fit
+from .base import BaseClassifier, StructureLearner, check_fitted, fresh_fit
 from .counting import class_log_prior
 from .input import check_discrete_predict_X, start_discrete_fit
 from .structure import Node, Structure
 from .validation import Interval
 
 
-class MAPClassifier(BaseClassifier):
+class MAPClassifier(StructureLearner, BaseClassifier):
     """Maximum a posteriori lookup of the full attribute configuration.
 
     ``p(c | x) = (N(x, c) + alpha) / (N(x) + alpha K)`` for a configuration

@@ -191,11 +191,14 @@ class Structure:
         return out
 
     def to_dot(self, name: str = "anb") -> str:
-        """Graphviz DOT text of the network (class node drawn as a double circle)."""
+        """Graphviz DOT text of the network, drawn top-down with the class node alone on the
+        top rank (a double circle) and each joined node as one box labelled ``a+b``."""
         def q(s):
             return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
         lines = [f"digraph {q(name)} {{",
-                 f"  {q(self.class_name)} [shape=doublecircle];"]
+                 "  rankdir=TB;",
+                 f"  {q(self.class_name)} [shape=doublecircle];",
+                 f"  {{ rank=source; {q(self.class_name)}; }}"]
         for node in self.nodes:
             shape = "box" if len(node.attributes) > 1 else "ellipse"
             lines.append(f"  {q(self.node_label(node))} [shape={shape}];")

@@ -166,3 +166,22 @@ def test_tags_say_which_learners_take_categorical_input(name):
     assert tags.input_tags.positive_only is discrete
     old = model._more_tags()                        # scikit-learn before 1.6
     assert ("categorical" in old["X_types"]) is discrete and old["allow_nan"] is discrete
+
+
+@pytest.mark.parametrize("name", bayesbench.list_classifiers())
+def test_every_structure_learner_draws_its_learned_network(name):
+    import re
+
+    label, X, y, cards, k, _ = CASES[0]
+    model = bayesbench.make_classifier(name, **params_for(name, None))
+    if name not in DISCRETE:
+        assert not hasattr(model, "to_dot")     # no attribute graph to draw
+        return
+    with pytest.raises(NotFittedError):
+        model.to_dot()
+    dot = model.fit(X, y, cardinalities=cards, n_classes=k).to_dot()
+    assert dot.startswith(f'digraph "{type(model).__name__}" {{')
+    arcs = re.findall(r'^  "([^"]+)" -> "([^"]+)";$', dot, flags=re.M)
+    assert arcs == model.structure_.edges()
+    drawn = set(re.findall(r'^  "([^"]+)" \[shape=(?:box|ellipse)\];$', dot, flags=re.M))
+    assert drawn == {model.structure_.node_label(n) for n in model.structure_.nodes}

@@ -28,6 +28,7 @@ def test_structure_queries_and_exports():
                          ("a", "b+c"), ("b+c", "e")]
     dot = s.to_dot()
     assert dot.startswith('digraph "anb" {') and dot.rstrip().endswith("}")
+    assert '{ rank=source; "class"; }' in dot and "rankdir=TB;" in dot
     assert '"b+c" [shape=box];' in dot and '"a" -> "b+c";' in dot
     assert dot.count("->") == 5
     assert s.summary() == "3 nodes; 1 joined (b+c); 4 arcs; 1 dropped (d): a->b+c, b+c->e"

@@ -195,3 +195,11 @@ def test_same_random_state_gives_the_same_structure(name):
     assert str(fits[0].structure_) == str(fits[1].structure_)
     assert fits[0].structure_.info["trace"] == fits[1].structure_.info["trace"]
     np.testing.assert_array_equal(fits[0].predict_proba(X), fits[1].predict_proba(X))
+
+
+def test_a_joined_pair_is_drawn_as_one_node_under_the_class():
+    X, y = xor_data(0)
+    dot = BSEJ(random_state=0).fit(X, y, cardinalities=[2] * 4, n_classes=2).to_dot()
+    assert '"x0+x1" [shape=box];' in dot and '"class" -> "x0+x1";' in dot
+    assert '"x0"' not in dot and '"x1"' not in dot
+    assert dot.index('{ rank=source; "class"; }') < dot.index('"x0+x1"')
