@@ -86,6 +86,86 @@ def _join_allowed(cv: InnerCV, a: NodeScore, b: NodeScore) -> bool:
     return a.cardinality * b.cardinality * cv.n_classes <= MAX_JOIN_CELLS
 
 
+class _ContributionCache:
+    """Held-out contributions of candidate nodes, by attribute set, up to ``MAX_CACHE_BYTES``.
+
+    A node's contribution depends only on its attribute set, so the candidates of one
+    BSEJ step are kept for the next; those no longer candidates are let go after each step.
+    """
+
+    def __init__(self):
+        self.values: dict[tuple[int, ...], np.ndarray] = {}
+        self.nbytes = 0
+        self.used: set[tuple[int, ...]] = set()
+
+    def get(self, attributes, build) -> np.ndarray:
+        self.used.add(attributes)
+        hit = self.values.get(attributes)
+        if hit is None:
+            hit = build().contribution
+            if self.nbytes + hit.nbytes <= MAX_CACHE_BYTES:
+                self.values[attributes] = hit
+                self.nbytes += hit.nbytes
+        return hit
+
+    def keep_used(self):
+        """Forget every entry that was not a candidate since the last call."""
+        self.values = {key: value for key, value in self.values.items() if key in self.used}
+        self.nbytes = sum(value.nbytes for value in self.values.values())
+        self.used = set()
+
+
+def _best_bsej_move(cv: InnerCV, nodes, total, best: int, cache: _ContributionCache):
+    """The best-scoring candidate of one BSEJ step strictly above ``best``, first in the
+    enumeration order on ties: ``(score, move)``, ``move`` None if none beats ``best``."""
+    best_score, best_move = best, None
+    owner = {a: i for i, node in enumerate(nodes) for a in node.attributes}
+    for a in sorted(owner):
+        node = nodes[owner[a]]
+        partial = total - node.contribution
+        rest = tuple(x for x in node.attributes if x != a)
+        if rest:
+            partial = partial + cache.get(rest, lambda: cv.group(rest))
+        score = cv.correct(partial)
+        if score > best_score:
+            best_score, best_move = score, ("remove", owner[a], a)
+    for i in range(len(nodes)):
+        a = nodes[i]
+        partial = total - a.contribution
+        for j in range(i + 1, len(nodes)):
+            b = nodes[j]
+            if not _join_allowed(cv, a, b):
+                continue
+            joined = cache.get(tuple(sorted(a.attributes + b.attributes)), lambda: cv.join(a, b))
+            score = cv.correct(partial - b.contribution + joined)
+            if score > best_score:
+                best_score, best_move = score, ("join", i, j)
+    return best_score, best_move
+
+
+def _apply_bsej_move(cv: InnerCV, nodes, total, move):
+    """The nodes, total and trace entry (without accuracy) after ``move``."""
+    if move[0] == "remove":
+        _, i, a = move
+        nodes = list(nodes)
+        node = nodes.pop(i)
+        total = total - node.contribution
+        rest = tuple(x for x in node.attributes if x != a)
+        if rest:
+            shrunk = cv.group(rest)
+            total = total + shrunk.contribution
+            nodes.append(shrunk)
+        entry = {"operation": "remove", "attributes": [a]}
+    else:
+        _, i, j = move
+        a, b = nodes[i], nodes[j]
+        joined = cv.join(a, b, compact=True)
+        total = total - a.contribution - b.contribution + joined.contribution
+        nodes = [n for k, n in enumerate(nodes) if k not in (i, j)] + [joined]
+        entry = {"operation": "join", "attributes": [list(a.attributes), list(b.attributes)]}
+    return sorted(nodes, key=lambda n: n.attributes), total, entry
+
+
 def backward_elimination_joining(cv: InnerCV, epsilon: float = 0.0
                                  ) -> tuple[list[tuple[int, ...]], list[dict]]:
     """Pazzani's BSEJ on the engine's data.
@@ -100,73 +180,15 @@ def backward_elimination_joining(cv: InnerCV, epsilon: float = 0.0
     total = cv.log_prior + sum(node.contribution for node in nodes)
     best = cv.correct(total)
     trace = [{"operation": "start", "attributes": [], "accuracy": best / cv.n}]
-    # A node's held-out contribution depends only on its attribute set, so the
-    # candidates of one step are kept for the next, up to MAX_CACHE_BYTES; those
-    # no longer candidates are let go after each step.
-    cache: dict[tuple[int, ...], np.ndarray] = {}
-    cached_bytes = 0
-
-    def contribution_of(attributes, build):
-        nonlocal cached_bytes
-        hit = cache.get(attributes)
-        if hit is None:
-            hit = build().contribution
-            if cached_bytes + hit.nbytes <= MAX_CACHE_BYTES:
-                cache[attributes] = hit
-                cached_bytes += hit.nbytes
-        return hit
-
+    cache = _ContributionCache()
     while nodes:
-        best_score, best_move, used = best, None, set()
-        owner = {a: i for i, node in enumerate(nodes) for a in node.attributes}
-        for a in sorted(owner):
-            node = nodes[owner[a]]
-            partial = total - node.contribution
-            rest = tuple(x for x in node.attributes if x != a)
-            if rest:
-                used.add(rest)
-                partial = partial + contribution_of(rest, lambda: cv.group(rest))
-            score = cv.correct(partial)
-            if score > best_score:
-                best_score, best_move = score, ("remove", owner[a], a)
-        for i in range(len(nodes)):
-            a = nodes[i]
-            partial = total - a.contribution
-            for j in range(i + 1, len(nodes)):
-                b = nodes[j]
-                if not _join_allowed(cv, a, b):
-                    continue
-                key = tuple(sorted(a.attributes + b.attributes))
-                used.add(key)
-                joined = contribution_of(key, lambda: cv.join(a, b))
-                score = cv.correct(partial - b.contribution + joined)
-                if score > best_score:
-                    best_score, best_move = score, ("join", i, j)
-        cache = {key: value for key, value in cache.items() if key in used}
-        cached_bytes = sum(value.nbytes for value in cache.values())
-        if best_move is None or best_score < best + gain:
+        score, move = _best_bsej_move(cv, nodes, total, best, cache)
+        cache.keep_used()
+        if move is None or score < best + gain:
             break
-        best = best_score
-        if best_move[0] == "remove":
-            _, i, a = best_move
-            node = nodes.pop(i)
-            total = total - node.contribution
-            rest = tuple(x for x in node.attributes if x != a)
-            if rest:
-                shrunk = cv.group(rest)
-                total = total + shrunk.contribution
-                nodes.append(shrunk)
-            trace.append({"operation": "remove", "attributes": [a], "accuracy": best / cv.n})
-        else:
-            _, i, j = best_move
-            a, b = nodes[i], nodes[j]
-            joined = cv.join(a, b, compact=True)
-            total = total - a.contribution - b.contribution + joined.contribution
-            nodes = [n for k, n in enumerate(nodes) if k not in (i, j)] + [joined]
-            trace.append({"operation": "join", "attributes": [list(a.attributes),
-                                                              list(b.attributes)],
-                          "accuracy": best / cv.n})
-        nodes.sort(key=lambda n: n.attributes)
+        best = score
+        nodes, total, entry = _apply_bsej_move(cv, nodes, total, move)
+        trace.append({**entry, "accuracy": best / cv.n})
     return [node.attributes for node in nodes], trace
 
 
