@@ -213,7 +213,7 @@ def _recode_frame(X, categories, cardinalities):
 
 def _check_every_class_given(y: np.ndarray):
     """No missing (None, NaN, NA) or infinite class in a float or object target."""
-    import pandas as pd  # lazy: isna covers None, NaN and pd.NA in object arrays alike
+    import pandas as pd  # lazy: only for float or object targets; isna sees None, NaN, pd.NA
 
     missing = np.flatnonzero(pd.isna(y))
     if missing.size:
