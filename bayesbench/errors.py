@@ -72,7 +72,13 @@ class ClassifierError(BayesbenchError, ValueError):
 
     Also a ``ValueError``, the exception scikit-learn's conventions expect from an
     estimator given bad input, so that its tools handle ours like its own.
+    ``parameter`` names the hyper-parameter at fault, if one is, so that the config
+    layer can add its key path (``classifiers[2].params.alpha``).
     """
+
+    def __init__(self, message: str, *, parameter: str | None = None):
+        super().__init__(message)
+        self.parameter = parameter
 
 
 class NotFittedError(BayesbenchError, AttributeError):

@@ -19,7 +19,7 @@ def car(uci_dir):
 
 def test_stan_arc_for_dependent_pair_only(dependent_pair_data):
     X, y = dependent_pair_data()
-    s = STAN().fit(X, y, [2] * 5, 2).structure_
+    s = STAN().fit(X, y, cardinalities=[2] * 5, n_classes=2).structure_
     assert (0, 4) in s.arcs() or (4, 0) in s.arcs()
     assert not any({p, c} == {2, 3} for p, c in s.arcs())
     # Every arc of STAN is a rejected test, with weight I(Xi; Xj | C) = G / 2N.
@@ -33,8 +33,8 @@ def test_stan_with_every_test_passing_is_tan(car):
     # On car every pair test is reliable (1728 rows, at most 64 x 4 cells); with
     # significance 1 every edge is kept, so the forest is TAN's Chow-Liu tree.
     X, y, cards, k = car
-    stan = STAN(significance=1.0).fit(X, y, cards, k)
-    tan = TAN().fit(X, y, cards, k)
+    stan = STAN(significance=1.0).fit(X, y, cardinalities=cards, n_classes=k)
+    tan = TAN().fit(X, y, cardinalities=cards, n_classes=k)
     assert all(r["reliable"] for r in stan.structure_.info["tests"])
     assert stan.structure_.nodes == tan.structure_.nodes
     np.testing.assert_allclose(stan.predict_log_proba(X), tan.predict_log_proba(X))
@@ -42,7 +42,7 @@ def test_stan_with_every_test_passing_is_tan(car):
 
 def test_stan_keeps_fewer_arcs_at_a_stricter_level(car):
     X, y, cards, k = car
-    arcs = [len(STAN(significance=s).fit(X, y, cards, k).structure_.arcs())
+    arcs = [len(STAN(significance=s).fit(X, y, cardinalities=cards, n_classes=k).structure_.arcs())
             for s in (1.0, 0.05, 1e-30)]
     assert arcs[0] == len(cards) - 1 and arcs[0] >= arcs[1] >= arcs[2]
     assert arcs[2] < arcs[0]
@@ -50,7 +50,7 @@ def test_stan_keeps_fewer_arcs_at_a_stricter_level(car):
 
 def test_ffss_keeps_exactly_the_attributes_scipy_rejects(car):
     X, y, cards, k = car
-    s = FFSS().fit(X, y, cards, k).structure_
+    s = FFSS().fit(X, y, cardinalities=cards, n_classes=k).structure_
     expected = []
     for j, r in enumerate(cards):
         table = np.zeros((r, k))

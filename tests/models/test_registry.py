@@ -52,3 +52,15 @@ def test_classifier_errors_are_value_errors_as_scikit_learn_expects():
 
     with pytest.raises(ValueError, match="NaN"):
         GaussianNB().fit(np.array([[np.nan], [1.0]]), np.array([0, 1]))
+
+
+def test_params_are_checked_without_fitting_for_the_config_layer():
+    from bayesbench.models.registry import check_classifier_params
+
+    check_classifier_params("fss", {"alpha": 0.5, "inner_folds": 3, "random_state": 1})
+    with pytest.raises(ClassifierError, match="'inner_folds' must be an integer >= 2") as bad:
+        check_classifier_params("fss", {"inner_folds": 1})
+    assert bad.value.parameter == "inner_folds"
+    with pytest.raises(ClassifierError, match="has no parameter") as unknown:
+        check_classifier_params("nb", {"log": True, "smoothing": 1})
+    assert unknown.value.parameter == "smoothing"

@@ -38,7 +38,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import ClassifierError
 from ..data.folds import kfold_assignment
 
 
@@ -86,11 +85,6 @@ class InnerCV:
 
     def __init__(self, X, y, cardinalities, n_classes: int, alpha: float, n_folds: int,
                  rng: np.random.Generator):
-        if not alpha > 0:
-            raise ClassifierError(
-                f"wrapper learners need alpha > 0 (got {alpha}): with alpha = 0 a value "
-                "unseen in an inner training fold has probability 0 and the held-out "
-                "accuracy of candidates cannot be compared")
         self.X = X
         self.y = y
         self.cardinalities = [int(r) for r in cardinalities]

@@ -1,35 +1,13 @@
-"""FSS, BSEJ, ASB: the incremental inner CV equals refitting; the searches find known truths."""
+"""FSS, BSEJ, ASB: the searches equal brute-force refitting and find known truths."""
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
 
+import bayesbench
 from bayesbench.errors import ClassifierError
-from bayesbench.models._inner_cv import InnerCV, stratified_fold_ids
-from bayesbench.models.anb import AugmentedNaiveBayes
+from bayesbench.models.inner_cv import stratified_fold_ids
 from bayesbench.models.selective import FFSS
-from bayesbench.models.structure import Node, Structure
 from bayesbench.models.wrapper import ASB, BSEJ, FSS
-
-
-class FixedStructure(AugmentedNaiveBayes):
-    """The core model over given groups: the reference that the engine must equal."""
-
-    def __init__(self, groups=(), alpha=1.0):
-        self.groups = groups
-        self.alpha = alpha
-
-    def _learn_structure(self, X, y, cardinalities, n_classes):
-        return Structure(tuple(Node(g) for g in self.groups), X.shape[1])
-
-
-def refit_scores(X, y, cards, k, alpha, folds, groups):
-    """Held-out joint log-likelihood of every example, refitting on each training fold."""
-    out = np.empty((len(y), k))
-    for f in np.unique(folds):
-        test = folds == f
-        model = FixedStructure(groups, alpha).fit(X[~test], y[~test], cards, k)
-        out[test] = model._joint_log_likelihood(X[test])
-    return out
+from helpers import random_data, refit_scores
 
 
 def refit_correct(X, y, cards, k, alpha, folds, groups):
@@ -75,52 +53,11 @@ def brute_force_fss(X, y, cards, k, alpha, folds):
     return selected, best
 
 
-def random_data(seed, n=150, cards=(3, 2, 4, 3, 2), k=3, missing=0.0):
-    rng = np.random.default_rng(seed)
-    y = rng.integers(0, k, n)
-    X = np.column_stack([(y * (j + 1) + rng.integers(0, r, n) * (rng.random(n) < 0.6)) % r
-                         for j, r in enumerate(cards)])
-    if missing:
-        X[rng.random(X.shape) < missing] = -1
-    return X, y, list(cards), k
-
-
-@pytest.mark.parametrize("alpha,missing", [(1.0, 0.0), (0.5, 0.1)])
-def test_engine_contributions_equal_refitted_model(alpha, missing):
-    X, y, cards, k = random_data(1, missing=missing)
-    cv = InnerCV(X, y, cards, k, alpha, 4, np.random.default_rng(7))
-    a, b, c = cv.group((0,)), cv.group((2,)), cv.group((4,))
-    ab = cv.join(a, b)
-    abc = cv.join(ab, c, compact=True)
-    cases = {((0, 2),): ab.contribution, ((0, 2, 4),): abc.contribution,
-             ((1, 3, 4),): cv.group((4, 1, 3)).contribution,
-             ((1,), (3,)): cv.group((1,)).contribution + cv.group((3,)).contribution}
-    for groups, contribution in cases.items():
-        expected = refit_scores(X, y, cards, k, alpha, cv.folds, groups)
-        np.testing.assert_allclose(cv.log_prior + contribution, expected, rtol=0, atol=1e-10)
-
-
-@settings(max_examples=25, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.integers(2, 5), st.floats(0.1, 3.0),
-       st.sampled_from([0.0, 0.15]))
-def test_engine_equals_refit_for_random_partitions(seed, n_folds, alpha, missing):
-    X, y, cards, k = random_data(seed, n=60, missing=missing)
-    rng = np.random.default_rng(seed)
-    # A random partition of a random subset of the attributes into groups.
-    kept = [a for a in range(X.shape[1]) if rng.random() < 0.8]
-    labels = rng.integers(0, 3, len(kept))
-    groups = [tuple(a for a, g in zip(kept, labels) if g == label) for label in range(3)]
-    groups = [g for g in groups if g]
-    cv = InnerCV(X, y, cards, k, alpha, n_folds, np.random.default_rng(seed))
-    total = cv.log_prior + sum((cv.group(g).contribution for g in groups), np.zeros((60, k)))
-    expected = refit_scores(X, y, cards, k, alpha, cv.folds, groups)
-    np.testing.assert_allclose(total, expected, rtol=0, atol=1e-9)
-
-
 @pytest.mark.parametrize("seed,epsilon", [(0, 0.0), (1, 0.0), (2, 0.0), (4, 0.0), (0, 0.02)])
 def test_bsej_equals_brute_force_refitting(seed, epsilon):
     X, y, cards, k = random_data(seed, missing=0.05 * seed)
-    model = BSEJ(alpha=1.0, inner_folds=4, epsilon=epsilon, random_state=seed).fit(X, y, cards, k)
+    model = BSEJ(alpha=1.0, inner_folds=4, epsilon=epsilon, random_state=seed)
+    model.fit(X, y, cardinalities=cards, n_classes=k)
     folds = stratified_fold_ids(y, 4, np.random.default_rng(seed))
     groups, best = brute_force_bsej(X, y, cards, k, 1.0, folds, epsilon)
     assert [n.attributes for n in model.structure_.nodes] == [tuple(g) for g in groups]
@@ -130,22 +67,12 @@ def test_bsej_equals_brute_force_refitting(seed, epsilon):
 @pytest.mark.parametrize("seed", [0, 3])
 def test_fss_equals_brute_force_refitting(seed):
     X, y, cards, k = random_data(seed, n=120, cards=(3, 2, 4, 3, 2, 3))
-    model = FSS(alpha=1.0, inner_folds=5, random_state=seed).fit(X, y, cards, k)
+    model = FSS(alpha=1.0, inner_folds=5, random_state=seed).fit(X, y, cardinalities=cards, n_classes=k)
     folds = stratified_fold_ids(y, 5, np.random.default_rng(seed))
     selected, best = brute_force_fss(X, y, cards, k, 1.0, folds)
     assert model.structure_.info["selected"] == selected
     assert [n.attributes[0] for n in model.structure_.nodes] == sorted(selected)
     assert model.structure_.info["inner_accuracy"] == pytest.approx(best / len(y))
-
-
-def test_stratified_folds_balance_classes_and_sizes():
-    y = np.repeat([0, 1, 2], [10, 7, 23])
-    folds = stratified_fold_ids(y, 5, np.random.default_rng(0))
-    per_class = np.array([[np.sum((folds == f) & (y == c)) for f in range(5)] for c in range(3)])
-    assert (per_class.max(1) - per_class.min(1) <= 1).all()
-    sizes = np.bincount(folds)
-    assert sizes.max() - sizes.min() <= 1
-    assert np.array_equal(folds, stratified_fold_ids(y, 5, np.random.default_rng(0)))
 
 
 def xor_data(seed, n=600):
@@ -161,12 +88,12 @@ def xor_data(seed, n=600):
 @pytest.mark.parametrize("seed", range(4))
 def test_bsej_joins_a_pair_that_only_matters_jointly(seed):
     X, y = xor_data(seed)
-    s = BSEJ(random_state=seed).fit(X, y, [2] * 4, 2).structure_
+    s = BSEJ(random_state=seed).fit(X, y, cardinalities=[2] * 4, n_classes=2).structure_
     groups = [n.attributes for n in s.nodes]
     assert any({0, 1} <= set(g) for g in groups), groups
     assert s.info["joined"] and s.info["trace"][-1]["accuracy"] > 0.85
     # Naive Bayes cannot see XOR: each of x0, x1 alone is independent of the class.
-    assert (FFSS().fit(X, y, [2] * 4, 2).structure_.info["kept"]) == [2]
+    assert (FFSS().fit(X, y, cardinalities=[2] * 4, n_classes=2).structure_.info["kept"]) == [2]
 
 
 def noisy_data(seed, n=1000, r=400):
@@ -187,9 +114,9 @@ def test_noise_attribute_is_dropped_by_fss_ffss_and_bsej(seed):
     X, y, cards = noisy_data(seed)
     noise = 3
     for model in (FSS(random_state=seed), FFSS(), BSEJ(random_state=seed)):
-        s = model.fit(X, y, cards, 2).structure_
+        s = model.fit(X, y, cardinalities=cards, n_classes=2).structure_
         assert noise in s.dropped, (type(model).__name__, s)
-    record = FFSS().fit(X, y, cards, 2).structure_.info["tests"][noise]
+    record = FFSS().fit(X, y, cardinalities=cards, n_classes=2).structure_.info["tests"][noise]
     # 1000 rows over 400 x 2 cells: unreliable, so independence is assumed.
     assert record["attributes"] == [noise] and not record["reliable"] and not record["rejects"]
 
@@ -208,7 +135,7 @@ class GivenGroupsASB(ASB):
 @pytest.mark.parametrize("groups", [[(0,), (1,), (2,), (3,), (4,)], [(0, 1), (2,), (3,), (4,)]])
 def test_asb_arc_links_dependent_groups_not_independent_ones(groups, dependent_pair_data):
     X, y = dependent_pair_data()
-    s = GivenGroupsASB(groups).fit(X, y, [2] * 5, 2).structure_
+    s = GivenGroupsASB(groups).fit(X, y, cardinalities=[2] * 5, n_classes=2).structure_
     owner = {a: node for node in s.nodes for a in node.attributes}
     a, b = owner[0], owner[4]
     # One group is the other's parent, and the arc runs from every attribute of
@@ -229,8 +156,8 @@ def test_asb_adds_no_arc_when_every_test_is_unreliable():
     rng = np.random.default_rng(0)
     y = np.arange(132) % 22
     X = np.column_stack([(y + rng.integers(0, 2, 132)) % 3 for _ in range(4)])
-    asb = ASB(random_state=1).fit(X, y, [3] * 4, 22).structure_
-    bsej = BSEJ(random_state=1).fit(X, y, [3] * 4, 22).structure_
+    asb = ASB(random_state=1).fit(X, y, cardinalities=[3] * 4, n_classes=22).structure_
+    bsej = BSEJ(random_state=1).fit(X, y, cardinalities=[3] * 4, n_classes=22).structure_
     assert [n.attributes for n in asb.nodes] == [n.attributes for n in bsej.nodes]
     assert not asb.arcs() and all(not t["reliable"] for t in asb.info["tests"])
 
@@ -240,7 +167,7 @@ def test_same_seed_same_structure_and_parameters_validated():
     a = BSEJ(random_state=3).fit(X, y).structure_
     b = BSEJ(random_state=3).fit(X, y).structure_
     assert a.nodes == b.nodes and a.info["trace"] == b.info["trace"]
-    with pytest.raises(ClassifierError, match="alpha > 0"):
+    with pytest.raises(ClassifierError, match="'alpha' must be a number > 0"):
         BSEJ(alpha=0, random_state=0).fit(X, y)
     with pytest.raises(ClassifierError, match="inner_folds"):
         FSS(inner_folds=1).fit(X, y)
@@ -250,8 +177,29 @@ def test_same_seed_same_structure_and_parameters_validated():
 
 def test_bsej_without_cache_room_gives_the_same_search(monkeypatch):
     X, y, cards, k = random_data(3, n=300, cards=(3, 2, 4, 3, 2, 3, 2))
-    cached = BSEJ(random_state=3).fit(X, y, cards, k).structure_
+    cached = BSEJ(random_state=3).fit(X, y, cardinalities=cards, n_classes=k).structure_
     monkeypatch.setattr("bayesbench.models.wrapper.MAX_CACHE_BYTES", 0)
-    uncached = BSEJ(random_state=3).fit(X, y, cards, k).structure_
+    uncached = BSEJ(random_state=3).fit(X, y, cardinalities=cards, n_classes=k).structure_
     assert cached.nodes == uncached.nodes and cached.info["trace"] == uncached.info["trace"]
     assert len(cached.info["trace"]) > 2  # the cache was actually reused across steps
+
+
+@pytest.mark.parametrize("name", ["fss", "bsej", "asb"])
+def test_same_random_state_gives_the_same_structure(name):
+    rng = np.random.default_rng(11)
+    X = rng.integers(-1, 3, (120, 6))
+    y = (np.maximum(X[:, 0], 0) + np.maximum(X[:, 1], 0) + rng.integers(0, 2, 120)) % 3
+    fits = [bayesbench.make_classifier(name, random_state=7)
+            .fit(X, y, cardinalities=[3] * 6, n_classes=3)
+            for _ in range(2)]
+    assert str(fits[0].structure_) == str(fits[1].structure_)
+    assert fits[0].structure_.info["trace"] == fits[1].structure_.info["trace"]
+    np.testing.assert_array_equal(fits[0].predict_proba(X), fits[1].predict_proba(X))
+
+
+def test_a_joined_pair_is_drawn_as_one_node_under_the_class():
+    X, y = xor_data(0)
+    dot = BSEJ(random_state=0).fit(X, y, cardinalities=[2] * 4, n_classes=2).to_dot()
+    assert '"x0+x1" [shape=box];' in dot and '"class" -> "x0+x1";' in dot
+    assert '"x0"' not in dot and '"x1"' not in dot
+    assert dot.index('{ rank=source; "class"; }') < dot.index('"x0+x1"')

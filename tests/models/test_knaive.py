@@ -167,9 +167,9 @@ def test_absent_class_and_dataframe_and_clone(uci_dir):
 
 
 def test_bad_hyperparameters():
-    with pytest.raises(ClassifierError, match="k must be None or an integer in 0..2"):
+    with pytest.raises(ClassifierError, match="'k' must be None or an integer in 0..2"):
         KNaiveBayes(k=3).fit(TINY_X, TINY_Y)
-    with pytest.raises(ClassifierError, match="k must be"):
+    with pytest.raises(ClassifierError, match="'k' must be"):
         KNaiveBayes(k=True).fit(TINY_X, TINY_Y)
     with pytest.raises(ClassifierError, match="residual_variance"):
         KNaiveBayes(residual_variance="pooled").fit(TINY_X, TINY_Y)

@@ -171,12 +171,12 @@ def test_bad_input_is_a_clear_error(cls):
         cls().fit(pd.DataFrame({"a": X[:, 0], "b": list("wxyz")}), y)
     with pytest.raises(ClassifierError, match="class codes"):
         cls().fit(X, y, n_classes=1)
-    with pytest.raises(ClassifierError, match="var_smoothing must be"):
+    with pytest.raises(ClassifierError, match="'var_smoothing' must be"):
         cls(var_smoothing=-1.0).fit(X, y)
-    with pytest.raises(ClassifierError, match=r"shape \(4, 0\)"):
+    with pytest.raises(ClassifierError, match=r"shape=\(4, 0\)"):
         cls().fit(X[:, :0], y)
     model = cls().fit(X, y)
-    with pytest.raises(ClassifierError, match="3 attributes, the model was fitted on 2"):
+    with pytest.raises(ClassifierError, match="X has 3 features, but .* is expecting 2 features"):
         model.predict(np.ones((1, 3)))
     with pytest.raises(ClassifierError, match="infinite"):
         model.predict(np.array([[np.inf, 0.0]]))
