@@ -25,7 +25,7 @@ def test_importing_the_figure_modules_does_not_import_matplotlib():
     res = _python("""
         import sys
         import bayesbench.report.plotting, bayesbench.report.figures, bayesbench.report.network
-        import bayesbench.report.cdplot
+        import bayesbench.report.cdplot, bayesbench.report.html
         print("matplotlib" in sys.modules)
     """)
     assert res.returncode == 0, res.stderr
