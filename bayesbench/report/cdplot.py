@@ -3,8 +3,9 @@
 An axis of average ranks (1 = best, on the left), each classifier joined to
 its rank by an elbow line and named at the side, a bar of length CD above the
 axis, and thick bars under it joining classifiers the Nemenyi test cannot tell
-apart (J. Demšar 2006, Figure 1). Drawn with matplotlib's Agg backend, imported
-only when a diagram is wanted.
+apart (J. Demšar 2006, Figure 1). Drawn with matplotlib, imported only when a
+diagram is wanted, in the fixed style of :mod:`.plotting`, so that the same
+ranks give the same bytes.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import numpy as np
 
 from ..errors import StatsError
 from ..stats import cd_groups
+from .plotting import save_figure, styled_figure
 
 # Layout in inches: the axes span the whole figure with one data unit per inch,
 # so text and line spacing do not depend on the number of classifiers.
@@ -39,10 +41,6 @@ def plot_cd(names, average_ranks, critical_difference: float, path, *, alpha: fl
     if k < 2 or ranks.shape != (k,):
         raise StatsError("a critical-difference diagram needs one average rank per classifier, k >= 2")
 
-    import matplotlib
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
-
     order = np.argsort(ranks, kind="stable")
     n_left = (k + 1) // 2
     left, right = order[:n_left], order[n_left:][::-1]  # the worst goes nearest the axis on the right
@@ -60,54 +58,48 @@ def plot_cd(names, average_ranks, critical_difference: float, path, *, alpha: fl
     bottom = first_line + max(len(left), len(right)) * _ROW
     height = _TOP + bottom + (0.35 if title else 0.1)
 
-    fig = plt.figure(figsize=(width, height))
-    ax = fig.add_axes([0, 0, 1, 1])
-    ax.set_xlim(0, width)
-    ax.set_ylim(-bottom - 0.05, height - bottom - 0.05)
-    ax.axis("off")
-    line = dict(color="black", linewidth=1.0, solid_capstyle="butt")
+    with styled_figure(width, height) as fig:
+        ax = fig.add_axes([0, 0, 1, 1])
+        ax.set_xlim(0, width)
+        ax.set_ylim(-bottom - 0.05, height - bottom - 0.05)
+        ax.axis("off")
+        line = dict(color="black", linewidth=1.0, solid_capstyle="butt")
 
-    # The rank axis with ticks at whole and half ranks.
-    ax.plot([x(lo), x(hi)], [0, 0], **line)
-    for r in np.arange(lo, hi + 0.25, 0.5):
-        tall = float(r).is_integer()
-        ax.plot([x(r), x(r)], [0, 0.10 if tall else 0.05], **line)
-        if tall:
-            ax.text(x(r), 0.15, f"{int(r)}", ha="center", va="bottom", fontsize=10)
+        # The rank axis with ticks at whole and half ranks.
+        ax.plot([x(lo), x(hi)], [0, 0], **line)
+        for r in np.arange(lo, hi + 0.25, 0.5):
+            tall = float(r).is_integer()
+            ax.plot([x(r), x(r)], [0, 0.10 if tall else 0.05], **line)
+            if tall:
+                ax.text(x(r), 0.15, f"{int(r)}", ha="center", va="bottom", fontsize=10)
 
-    # The critical difference, as a bar of its length above the axis.
-    y_cd = 0.62
-    ax.plot([x(lo), x(lo + critical_difference)], [y_cd, y_cd], color="black", linewidth=1.6)
-    for end in (lo, lo + critical_difference):
-        ax.plot([x(end), x(end)], [y_cd - 0.06, y_cd + 0.06], **line)
-    cd_text = f"CD = {critical_difference:.3f}"
-    if alpha is not None:
-        cd_text += f" (Nemenyi, \u03b1 = {alpha:g}" + (f", N = {n_datasets})" if n_datasets else ")")
-    ax.text(x(lo + critical_difference) + 0.12, y_cd, cd_text, ha="left", va="center", fontsize=9)
+        # The critical difference, as a bar of its length above the axis.
+        y_cd = 0.62
+        ax.plot([x(lo), x(lo + critical_difference)], [y_cd, y_cd], color="black", linewidth=1.6)
+        for end in (lo, lo + critical_difference):
+            ax.plot([x(end), x(end)], [y_cd - 0.06, y_cd + 0.06], **line)
+        cd_text = f"CD = {critical_difference:.3f}"
+        if alpha is not None:
+            cd_text += f" (Nemenyi, \u03b1 = {alpha:g}" + (f", N = {n_datasets})" if n_datasets else ")")
+        ax.text(x(lo + critical_difference) + 0.12, y_cd, cd_text, ha="left", va="center", fontsize=9)
 
-    # Elbow lines from each rank down to the classifier's name.
-    for row, i in enumerate(left):
-        y = -(first_line + row * _ROW)
-        ax.plot([x(ranks[i]), x(ranks[i]), side - 0.15], [0, y, y], **line)
-        ax.text(side - 0.2, y, labels[i], ha="right", va="center", fontsize=10)
-    for row, i in enumerate(right):
-        y = -(first_line + row * _ROW)
-        ax.plot([x(ranks[i]), x(ranks[i]), width - side + 0.15], [0, y, y], **line)
-        ax.text(width - side + 0.2, y, labels[i], ha="left", va="center", fontsize=10)
+        # Elbow lines from each rank down to the classifier's name.
+        for row, i in enumerate(left):
+            y = -(first_line + row * _ROW)
+            ax.plot([x(ranks[i]), x(ranks[i]), side - 0.15], [0, y, y], **line)
+            ax.text(side - 0.2, y, labels[i], ha="right", va="center", fontsize=10)
+        for row, i in enumerate(right):
+            y = -(first_line + row * _ROW)
+            ax.plot([x(ranks[i]), x(ranks[i]), width - side + 0.15], [0, y, y], **line)
+            ax.text(width - side + 0.2, y, labels[i], ha="left", va="center", fontsize=10)
 
-    # Groups the test cannot separate: a thick bar under the axis for each.
-    for g, members in enumerate(groups):
-        y = -(0.22 + g * _GROUP_ROW)
-        r = ranks[list(members)]
-        ax.plot([x(r.min()) - 0.06, x(r.max()) + 0.06], [y, y], color="black", linewidth=3.2,
-                solid_capstyle="round")
+        # Groups the test cannot separate: a thick bar under the axis for each.
+        for g, members in enumerate(groups):
+            y = -(0.22 + g * _GROUP_ROW)
+            r = ranks[list(members)]
+            ax.plot([x(r.min()) - 0.06, x(r.max()) + 0.06], [y, y], color="black", linewidth=3.2,
+                    solid_capstyle="round")
 
-    if title:
-        ax.text(width / 2, height - bottom - 0.25, title, ha="center", va="center", fontsize=11)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # Fixed metadata so the same ranks give byte-identical SVGs (no date, fixed ids).
-    metadata = {"Date": None} if path.suffix.lower() == ".svg" else None
-    with matplotlib.rc_context({"svg.hashsalt": "bayesbench", "svg.fonttype": "none"}):
-        fig.savefig(path, dpi=150, metadata=metadata, bbox_inches="tight", pad_inches=0.12)
-    plt.close(fig)
-    return path
+        if title:
+            ax.text(width / 2, height - bottom - 0.25, title, ha="center", va="center", fontsize=11)
+        return save_figure(fig, path)
