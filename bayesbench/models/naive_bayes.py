@@ -2,9 +2,6 @@
 with or without additive smoothing)."""
 from __future__ import annotations
 
-import numpy as np
-
-from ..errors import ClassifierError
 from .anb import AugmentedNaiveBayes
 from .structure import Structure
 
@@ -32,14 +29,14 @@ class NaiveBayes(AugmentedNaiveBayes):
         shows this failure).
     """
 
-    def __init__(self, alpha: float = 1.0, log: bool = True):
+    # "boolean": a string such as "no" is truthy and would silently mean log=True.
+    _parameter_constraints = {**AugmentedNaiveBayes._parameter_constraints, "log": ["boolean"]}
+
+    def __init__(self, *, alpha: float = 1.0, log: bool = True):
         self.alpha = alpha
         self.log = log
 
     def _learn_structure(self, X, y, cardinalities, n_classes):
-        if not isinstance(self.log, (bool, np.bool_)):
-            # A string such as "no" is truthy and would silently mean log=True.
-            raise ClassifierError(f"log must be True or False, got {self.log!r}")
         return Structure.naive(X.shape[1], info={"learner": "nb"})
 
     def _joint_log_likelihood(self, X, plain: bool = False):

@@ -17,24 +17,18 @@ wrapper.ASB` does the same over groups of attributes (:func:`dependence_forest`)
 """
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 
-from ..errors import ClassifierError
 from .anb import AugmentedNaiveBayes
 from .independence import GTestResult, conditional_independence_test, independence_test
 from .structure import Structure
 from .tan import maximum_spanning_forest, orient
+from .validation import Interval
 
-
-def check_significance(value) -> float:
-    """The level of a test as a float in (0, 1], or a ClassifierError."""
-    try:
-        value = float(value)
-    except (TypeError, ValueError):
-        raise ClassifierError(f"significance must be a number in (0, 1], got {value!r}") from None
-    if not 0 < value <= 1:
-        raise ClassifierError(f"significance must be a number in (0, 1], got {value!r}")
-    return value
+#: The constraint on the level of the tests, shared by every learner that runs them.
+SIGNIFICANCE = [Interval(Real, 0, 1, closed="right")]
 
 
 def decision_record(attributes, result: GTestResult, significance: float) -> dict:
@@ -106,13 +100,16 @@ class STAN(AugmentedNaiveBayes):
         (parent, child, weight) and ``roots``.
     """
 
-    def __init__(self, alpha: float = 1.0, significance: float = 0.05):
+    _parameter_constraints = {**AugmentedNaiveBayes._parameter_constraints,
+                              "significance": SIGNIFICANCE}
+
+    def __init__(self, *, alpha: float = 1.0, significance: float = 0.05):
         self.alpha = alpha
         self.significance = significance
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
         parent_of, info = dependence_forest(X, cardinalities, y, n_classes,
-                                      check_significance(self.significance))
+                                            float(self.significance))
         return Structure.from_parents(parent_of, info=info)
 
 
@@ -137,12 +134,15 @@ class FFSS(AugmentedNaiveBayes):
         ``info`` holds ``tests`` (one record per attribute) and ``kept``.
     """
 
-    def __init__(self, alpha: float = 1.0, significance: float = 0.05):
+    _parameter_constraints = {**AugmentedNaiveBayes._parameter_constraints,
+                              "significance": SIGNIFICANCE}
+
+    def __init__(self, *, alpha: float = 1.0, significance: float = 0.05):
         self.alpha = alpha
         self.significance = significance
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
-        significance = check_significance(self.significance)
+        significance = float(self.significance)
         tests, kept = [], []
         for i in range(X.shape[1]):
             result = independence_test(X[:, i], y, cardinalities[i], n_classes)

@@ -8,12 +8,14 @@ and add the class as a parent of every attribute. Zhang's ddr-ChowLiu (paper
 """
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 
-from ..errors import ClassifierError
 from .anb import AugmentedNaiveBayes
 from .information import conditional_mutual_information_matrix, ddr_information_matrix
 from .structure import Structure
+from .validation import Interval, parameter_error
 
 _TIE_DECIMALS = 12
 
@@ -113,8 +115,10 @@ class TAN(AugmentedNaiveBayes):
     """
 
     _measure = "cmi"
+    _parameter_constraints = {**AugmentedNaiveBayes._parameter_constraints,
+                              "root": [Interval(Integral, 0, None, closed="left")]}
 
-    def __init__(self, alpha: float = 1.0, root: int = 0):
+    def __init__(self, *, alpha: float = 1.0, root: int = 0):
         self.alpha = alpha
         self.root = root
 
@@ -123,12 +127,10 @@ class TAN(AugmentedNaiveBayes):
 
     def _learn_structure(self, X, y, cardinalities, n_classes):
         m = X.shape[1]
-        root = self.root
-        if isinstance(root, bool) or not isinstance(root, (int, np.integer)):
-            raise ClassifierError(f"root must be an integer attribute index, got {root!r}")
-        root = int(root)
-        if m and not 0 <= root < m:
-            raise ClassifierError(f"root must be an attribute index in 0..{m - 1}, got {root}")
+        root = int(self.root)
+        if m and root >= m:
+            raise parameter_error(type(self).__name__, "root",
+                                  f"an attribute index in 0..{m - 1}", self.root)
         weights = self._weights(X, y, cardinalities, n_classes)
         tree = maximum_spanning_forest(weights)
         parent_of = orient(tree, m, root=root if m else None)

@@ -3,8 +3,9 @@
 An axis of average ranks (1 = best, on the left), each classifier joined to
 its rank by an elbow line and named at the side, a bar of length CD above the
 axis, and thick bars under it joining classifiers the Nemenyi test cannot tell
-apart (J. Demšar 2006, Figure 1). Drawn with matplotlib's Agg backend, imported
-only when a diagram is wanted.
+apart (J. Demšar 2006, Figure 1). Drawn with matplotlib, imported only when a
+diagram is wanted, in the fixed style of :mod:`.plotting`, so that the same
+ranks give the same bytes.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import numpy as np
 
 from ..errors import StatsError
 from ..stats import cd_groups
+from .plotting import save_figure, styled_figure
 
 # Layout in inches: the axes span the whole figure with one data unit per inch,
 # so text and line spacing do not depend on the number of classifiers.
@@ -71,35 +73,25 @@ def plot_cd(names, average_ranks, critical_difference: float, path, *, alpha: fl
     k = len(names)
     if k < 2 or ranks.shape != (k,):
         raise StatsError("a critical-difference diagram needs one average rank per classifier, k >= 2")
-    # lazy: matplotlib takes a second to import and only diagrams need it.
-    import matplotlib
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
-
     order = np.argsort(ranks, kind="stable")
     n_left = (k + 1) // 2
     left, right = order[:n_left], order[n_left:][::-1]  # the worst goes nearest the axis on the right
     labels = [f"{names[i]}  ({ranks[i]:.2f})" for i in range(k)]
     groups = cd_groups(ranks, critical_difference)
     lay = _layout(labels, len(groups), max(len(left), len(right)), title)
-    fig = plt.figure(figsize=(lay.width, lay.height))
-    ax = fig.add_axes([0, 0, 1, 1])
-    ax.set_xlim(0, lay.width)
-    ax.set_ylim(-lay.bottom - 0.05, lay.height - lay.bottom - 0.05)
-    ax.axis("off")
-    _draw_axis(ax, lay)
-    _draw_cd_bar(ax, lay, critical_difference, alpha, n_datasets)
-    _draw_names(ax, lay, ranks, labels, left, right)
-    _draw_groups(ax, lay, ranks, groups)
-    if title:
-        ax.text(lay.width / 2, lay.height - lay.bottom - 0.25, title, ha="center", va="center", fontsize=11)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # Fixed metadata so the same ranks give byte-identical SVGs (no date, fixed ids).
-    metadata = {"Date": None} if path.suffix.lower() == ".svg" else None
-    with matplotlib.rc_context({"svg.hashsalt": "bayesbench", "svg.fonttype": "none"}):
-        fig.savefig(path, dpi=150, metadata=metadata, bbox_inches="tight", pad_inches=0.12)
-    plt.close(fig)
-    return path
+    with styled_figure(lay.width, lay.height) as fig:
+        ax = fig.add_axes([0, 0, 1, 1])
+        ax.set_xlim(0, lay.width)
+        ax.set_ylim(-lay.bottom - 0.05, lay.height - lay.bottom - 0.05)
+        ax.axis("off")
+        _draw_axis(ax, lay)
+        _draw_cd_bar(ax, lay, critical_difference, alpha, n_datasets)
+        _draw_names(ax, lay, ranks, labels, left, right)
+        _draw_groups(ax, lay, ranks, groups)
+        if title:
+            ax.text(lay.width / 2, lay.height - lay.bottom - 0.25, title, ha="center", va="center",
+                    fontsize=11)
+        return save_figure(fig, path)
 
 
 def _draw_axis(ax, lay: _Layout) -> None:

@@ -1,14 +1,18 @@
-"""Transitional: the entry points that ``cli.py`` and ``evaluation/summary.py`` call today.
+"""Transitional: the entry points that ``cli.py``, ``config/sections.py`` and ``report/summary.py``
+call today.
 
 The comparison is now three modules: :mod:`.analysis` (pure: scores in, a frozen
 :class:`~.analysis.Comparison` out), :mod:`.render` (tables and the CD diagram) and
 :mod:`.inputs` (result directories and CSV tables). This module only keeps the old
-calls working, results with ``render``/``plot_cd`` methods, until those two callers
-use the three modules directly; delete it then.
+calls working, results with ``render``/``plot_cd`` methods, until those callers use
+the three modules (and ``stats.FOLD_TESTS``) directly; delete it then.
 """
 from __future__ import annotations
 
+from ..stats import FOLD_TESTS
 from . import analysis, inputs, render
+
+TESTS = tuple(FOLD_TESTS)  # the choice list itself lives in stats
 
 
 class _Rendered:
