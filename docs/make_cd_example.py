@@ -18,7 +18,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bayesbench.report.comparison import compare_scores, read_scores_csv
+from bayesbench.report.analysis import compare_scores
+from bayesbench.report.inputs import read_scores_csv
+from bayesbench.report.render import plot_cd, render_comparison
 
 HERE = Path(__file__).resolve().parent
 REFERENCE = HERE.parents[1] / "shared" / "reference" / "demsar2006.json"
@@ -36,11 +38,11 @@ def write_table6_csv(reference: Path, out: Path) -> Path:
 
 def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
-        scores = read_scores_csv(write_table6_csv(REFERENCE, Path(tmp) / "table6.csv"))
+        scores = read_scores_csv(write_table6_csv(REFERENCE, Path(tmp) / "table6.csv")).scores
     result = compare_scores(scores, metric="AUC", alpha=0.05)
     for suffix in (".png", ".svg"):
-        result.plot_cd(HERE / f"cd_demsar2006{suffix}")
-    print(result.render("text"))
+        plot_cd(result, HERE / f"cd_demsar2006{suffix}")
+    print(render_comparison(result, "text"))
     return 0
 
 

@@ -39,7 +39,7 @@ from bayesbench.config import override
 from bayesbench.evaluation.prepare import load_prepared
 from bayesbench.experiment import run_experiment
 from bayesbench.evaluation.store import records_frame
-from bayesbench.report.comparison import compare
+from bayesbench.report.analysis import compare
 from bayesbench.report.tables import render
 from bayesbench.stats import unpaired_ttest
 
