@@ -362,7 +362,7 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
 @click.option("--baseline", metavar="NAME", help="Classifier the others are tested against "
                                                   "(default: the first one).")
 @click.option("--test", "test", default="corrected-t", show_default=True,
-              type=_Choice("bayesbench.report.comparison", "TESTS"),
+              type=_Choice("bayesbench.stats", "FOLD_TESTS"),
               help="Test over the folds of each data set that sets the v / * marks.")
 @click.option("--alpha", default=0.05, show_default=True,
               type=click.FloatRange(0, 1, min_open=True, max_open=True),
@@ -408,7 +408,8 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, fmt, output,
       bayesbench compare table6.csv --plot cd.png
     """
     from .evaluation.metrics import METRIC_NAMES, is_metric  # lazy: scipy, see run
-    from .report.comparison import compare_paths  # lazy: pandas, see run
+    from .report.inputs import compare_paths  # lazy: pandas, see run
+    from .report.render import plot_cd, render_comparison  # lazy: pandas, see run
 
     if metric is not None and not Path(inputs[0]).is_file() and not is_metric(metric):
         raise click.BadParameter(f"unknown metric '{metric}'; expected one of "
@@ -425,13 +426,13 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, fmt, output,
             _blame_option(exc, lambda: compare_paths(inputs, baseline=baseline,
                                                      **{**options, "metric": None}))
         raise
-    text = result.render(fmt)
+    text = render_comparison(result, fmt)
     if output:
         Path(output).write_text(text)
     else:
         click.echo(text, nl=False)
     if plot:
-        result.plot_cd(plot)
+        plot_cd(result, plot)
         click.echo(f"critical-difference diagram written to {plot}", err=True)
 
 

@@ -51,9 +51,7 @@ def _functions(paths):
 
 ORCHESTRATION = [p for p in sorted((ROOT / "bayesbench").rglob("*.py"))
                  if p.relative_to(ROOT / "bayesbench").parts[0] in (
-                     "config", "evaluation", "report", "experiment.py", "cli.py", "spec.py")
-                 # split into smaller functions on their own branch (issue 10)
-                 and p.name not in ("comparison.py", "cdplot.py")]
+                     "config", "evaluation", "report", "experiment.py", "cli.py", "spec.py")]
 
 
 def test_no_orchestration_function_is_longer_than_60_lines():
