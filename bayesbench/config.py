@@ -17,6 +17,7 @@ from pathlib import Path
 
 import yaml
 
+from .data.load import DATA_ENV, DATA_FORMATS, search_dirs  # noqa: F401 (DATA_ENV: re-exported)
 from .errors import BayesbenchError, ConfigError
 from .evaluation.metrics import METRIC_NAMES, per_class_metric
 from .evaluation.splits import CVSpec
@@ -27,7 +28,6 @@ DISCRETIZE = ("mdl", "fd", "width", "frequency", "none")
 SCOPES = ("fold", "global")
 NOISE_ON = ("train", "test", "both")
 DEFAULT_METRICS = ("accuracy", "error", "precision_macro", "recall_macro", "f1_macro")
-DATA_ENV = "BAYESBENCH_DATA"
 COMPARE_TESTS = ("corrected-t", "paired-t", "unpaired-t", "wilcoxon")
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 
@@ -408,17 +408,6 @@ def _str_list(value, key, p: _Problems, choices, accept=None) -> list[str]:
     return out
 
 
-def search_dirs(data_dirs) -> list[Path]:
-    """Where a data set given by name is looked for, in order."""
-    dirs = [Path.cwd() / "datasets", *map(Path, data_dirs)]
-    dirs += [Path(d) for d in os.environ.get(DATA_ENV, "").split(os.pathsep) if d]
-    from .data import bundled_dir
-    return dirs + [bundled_dir()]
-
-
-_DATA_SUFFIXES = (".arff", ".csv", ".libsvm", ".svm")
-
-
 def _datasets(value, present, p: _Problems, base_dir, data_dirs, missing=None) -> list[DatasetSpec]:
     """The data set specs; with ``missing`` a list, names found nowhere go there
     as ``(name, message)`` instead of being problems."""
@@ -457,7 +446,7 @@ def _datasets(value, present, p: _Problems, base_dir, data_dirs, missing=None) -
             ref = p.typed(item, key, str)
             if ref is None:
                 continue
-        looks_like_path = os.sep in ref or "/" in ref or Path(ref).suffix.lower() in _DATA_SUFFIXES
+        looks_like_path = os.sep in ref or "/" in ref or Path(ref).suffix.lower() in DATA_FORMATS
         path = _relative(ref, base_dir) if looks_like_path else find_dataset(ref, dirs)
         if path is None or not Path(path).is_file():
             where = ("" if looks_like_path else
