@@ -21,7 +21,8 @@ def load_dataset(path, class_attribute: str | None = None, *,
     path : str or Path
         ``.arff`` (Weka), ``.csv`` (header row; ``?``, empty and ``NA`` are
         missing) or ``.libsvm``/``.svm`` (``label idx:val ...``, or the class
-        last as ``classLabel:value``).
+        last as ``classLabel:value``). When no such file exists, a data set
+        name (``"car"``) looked up as :func:`locate_dataset` does.
     class_attribute : str, optional
         Name of the class attribute; the last attribute when omitted.
     delimiter : str, optional
@@ -29,15 +30,20 @@ def load_dataset(path, class_attribute: str | None = None, *,
 
     Rows whose class is missing are dropped, and ``Dataset.notes`` says how
     many. Raises :class:`~bayesbench.errors.DataError` naming the file (and
-    line or attribute) when the file cannot be used.
+    line or attribute) when the file cannot be found or used.
+
+    Examples
+    --------
+    >>> from bayesbench.data import load_dataset
+    >>> car = load_dataset("car")
+    >>> car.n_rows, car.n_attributes, car.class_names
+    (1728, 6, ('unacc', 'acc', 'good', 'vgood'))
     """
-    path = Path(path)
+    path = locate_dataset(path)
     kind = DATA_FORMATS.get(path.suffix.lower())
     if kind is None:
         raise DataError(f"unknown data format '{path.suffix or '(no extension)'}'; "
                         f"expected one of {sorted(DATA_FORMATS)}", path=path)
-    if not path.exists():
-        raise DataError("no such file", path=path)
     if kind == "arff":
         from .arff_format import read_arff
         return read_arff(path, class_attribute)

@@ -90,6 +90,15 @@ def test_find_dataset_by_name(tmp_path):
     assert find_dataset("s", [tmp_path]) == tmp_path / "s"
 
 
+def test_load_dataset_takes_a_name_when_no_such_file_exists(tmp_path, no_env, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert load_dataset("car").source == load_dataset(ROOT / "datasets" / "car.arff").source
+    (tmp_path / "car.csv").write_text("a,class\n1,x\n2,y\n")
+    assert load_dataset("car.csv").n_rows == 2           # an existing file wins over a name
+    with pytest.raises(DataError, match="^absent.arff: no such file, nor a data set"):
+        load_dataset("absent.arff")
+
+
 def test_locate_dataset(tmp_path, no_env):
     assert locate_dataset("vote") == bundled_dir() / "vote.arff"
     assert locate_dataset("car") == ROOT / "datasets" / "car.arff"
