@@ -56,6 +56,18 @@ TITLES = {
     "alvarez2017": "Paper 004: Alvarez Vecino (2017), MAP, naive Bayes and TAN in Scala",
 }
 
+RUN_ALL = (
+    "bayesbench run configs/papers/barrow2011.yaml        # 000: WDBC, F-score of class M",
+    "bayesbench run configs/papers/zhang2005.yaml         # 001: TAN against ddr-TAN",
+    "bayesbench run configs/papers/mihaljevic2013.yaml    # 002: ASB and six others",
+    "bayesbench run configs/papers/hurley_ellingsen.yaml  # 003: clean and noisy arms",
+    "bayesbench run configs/papers/alvarez2017.yaml       # 004: 10 x 10 CV and train = test",
+    "bayesbench compare results/mihaljevic2013 --baseline bsej --test wilcoxon",
+    "bayesbench compare results/hurley_ellingsen --test unpaired-t",
+    "bayesbench run configs/papers/mihaljevic2013.yaml --repeats 1 --datasets car,wine "
+    "-o /tmp/smoke  # a smoke run",
+)
+
 # Why a cell differs by more than two standard errors, per (paper, data set, classifier or
 # arm); '*' matches anything. Fields in braces are computed from the data: {majority} is
 # the largest class's share of the data set's rows, {structure} the subset k-naive chose.
@@ -525,7 +537,12 @@ def build(results, *, repeats=None, only=None, jobs=None, results_arg=None,
              "each choice comes from in the paper) and one command, run from the checkout. A cell "
              "is marked `*` when ours and the paper's differ by more than two standard errors "
              "(sqrt(se_ours² + se_paper²), se_ours = sd / sqrt(number of test folds)); each such "
-             "cell has a sentence on its cause.", ""]
+             "cell has a sentence on its cause.", "",
+             "To run them yourself (each writes `results/<name>/` and ends with the test its paper "
+             "used, `compare:` in the config: Wilcoxon of ASB against BSEJ with Friedman and "
+             "Iman-Davenport for 002, the unpaired t-test for 001, Student's t-test of clean "
+             "against noisy for 003; timings in [benchmarks.md](benchmarks.md)):", "",
+             "```sh", *RUN_ALL, "```", ""]
     if repeats is not None or only:
         lines += ["**Reduced protocol** (a smoke run, not the papers' protocols): "
                   + (f"`--repeats {repeats}`" if repeats is not None else "")
@@ -539,7 +556,7 @@ def build(results, *, repeats=None, only=None, jobs=None, results_arg=None,
     lines.append("")
     for key, paper in runs.items():
         lines += [f"## {TITLES[key]}", "", f"Source: {published[key]['source']}.", "",
-                  "```", paper.command(results_arg), "```", ""]
+                  "```sh", paper.command(results_arg), "```", ""]
         lines += not_run_lines(paper) + [""]
         lines += SECTIONS[key](paper, published) + [""]
     return "\n".join(lines).rstrip() + "\n"
