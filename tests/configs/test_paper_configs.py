@@ -226,7 +226,7 @@ def test_generator_writes_every_section_and_the_data_set_it_cannot_run(tmp_path)
         assert f"## Paper 00{n}:" in text
     assert "not run: `cars`" in text and "no public data set that matches" in text
     assert "Reduced protocol" in text and "--repeats 1" in text
-    assert text.count("```sh\nbayesbench run configs/papers/") == 5
+    assert text.count("```sh\nbayesbench run configs/papers/") == 5 + 1   # and the run-all block
     # Computed, not typed: the splice TAN gap is flagged and its cause quotes the data's
     # largest class (1655 of 3190 rows).
     assert "**splice, tan**" in text and "51.9 %" in text
