@@ -8,9 +8,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from bayesbench.data import Attribute, Dataset, load_dataset
-from bayesbench.errors import ConfigError, DataError, NotFittedError
-from bayesbench.preprocess.discretize import (Discretizer, bin_codes, fd_cuts, frequency_cuts,
-                                              mdl_cuts, range_labels, width_cuts)
+from bayesbench.errors import DataError, NotFittedError, PreprocessError
+from bayesbench.preprocess import discretize
+from bayesbench.preprocess.discretize import (CUT_METHODS, Discretizer, bin_codes, fd_cuts,
+                                              frequency_cuts, mdl_cuts, range_labels, width_cuts)
 
 
 def reference_cases(reference_dir):
@@ -127,9 +128,9 @@ def test_transform_checks_what_fit_saw(uci_dir):
     d = Discretizer().fit(ds.select(["petallength"]))
     with pytest.raises(DataError, match="sepallength"):
         d.transform(ds)
-    with pytest.raises(ConfigError, match="method"):
+    with pytest.raises(PreprocessError, match="method"):
         Discretizer(method="chi2").fit(ds)
-    with pytest.raises(ConfigError, match="bins"):
+    with pytest.raises(PreprocessError, match="bins"):
         Discretizer(method="width", bins=0).fit(ds)
 
 
@@ -229,3 +230,83 @@ def test_width_and_frequency_by_hand():
     np.testing.assert_allclose(frequency_cuts(heavy, 5), [1.5])
     assert width_cuts(np.array([3.0, 3.0]), 5).size == 0
     assert frequency_cuts(np.array([np.nan, np.nan]), 5).size == 0
+
+
+# ------------------------------------------------ choice list, errors, infinities, bins
+def test_method_list_and_none_keeps_numeric_attributes(uci_dir):
+    assert CUT_METHODS == ("mdl", "fd", "width", "frequency")
+    assert discretize.METHODS == CUT_METHODS + ("none",)
+    ds = load_dataset(uci_dir / "iris.arff")
+    fitted = Discretizer("none").fit(ds)
+    assert fitted.cuts_ == {}
+    out = fitted.transform(ds)
+    assert out.attributes == ds.attributes
+    for a, b in zip(out.columns, ds.columns):
+        np.testing.assert_array_equal(a, b)
+
+
+@pytest.mark.parametrize("method, bins, words", [("chi2", 10, "unknown discretization method 'chi2'"),
+                                                 ("width", 0, "positive integer, got 0"),
+                                                 ("frequency", True, "positive integer, got True")])
+def test_parameter_errors_speak_of_the_method_not_of_config_keys(uci_dir, method, bins, words):
+    ds = load_dataset(uci_dir / "iris.arff")
+    with pytest.raises(PreprocessError) as err:
+        Discretizer(method, bins).fit(ds)
+    assert words in str(err.value)
+    assert "preprocess." not in str(err.value) and "--" not in str(err.value)
+
+
+def _with_infinity(values):
+    return Dataset("inf", [Attribute("x", "numeric")], [np.array(values, dtype=float)],
+                   Attribute("c", "nominal", ("a", "b")), [0, 0, 0, 1, 1, 1])
+
+
+@pytest.mark.parametrize("method", CUT_METHODS)
+def test_infinite_training_values_are_refused_naming_the_attribute(method):
+    ds = _with_infinity([1.0, 2.0, np.inf, 4.0, -np.inf, 6.0])
+    ds.source = "data.csv"
+    with pytest.raises(PreprocessError) as err:
+        Discretizer(method, 3).fit(ds)
+    msg = str(err.value)
+    assert msg.startswith("data.csv: attribute 'x': 2 infinite value(s)"), msg
+    assert "\n" not in msg
+
+
+@pytest.mark.parametrize("method", CUT_METHODS)
+def test_infinite_values_to_transform_fall_into_the_outer_bins(method):
+    train = _with_infinity([1.0, 2.0, 3.0, 10.0, 11.0, 12.0])
+    fitted = Discretizer(method, 2).fit(train)
+    cuts = fitted.cuts_["x"]
+    assert cuts.size >= 1 and np.isfinite(cuts).all()
+    out = fitted.transform(_with_infinity([-np.inf, np.inf, np.nan, 1.0, 12.0, 5.0]))
+    assert out.columns[0].tolist()[:3] == [0, cuts.size, -1]
+
+
+def test_labels_of_huge_cut_points_are_plain_numbers():
+    # numpy 2's repr of np.float64 is 'np.float64(1e+300)', which leaked into labels
+    assert range_labels(np.array([1e300])) == ("(-inf-1e+300]", "(1e+300-inf)")
+
+
+def test_bins_are_bounded_by_the_number_of_distinct_values():
+    x = np.array([0.0, 1.0, 1.0, 2.0, 2.0, 2.0, np.nan])
+    # three distinct values: a trillion bins would allocate terabytes; three are the most
+    # that can hold a value
+    np.testing.assert_allclose(width_cuts(x, 10 ** 12), width_cuts(x, 3))
+    np.testing.assert_allclose(width_cuts(x, 10 ** 12), [2 / 3, 4 / 3])
+    # frequency: from one quantile per value on, every gap between distinct values is cut
+    np.testing.assert_allclose(frequency_cuts(x, 10 ** 12), [0.5, 1.5])
+    np.testing.assert_allclose(frequency_cuts(x, 6), [0.5, 1.5])
+    ds = _with_infinity([0.0, 1.0, 1.0, 2.0, 2.0, 2.0])
+    assert Discretizer("width", 10 ** 12).fit_transform(ds).attributes[0].cardinality == 3
+
+
+@settings(max_examples=60, deadline=None)
+@given(x=st.lists(st.integers(-5, 5).map(float), min_size=2, max_size=60),
+       extra=st.integers(0, 200))
+def test_frequency_with_a_quantile_per_value_cuts_every_gap(x, extra):
+    # why bounding bins by the number of values changes nothing: with bins >= n every
+    # gap between adjacent distinct values already holds a quantile
+    x = np.array(x)
+    distinct = np.unique(x)
+    every_gap = (distinct[:-1] + distinct[1:]) / 2
+    np.testing.assert_array_equal(frequency_cuts(x, x.size + extra), every_gap)
