@@ -3,7 +3,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from bayesbench.data import MISSING, load_dataset, write_arff, write_csv
+from bayesbench.data import MISSING, Attribute, load_dataset, write_arff, write_csv
+from bayesbench.errors import DataError
 
 
 def write(tmp_path, name, text):
@@ -77,3 +78,46 @@ def test_written_arff_from_csv_reads_back(tmp_path):
     write_arff(ds, tmp_path / "t.arff")
     back = load_dataset(tmp_path / "t.arff")
     assert back.attributes == ds.attributes and back.y.tolist() == ds.y.tolist()
+
+
+@pytest.mark.parametrize("sep", [";", "\t"])
+def test_semicolon_and_tab_are_detected(tmp_path, sep):
+    # a semicolon file used to be read as one column that became the class (accuracy 0)
+    path = write(tmp_path, "t.csv", sep.join(["a", "b", "label"]) + "\n"
+                 + "\n".join(sep.join(r) for r in [["1,5", "x", "p"], ["2", "y", "q"]]) + "\n")
+    ds = load_dataset(path)
+    assert ds.attribute_names == ["a", "b"] and ds.target.name == "label"
+    assert ds.attributes[0].categories == ("1,5", "2")  # a decimal comma is text
+    assert ds.class_names == ("p", "q")
+
+
+def test_a_file_that_reads_as_one_column_is_refused_with_a_hint(tmp_path):
+    path = write(tmp_path, "pipes.csv", "a|b|label\n1|2|p\n3|4|q\n")
+    with pytest.raises(DataError) as err:
+        load_dataset(path)
+    assert str(err.value) == (f"{path}: the header reads as a single column ('a|b|label') with a "
+                              "comma, semicolon or tab as delimiter, leaving no attribute besides "
+                              "the class; set the file's delimiter")
+    with pytest.raises(DataError, match="with the delimiter ';'"):
+        load_dataset(path, delimiter=";")
+    assert load_dataset(path, delimiter="|").attribute_names == ["a", "b"]
+
+
+def test_nan_is_missing_and_inf_a_number_in_a_numeric_column(tmp_path):
+    # one NaN or inf token used to turn the column nominal
+    path = write(tmp_path, "t.csv", "x,y,label\n1.5,NaN,p\ninf,2,q\n-Infinity,nan,p\n?,NA,q\n")
+    ds = load_dataset(path)
+    assert [a.kind for a in ds.attributes] == ["numeric", "numeric"]
+    np.testing.assert_array_equal(ds.columns[0], [1.5, np.inf, -np.inf, np.nan])
+    np.testing.assert_array_equal(ds.columns[1], [np.nan, 2.0, np.nan, np.nan])
+
+
+@pytest.mark.parametrize("category", ["?", "NA", "nan", ""])
+def test_write_csv_refuses_a_category_that_would_read_back_as_missing(tmp_path, category):
+    ds = load_dataset(write(tmp_path, "t.csv", "c,label\na,p\nb,q\n"))
+    odd = Attribute("c", "nominal", ("a", category))
+    ds = ds.with_columns([odd], ds.columns)
+    with pytest.raises(DataError) as err:
+        write_csv(ds, tmp_path / "out.csv")
+    assert str(err.value).startswith(f"attribute 'c': the category {category!r} would read back")
+    assert not (tmp_path / "out.csv").exists()

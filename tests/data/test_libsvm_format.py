@@ -58,3 +58,12 @@ def test_libsvm_errors_name_the_line(tmp_path, text, line, what):
     with pytest.raises(DataError) as err:
         load_dataset(path)
     assert str(err.value).startswith(f"{path}:{line}: ") and what in str(err.value)
+
+
+def test_nan_is_missing_and_inf_a_number(tmp_path):
+    # one NaN or inf token used to turn the column nominal
+    path = write(tmp_path, "t.libsvm", "+1 1:0.5 2:NaN\n-1 1:inf 2:3\n+1 1:nan\n")
+    ds = load_dataset(path)
+    assert [a.kind for a in ds.attributes] == ["numeric", "numeric"]
+    np.testing.assert_array_equal(ds.numeric_matrix(),
+                                  [[0.5, np.nan], [np.inf, 3.0], [np.nan, 0.0]])
