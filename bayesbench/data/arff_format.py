@@ -93,19 +93,27 @@ def _convert(decl: Declared, parsed) -> tuple[Attribute, np.ndarray, str | None]
     return Attribute(decl.name, "numeric"), parsed.recode(values, np.nan), note
 
 
-def _fast_columns(raw: bytes, path):
-    """``(header, parsed columns or None)`` through the C reader, or None when the file's
-    line breaks are not all newlines (the row decoder then reads it)."""
+def sections(raw: bytes) -> tuple[list[str], bytes] | None:
+    """The header's lines (through ``@data``) and the data section's bytes, or None when
+    the file has no ``@data`` line or breaks lines otherwise than with newlines (the
+    row decoder reads it then)."""
     match = _DATA_LINE.search(raw)
     if (match is None or (b"\r" in raw and raw.count(b"\r") != raw.count(b"\r\n"))
             or any(c in raw for c in _OTHER_LINE_BREAKS)
             or (not raw.isascii() and any(c in raw for c in _OTHER_LINE_BREAKS_UTF8))):
         return None
-    header = read_header(raw[:match.end()].decode("utf-8").splitlines(), path)
-    data = raw[match.end():]
-    if b"{" in data:
-        return header, c_reader.arff_sparse(data, header)
-    return header, c_reader.arff_dense(data, header)
+    return raw[:match.end()].decode("utf-8").splitlines(), raw[match.end():]
+
+
+def _fast_columns(raw: bytes, path):
+    """``(header, columns or None)`` through the C reader, or None (see :func:`sections`)."""
+    split = sections(raw)
+    if split is None:
+        return None
+    header = read_header(split[0], path)
+    if b"{" in split[1]:
+        return header, c_reader.arff_sparse(split[1], header)
+    return header, c_reader.arff_dense(split[1], header)
 
 
 def read_arff(path, class_attribute: str | None = None, *, engine: str = "c") -> Dataset:

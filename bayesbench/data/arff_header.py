@@ -31,7 +31,7 @@ _COMMENT_OR_QUOTED = re.compile(rf"""{_QUOTED}|%""")
 _ESCAPES = {"\\": "\\", '"': '"', "'": "'", "t": "\t", "n": "\n", "r": "\r", "b": "\b",
             "f": "\f", "%": "%"}
 _ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|[0-7]{1,3}|.)", re.DOTALL)
-_LIAC_LINE_SUFFIX = re.compile(r",?\s*(?:at|in) line -?\d+\.?")
+_LIAC_LINE_SUFFIX = re.compile(r",?\s*(?:at|in) line (?:-?\d+|%d)\.?")
 
 #: Weka's default date format (ISO 8601 without a time zone).
 DEFAULT_DATE_FORMAT = "yyyy-MM-dd'T'HH:mm:ss"
@@ -136,8 +136,8 @@ def liac_error(exc, lines: list[str], path) -> DataError:
     line = exc.line if getattr(exc, "line", -1) and exc.line > 0 else None
     try:
         text = str(exc)
-    except TypeError:  # some liac-arff messages lack their '%d'
-        text = exc.message or type(exc).__name__
+    except (TypeError, ValueError):  # a message without its '%d', or a value with a '%'
+        text = getattr(exc, "message", "") or type(exc).__name__
     text = _LIAC_LINE_SUFFIX.sub("", text).strip().rstrip(".")
     if isinstance(exc, arff.BadDataFormat):
         text = "a data row has the wrong number of values or cannot be split into values"

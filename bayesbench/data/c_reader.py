@@ -37,7 +37,11 @@ _NONBLANK_LINE = re.compile(rb"^[ \t\r]*[^ \t\r\n]", re.MULTILINE)
 
 
 def _read_csv(data: bytes, **options):
-    """pandas.read_csv on bytes with the C engine; None when it refuses the text."""
+    """pandas.read_csv on bytes with the C engine; None when it refuses the text.
+
+    ``index_col=False`` and the ParserWarning made an error keep a first row
+    with too many fields from becoming an index (pandas' rule) or being cut.
+    """
     import warnings
 
     import pandas as pd  # lazy: keeps `bayesbench --help` fast
@@ -47,10 +51,11 @@ def _read_csv(data: bytes, **options):
             # a value outside a CategoricalDtype's categories reads as -1 (which we check);
             # pandas 3 deprecates that, and when it raises instead we decode row by row
             warnings.simplefilter("ignore")
+            warnings.simplefilter("error", pd.errors.ParserWarning)
             return pd.read_csv(io.BytesIO(data), header=None, engine="c", low_memory=False,
-                               **options)
-    except (pd.errors.ParserError, pd.errors.EmptyDataError, ValueError, TypeError,
-            UnicodeError):
+                               index_col=False, **options)
+    except (pd.errors.ParserError, pd.errors.ParserWarning, pd.errors.EmptyDataError,
+            ValueError, TypeError, UnicodeError):
         return None
 
 
@@ -116,12 +121,28 @@ def _unquoted(data: bytes, text: str) -> bool:
     return field.search(data) is not None
 
 
-def _nominal_codes(decl, series, last: bool, quote: bytes, data: bytes):
+def _nominal_from_texts(decl, raw: Factorized, last: bool, quote: bytes, data: bytes):
+    """Codes of a nominal column read as texts (stripped as liac-arff does), or None."""
+    if raw is None:
+        return None
+    texts = _arff_texts(list(raw.uniques), quote, data)
+    if texts is None or (last and "" in texts):
+        return None
+    index = {c: i for i, c in enumerate(decl.categories)}
+    table = np.array([MISSING if t in ("?", "") else index.get(t, -2) for t in texts],
+                     dtype=np.int64)
+    column = table[raw.codes]
+    return None if (column == -2).any() else column
+
+
+def _nominal_codes(decl, series, last: bool, quote: bytes, data: bytes, reread):
     """Codes into the declared categories (read as ``categories + ['?', '']``), or None."""
     codes = np.asarray(series.array.codes)  # the smallest integer type pandas chose
     k = len(decl.categories)
     if codes.size and codes.min() < 0:
-        return None  # a value no category matches: the row decoder names its line
+        # A value no category matches: spaces before a comma or a comment ("a ,b"), which
+        # the texts of the column show when nothing is quoted; else an error to locate.
+        return None if quote else _nominal_from_texts(decl, reread(), last, quote, data)
     counts = np.bincount(codes, minlength=k + 2)
     if last and counts[k + 1]:
         return None  # an empty last field, maybe a short row
@@ -142,9 +163,9 @@ def _text_column(texts, codes: np.ndarray, last: bool, quote: bytes, data: bytes
     return Factorized(raw.uniques, raw.codes[codes])
 
 
-def _dense_column(decl, series, last: bool, quote: bytes, data: bytes):
+def _dense_column(decl, series, last: bool, quote: bytes, data: bytes, reread):
     if decl.kind == "nominal":
-        return _nominal_codes(decl, series, last, quote, data)
+        return _nominal_codes(decl, series, last, quote, data, reread)
     if series.dtype.kind == "f":
         return series.to_numpy(dtype=np.float64)
     if decl.kind == "numeric":  # the last column, as categories
@@ -188,13 +209,19 @@ def arff_dense(data: bytes, header) -> list | None:
     dtypes, na_values = _dense_dtypes(decls)
     if na_values and b"+" in data and _PANDAS_ONLY_NUMBER.search(data):
         return None
-    frame = _read_csv(data, names=list(dtypes), sep=",", comment="%", skipinitialspace=True,
-                      quoting=csv.QUOTE_MINIMAL if quote else csv.QUOTE_NONE,
-                      quotechar=(quote or b'"').decode(), doublequote=False, dtype=dtypes,
-                      na_values=na_values, keep_default_na=False)
+    options = dict(names=list(dtypes), sep=",", comment="%", skipinitialspace=True,
+                   quoting=csv.QUOTE_MINIMAL if quote else csv.QUOTE_NONE,
+                   quotechar=(quote or b'"').decode(), doublequote=False, keep_default_na=False)
+    frame = _read_csv(data, dtype=dtypes, na_values=na_values, **options)
     if frame is None:
         return None
-    columns = [_dense_column(d, frame[j], j == len(decls) - 1, quote, data)
+
+    def reread(j):
+        def texts():
+            again = _read_csv(data, usecols=[j], dtype=object, na_filter=False, **options)
+            return None if again is None else _factorized(again[j])
+        return texts
+    columns = [_dense_column(d, frame[j], j == len(decls) - 1, quote, data, reread(j))
                for j, d in enumerate(decls)]
     return None if any(c is None for c in columns) else columns
 
