@@ -183,11 +183,9 @@ def _declaration(text: str, k: int, line: int, path) -> tuple[Declared | None, s
     return None, f"@attribute a{k} {rest}"  # liac-arff reports the bad type
 
 
-def read_header(lines: list[str], path) -> Header:
-    """Parse the header of an ARFF file given as lines (see the module docstring)."""
-    import arff  # lazy: keeps `bayesbench --help` fast
-
-    declared, liac_lines, data_index = [], [], None
+def _liac_header(lines: list[str], path) -> tuple[list, list[str], int | None]:
+    """Our declarations, the lines handed to liac-arff, and the index of ``@data``."""
+    declared, liac_lines = [], []
     for i, text in enumerate(lines):
         m = _KEYWORD.match(text)
         keyword = m.group(1).lower() if m else None
@@ -197,10 +195,17 @@ def read_header(lines: list[str], path) -> Header:
         elif keyword == "relation":
             text = "@relation r"  # the data set is named after its file
         elif keyword == "data":
-            data_index = i
             liac_lines.append("@data")
-            break
+            return declared, liac_lines, i
         liac_lines.append(text)
+    return declared, liac_lines, None
+
+
+def read_header(lines: list[str], path) -> Header:
+    """Parse the header of an ARFF file given as lines (see the module docstring)."""
+    import arff  # lazy: keeps `bayesbench --help` fast
+
+    declared, liac_lines, data_index = _liac_header(lines, path)
     try:
         parsed = arff.ArffDecoder().decode(liac_lines, encode_nominal=True,
                                            return_type=arff.DENSE)

@@ -26,24 +26,26 @@ def _line_of(raw: bytes, offset: int) -> int:
     return raw.count(b"\n", 0, offset) + 1
 
 
-def read_bytes(path) -> bytes:
-    """The file's bytes, checked to be non-empty UTF-8 text, without a byte-order mark."""
-    path = Path(path)
+def _raw(path: Path) -> bytes:
+    """The bytes of a regular file, or a DataError saying why not."""
     try:
         info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            raise DataError("is a directory, not a data file", path=path)
+        if not stat.S_ISREG(info.st_mode):
+            raise DataError("is not a regular file (a pipe or a device?); give a data file",
+                            path=path)
+        return path.read_bytes()
     except FileNotFoundError:
         raise DataError("no such file", path=path) from None
     except OSError as exc:
         raise DataError(f"cannot read the file ({exc.strerror})", path=path) from None
-    if stat.S_ISDIR(info.st_mode):
-        raise DataError("is a directory, not a data file", path=path)
-    if not stat.S_ISREG(info.st_mode):
-        raise DataError("is not a regular file (a pipe or a device?); give a data file",
-                        path=path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise DataError(f"cannot read the file ({exc.strerror})", path=path) from None
+
+
+def read_bytes(path) -> bytes:
+    """The file's bytes, checked to be non-empty UTF-8 text, without a byte-order mark."""
+    path = Path(path)
+    raw = _raw(path)
     if raw.startswith(_BOMS_UTF16):
         raise DataError("the file is UTF-16 text; save it as UTF-8", path=path)
     if raw.startswith(_BOM_UTF8):
