@@ -26,7 +26,7 @@ import re
 
 import numpy as np
 
-from .dataset import MISSING
+from .dataset import MISSING, code_dtype
 from .tokens import NAN_SPELLINGS, Factorized, numbers
 
 _SPACE = re.compile(r"\s")
@@ -151,7 +151,8 @@ def _nominal_codes(decl, series, last: bool, quote: bytes, data: bytes, reread):
               and _SPACE.search(decl.categories[c])]
     if spaced and _arff_texts(spaced, quote, data) is None:
         return None
-    return np.append(np.arange(k), [MISSING, MISSING])[codes]
+    # straight into the Dataset's compact type: no int64 copy of the column
+    return np.append(np.arange(k), [MISSING, MISSING]).astype(code_dtype(k))[codes]
 
 
 def _text_column(texts, codes: np.ndarray, last: bool, quote: bytes, data: bytes):
