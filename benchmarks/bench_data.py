@@ -12,8 +12,9 @@ Scaling table: synthetic nominal data (2 to 5 categories per attribute, two clas
 --sizes ROWSxATTRIBUTES, written once as ARFF and CSV under --cache, read in a fresh process
 per measurement by the row decoders ("old": engine='python', liac-arff or the csv module, as
 before the C reader) and by pandas' C reader ("new": the default); seconds are wall-clock of
-the read alone (best of --repeat; "old" once above 10^5 rows), peak MB the process's maximum
-resident set, python and imports included.
+the read alone (best of --repeat; "old" once above 10^5 rows), cpu s its processor time (less
+sensitive to a busy machine), peak MB the process's maximum resident set, python and imports
+included.
 """
 from __future__ import annotations
 
@@ -79,11 +80,11 @@ def read_once(path: str, engine: str) -> None:
     from bayesbench.data.csv_format import read_csv
 
     reader = read_arff if path.endswith(".arff") else read_csv
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     ds = reader(path, engine=engine)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(json.dumps({"seconds": seconds, "peak_mb": peak, "rows": ds.n_rows}))
+    print(json.dumps({"seconds": seconds, "cpu": cpu, "peak_mb": peak, "rows": ds.n_rows}))
 
 
 def measure(path: Path, engine: str, repeat: int) -> dict:
@@ -102,10 +103,10 @@ def scaling_table(sizes: list[tuple[int, int]], cache: Path, repeat: int) -> str
             old = measure(path, "python", repeat if rows <= 100_000 else 1)
             new = measure(path, "c", repeat)
             table.append([fmt, rows, attributes, f"{old['seconds']:.2f}", f"{new['seconds']:.2f}",
-                          f"{old['seconds'] / new['seconds']:.1f}", f"{old['peak_mb']:.0f}",
-                          f"{new['peak_mb']:.0f}"])
-    return render(table, ["format", "rows", "attrs", "old s", "new s", "ratio", "old peak MB",
-                          "new peak MB"], floatfmt="")
+                          f"{old['seconds'] / new['seconds']:.1f}", f"{old['cpu']:.2f}",
+                          f"{new['cpu']:.2f}", f"{old['peak_mb']:.0f}", f"{new['peak_mb']:.0f}"])
+    return render(table, ["format", "rows", "attrs", "old s", "new s", "ratio", "old cpu s",
+                          "new cpu s", "old peak MB", "new peak MB"], floatfmt="")
 
 
 def parse_size(text: str) -> tuple[int, int]:

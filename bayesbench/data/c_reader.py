@@ -23,6 +23,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import warnings
 
 import numpy as np
 
@@ -42,8 +43,6 @@ def _read_csv(data: bytes, **options):
     ``index_col=False`` and the ParserWarning made an error keep a first row
     with too many fields from becoming an index (pandas' rule) or being cut.
     """
-    import warnings
-
     import pandas as pd  # lazy: keeps `bayesbench --help` fast
 
     try:
@@ -143,14 +142,13 @@ def _nominal_codes(decl, series, last: bool, quote: bytes, data: bytes, reread):
         # A value no category matches: spaces before a comma or a comment ("a ,b"), which
         # the texts of the column show when nothing is quoted; else an error to locate.
         return None if quote else _nominal_from_texts(decl, reread(), last, quote, data)
-    counts = np.bincount(codes, minlength=k + 2)
-    if last and counts[k + 1]:
+    if last and (codes == k + 1).any():
         return None  # an empty last field, maybe a short row
-    used = np.flatnonzero(counts)
-    spaced = [decl.categories[c] for c in used.tolist() if c < k
-              and _SPACE.search(decl.categories[c])]
-    if spaced and _arff_texts(spaced, quote, data) is None:
-        return None
+    if any(_SPACE.search(c) for c in decl.categories):
+        used = np.flatnonzero(np.bincount(codes, minlength=k + 2)[:k])
+        spaced = [decl.categories[c] for c in used.tolist() if _SPACE.search(decl.categories[c])]
+        if spaced and _arff_texts(spaced, quote, data) is None:
+            return None
     # straight into the Dataset's compact type: no int64 copy of the column
     return np.append(np.arange(k), [MISSING, MISSING]).astype(code_dtype(k))[codes]
 
