@@ -13,11 +13,15 @@ and carry backslash escapes.
 """
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from .arff_header import Header, invalid, liac_error, strip_comment
 from .dataset import MISSING
 from .tokens import Factorized
+
+_BAD_ESCAPE = re.compile(r"\\[^\\\"'tnrbf%0-7u]")  # what liac-arff's unquoting refuses
 
 
 def data_lines(lines: list[str], header: Header) -> tuple[list[str], np.ndarray]:
@@ -44,7 +48,8 @@ def decode_rows(lines: list[str], header: Header, path) -> tuple[list, np.ndarra
     except arff.ArffException as exc:
         raise liac_error(exc, lines, path) from None
     except ValueError as exc:  # liac-arff's escape decoder: 'Unsupported escape sequence'
-        raise invalid(str(exc), None, None, path) from None
+        line = next((int(n) for n in row_lines if _BAD_ESCAPE.search(lines[n - 1])), None)
+        raise invalid(str(exc), None if line is None else lines[line - 1], line, path) from None
     rows = parsed["data"]
     table = np.array(rows, dtype=object).reshape(len(rows), len(header.attributes))
     columns = []

@@ -52,12 +52,6 @@ def numbers(texts) -> tuple[np.ndarray, np.ndarray]:
     return values, bad
 
 
-def is_number(text: str) -> bool:
-    """True when ``text`` reads as a number (``inf`` included, ``nan`` not: it is missing)."""
-    values, bad = numbers([text])
-    return not bad[0] and not np.isnan(values[0])
-
-
 def sorted_categories(values) -> tuple[str, ...]:
     """Distinct labels, in numeric order when all read as numbers, else in text order."""
     distinct = sorted(set(values))

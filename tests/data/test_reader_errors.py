@@ -40,6 +40,8 @@ CASES = {
                      "l.arff:5: ", "not UTF-8 text: byte 0xe9"),
     "single column csv": ("one.csv", "a|b\n1|x\n2|y\n", [], "one.csv: ",
                           "reads as a single column"),
+    "unsupported escape": ("b.arff", HEADER + "1,x\n'\\q',y\n", [], "b.arff:6: ",
+                           "Unsupported escape sequence"),
     "csv short record": ("s.csv", "a,b,c\n1,2,x\n3,y\n", [], "s.csv:3: ",
                          "expected 3 fields as in the header, found 2"),
 }

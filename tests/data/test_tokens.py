@@ -4,8 +4,7 @@ import math
 import numpy as np
 from hypothesis import given, settings, strategies as st
 
-from bayesbench.data.tokens import (NAN_SPELLINGS, Factorized, is_nan, is_number, numbers,
-                                    sorted_categories)
+from bayesbench.data.tokens import NAN_SPELLINGS, Factorized, is_nan, numbers, sorted_categories
 
 
 def reference(text):
@@ -25,7 +24,6 @@ def test_spellings_of_nan_and_inf():
     assert values[0] == math.inf and values[1] == -math.inf and values[4] == 1000.0
     assert np.isnan(values[2]) and np.isnan(values[3]) and np.isnan(values[6])
     assert bad.tolist() == [False, False, False, False, False, True, False, True, True]
-    assert is_number("inf") and not is_number("nan") and not is_number("?")
 
 
 @settings(max_examples=300, deadline=None)
