@@ -70,10 +70,11 @@ def test_a_key_given_twice_is_refused_not_silently_overwritten(tmp_path):
 def test_discretize_a_data_set_without_numeric_attributes(tmp_path):
     one_line_error(invoke("discretize", "weather.nominal"), 1, "weather.nominal.arff",
                    "no numeric attribute to discretize")
-    semicolons = tmp_path / "semi.csv"
-    semicolons.write_text("a;b;c\n1;2;x\n3;4;y\n")
-    one_line_error(invoke("discretize", semicolons), 1, str(semicolons),
-                   "no attribute besides the class 'a;b;c'", "--delimiter")
+    # semicolons and tabs are detected; another separator reads as one column
+    pipes = tmp_path / "pipes.csv"
+    pipes.write_text("a|b|c\n1|2|x\n3|4|y\n")
+    one_line_error(invoke("discretize", pipes), 1, str(pipes),
+                   "reads as a single column ('a|b|c')", "delimiter")
 
 
 def test_output_into_a_missing_directory_is_refused_before_any_work(tmp_path):
