@@ -292,7 +292,7 @@ def _print_runs(results, first_metric: str, quiet: bool) -> None:
 
 @main.command(short_help="Print (and apply) the cut points of a data set's numeric attributes.")
 @click.argument("data")
-@click.option("--method", type=_Choice("bayesbench.preprocess.discretize", "METHODS"),
+@click.option("--method", type=_Choice("bayesbench.preprocess.discretize", "CUT_METHODS"),
               default="mdl", show_default=True, help="How cut points are chosen.")
 @click.option("--bins", type=click.IntRange(min=1), default=10, show_default=True,
               help="Number of bins for 'width' and 'frequency'.")

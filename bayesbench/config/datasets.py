@@ -5,7 +5,7 @@ import os
 from pathlib import Path
 
 from ..data import find_dataset
-from ..data.load import DATA_ENV, DATA_FORMATS, search_dirs
+from ..data.load import DATA_FORMATS, search_dirs
 from ..spec import DatasetSpec
 from .problems import Problems, join
 

@@ -15,8 +15,6 @@ from ..stats import FOLD_TESTS
 from ..spec import ClassifierSpec, CompareSpec, CVSpec, NoiseSpec, PreprocessSpec
 from .problems import Problems, join, kind_of, suggest
 
-# `discretize: none` leaves numeric attributes as they are (continuous learners only).
-DISCRETIZE = (*METHODS, "none")
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 ARM_KEYS = ("name", "preprocess", "cv")
 _CV_KINDS = ("holdout", "resubstitution", "loo")
@@ -25,7 +23,7 @@ _CV_KINDS = ("holdout", "resubstitution", "loo")
 def preprocess(value, p: Problems, at: str = "preprocess") -> PreprocessSpec:
     value = p.mapping(value, at, ("impute", "discretize", "bins", "scope", "noise"))
     kw = {}
-    for key, choices in (("impute", STRATEGIES), ("discretize", DISCRETIZE), ("scope", SCOPES)):
+    for key, choices in (("impute", STRATEGIES), ("discretize", METHODS), ("scope", SCOPES)):
         if key in value:
             kw[key] = p.typed(value[key], f"{at}.{key}", str, choices=choices)
     if "bins" in value:

@@ -1,8 +1,6 @@
 """ARFF reading: values and codes of the UCI files, and the format's corners (every file in
 datasets/ against its row in datasets/README.md: tests/data/test_load.py)."""
-import re
 from datetime import datetime, timedelta, timezone
-from pathlib import Path
 
 import numpy as np
 import pytest
