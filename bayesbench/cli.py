@@ -168,9 +168,11 @@ def main():
     `run` cross-validates the classifiers of a YAML config on its data sets and
     writes records and summary tables to a result directory; `compare` tests
     classifiers against each other over result directories or a CSV of
-    scores; `discretize` prints the cut points of a data set. Each command
-    has its own page: bayesbench COMMAND --help. README.md documents the
-    config keys, the result directory and every statistic.
+    scores; `discretize` prints the cut points of a data set; `datasets`
+    lists the data sets a name can refer to. Each command has its own page:
+    bayesbench COMMAND --help. docs/configuration.md documents the config
+    keys, docs/results.md the result directory and docs/statistics.md every
+    statistic.
 
     \b
     Examples:
@@ -237,9 +239,8 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
       bayesbench run exp.yaml --jobs 1 --format markdown
       bayesbench run exp.yaml --scheduler tcp://scheduler-host:8786
       bayesbench run exp.yaml --resume
-      BAYESBENCH_DATA=../shared/datasets/uci \\
-          bayesbench run configs/papers/zhang2005.yaml --skip-missing
-      bayesbench run configs/papers/mihaljevic2013.yaml --skip-missing \\
+      BAYESBENCH_DATA=$HOME/data bayesbench run exp.yaml --skip-missing
+      bayesbench run configs/papers/mihaljevic2013.yaml \\
           --repeats 1 --datasets car,wine -o /tmp/smoke
     """
     # Imported here, not at the top: they import numpy, pandas and scipy, which
@@ -357,7 +358,8 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
 @click.argument("inputs", nargs=-1, required=True, metavar="RUN_DIR...",
                 type=click.Path(exists=True))
 @click.option("--metric", default=None, metavar="NAME",
-              help="Score to compare: a metric of the records (default accuracy; see README), "
+              help="Score to compare: a metric of the records (default accuracy; see "
+                   "docs/configuration.md), "
                    "or a per-class score such as 'f1[M]'. For a CSV it only names the scores.")
 @click.option("--baseline", metavar="NAME", help="Classifier the others are tested against "
                                                   "(default: the first one).")
