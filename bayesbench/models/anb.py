@@ -13,6 +13,7 @@ from ..errors import ClassifierError
 from .base import BaseClassifier, encode_target, fresh_fit
 from .counting import class_log_prior, counts, log_table, unseen_log_prob
 from .inference import joint_log_likelihood
+from .scores import ModelScores
 from .structure import Structure
 
 
@@ -220,7 +221,7 @@ def attribute_names_of(X) -> tuple[str, ...] | None:
     return None
 
 
-class AugmentedNaiveBayes(BaseClassifier):
+class AugmentedNaiveBayes(ModelScores, BaseClassifier):
     """Augmented naive Bayes over discrete attributes; subclasses learn the structure.
 
     The model is ``p(c, x) = p(c) prod_v p(x_v | x_pa(v), c)`` over the nodes of
@@ -254,6 +255,9 @@ class AugmentedNaiveBayes(BaseClassifier):
         For a DataFrame fitted with categorical columns, each column's
         categories (None for an integer column); prediction maps a frame's
         values onto them, a value outside them being unseen. None for an array.
+
+    Model scores (log-likelihood, conditional log-likelihood, free parameters,
+    AIC, BIC) are methods, from :class:`~bayesbench.models.scores.ModelScores`.
     """
 
     input_kind = "discrete"

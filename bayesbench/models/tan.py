@@ -13,6 +13,7 @@ import numpy as np
 from ..errors import ClassifierError
 from .anb import AugmentedNaiveBayes
 from .information import conditional_mutual_information_matrix, ddr_information_matrix
+from .scores import ARC_SCORES, arc_score_matrix
 from .structure import Structure
 
 _TIE_DECIMALS = 12
@@ -87,7 +88,7 @@ def orient(edges, n_attributes: int, attributes=None, root: int | None = None) -
 
 
 class TAN(AugmentedNaiveBayes):
-    """Tree-augmented naive Bayes with the Chow-Liu tree over ``I(Xi; Xj | C)``.
+    """Tree-augmented naive Bayes with the Chow-Liu tree over ``I(Xi; Xj | C)``, or a score's forest.
 
     Structure: the maximum weighted spanning tree of the complete graph whose
     edge ``(i, j)`` weighs ``I(Xi; Xj | C)`` (empirical, rows missing either
@@ -104,6 +105,15 @@ class TAN(AugmentedNaiveBayes):
     root : int, default 0
         Index of the root attribute (the choice changes only the smoothing,
         not the maximum-likelihood joint distribution).
+    score : {'cmi', 'loglik', 'aic', 'bic'}, default 'cmi'
+        ``'cmi'``: the spanning tree above. Otherwise edge ``(i, j)`` weighs
+        what the arc adds to that score (:func:`~bayesbench.models.scores.
+        arc_score_matrix`: ``N I`` minus AIC's or BIC's penalty) and only
+        edges of positive weight are kept, so the result is the maximum
+        weighted *forest*: each arc is there only if it improves the score
+        (bnclassify's ``tan_cl(score=)``; Friedman et al. 1997, sec. 4.2).
+    weights : {None, 'awnb', 'manb', 'wanbia'}, default None
+        See :class:`~bayesbench.models.anb.AugmentedNaiveBayes`.
 
     Attributes
     ----------
@@ -112,14 +122,19 @@ class TAN(AugmentedNaiveBayes):
         undirected edges in the order Kruskal added them) and ``"root"``.
     """
 
-    _measure = "cmi"
-
-    def __init__(self, alpha: float = 1.0, root: int = 0):
+    def __init__(self, alpha: float = 1.0, root: int = 0, score: str = "cmi", weights=None):
         self.alpha = alpha
         self.root = root
+        self.score = score
+        self.weights = weights
+
+    def _measure(self) -> str:
+        return self.score
 
     def _weights(self, X, y, cardinalities, n_classes):
-        return conditional_mutual_information_matrix(X, y, cardinalities, n_classes)
+        if self.score == "cmi":
+            return conditional_mutual_information_matrix(X, y, cardinalities, n_classes)
+        return arc_score_matrix(X, y, cardinalities, n_classes, self.score)
 
     def _learn_structure(self, X, y, cardinalities, n_classes):
         m = X.shape[1]
@@ -130,10 +145,12 @@ class TAN(AugmentedNaiveBayes):
         if m and not 0 <= root < m:
             raise ClassifierError(f"root must be an attribute index in 0..{m - 1}, got {root}")
         weights = self._weights(X, y, cardinalities, n_classes)
-        tree = maximum_spanning_forest(weights)
+        measure = self._measure()
+        # A score keeps only the arcs that improve it; a measure's spanning tree keeps them all.
+        tree = maximum_spanning_forest(weights, min_weight=0.0 if measure in ARC_SCORES else None)
         parent_of = orient(tree, m, root=root if m else None)
         return Structure.from_parents(parent_of, info={
-            "learner": type(self).__name__, "measure": self._measure,
+            "learner": type(self).__name__, "measure": measure,
             "weights": weights, "tree": tree, "root": root})
 
 
@@ -154,7 +171,13 @@ class DDRTAN(TAN):
     :func:`~bayesbench.models.information.ddr_from_counts`).
     """
 
-    _measure = "ddr"
+    def __init__(self, alpha: float = 1.0, root: int = 0, weights=None):
+        self.alpha = alpha
+        self.root = root
+        self.weights = weights
+
+    def _measure(self) -> str:
+        return "ddr"
 
     def _weights(self, X, y, cardinalities, n_classes):
         return ddr_information_matrix(X, y, cardinalities, n_classes, float(self.alpha))
