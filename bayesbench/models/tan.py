@@ -88,7 +88,7 @@ def orient(edges, n_attributes: int, attributes=None, root: int | None = None) -
 
 
 class TAN(AugmentedNaiveBayes):
-    """Tree-augmented naive Bayes with the Chow-Liu tree over ``I(Xi; Xj | C)``, or a score's forest.
+    """Tree-augmented naive Bayes: the Chow-Liu tree over ``I(Xi; Xj | C)``, or a score's forest.
 
     Structure: the maximum weighted spanning tree of the complete graph whose
     edge ``(i, j)`` weighs ``I(Xi; Xj | C)`` (empirical, rows missing either
