@@ -7,6 +7,7 @@ from sklearn.base import clone
 import bayesbench
 from bayesbench.errors import ClassifierError, NotFittedError
 from bayesbench.models.registry import classifier_class
+from bayesbench.models.weighting import WEIGHTS
 
 DISCRETE = [name for name in bayesbench.list_classifiers()
             if classifier_class(name).input_kind == "discrete"]
@@ -72,6 +73,22 @@ def test_posteriors_are_distributions_and_predict_is_their_argmax(name, alpha):
         assert not hasattr(twin, "classes_")
         np.testing.assert_allclose(twin.fit(X, y, cards, k).predict_proba(X_test),
                                    model.predict_proba(X_test), atol=1e-12, err_msg=label)
+
+
+WEIGHTED = [n for n in DISCRETE if "weights" in classifier_class(n)._param_names()]
+
+
+@pytest.mark.parametrize("name", WEIGHTED)
+@pytest.mark.parametrize("weights", WEIGHTS)
+def test_weighted_posteriors_are_distributions(name, weights):
+    for label, X, y, cards, k, X_test in CASES:
+        model = bayesbench.make_classifier(name, weights=weights, **params_for(name, 0.5))
+        model.fit(X, y, cards, k)
+        for Xp in (X, X_test):
+            proba = model.predict_proba(Xp)
+            assert proba.shape == (Xp.shape[0], k) and np.isfinite(proba).all(), label
+            np.testing.assert_allclose(proba.sum(axis=1), 1.0, atol=1e-12, err_msg=label)
+        assert np.isfinite(model.conditional_log_likelihood(X, y)), label
 
 
 @pytest.mark.parametrize("name", DISCRETE)

@@ -26,7 +26,7 @@ def test_discrete_classes_follow_the_estimator_conventions(name):
 
 def test_make_classifier_sets_parameters():
     model = bayesbench.make_classifier("kdb", k=3, alpha=0.5)
-    assert model.get_params() == {"alpha": 0.5, "k": 3}
+    assert model.get_params() == {"alpha": 0.5, "k": 3, "weights": None}
 
 
 def test_unknown_name_lists_known_names():

@@ -15,6 +15,7 @@ from .counting import class_log_prior, counts, log_table, unseen_log_prob
 from .inference import joint_log_likelihood
 from .scores import ModelScores
 from .structure import Structure
+from .weighting import learn_weights
 
 
 def check_discrete_X(X, cardinalities=None):
@@ -240,6 +241,10 @@ class AugmentedNaiveBayes(ModelScores, BaseClassifier):
         Additive (Laplace for 1, Lidstone otherwise) pseudo-count per table
         cell; 0 gives maximum-likelihood estimates, with which a value never
         seen with a class makes that class impossible.
+    weights : {None, 'awnb', 'manb', 'wanbia'}, default None
+        Parameter learning beyond smoothing, for every structure (Hall's
+        attribute weights, Dash and Cooper's model averaging, Zaidi et al.'s
+        CLL-optimal weights; see :mod:`.weighting`).
 
     Attributes
     ----------
@@ -255,15 +260,22 @@ class AugmentedNaiveBayes(ModelScores, BaseClassifier):
         For a DataFrame fitted with categorical columns, each column's
         categories (None for an integer column); prediction maps a frame's
         values onto them, a value outside them being unseen. None for an array.
+    node_weights_ : ndarray or None
+        The exponent of each node (``weights`` awnb or wanbia), else None.
+    weighting_ : LearnedWeights or None
+        What ``weights`` learned (attribute weights, MANB's arc posteriors).
 
     Model scores (log-likelihood, conditional log-likelihood, free parameters,
     AIC, BIC) are methods, from :class:`~bayesbench.models.scores.ModelScores`.
     """
 
     input_kind = "discrete"
+    # For subclasses whose __init__ does not take ``weights``: they learn no weights.
+    weights = None
 
-    def __init__(self, alpha: float = 1.0):
+    def __init__(self, alpha: float = 1.0, weights=None):
         self.alpha = alpha
+        self.weights = weights
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
         raise NotImplementedError
@@ -284,10 +296,20 @@ class AugmentedNaiveBayes(ModelScores, BaseClassifier):
         self.unseen_ = [unseen_log_prob(c, alpha) for c in self.counts_]
         self.class_count_ = np.bincount(codes, minlength=k).astype(np.float64)
         self.class_log_prior_ = class_log_prior(codes, k, alpha)
+        self.node_weights_ = self.weighting_ = None
+        if self.weights is not None:
+            # AWNB's bootstrap follows the learner's seed when it has one, else a fixed one.
+            seed = getattr(self, "random_state", 0)
+            self.weighting_ = learn_weights(
+                self.weights, structure, X, codes, self.counts_, self.tables_, self.unseen_,
+                self.class_log_prior_, cards, k, alpha, np.random.default_rng(seed))
+            self.tables_, self.unseen_ = self.weighting_.tables, self.weighting_.unseen
+            self.node_weights_ = self.weighting_.node_weights
         return self
 
     def _joint_log_likelihood(self, X, plain: bool = False) -> np.ndarray:
         X = check_predict_X(X, self.n_features_in_, self.categories_, self.cardinalities_,
                             getattr(self, "feature_names_in_", None))
         return joint_log_likelihood(self.structure_, self.tables_, X, self.class_log_prior_,
-                                    unseen=self.unseen_, plain=plain)
+                                    unseen=self.unseen_, plain=plain,
+                                    node_weights=self.node_weights_)

@@ -66,9 +66,10 @@ class KDB(AugmentedNaiveBayes):
         ``info`` holds ``"order"``, ``"mi_class"`` and ``"cmi"``.
     """
 
-    def __init__(self, alpha: float = 1.0, k: int = 2):
+    def __init__(self, alpha: float = 1.0, k: int = 2, weights=None):
         self.alpha = alpha
         self.k = k
+        self.weights = weights
 
     def _learn_structure(self, X, y, cardinalities, n_classes):
         if not isinstance(self.k, (int, np.integer)) or self.k < 0:

@@ -32,9 +32,10 @@ class NaiveBayes(AugmentedNaiveBayes):
         shows this failure).
     """
 
-    def __init__(self, alpha: float = 1.0, log: bool = True):
+    def __init__(self, alpha: float = 1.0, log: bool = True, weights=None):
         self.alpha = alpha
         self.log = log
+        self.weights = weights
 
     def _learn_structure(self, X, y, cardinalities, n_classes):
         if not isinstance(self.log, (bool, np.bool_)):

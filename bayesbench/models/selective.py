@@ -137,9 +137,10 @@ class FFSS(AugmentedNaiveBayes):
         ``info`` holds ``tests`` (one record per attribute) and ``kept``.
     """
 
-    def __init__(self, alpha: float = 1.0, significance: float = 0.05):
+    def __init__(self, alpha: float = 1.0, significance: float = 0.05, weights=None):
         self.alpha = alpha
         self.significance = significance
+        self.weights = weights
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
         significance = check_significance(self.significance)

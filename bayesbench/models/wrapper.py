@@ -188,11 +188,12 @@ class _WrapperBase(AugmentedNaiveBayes):
     """Shared set-up: the inner cross-validation engine over the training data."""
 
     def __init__(self, alpha: float = 1.0, inner_folds: int = 5, epsilon: float = 0.0,
-                 random_state=None):
+                 random_state=None, weights=None):
         self.alpha = alpha
         self.inner_folds = inner_folds
         self.epsilon = epsilon
         self.random_state = random_state
+        self.weights = weights
 
     def _epsilon(self) -> float:
         try:
@@ -333,12 +334,13 @@ class ASB(BSEJ):
     """
 
     def __init__(self, alpha: float = 1.0, inner_folds: int = 5, epsilon: float = 0.0,
-                 significance: float = 0.05, random_state=None):
+                 significance: float = 0.05, random_state=None, weights=None):
         self.alpha = alpha
         self.inner_folds = inner_folds
         self.epsilon = epsilon
         self.significance = significance
         self.random_state = random_state
+        self.weights = weights
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
         significance = check_significance(self.significance)

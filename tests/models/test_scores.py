@@ -136,8 +136,12 @@ def test_loglik_tan_is_the_chow_liu_tree(car):
     assert a.nodes == b.nodes and a.info["measure"] == "loglik"
 
 
-def test_scores_name_unknown_classes(car):
+def test_scores_name_unknown_classes_and_undefined_likelihoods(car):
     X, y, cards, k = car
     nb = make_classifier("nb").fit(X, y, cards, k)
     with pytest.raises(ClassifierError, match="class 7"):
         nb.log_likelihood(X[:3], np.array([0, 1, 7]))
+    weighted = make_classifier("nb", weights="wanbia").fit(X, y, cards, k)
+    with pytest.raises(ClassifierError, match="undefined with weights='wanbia'"):
+        weighted.aic(X, y)
+    assert np.isfinite(weighted.conditional_log_likelihood(X, y))
