@@ -6,7 +6,8 @@ from bayesbench.errors import ClassifierError
 from bayesbench.models.registry import classifier_class
 
 BRIEF_NAMES = {"nb", "map", "tan", "ddr_tan", "kdb", "aode", "gnb", "full_bayes",
-               "linear_full_bayes", "knaive", "stan", "ffss", "fss", "bsej", "asb"}
+               "linear_full_bayes", "knaive", "stan", "ffss", "fss", "bsej", "asb",
+               "tan_hc", "tan_hcsp", "kdb_hc", "fssj"}
 DISCRETE_OWN = ["nb", "map", "tan", "ddr_tan", "kdb", "aode"]
 
 

@@ -50,7 +50,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import minimize
 from scipy.special import gammaln, logsumexp
 
 from ..errors import ClassifierError
@@ -188,6 +187,8 @@ def wanbia_weights(terms: np.ndarray, log_prior: np.ndarray, y: np.ndarray) -> n
     n_nodes = terms.shape[0]
     if n_nodes == 0:
         return np.zeros(0)
+    from scipy.optimize import minimize  # lazy: 0.15 s at import, for every discrete learner
+
     evaluate = _wanbia_objective(terms, log_prior, y)
     result = minimize(evaluate, np.ones(n_nodes), jac=True, method="L-BFGS-B",
                       bounds=[(0.0, 1.0)] * n_nodes)

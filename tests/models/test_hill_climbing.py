@@ -1,0 +1,233 @@
+"""tan_hc, tan_hcsp, kdb_hc and fssj: hand-traced candidate steps, searches equal to a slow
+refit-every-candidate search, and the structures they recover on data built for them."""
+import numpy as np
+import pytest
+
+from bayesbench import make_classifier
+from bayesbench.models._inner_cv import stratified_fold_ids
+from bayesbench.models.anb import AugmentedNaiveBayes
+from bayesbench.models.hill_climbing import (FSSJ, KDBHC, TANHC, TANHCSP, fssj_moves, kdb_arcs,
+                                             required_gain, superparent_children, tan_hc_arcs)
+from bayesbench.models.structure import Node, Structure
+
+FOLDS = 5
+
+
+# ------------------------------------------------------------------ hand-traced steps
+
+def test_tan_hc_candidates_step_by_step():
+    # Naive Bayes over three attributes: every pair, from the lower index.
+    assert tan_hc_arcs([(), (), ()]) == [(0, 1), (0, 2), (1, 2)]
+    # After 0 -> 1: x1 has a parent, so only x0 and x2 can take one; 1 -> 0 would close
+    # a cycle and 2 -> 0 is 0 -> 2 reversed.
+    assert tan_hc_arcs([(), (0,), ()]) == [(0, 2), (1, 2)]
+    # After 1 -> 2 the tree spans everything: nothing is left.
+    assert tan_hc_arcs([(), (0,), (1,)]) == []
+    # Two trees 0 -> 1 and 2 -> 3: into root 0 from the other tree (3; 2 is the reversed
+    # 0 -> 2), and into root 2 from the first tree.
+    assert tan_hc_arcs([(), (0,), (), (2,)]) == [(3, 0), (0, 2), (1, 2)]
+
+
+def test_superparent_candidates_are_the_roots_outside_ones_own_tree():
+    assert superparent_children([(), (0,), (), (2,)]) == {0: [2], 1: [2], 2: [0], 3: [0]}
+    assert superparent_children([(), (), ()]) == {0: [1, 2], 1: [0, 2], 2: [0, 1]}
+    assert superparent_children([(), (0,), (1,)]) == {}
+
+
+def test_kdb_candidates_respect_k_cycles_and_existing_arcs():
+    assert kdb_arcs([(), (), (0,)], 2) == [(1, 0), (0, 1), (2, 1), (1, 2)]
+    assert kdb_arcs([(), (), (0,)], 1) == [(1, 0), (0, 1), (2, 1)]
+    assert kdb_arcs([(), (0,), (0, 1)], 2) == []
+
+
+def test_fssj_moves_add_before_join():
+    cards = [2, 3, 2]
+    assert fssj_moves([], cards, 2) == [("add", 0, None), ("add", 1, None), ("add", 2, None)]
+    assert fssj_moves([(0,)], cards, 2) == [("add", 1, None), ("add", 2, None),
+                                            ("join", 1, 0), ("join", 2, 0)]
+    assert fssj_moves([(0, 2), (1,)], cards, 2) == []
+
+
+def test_required_gain_is_one_example_or_epsilon_of_them():
+    assert required_gain(100, 0.0) == 1
+    assert required_gain(100, 0.01) == 1
+    assert required_gain(100, 0.025) == 3
+    assert required_gain(1728, 0.01) == 18
+
+
+# ------------------------------------------------------- a slow, refitting reference
+
+class Fixed(AugmentedNaiveBayes):
+    def __init__(self, nodes=(), alpha=1.0):
+        self.nodes = nodes
+        self.alpha = alpha
+
+    def _learn_structure(self, X, y, cardinalities, n_classes):
+        return Structure(tuple(self.nodes), X.shape[1])
+
+
+def refit_correct(data, folds, nodes):
+    """Correct held-out predictions with the model refitted on each inner training fold."""
+    X, y, cards, k = data
+    correct = 0
+    for f in range(FOLDS):
+        test = folds == f
+        model = Fixed(nodes).fit(X[~test], y[~test], cards, k)
+        correct += int(np.sum(model.predict(X[test]) == y[test]))
+    return correct
+
+
+def arc_nodes(parents):
+    return [Node((a,), tuple(sorted(p))) for a, p in enumerate(parents)]
+
+
+def slow_arc_search(data, folds, candidates, superparent=False):
+    """Greedy search, every candidate refitted: returns the parents and accepted accuracies."""
+    n = len(data[1])
+    parents = [() for _ in data[2]]
+    best = refit_correct(data, folds, arc_nodes(parents))
+    trace = [best]
+    while True:
+        if superparent:
+            options = superparent_children(parents)
+            if not options:
+                break
+            sp = [refit_correct(data, folds, arc_nodes(
+                [p + (s,) if a in kids else p for a, p in enumerate(parents)]))
+                for s, kids in options.items()]
+            s = list(options)[int(np.argmax(sp))]
+            arcs = [(s, o) for o in options[s]]
+        else:
+            arcs = candidates(parents)
+        if not arcs:
+            break
+        scores = [refit_correct(data, folds, arc_nodes(
+            [p + (a,) if c == child else p for c, p in enumerate(parents)]))
+            for a, child in arcs]
+        m = int(np.argmax(scores))
+        if scores[m] <= best:
+            break
+        parent, child = arcs[m]
+        parents[child] = tuple(sorted(parents[child] + (parent,)))
+        best = scores[m]
+        trace.append(best)
+    return parents, [t / n for t in trace]
+
+
+def slow_fssj(data, folds):
+    X, y, cards, k = data
+    groups, best = [], refit_correct(data, folds, [])
+    trace = [best]
+    while True:
+        moves = fssj_moves(groups, cards, k)
+        if not moves:
+            break
+        after = [sorted(groups + [(a,)]) if kind == "add" else
+                 sorted([g for j, g in enumerate(groups) if j != i]
+                        + [tuple(sorted(groups[i] + (a,)))]) for kind, a, i in moves]
+        scores = [refit_correct(data, folds, [Node(g) for g in c]) for c in after]
+        m = int(np.argmax(scores))
+        if scores[m] <= best:
+            break
+        groups, best = after[m], scores[m]
+        trace.append(best)
+    return groups, [t / len(y) for t in trace]
+
+
+def structured_data(seed, n=140):
+    """Three classes, a dependent pair (x0, x1), an informative x2, noise x3, missing values."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    x0 = np.where(rng.random(n) < 0.6, y, rng.integers(0, 3, n))
+    x1 = (x0 + np.where(rng.random(n) < 0.7, y, rng.integers(0, 3, n))) % 3
+    x2 = np.where(rng.random(n) < 0.5, y % 2, rng.integers(0, 2, n))
+    x3 = rng.integers(0, 2, n)
+    X = np.column_stack([x0, x1, x2, x3])
+    X[rng.random(X.shape) < 0.05] = -1
+    return X, y, [3, 3, 2, 2], 3
+
+
+def inner_folds(y, seed):
+    return stratified_fold_ids(y, FOLDS, np.random.default_rng(seed))
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("learner, candidates, superparent", [
+    (TANHC, tan_hc_arcs, False),
+    (TANHCSP, None, True),
+    (KDBHC, lambda parents: kdb_arcs(parents, 2), False),
+])
+def test_arc_searches_equal_a_search_that_refits_every_candidate(seed, learner, candidates,
+                                                                 superparent):
+    data = structured_data(seed)
+    parents, trace = slow_arc_search(data, inner_folds(data[1], seed), candidates, superparent)
+    model = learner(inner_folds=FOLDS, random_state=seed).fit(*data)
+    assert len(trace) > 1  # at least one arc is taken
+    assert [tuple(n.parents) for n in model.structure_.nodes] == parents
+    assert [t["accuracy"] for t in model.structure_.info["trace"]] == pytest.approx(
+        trace, abs=1e-12)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_fssj_equals_a_search_that_refits_every_candidate(seed):
+    data = structured_data(seed)
+    groups, trace = slow_fssj(data, inner_folds(data[1], seed))
+    model = FSSJ(inner_folds=FOLDS, random_state=seed).fit(*data)
+    assert len(trace) > 1
+    assert [n.attributes for n in model.structure_.nodes] == groups
+    assert [t["accuracy"] for t in model.structure_.info["trace"]] == pytest.approx(
+        trace, abs=1e-12)
+
+
+# --------------------------------------------------------------- synthetic truths
+
+def xor_data(seed, n=600):
+    """class = x0 XOR x1 (10 % label noise), x1 mostly 0 so that x0 alone is informative;
+    x2 informative and independent of the rest given the class; x3, x4 pure noise."""
+    rng = np.random.default_rng(seed)
+    x0 = rng.integers(0, 2, n)
+    x1 = (rng.random(n) < 0.1).astype(int)
+    y = np.where(rng.random(n) < 0.9, x0 ^ x1, 1 - (x0 ^ x1))
+    x2 = np.where(rng.random(n) < 0.7, y, 1 - y)
+    X = np.column_stack([x0, x1, x2, rng.integers(0, 2, n), rng.integers(0, 3, n)])
+    return X, y, [2, 2, 2, 2, 3], 2
+
+
+INDEPENDENT = (2, 3, 4)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("name", ["tan_hc", "tan_hcsp", "kdb_hc"])
+def test_arc_searches_link_the_xor_pair_and_nothing_independent(name, seed):
+    X, y, cards, k = xor_data(seed)
+    model = make_classifier(name, epsilon=0.01, random_state=seed).fit(X, y, cards, k)
+    arcs = {frozenset(a) for a in model.structure_.arcs()}
+    assert frozenset((0, 1)) in arcs
+    assert not any(a <= set(INDEPENDENT) for a in arcs)
+    assert model.structure_.info["inner_accuracy"] > 0.85
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_fssj_joins_the_xor_pair_and_leaves_the_noise_out(seed):
+    X, y, cards, k = xor_data(seed)
+    s = make_classifier("fssj", epsilon=0.01, random_state=seed).fit(X, y, cards, k).structure_
+    assert [0, 1] in s.info["joined"]
+    assert 3 in s.info["dropped"] and 4 in s.info["dropped"]
+    assert s.info["trace"][1]["operation"] == "add" and s.info["trace"][1]["attributes"] == [0]
+
+
+def test_epsilon_stops_every_search_before_its_first_step():
+    X, y, cards, k = xor_data(0)
+    for name in ("tan_hc", "tan_hcsp", "kdb_hc"):
+        s = make_classifier(name, epsilon=0.5, random_state=0).fit(X, y, cards, k).structure_
+        assert s.arcs() == [] and len(s.nodes) == 5
+    s = make_classifier("fssj", epsilon=0.5, random_state=0).fit(X, y, cards, k).structure_
+    assert s.nodes == ()
+
+
+def test_parameters_are_keyword_only_and_listed():
+    assert set(make_classifier("kdb_hc").get_params()) == {
+        "alpha", "k", "inner_folds", "epsilon", "random_state", "weights"}
+    with pytest.raises(TypeError):
+        TANHC(1.0)
+    assert KDBHC(k=1).fit(*xor_data(1)).structure_.info["k"] == 1
