@@ -1,4 +1,4 @@
-"""Greedy hill-climbing structure searches by inner cross-validated accuracy (bnclassify's wrappers).
+"""Greedy hill-climbing structure searches by inner cross-validated accuracy (bnclassify).
 
 * :class:`TANHC` (``tan_hc``): Keogh and Pazzani's hill-climbing TAN. From
   naive Bayes over every attribute, each step adds the arc ``X_p -> X_c`` that
@@ -26,7 +26,11 @@ arc changes one node's table, so a candidate costs one addition to the
 current total of held-out log-likelihoods). A step is taken when the best
 candidate is correct on at least one more example than the current model
 and better by at least ``epsilon`` (a share of the examples; bnclassify's
-stopping rule, its default 0.01); otherwise the search stops. Ties go to the
+stopping rule, its default 0.01); otherwise the search stops. With
+``accept_ties`` a step need not gain any example beyond ``epsilon``, as in
+bnclassify, where ``epsilon = 0`` also takes steps that keep the accuracy
+(the search still ends: every step adds an arc or an attribute), and the
+search stops once every example is predicted correctly. Ties go to the
 first candidate in the order given above (for arcs: lowest child index, then
 lowest parent index; for FSSJ: additions before joins, lower attribute
 indices first, then the node with the smallest attribute); bnclassify breaks
@@ -53,9 +57,14 @@ from .weighting import WEIGHTS
 from .wrapper import MAX_CACHE_BYTES, MAX_JOIN_CELLS
 
 
-def required_gain(n: int, epsilon: float) -> int:
-    """Fewest extra correct predictions (of ``n``) a step must bring: one, or ``epsilon n``."""
-    return max(1, math.ceil(epsilon * n - 1e-9))
+def required_gain(n: int, epsilon: float, accept_ties: bool = False) -> int:
+    """Fewest extra correct predictions (of ``n``) a step must bring.
+
+    ``epsilon n`` rounded up, and at least one unless ``accept_ties``
+    (bnclassify's rule, under which ``epsilon = 0`` takes a step that only
+    matches the current accuracy).
+    """
+    return max(0 if accept_ties else 1, math.ceil(epsilon * n - 1e-9))
 
 
 def count_correct(scores: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -157,9 +166,9 @@ class _Budget:
 class ArcSearch:
     """The current model of an arc search (each attribute a node) and its held-out total."""
 
-    def __init__(self, cv: InnerCV, epsilon: float):
+    def __init__(self, cv: InnerCV, epsilon: float, accept_ties: bool = False):
         self.cv = cv
-        self.gain = required_gain(cv.n, epsilon)
+        self.gain = required_gain(cv.n, epsilon, accept_ties)
         m = cv.X.shape[1]
         self.parents: list[tuple[int, ...]] = [() for _ in range(m)]
         self.cache = _Budget()
@@ -193,7 +202,7 @@ class ArcSearch:
         return [correct[arc] for arc in arcs]
 
     def improves(self, correct: int) -> bool:
-        return correct >= self.correct + self.gain
+        return self.correct < self.cv.n and correct >= self.correct + self.gain
 
     def add(self, parent: int, child: int, correct: int, **extra):
         self.total = self.with_parent(parent, child)
@@ -238,9 +247,9 @@ def superparent_search(search: ArcSearch) -> None:
                    superparent_accuracy=int(sp_scores[k]) / search.cv.n)
 
 
-def forward_selection_joining(cv: InnerCV, epsilon: float):
+def forward_selection_joining(cv: InnerCV, epsilon: float, accept_ties: bool = False):
     """Pazzani's FSSJ on the engine's data: returns the node groups and the trace."""
-    gain = required_gain(cv.n, epsilon)
+    gain = required_gain(cv.n, epsilon, accept_ties)
     cache = _Budget()
     singles = [cache.get((a,), lambda a=a: cv.group((a,))) for a in range(cv.X.shape[1])]
     nodes: list[NodeScore] = []
@@ -262,7 +271,7 @@ def forward_selection_joining(cv: InnerCV, epsilon: float):
 
         scores = [cv.correct(after(move)) for move in moves]
         k = int(np.argmax(scores))
-        if scores[k] < best + gain:
+        if best == cv.n or scores[k] < best + gain:
             break
         kind, a, i = moves[k]
         total, best = after(moves[k]), scores[k]
@@ -285,20 +294,25 @@ class HillClimbingWrapper(AugmentedNaiveBayes):
         "alpha": [Interval(Real, 0, None, closed="neither")],
         "inner_folds": [Interval(Integral, 2, None, closed="left")],
         "epsilon": [Interval(Real, 0, 1, closed="left")],
+        "accept_ties": ["boolean"],
         "random_state": [None, Interval(Integral, 0, None, closed="left")],
         "weights": [None, StrOptions(frozenset(WEIGHTS))],
     }
 
     def __init__(self, *, alpha: float = 1.0, inner_folds: int = 5, epsilon: float = 0.0,
-                 random_state=None, weights=None):
+                 accept_ties: bool = False, random_state=None, weights=None):
         self.alpha = alpha
         self.inner_folds = inner_folds
         self.epsilon = epsilon
+        self.accept_ties = accept_ties
         self.random_state = random_state
         self.weights = weights
 
     def _search(self, cv: InnerCV) -> Structure:
         raise NotImplementedError
+
+    def _start(self, cv: InnerCV) -> "ArcSearch":
+        return ArcSearch(cv, float(self.epsilon), bool(self.accept_ties))
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
         cv = InnerCV(X, y, cardinalities, n_classes, float(self.alpha), int(self.inner_folds),
@@ -327,6 +341,9 @@ class TANHC(HillClimbingWrapper):
         Folds of the stratified inner cross-validation.
     epsilon : float in [0, 1), default 0.0
         Least gain in inner accuracy for a step (bnclassify's default is 0.01).
+    accept_ties : bool, default False
+        Take a step that gains nothing beyond ``epsilon`` (bnclassify's rule;
+        see the module docstring). By default a step must gain an example.
     random_state : int or None
         Seeds the placement of examples into inner folds.
     weights : {None, 'awnb', 'manb', 'wanbia'}, default None
@@ -340,7 +357,7 @@ class TANHC(HillClimbingWrapper):
     """
 
     def _search(self, cv):
-        search = ArcSearch(cv, float(self.epsilon))
+        search = self._start(cv)
         search.greedy(tan_hc_arcs)
         return self._arc_structure(search)
 
@@ -353,13 +370,13 @@ class TANHCSP(HillClimbingWrapper):
     """
 
     def _search(self, cv):
-        search = ArcSearch(cv, float(self.epsilon))
+        search = self._start(cv)
         superparent_search(search)
         return self._arc_structure(search)
 
 
 class KDBHC(HillClimbingWrapper):
-    """bnclassify's greedy k-dependence Bayesian classifier: arcs by accuracy, at most ``k`` parents.
+    """bnclassify's greedy k-dependence classifier: arcs by accuracy, at most ``k`` parents.
 
     Beside :class:`~bayesbench.models.kdb.KDB`, Sahami's filter, which orders
     attributes by mutual information. Parameters and attributes as
@@ -373,13 +390,14 @@ class KDBHC(HillClimbingWrapper):
                               "k": [Interval(Integral, 0, None, closed="left")]}
 
     def __init__(self, *, alpha: float = 1.0, k: int = 2, inner_folds: int = 5,
-                 epsilon: float = 0.0, random_state=None, weights=None):
+                 epsilon: float = 0.0, accept_ties: bool = False, random_state=None,
+                 weights=None):
         super().__init__(alpha=alpha, inner_folds=inner_folds, epsilon=epsilon,
-                         random_state=random_state, weights=weights)
+                         accept_ties=accept_ties, random_state=random_state, weights=weights)
         self.k = k
 
     def _search(self, cv):
-        search = ArcSearch(cv, float(self.epsilon))
+        search = self._start(cv)
         search.greedy(lambda parents: kdb_arcs(parents, int(self.k)))
         structure = self._arc_structure(search)
         structure.info["k"] = int(self.k)
@@ -403,7 +421,8 @@ class FSSJ(HillClimbingWrapper):
     """
 
     def _search(self, cv):
-        groups, trace = forward_selection_joining(cv, float(self.epsilon))
+        groups, trace = forward_selection_joining(cv, float(self.epsilon),
+                                                  bool(self.accept_ties))
         m = cv.X.shape[1]
         used = {a for g in groups for a in g}
         return Structure(tuple(Node(g) for g in groups), m, info={

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from bayesbench import make_classifier
+from bayesbench.data import load_dataset
 from bayesbench.models._inner_cv import stratified_fold_ids
 from bayesbench.models.anb import AugmentedNaiveBayes
 from bayesbench.models.hill_climbing import (FSSJ, KDBHC, TANHC, TANHCSP, fssj_moves, kdb_arcs,
@@ -50,6 +51,8 @@ def test_fssj_moves_add_before_join():
 
 def test_required_gain_is_one_example_or_epsilon_of_them():
     assert required_gain(100, 0.0) == 1
+    assert required_gain(100, 0.0, accept_ties=True) == 0
+    assert required_gain(100, 0.025, accept_ties=True) == 3
     assert required_gain(100, 0.01) == 1
     assert required_gain(100, 0.025) == 3
     assert required_gain(1728, 0.01) == 18
@@ -81,7 +84,12 @@ def arc_nodes(parents):
     return [Node((a,), tuple(sorted(p))) for a, p in enumerate(parents)]
 
 
-def slow_arc_search(data, folds, candidates, superparent=False):
+def taken(best, score, n, ties):
+    """The step rule: one more correct example; with ties, no loss, until all are correct."""
+    return best < n and score >= best + (0 if ties else 1)
+
+
+def slow_arc_search(data, folds, candidates, superparent=False, ties=False):
     """Greedy search, every candidate refitted: returns the parents and accepted accuracies."""
     n = len(data[1])
     parents = [() for _ in data[2]]
@@ -105,7 +113,7 @@ def slow_arc_search(data, folds, candidates, superparent=False):
             [p + (a,) if c == child else p for c, p in enumerate(parents)]))
             for a, child in arcs]
         m = int(np.argmax(scores))
-        if scores[m] <= best:
+        if not taken(best, scores[m], n, ties):
             break
         parent, child = arcs[m]
         parents[child] = tuple(sorted(parents[child] + (parent,)))
@@ -114,7 +122,7 @@ def slow_arc_search(data, folds, candidates, superparent=False):
     return parents, [t / n for t in trace]
 
 
-def slow_fssj(data, folds):
+def slow_fssj(data, folds, ties=False):
     X, y, cards, k = data
     groups, best = [], refit_correct(data, folds, [])
     trace = [best]
@@ -127,7 +135,7 @@ def slow_fssj(data, folds):
                         + [tuple(sorted(groups[i] + (a,)))]) for kind, a, i in moves]
         scores = [refit_correct(data, folds, [Node(g) for g in c]) for c in after]
         m = int(np.argmax(scores))
-        if scores[m] <= best:
+        if not taken(best, scores[m], len(y), ties):
             break
         groups, best = after[m], scores[m]
         trace.append(best)
@@ -151,28 +159,29 @@ def inner_folds(y, seed):
     return stratified_fold_ids(y, FOLDS, np.random.default_rng(seed))
 
 
-@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("seed, ties", [(0, False), (1, False), (2, True)])
 @pytest.mark.parametrize("learner, candidates, superparent", [
     (TANHC, tan_hc_arcs, False),
     (TANHCSP, None, True),
     (KDBHC, lambda parents: kdb_arcs(parents, 2), False),
 ])
-def test_arc_searches_equal_a_search_that_refits_every_candidate(seed, learner, candidates,
+def test_arc_searches_equal_a_search_that_refits_every_candidate(seed, ties, learner, candidates,
                                                                  superparent):
     data = structured_data(seed)
-    parents, trace = slow_arc_search(data, inner_folds(data[1], seed), candidates, superparent)
-    model = learner(inner_folds=FOLDS, random_state=seed).fit(*data)
+    parents, trace = slow_arc_search(data, inner_folds(data[1], seed), candidates, superparent,
+                                     ties)
+    model = learner(inner_folds=FOLDS, random_state=seed, accept_ties=ties).fit(*data)
     assert len(trace) > 1  # at least one arc is taken
     assert [tuple(n.parents) for n in model.structure_.nodes] == parents
     assert [t["accuracy"] for t in model.structure_.info["trace"]] == pytest.approx(
         trace, abs=1e-12)
 
 
-@pytest.mark.parametrize("seed", [0, 1])
-def test_fssj_equals_a_search_that_refits_every_candidate(seed):
+@pytest.mark.parametrize("seed, ties", [(0, False), (1, False), (2, True)])
+def test_fssj_equals_a_search_that_refits_every_candidate(seed, ties):
     data = structured_data(seed)
-    groups, trace = slow_fssj(data, inner_folds(data[1], seed))
-    model = FSSJ(inner_folds=FOLDS, random_state=seed).fit(*data)
+    groups, trace = slow_fssj(data, inner_folds(data[1], seed), ties)
+    model = FSSJ(inner_folds=FOLDS, random_state=seed, accept_ties=ties).fit(*data)
     assert len(trace) > 1
     assert [n.attributes for n in model.structure_.nodes] == groups
     assert [t["accuracy"] for t in model.structure_.info["trace"]] == pytest.approx(
@@ -216,6 +225,21 @@ def test_fssj_joins_the_xor_pair_and_leaves_the_noise_out(seed):
     assert s.info["trace"][1]["operation"] == "add" and s.info["trace"][1]["attributes"] == [0]
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_fssj_with_bnclassifys_tie_rule_selects_every_car_attribute(uci_dir, seed):
+    # bnclassify's usage vignette, "Selecting features": with k = 5 and epsilon = 0, fssj
+    # selects every feature of car; its search takes steps that only keep the accuracy.
+    # With a gain of one example required, no single attribute moves naive Bayes off the
+    # majority class (70 %), and FSSJ, like FSS, keeps none.
+    ds = load_dataset(uci_dir / "car.arff")
+    X, y, cards, k = ds.codes(), ds.y, list(ds.cardinalities), ds.n_classes
+    tied = FSSJ(accept_ties=True, random_state=seed).fit(X, y, cards, k).structure_
+    assert tied.dropped == () and tied.info["inner_accuracy"] > 0.8
+    strict = FSSJ(random_state=seed).fit(X, y, cards, k).structure_
+    assert strict.nodes == () and strict.info["inner_accuracy"] == pytest.approx(
+        np.bincount(y).max() / len(y))
+
+
 def test_epsilon_stops_every_search_before_its_first_step():
     X, y, cards, k = xor_data(0)
     for name in ("tan_hc", "tan_hcsp", "kdb_hc"):
@@ -227,7 +251,7 @@ def test_epsilon_stops_every_search_before_its_first_step():
 
 def test_parameters_are_keyword_only_and_listed():
     assert set(make_classifier("kdb_hc").get_params()) == {
-        "alpha", "k", "inner_folds", "epsilon", "random_state", "weights"}
+        "alpha", "k", "inner_folds", "epsilon", "accept_ties", "random_state", "weights"}
     with pytest.raises(TypeError):
         TANHC(1.0)
     assert KDBHC(k=1).fit(*xor_data(1)).structure_.info["k"] == 1
