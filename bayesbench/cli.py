@@ -1,51 +1,163 @@
 """The ``bayesbench`` command line: thin click commands that parse, call the library and print.
 
-Every :class:`~bayesbench.errors.BayesbenchError` becomes one line on standard
-error and a non-zero exit status; no command computes anything itself.
+Errors end in one place, :meth:`_Group.main` (the policy is written at the top of
+:mod:`bayesbench.errors`): a mistake on the command line is click's usage error, one
+line on standard error and exit status 2; any other
+:class:`~bayesbench.errors.BayesbenchError` is one line and its own exit status.
 """
 from __future__ import annotations
 
+import importlib
+import json
 import sys
+from pathlib import Path
 
 import click
 
 from . import __version__
-from .errors import BayesbenchError
+from .errors import BayesbenchError, ConfigError, DataError, Interrupted
+from .report.tables import FORMATS, render
+
+# What an interrupted command says (ctx.meta key): the run command names its directory.
+INTERRUPTED = "bayesbench.interrupted"
+
+
+def _fail(message: str, code: int):
+    click.echo(f"bayesbench: error: {message}", err=True)
+    sys.exit(code)
+
+
+def _usage_message(exc: click.ClickException) -> str:
+    """A click error in one line, naming the option (its long name) or argument at fault."""
+    param = getattr(exc, "param", None)
+    if (isinstance(exc, click.BadParameter) and not isinstance(exc, click.MissingParameter)
+            and (param is not None or exc.param_hint)):
+        if isinstance(exc.param_hint, str):
+            hint = exc.param_hint
+        elif isinstance(param, click.Option):
+            hint = max(param.opts, key=len)
+        else:
+            hint = param.human_readable_name
+        return f"{hint}: {exc.message}"
+    return exc.format_message()
 
 
 class _Group(click.Group):
-    def invoke(self, ctx):
+    def main(self, *args, **kwargs):
+        # The one place where errors become one line and an exit status.
+        kwargs["standalone_mode"] = False
         try:
-            return super().invoke(ctx)
+            return super().main(*args, **kwargs)
+        except click.exceptions.NoArgsIsHelpError as exc:  # `bayesbench` alone: the help page
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.ClickException as exc:
+            _fail(_usage_message(exc), exc.exit_code)
+        except click.Abort:  # Ctrl-C while click parses, before any command runs
+            _fail("interrupted", Interrupted.exit_code)
         except BayesbenchError as exc:
-            click.echo(f"bayesbench: error: {exc}", err=True)
-            ctx.exit(exc.exit_code)
+            _fail(str(exc), exc.exit_code)
         except OSError as exc:
             # A file that cannot be written or read (no such directory, no permission, disk
             # full) is the user's environment, not a bug: one line naming the file.
             where = f"{exc.filename}: " if exc.filename is not None else ""
-            click.echo(f"bayesbench: error: {where}{exc.strerror or exc}", err=True)
-            ctx.exit(1)
-        except KeyboardInterrupt:
-            click.echo("\nbayesbench: interrupted", err=True)
-            ctx.exit(130)
+            _fail(f"{where}{exc.strerror or exc}", 1)
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:  # Ctrl-C, caught here only
+            raise Interrupted(ctx.meta.get(INTERRUPTED, "interrupted")) from None
 
 
-def _output_file(path, option: str, suffixes=None) -> None:
-    """Refuse an output file before any work: its directory must exist, its suffix be known."""
-    if path is None:
+class _Choice(click.Choice):
+    """``click.Choice`` whose list is read, when first needed, from the module that owns it."""
+
+    def __init__(self, module: str, name: str):
+        self._home = (module, name)
+        self.case_sensitive = True
+
+    @property
+    def choices(self):
+        # lazy: the owning modules import numpy and scipy, which `bayesbench --help` never needs
+        module, name = self._home
+        return tuple(getattr(importlib.import_module(module), name))
+
+
+class _OutputFile(click.Path):
+    """A file to write: its directory must exist, its suffix (if given) be one of ``suffixes``."""
+
+    def __init__(self, suffixes=()):
+        super().__init__(dir_okay=False)
+        self.suffixes = suffixes
+
+    def convert(self, value, param, ctx):
+        path = Path(super().convert(value, param, ctx))
+        if self.suffixes and path.suffix.lower() not in self.suffixes:
+            self.fail(f"{path}: expected a file name ending in {', '.join(self.suffixes)}",
+                      param, ctx)
+        if not path.parent.is_dir():
+            self.fail(f"{path}: the directory {path.parent} does not exist", param, ctx)
+        return str(path)
+
+
+class _Names(click.ParamType):
+    """A comma-separated list of names; with ``choices``, each must be one of them (a
+    ``what``, in messages)."""
+
+    name = "names"
+
+    def __init__(self, choices=None, what="name"):
+        self.choices = choices
+        self.what = what
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, tuple):
+            return value
+        names = tuple(v.strip() for v in value.split(",") if v.strip())
+        if not names:
+            self.fail("expected one name or more, separated by commas", param, ctx)
+        unknown = [n for n in names if self.choices is not None and n not in self.choices]
+        if unknown:
+            self.fail(f"unknown {self.what}(s) {', '.join(unknown)}; expected "
+                      f"{', '.join(self.choices)}", param, ctx)
+        return names
+
+
+class _Checked(click.ParamType):
+    """A string that ``problem`` accepts (returns None for); otherwise what it returns is the
+    message."""
+
+    def __init__(self, name: str, problem):
+        self.name = name
+        self.problem = problem
+
+    def convert(self, value, param, ctx):
+        why = self.problem(value)
+        if why:
+            self.fail(why, param, ctx)
+        return value
+
+
+def _address_problem(value: str) -> str | None:
+    from .evaluation.executors import address_problem  # lazy: read only when one is given
+
+    return address_problem(value)
+
+
+def _character_problem(value: str) -> str | None:
+    return None if len(value) == 1 else f"'{value}' is not one character"
+
+
+def _blame_option(exc: BayesbenchError, retry) -> None:
+    """Raise ``exc`` as a usage error if ``retry``, the same call without one option's value,
+    succeeds: then that value (a name the data lack) was the mistake. The library's message
+    already names the value."""
+    try:
+        retry()
+    except BayesbenchError:
         return
-    from pathlib import Path
-
-    path = Path(path)
-    if suffixes and path.suffix.lower() not in suffixes:
-        raise BayesbenchError(f"{option} {path}: expected a file name ending in "
-                              f"{', '.join(suffixes)}")
-    if path.is_dir():
-        raise BayesbenchError(f"{option} {path}: is a directory; expected a file name")
-    parent = path.parent
-    if not parent.is_dir():
-        raise BayesbenchError(f"{option} {path}: the directory {parent} does not exist")
+    raise click.UsageError(str(exc)) from None
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -81,12 +193,12 @@ def main():
 
 
 @main.command()
-@click.argument("config")
-@click.option("-o", "--output", metavar="DIR",
+@click.argument("config", type=click.Path(exists=True, dir_okay=False))
+@click.option("-o", "--output", metavar="DIR", type=click.Path(file_okay=False),
               help="Result directory (config key 'output'; default results/<name>).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1),
               help="Worker processes (config key 'jobs'; default: all cores; 1 = serial).")
-@click.option("--scheduler", metavar="ADDRESS",
+@click.option("--scheduler", metavar="ADDRESS", type=_Checked("address", _address_problem),
               help="Run on a Dask cluster, e.g. tcp://host:8786 (needs bayesbench[dask]).")
 @click.option("--resume", is_flag=True,
               help="Continue a result directory even if its config differs; tasks that "
@@ -94,9 +206,9 @@ def main():
 @click.option("--force", is_flag=True,
               help="Never reuse the existing directory: write into <output>-2, -3, ...")
 @click.option("-q", "--quiet", is_flag=True, help="No progress and no tables on the terminal.")
-@click.option("--format", "formats", multiple=True, metavar="FORMAT",
-              help="Summary table formats, repeatable or comma-separated: text, markdown, "
-                   "csv, latex (config key 'format'; default all four).")
+@click.option("--format", "formats", multiple=True, metavar="FORMAT", type=_Names(FORMATS, "format"),
+              help=f"Summary table formats, repeatable or comma-separated: "
+                   f"{', '.join(FORMATS)} (config key 'format'; default all).")
 @click.option("--skip-missing", is_flag=True,
               help="Data sets given by name that are found nowhere are named, with the "
                    "directories searched, as a warning, and the others run (without it "
@@ -104,7 +216,7 @@ def main():
 @click.option("--repeats", type=click.IntRange(min=1), metavar="N",
               help="Override cv.repeats (k-fold and holdout), e.g. 1 for a smoke test; "
                    "a different experiment, so give it its own --output.")
-@click.option("--datasets", "only", metavar="NAME[,NAME...]",
+@click.option("--datasets", "only", metavar="NAME[,NAME...]", type=_Names(),
               help="Run only these data sets of the config (by their names in results).")
 def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_missing, repeats,
         only):
@@ -130,42 +242,40 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
       bayesbench run configs/papers/mihaljevic2013.yaml --skip-missing \\
           --repeats 1 --datasets car,wine -o /tmp/smoke
     """
-    from pathlib import Path
-
-    from .config import load_config, override
-    from .errors import ConfigError, Interrupted
-    from .evaluation.runner import run_config
-    from .evaluation.summary import file_stem
-    from .report.tables import FORMATS
+    # Imported here, not at the top: they import numpy, pandas and scipy, which
+    # `bayesbench --help` never needs.
+    from .config import key_paths, load_config, override  # lazy: see above
+    from .experiment import run_experiment  # lazy: see above
 
     if resume and force:
-        raise ConfigError([("--resume", "--resume and --force exclude each other")])
-    if output is not None and Path(output).exists() and not Path(output).is_dir():
-        raise ConfigError([("--output", f"{output} is a file; expected a result directory")])
-    chosen = [f.strip() for item in formats for f in item.split(",") if f.strip()]
-    unknown = [f for f in chosen if f not in FORMATS]
-    if unknown:
-        # A command-line mistake: exit status 2, as for the config's own 'format' key.
-        raise ConfigError([("--format", f"unknown format(s) {', '.join(unknown)}; "
-                                        f"expected {', '.join(FORMATS)}")])
-    spec = override(load_config(config, skip_missing=skip_missing), repeats=repeats,
-                    output=output, datasets=None if only is None else
-                    [d.strip() for d in only.split(",") if d.strip()])
-    for name, message in spec.missing:
-        click.echo(f"bayesbench: warning: data set '{name}' skipped: {message}", err=True)
+        raise click.UsageError("--resume and --force exclude each other")
+    loaded = load_config(config, skip_missing=skip_missing)
     try:
-        results = run_config(spec, jobs=jobs, scheduler=scheduler, resume=resume, force=force,
-                             formats=chosen or None, quiet=quiet, command=sys.argv)
-    except KeyboardInterrupt:
-        # Records are written as tasks finish, so the directory is a consistent partial run.
-        where = "" if force else f" in {spec.run_dir}"
-        raise Interrupted(f"interrupted; the finished tasks are kept{where}: run the same "
-                          f"command again to resume") from None
-    first = file_stem(spec.metrics[0])
+        loaded = override(loaded, repeats=repeats, datasets=only, output=output, jobs=jobs,
+                          scheduler=scheduler, formats=sum(formats, ()) or None, resume=resume,
+                          force=force, quiet=quiet, command=tuple(sys.argv))
+    except ConfigError as exc:  # the data sets chosen are the only override that can fail
+        raise click.BadParameter("; ".join(m for _, m in exc.problems),
+                                 param_hint="--datasets") from None
+    experiment, options = loaded.experiment, loaded.options
+    for name, message in options.skipped:
+        click.echo(f"bayesbench: warning: data set '{name}' skipped: {message}", err=True)
+    # Records are written as tasks finish, so an interrupted directory is a consistent partial run.
+    where = "" if force else f" in {options.run_dir(experiment)}"
+    click.get_current_context().meta[INTERRUPTED] = (
+        f"interrupted; the finished tasks are kept{where}: run the same command again to resume")
+    with key_paths(loaded.source):
+        results = run_experiment(experiment, options)
+    _print_runs(results, experiment.metrics[0], quiet)
+
+
+def _print_runs(results, first_metric: str, quiet: bool) -> None:
+    """Each run's table of the first metric (in the most readable format written) and counts."""
+    from .report.summary import file_stem  # lazy: imports pandas, see run
+
     for result in results:
         if not quiet:
-            # The table of the config's first metric, in the most readable format written.
-            tables = [result.run_dir / "summary" / f"{first}.{ext}"
+            tables = [result.run_dir / "summary" / f"{file_stem(first_metric)}.{ext}"
                       for ext in ("txt", "md", "csv", "tex")]
             table = next((t for t in tables if t.exists()), None)
             if table is not None:
@@ -182,14 +292,15 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
 
 @main.command(short_help="Print (and apply) the cut points of a data set's numeric attributes.")
 @click.argument("data")
-@click.option("--method", type=click.Choice(["mdl", "fd", "width", "frequency"]), default="mdl",
-              show_default=True, help="How cut points are chosen.")
+@click.option("--method", type=_Choice("bayesbench.preprocess.discretize", "METHODS"),
+              default="mdl", show_default=True, help="How cut points are chosen.")
 @click.option("--bins", type=click.IntRange(min=1), default=10, show_default=True,
               help="Number of bins for 'width' and 'frequency'.")
 @click.option("--class", "class_attribute", metavar="NAME",
               help="Class attribute (default: the last one).")
-@click.option("--delimiter", metavar="CHAR", help="CSV field separator (default ',').")
-@click.option("-o", "--output", metavar="FILE",
+@click.option("--delimiter", metavar="CHAR", type=_Checked("character", _character_problem),
+              help="CSV field separator (default ',').")
+@click.option("-o", "--output", metavar="FILE", type=_OutputFile(),
               help="Also write the discretized data here as ARFF (Weka-style range labels).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="How to print the cut points.")
@@ -211,16 +322,19 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
       bayesbench discretize data.csv --method fd --class label
       bayesbench discretize glass.arff -o glass-mdl.arff
     """
-    import json
+    from .data import load_dataset, locate_dataset, write_arff  # lazy: numpy, see run
+    from .preprocess.discretize import Discretizer, cut_point_rows  # lazy: numpy, see run
 
-    from .data import load_dataset, locate_dataset, write_arff
-    from .errors import DataError
-    from .preprocess.discretize import Discretizer, cut_point_rows
-    from .report.tables import render
-
-    _output_file(output, "-o")
-    path = locate_dataset(data)
-    ds = load_dataset(path, class_attribute, delimiter=delimiter)
+    try:
+        path = locate_dataset(data)
+    except DataError as exc:  # DATA names no file and no bundled data set
+        raise click.UsageError(str(exc)) from None
+    try:
+        ds = load_dataset(path, class_attribute, delimiter=delimiter)
+    except DataError as exc:
+        if class_attribute is not None:
+            _blame_option(exc, lambda: load_dataset(path, delimiter=delimiter))
+        raise
     if not ds.attributes:
         raise DataError(f"no attribute besides the class '{ds.target.name}' (for a CSV file: "
                         f"is the --delimiter right?)", path=path)
@@ -240,26 +354,28 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
 
 
 @main.command()
-@click.argument("inputs", nargs=-1, required=True, metavar="RUN_DIR...")
+@click.argument("inputs", nargs=-1, required=True, metavar="RUN_DIR...",
+                type=click.Path(exists=True))
 @click.option("--metric", default=None, metavar="NAME",
-              help="Score to compare: accuracy (default), error, precision_macro, recall_macro, "
-                   "f1_macro, *_weighted, specificity_macro, log_loss, brier, auc_ovr, or a "
-                   "per-class score such as 'f1[M]'. For a CSV it only names the scores.")
+              help="Score to compare: a metric of the records (default accuracy; see README), "
+                   "or a per-class score such as 'f1[M]'. For a CSV it only names the scores.")
 @click.option("--baseline", metavar="NAME", help="Classifier the others are tested against "
                                                   "(default: the first one).")
 @click.option("--test", "test", default="corrected-t", show_default=True,
-              type=click.Choice(["corrected-t", "paired-t", "unpaired-t", "wilcoxon"]),
+              type=_Choice("bayesbench.report.comparison", "TESTS"),
               help="Test over the folds of each data set that sets the v / * marks.")
-@click.option("--alpha", default=0.05, show_default=True, type=click.FloatRange(0, 1, min_open=True,
-                                                                                 max_open=True),
+@click.option("--alpha", default=0.05, show_default=True,
+              type=click.FloatRange(0, 1, min_open=True, max_open=True),
               help="Significance level of every test.")
 @click.option("--lower-is-better/--higher-is-better", "lower_is_better", default=None,
               help="Direction of the scores (default: lower for error, log_loss and brier, and "
                    "higher for everything else, CSV scores included).")
-@click.option("--format", "fmt", default="text", show_default=True,
-              type=click.Choice(["text", "markdown", "latex", "csv"]), help="Table format.")
-@click.option("-o", "--output", metavar="FILE", help="Write the tables to this file.")
+@click.option("--format", "fmt", default="text", show_default=True, type=click.Choice(FORMATS),
+              help="Table format.")
+@click.option("-o", "--output", metavar="FILE", type=_OutputFile(),
+              help="Write the tables to this file.")
 @click.option("--plot", metavar="FILE.png|FILE.svg|FILE.pdf",
+              type=_OutputFile((".png", ".svg", ".pdf")),
               help="Also draw the critical-difference diagram (Demsar 2006, Fig. 1).")
 def compare(inputs, metric, baseline, test, alpha, lower_is_better, fmt, output, plot):
     """Compare classifiers across runs with significance tests.
@@ -291,14 +407,24 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, fmt, output,
       bayesbench compare results/a results/b --test unpaired-t -o cmp.tex --format latex
       bayesbench compare table6.csv --plot cd.png
     """
-    from pathlib import Path
+    from .evaluation.metrics import METRIC_NAMES, is_metric  # lazy: scipy, see run
+    from .report.comparison import compare_paths  # lazy: pandas, see run
 
-    from .report.comparison import compare_paths
-
-    _output_file(output, "-o")
-    _output_file(plot, "--plot", (".png", ".svg", ".pdf"))
-    result = compare_paths(inputs, metric=metric, baseline=baseline, test=test, alpha=alpha,
-                           lower_is_better=lower_is_better)
+    if metric is not None and not Path(inputs[0]).is_file() and not is_metric(metric):
+        raise click.BadParameter(f"unknown metric '{metric}'; expected one of "
+                                 f"{', '.join(METRIC_NAMES)} or a per-class score such as "
+                                 f"f1[CLASS]", param_hint="--metric")
+    options = {"metric": metric, "test": test, "alpha": alpha,
+               "lower_is_better": lower_is_better}
+    try:
+        result = compare_paths(inputs, baseline=baseline, **options)
+    except BayesbenchError as exc:
+        if baseline is not None:
+            _blame_option(exc, lambda: compare_paths(inputs, **options))
+        if metric is not None:
+            _blame_option(exc, lambda: compare_paths(inputs, baseline=baseline,
+                                                     **{**options, "metric": None}))
+        raise
     text = result.render(fmt)
     if output:
         Path(output).write_text(text)
@@ -307,6 +433,7 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, fmt, output,
     if plot:
         result.plot_cd(plot)
         click.echo(f"critical-difference diagram written to {plot}", err=True)
+
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())

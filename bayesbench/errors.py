@@ -1,8 +1,22 @@
-"""One error hierarchy whose messages are written for the user.
+"""One error hierarchy whose messages are written for the user, and one policy for it.
 
-The command line turns any :class:`BayesbenchError` into a single line on
-standard error and a non-zero exit status; anything else is a bug and keeps its
-traceback.
+Error policy
+------------
+1. The library (data, preprocess, models, stats, evaluation, report, experiment) raises a
+   :class:`BayesbenchError` subclass whose message speaks the library's own words: the
+   file and line, the data set, the attribute, the parameter and the value. It never names
+   a config key or a command-line flag. Where a caller may need to place the mistake, the
+   error says what it concerns in an attribute (``ClassifierError.parameter``,
+   ``DataError.attribute``, the spec fields of ``PlanError.problems``).
+2. The config layer, the only one that knows key paths, catches those errors while it
+   reads a config and re-raises them as one :class:`ConfigError` that names the key path
+   of each problem (``classifiers[2].params.alpha: ...``), every problem at once.
+3. The command line turns every mistake on the command line into click's usage error, in
+   one place: one line on standard error and exit status 2, as ``--help`` says. A config
+   that does not validate is also exit 2, one line per problem. Any other
+   ``BayesbenchError`` is one line with its ``exit_code`` (1), and so is an ``OSError``
+   naming a file; Ctrl-C is caught once and exits 130.
+4. Anything else is a bug and keeps its traceback.
 """
 from __future__ import annotations
 
@@ -58,7 +72,13 @@ class ClassifierError(BayesbenchError, ValueError):
 
     Also a ``ValueError``, the exception scikit-learn's conventions expect from an
     estimator given bad input, so that its tools handle ours like its own.
+    ``parameter`` names the hyper-parameter at fault, if one is, so that the config
+    layer can add its key path (``classifiers[2].params.alpha``).
     """
+
+    def __init__(self, message: str, *, parameter: str | None = None):
+        super().__init__(message)
+        self.parameter = parameter
 
 
 class NotFittedError(BayesbenchError, AttributeError):
@@ -79,6 +99,22 @@ class PreprocessError(BayesbenchError, ValueError):
 
 class StatsError(BayesbenchError):
     """A statistical test cannot be computed on the given scores."""
+
+
+class PlanError(BayesbenchError):
+    """An experiment cannot be planned on its data: a data set cannot be read or split as
+    asked, or lacks a class that a metric names.
+
+    Holds every problem found, each as ``(field, message)``: ``field`` is the path of the
+    experiment's part at fault as a tuple, such as ``("datasets", 0)``, ``("cv", "folds")``,
+    ``("metrics", 2)`` or ``("compare", "metric")``; the message names the data set.
+    """
+
+    exit_code = 2
+
+    def __init__(self, problems):
+        self.problems = list(problems)
+        super().__init__("\n".join(message for _, message in self.problems))
 
 
 class Interrupted(BayesbenchError):

@@ -23,11 +23,11 @@ from pathlib import Path
 
 import numpy as np
 
-from bayesbench.config import load_config, parse_config
+from bayesbench.config import load_config, override, parse_config
 from bayesbench.data import bundled_dir, load_dataset
-from bayesbench.evaluation import runner
-from bayesbench.evaluation.runner import run_experiment
-from bayesbench.evaluation.splits import CVSpec, make_splits
+from bayesbench.evaluation.splits import make_splits
+from bayesbench.experiment import run_experiment
+from bayesbench.spec import CVSpec
 from bayesbench.report.tables import render
 
 DATASETS = ["iris", "wine", "glass", "diabetes"]
@@ -50,8 +50,9 @@ def _sklearn(repeats, n_jobs):
 
 
 def _ours(config, out, **kw):
-    runner._CACHE.clear()  # every row reads its data sets afresh
-    run_experiment(config, output=out, quiet=True, force=False, **kw)
+    # Each run owns its data cache, so every row reads its data sets afresh.
+    config = override(config, output=out, quiet=True, **kw)
+    run_experiment(config.experiment, config.options)
 
 
 def _timed(fn):

@@ -47,9 +47,9 @@ from pathlib import Path
 import numpy as np
 
 from bayesbench.data import load_dataset
-from bayesbench.models._inner_cv import stratified_fold_ids
 from bayesbench.models.anb import AugmentedNaiveBayes
 from bayesbench.models.hill_climbing import FSSJ, KDBHC, TANHC, TANHCSP
+from bayesbench.models.inner_cv import stratified_fold_ids
 from bayesbench.models.structure import Node, Structure
 from bayesbench.models.wrapper import ASB, BSEJ, FSS
 from bayesbench.preprocess.impute import Imputer
@@ -82,7 +82,7 @@ def naive_correct(X, y, cards, k, folds, groups) -> int:
     correct = 0
     for f in range(FOLDS):
         test = folds == f
-        model = _Fixed(groups).fit(X[~test], y[~test], cards, k)
+        model = _Fixed(groups).fit(X[~test], y[~test], cardinalities=cards, n_classes=k)
         correct += int(np.sum(model.predict(X[test]) == y[test]))
     return correct
 
@@ -130,7 +130,7 @@ def median_fit_seconds(make, X, y, cards, k, repeats):
     times, model = [], None
     while len(times) < repeats or (sum(times) < 1.0 and len(times) < 200):
         start = time.perf_counter()
-        model = make().fit(X, y, cards, k)
+        model = make().fit(X, y, cardinalities=cards, n_classes=k)
         times.append(time.perf_counter() - start)
     return statistics.median(times), model
 

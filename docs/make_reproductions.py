@@ -35,7 +35,9 @@ import yaml
 from bayesbench import __version__
 from bayesbench.config import DATA_ENV, load_config
 from bayesbench.data import load_dataset
-from bayesbench.evaluation.runner import load_prepared, run_config
+from bayesbench.config import override
+from bayesbench.evaluation.prepare import load_prepared
+from bayesbench.experiment import run_experiment
 from bayesbench.evaluation.store import records_frame
 from bayesbench.report.comparison import compare
 from bayesbench.report.tables import render
@@ -151,19 +153,20 @@ class Paper:
     def __init__(self, key, data_dir, results, repeats=None, only=None, jobs=None):
         self.key = key
         self.path = PAPERS / f"{key}.yaml"
-        config = load_config(self.path, skip_missing=True)
-        self.missing = list(config.missing)
-        names = [d.name for d in config.datasets]
+        loaded = load_config(self.path, skip_missing=True)
+        self.missing = list(loaded.options.skipped)
+        names = [d.name for d in loaded.experiment.datasets]
         chosen = None
         if only:
             chosen = [n for n in names if n in only] or names[:1]
         self.repeats = repeats
         self.chosen = chosen
-        self.results = run_config(config, output=Path(results) / key, repeats=repeats,
-                                  datasets=chosen, jobs=jobs, quiet=True)
-        self.config = config
+        self.config = loaded.experiment
+        chosen_run = override(loaded, output=Path(results) / key, repeats=repeats,
+                              datasets=chosen, jobs=jobs, quiet=True)
+        self.results = run_experiment(chosen_run.experiment, chosen_run.options)
         self.frame = records_frame([r.run_dir for r in self.results])
-        self.paths = {d.name: d.path for d in config.datasets}
+        self.paths = {d.name: d.path for d in self.config.datasets}
 
     def command(self, data_arg: str, results_arg: str | None) -> str:
         cmd = (f"BAYESBENCH_DATA={data_arg} bayesbench run "
@@ -415,7 +418,7 @@ def _contradictory(paper: Paper, dataset: str) -> bool:
     (discretized on all rows), but not on the class."""
     spec = next(d for d in paper.config.datasets if d.name == dataset)
     preprocess = replace(paper.config.runs()[-1].preprocess, scope="global")
-    _, data = load_prepared(spec, preprocess, paper.config.seed)
+    data = load_prepared(spec, preprocess, paper.config.seed).discretized
     first_class = {}
     return any(first_class.setdefault(row, y) != y
                for row, y in zip(map(tuple, data.codes()), data.y))

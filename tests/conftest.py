@@ -48,3 +48,12 @@ def _dependent_pair_data(n=2000):
 def dependent_pair_data():
     """A maker of data where exactly one pair (x0, x4) is dependent given the class."""
     return _dependent_pair_data
+
+
+@pytest.fixture(scope="session")
+def finished(uci_dir, tmp_path_factory):
+    """``(config, result)`` of a finished run of :func:`helpers.small_config`."""
+    from helpers import run, small_config
+
+    cfg = small_config(uci_dir, tmp_path_factory.mktemp("run"))
+    return cfg, run(cfg, jobs=1, quiet=True)

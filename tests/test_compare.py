@@ -115,7 +115,7 @@ def test_csv_and_cli_errors_are_one_line(tmp_path, table6_csv):
     assert res.stderr.strip() == ("bayesbench: error: " + str(bad) +
                                   ": column 'B', data set 'wine': 'n/a?' is not a number")
     res = CliRunner().invoke(main, ["compare", str(table6_csv), "--baseline", "C5.0"])
-    assert res.exit_code == 1 and "baseline 'C5.0' is not among the classifiers" in res.stderr
+    assert res.exit_code == 2 and "baseline 'C5.0' is not among the classifiers" in res.stderr
     # An infinite score would be shown as '-' and its data set dropped as if it were missing.
     bad.write_text("dataset,A,B\niris,0.9,0.8\nwine,0.7,-inf\nglass,0.6,0.5\n")
     res = CliRunner().invoke(main, ["compare", str(bad)])

@@ -7,8 +7,10 @@ import yaml
 from click.testing import CliRunner
 
 from bayesbench.cli import main
-from bayesbench.config import load_config, parse_config
+from bayesbench.config import key_paths, load_config, override, parse_config
 from bayesbench.errors import ConfigError
+from bayesbench.evaluation.plan import plan
+from bayesbench.spec import resolved_config
 
 
 @pytest.fixture
@@ -73,10 +75,10 @@ def test_cv_kinds_exclude_each_other(tmp_path, data_dir):
     base = {"name": "x", "datasets": [str(data_dir / "toy.csv")], "classifiers": ["nb"]}
     problems = _problems(dict(base, cv={"folds": 5, "loo": True}), tmp_path)
     assert "cv" in problems
-    cfg = parse_config(dict(base, cv={"holdout": 0.25, "repeats": 3}), base_dir=tmp_path)
-    assert (cfg.cv.kind, cfg.cv.fraction, cfg.cv.n_repetitions) == ("holdout", 0.25, 3)
-    cfg = parse_config(dict(base, cv={"resubstitution": True}), base_dir=tmp_path)
-    assert (cfg.cv.kind, cfg.cv.n_repetitions) == ("resubstitution", 1)
+    cv = parse_config(dict(base, cv={"holdout": 0.25, "repeats": 3}), base_dir=tmp_path).experiment.cv
+    assert (cv.kind, cv.fraction, cv.n_repetitions) == ("holdout", 0.25, 3)
+    cv = parse_config(dict(base, cv={"resubstitution": True}), base_dir=tmp_path).experiment.cv
+    assert (cv.kind, cv.n_repetitions) == ("resubstitution", 1)
 
 
 def test_parameter_lists_expand_to_a_grid(tmp_path, data_dir):
@@ -84,7 +86,7 @@ def test_parameter_lists_expand_to_a_grid(tmp_path, data_dir):
                         "classifiers": [{"name": "nb", "params": {"alpha": [0.5, 1],
                                                                   "log": [True, False]}},
                                         {"name": "nb", "label": "plain"}]},
-                       base_dir=tmp_path)
+                       base_dir=tmp_path).experiment
     labels = [c.label for c in cfg.classifiers]
     assert labels == ["nb(alpha=0.5,log=True)", "nb(alpha=0.5,log=False)",
                       "nb(alpha=1,log=True)", "nb(alpha=1,log=False)", "plain"]
@@ -107,7 +109,7 @@ def test_datasets_by_name_from_data_dirs_and_environment(tmp_path, data_dir, mon
                         "datasets": ["toy", "env_only", {"name": "toy2", "path": "data/toy.csv",
                                                          "class": "b"}],
                         "classifiers": ["nb"]}, base_dir=tmp_path)
-    assert [(d.name, Path(d.path).name, d.class_attribute) for d in cfg.datasets] == [
+    assert [(d.name, Path(d.path).name, d.class_attribute) for d in cfg.experiment.datasets] == [
         ("toy", "toy.csv", None), ("env_only", "env_only.csv", None),
         ("toy2", "toy.csv", "b")]
     problems = _problems({"name": "n", "datasets": ["nowhere"], "classifiers": ["nb"]}, tmp_path)
@@ -123,9 +125,10 @@ def test_resolved_config_loads_back_to_the_same_experiment(tmp_path, data_dir):
                                                            "params": {"alpha": [1, 2]}}]}))
     cfg = load_config(path)
     again = tmp_path / "resolved.yaml"
-    again.write_text(yaml.safe_dump(cfg.to_dict()))
-    assert load_config(again).identity() == cfg.identity()
-    assert cfg.preprocess.noise.on == "train" and cfg.preprocess.scope == "fold"
+    again.write_text(yaml.safe_dump(resolved_config(cfg.experiment, cfg.options, tmp_path)))
+    assert load_config(again).experiment.identity() == cfg.experiment.identity()
+    preprocess = cfg.experiment.preprocess
+    assert preprocess.noise.on == "train" and preprocess.scope == "fold"
 
 
 def test_yaml_syntax_error_names_the_line(tmp_path):
@@ -160,18 +163,27 @@ def test_arms_override_the_top_level_keys_and_write_their_own_directories(tmp_pa
                  {"name": "resub", "cv": {"resubstitution": True}}],
         "compare": {"baseline": "clean/nb"},
     }, base_dir=tmp_path)
-    clean, noisy, resub = config.runs()
-    assert [a.arm for a in config.runs()] == ["clean", "noisy", "resub"]
+    clean, noisy, resub = config.experiment.runs()
+    assert [a.arm for a in config.experiment.runs()] == ["clean", "noisy", "resub"]
     assert noisy.preprocess.noise.fraction == 0.5 and noisy.preprocess.bins == 2
     assert noisy.preprocess.impute == "mean_mode" and clean.preprocess.noise is None
     assert resub.cv.kind == "resubstitution" and clean.cv.repeats == 3
-    assert clean.run_dir == Path("results") / "x" / "clean"
-    assert clean.compare.baseline == "nb" and config.compare.baseline == "clean/nb"
-    from bayesbench.config import override
+    assert config.options.run_dir(clean) == Path("results") / "x" / "clean"
+    assert clean.compare.baseline == "nb" and config.experiment.compare.baseline == "clean/nb"
     moved = override(config, repeats=1, output=tmp_path / "out")
-    assert [r.run_dir for r in moved.runs()] == [tmp_path / "out" / a for a in
-                                                  ("clean", "noisy", "resub")]
-    assert [r.cv.repeats for r in moved.runs()] == [1, 1, 1]
-    assert moved.runs()[2].cv.kind == "resubstitution"
-    with pytest.raises(ConfigError, match="--datasets names nope"):
+    assert [moved.options.run_dir(r) for r in moved.experiment.runs()] == [
+        tmp_path / "out" / a for a in ("clean", "noisy", "resub")]
+    assert [r.cv.repeats for r in moved.experiment.runs()] == [1, 1, 1]
+    assert moved.experiment.runs()[2].cv.kind == "resubstitution"
+    with pytest.raises(ConfigError, match="nope: not a data set of the config"):
         override(config, datasets=["nope"])
+
+
+def test_problems_found_on_the_data_are_named_by_their_key_paths(tmp_path, data_dir):
+    cfg = parse_config({"name": "x", "datasets": [str(data_dir / "toy.csv")],
+                        "cv": {"holdout": 0.01}, "classifiers": ["nb"]}, base_dir=tmp_path)
+    with pytest.raises(ConfigError) as info, key_paths("exp.yaml"):
+        plan(cfg.experiment)  # 1 % of two examples per class is no test example at all
+    [(key, message)] = info.value.problems
+    assert key == "cv.holdout" and "empty train or test set on 4 examples" in message
+    assert str(info.value).startswith("exp.yaml: cv.holdout: ")

@@ -62,7 +62,7 @@ def cv_accuracy(uci_dir: Path, name: str, learners=LEARNERS, repeats: int = 5, f
                 params = dict(WRAPPER_PARAMS, random_state=1000 * rep + split.fold) if (
                     learner in ("fss", "bsej", "asb")) else {}
                 model = make_classifier(learner, **params)
-                model.fit(X[split.train], y[split.train], cards, k)
+                model.fit(X[split.train], y[split.train], cardinalities=cards, n_classes=k)
                 scores[learner].append(np.mean(model.predict(X[split.test]) == y[split.test]))
     return {learner: (100 * np.mean(s), 100 * np.std(s, ddof=1)) for learner, s in scores.items()}
 

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from bayesbench.cli import main
 from bayesbench.config import DATA_ENV, load_config
 from bayesbench.errors import ConfigError
-from bayesbench.evaluation.runner import plan
+from bayesbench.evaluation.plan import plan
 from bayesbench.evaluation.store import read_records, records_frame
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,13 +61,13 @@ def test_there_is_one_config_per_paper():
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.stem)
 def test_config_validates_and_names_exactly_the_missing_data_sets(path, uci_env):
     config = load_config(path, skip_missing=True)
-    assert {name for name, _ in config.missing} == MISSING[path.stem]
-    for name, message in config.missing:
+    assert {name for name, _ in config.options.skipped} == MISSING[path.stem]
+    for name, message in config.options.skipped:
         assert "searched" in message and str(uci_env) in message
-    found = {d.name for d in config.datasets}
+    found = {d.name for d in config.experiment.datasets}
     assert not found & MISSING[path.stem]
-    assert all(Path(d.path).parent == uci_env for d in config.datasets)
-    for run in config.runs():
+    assert all(Path(d.path).parent == uci_env for d in config.experiment.datasets)
+    for run in config.experiment.runs():
         plan(run)  # every data set loads, splits, and has the classes a metric names
 
 
@@ -145,7 +145,7 @@ def test_hurley_runs_both_arms_and_compares_them(uci_dir, tmp_path):
     assert cmp.exit_code == 0 and "clean/nb" in cmp.output and "noisy/nb" in cmp.output
     for arm in ("clean", "noisy"):  # each arm's resolved config is a loadable config
         stored = load_config(out / arm / "config.yaml")
-        assert stored.identity()["name"] == f"hurley_ellingsen.{arm}"
+        assert stored.experiment.identity()["name"] == f"hurley_ellingsen.{arm}"
 
 
 def test_mihaljevic_smoke_run_with_one_repetition(uci_dir, tmp_path):

@@ -9,10 +9,25 @@ job carries its own seeds.
 from __future__ import annotations
 
 import os
+import re
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from typing import Callable, Iterator, Sequence
 
 from ..errors import BayesbenchError
+
+
+# A Dask scheduler address: an optional protocol, a host (an IPv6 one in brackets), a port.
+_ADDRESS = re.compile(r"^(?:[a-z][a-z0-9+.-]*://)?(?:\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]+):\d+/?$")
+ADDRESS_EXAMPLE = "tcp://scheduler-host:8786"
+
+
+def address_problem(text: str) -> str | None:
+    """None if ``text`` has the form of a Dask scheduler address, such as
+    ``tcp://scheduler-host:8786`` (whether a scheduler listens there is another matter);
+    else what is wrong with it."""
+    if _ADDRESS.match(text):
+        return None
+    return f"'{text}' is not a Dask scheduler address; expected e.g. {ADDRESS_EXAMPLE}"
 
 
 def default_jobs() -> int:
@@ -73,9 +88,10 @@ def _processes(fn, jobs_list, jobs) -> Iterator[tuple[int, object]]:
 
 def _dask(fn, jobs_list, scheduler) -> Iterator[tuple[int, object]]:
     try:
-        from distributed import Client, as_completed
+        from distributed import Client, as_completed  # lazy: optional (bayesbench[dask])
     except ImportError:
-        raise BayesbenchError("--scheduler needs Dask: pip install 'bayesbench[dask]'") from None
+        raise BayesbenchError("running on a Dask scheduler needs Dask: "
+                              "pip install 'bayesbench[dask]'") from None
     own = isinstance(scheduler, str)
     if own:
         try:
@@ -84,8 +100,8 @@ def _dask(fn, jobs_list, scheduler) -> Iterator[tuple[int, object]]:
             raise BayesbenchError(
                 f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
         except ValueError as exc:  # distributed's parser of a malformed address
-            raise BayesbenchError(f"--scheduler {scheduler}: not a scheduler address ({exc}); "
-                                  f"expected e.g. tcp://scheduler-host:8786") from None
+            raise BayesbenchError(f"{scheduler}: not a Dask scheduler address ({exc}); "
+                                  f"expected e.g. {ADDRESS_EXAMPLE}") from None
     else:
         client = scheduler
     try:

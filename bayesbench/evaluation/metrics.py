@@ -21,18 +21,35 @@ Probability-based scores use the full ``(n, n_classes)`` matrix ``proba``:
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import numpy as np
 from scipy.stats import rankdata
 
-METRIC_NAMES = ("accuracy", "error", "precision_macro", "recall_macro", "f1_macro",
-                "precision_weighted", "recall_weighted", "f1_weighted", "specificity_macro",
-                "log_loss", "brier", "auc_ovr")
 
-LOWER_IS_BETTER = frozenset({"error", "log_loss", "brier"})
+@dataclass(frozen=True)
+class Metric:
+    """A score of a test fold: its name in table captions and its direction."""
+
+    title: str
+    lower_is_better: bool = False
+
+
+# Every metric a record holds, in the order of the records' ``metrics``; config validation,
+# the command line's help and the tables all read this one list.
+METRICS = {"accuracy": Metric("accuracy"), "error": Metric("0/1 loss", True),
+           "precision_macro": Metric("macro precision"), "recall_macro": Metric("macro recall"),
+           "f1_macro": Metric("macro F1"), "precision_weighted": Metric("weighted precision"),
+           "recall_weighted": Metric("weighted recall"), "f1_weighted": Metric("weighted F1"),
+           "specificity_macro": Metric("macro specificity"),
+           "log_loss": Metric("log loss", True), "brier": Metric("Brier score", True),
+           "auc_ovr": Metric("one-vs-rest AUC")}
+METRIC_NAMES = tuple(METRICS)
+LOWER_IS_BETTER = frozenset(name for name, m in METRICS.items() if m.lower_is_better)
+DEFAULT_METRICS = ("accuracy", "error", "precision_macro", "recall_macro", "f1_macro")
 
 PER_CLASS = ("precision", "recall", "specificity", "f1")
-_PER_CLASS_NAME = re.compile(r"^(precision|recall|specificity|f1)\[(.+)\]$")
+_PER_CLASS_NAME = re.compile(rf"^({'|'.join(PER_CLASS)})\[(.+)\]$")
 
 
 def per_class_metric(name: str) -> tuple[str, str] | None:
@@ -44,6 +61,20 @@ def per_class_metric(name: str) -> tuple[str, str] | None:
     """
     match = _PER_CLASS_NAME.match(name) if isinstance(name, str) else None
     return (match.group(1), match.group(2)) if match else None
+
+
+def is_metric(name) -> bool:
+    """Whether ``name`` is a metric of :data:`METRICS` or a per-class score such as ``f1[M]``."""
+    return name in METRICS or per_class_metric(name) is not None
+
+
+def title(metric: str) -> str:
+    """A metric's name in table captions (``f1[M]``: "F1 of class M")."""
+    per_class = per_class_metric(metric)
+    if per_class is not None:
+        score, cls = per_class
+        return f"{'F1' if score == 'f1' else score} of class {cls}"
+    return METRICS[metric].title
 
 
 def record_metric(record: dict, name: str):

@@ -67,3 +67,9 @@ class Progress:
         if self._drawn:
             self.stream.write("\n")
             self.stream.flush()
+
+    def __enter__(self) -> "Progress":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

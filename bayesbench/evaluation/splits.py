@@ -19,7 +19,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..data.folds import fold_rng, kfold_assignment
-from ..errors import ConfigError
+from ..errors import PlanError
+from ..spec import CVSpec
+
+
+KINDS = ("kfold", "holdout", "resubstitution", "loo")
 
 
 @dataclass(frozen=True)
@@ -42,26 +46,6 @@ class Split:
         return hashlib.sha256(data).hexdigest()[:16]
 
 
-@dataclass(frozen=True)
-class CVSpec:
-    """How to split: ``kind`` is ``kfold``, ``holdout``, ``resubstitution`` or ``loo``.
-
-    ``folds`` and ``stratified`` apply to k-fold, ``fraction`` (the test share)
-    to holdout (stratified too when ``stratified``), ``repeats`` to k-fold and
-    holdout; resubstitution and leave-one-out are deterministic and run once.
-    """
-
-    kind: str = "kfold"
-    folds: int = 10
-    repeats: int = 1
-    stratified: bool = True
-    fraction: float = 0.3
-
-    @property
-    def n_repetitions(self) -> int:
-        return self.repeats if self.kind in ("kfold", "holdout") else 1
-
-
 def _holdout_test(y: np.ndarray, fraction: float, rng: np.random.Generator,
                   stratified: bool) -> np.ndarray:
     n = y.shape[0]
@@ -74,8 +58,8 @@ def _holdout_test(y: np.ndarray, fraction: float, rng: np.random.Generator,
         test.append(members[:int(round(fraction * members.size))])
     test = np.concatenate(test)
     if test.size == 0 or test.size == n:
-        raise ConfigError([("cv.holdout", f"a test fraction of {fraction} leaves an empty "
-                                          f"train or test set on {n} examples")])
+        raise PlanError([(("cv", "fraction"), f"a test fraction of {fraction} leaves an empty "
+                                              f"train or test set on {n} examples")])
     return np.sort(test)
 
 
@@ -94,10 +78,10 @@ def make_splits(y, spec: CVSpec, *, seed: int, dataset: str, repetition: int) ->
         test = _holdout_test(y, spec.fraction, rng, spec.stratified)
         return [Split(repetition, 0, np.setdiff1d(everything, test), test)]
     if spec.kind != "kfold":
-        raise ValueError(f"unknown split kind {spec.kind!r}")
+        raise ValueError(f"unknown split kind {spec.kind!r}; expected one of {', '.join(KINDS)}")
     if spec.folds > n:
-        raise ConfigError([("cv.folds", f"{spec.folds} folds need at least {spec.folds} "
-                                        f"examples; data set '{dataset}' has {n}")])
+        raise PlanError([(("cv", "folds"), f"{spec.folds} folds need at least {spec.folds} "
+                                           f"examples; data set '{dataset}' has {n}")])
     assignment = kfold_assignment(y, spec.folds, rng, spec.stratified)
     return [Split(repetition, f, np.flatnonzero(assignment != f), np.flatnonzero(assignment == f))
             for f in range(spec.folds)]

@@ -22,6 +22,8 @@ import os
 import socket
 from pathlib import Path
 
+import pandas as pd
+
 from ..errors import ResultStoreError
 
 RECORDS = "records.jsonl"
@@ -125,12 +127,16 @@ class RecordWriter:
         self.path = Path(run_dir) / RECORDS
         self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
 
-    def append(self, record: dict) -> None:
+    def append(self, record: dict) -> dict:
+        """Write ``record``; return it as :func:`read_records` will read it back (with its
+        checksum, undefined scores as None), so that what a run keeps in memory is what
+        it stored."""
         data = encode_record(record)
         written = os.write(self._fd, data)
         if written != len(data):
             raise ResultStoreError(f"{self.path}: short write ({written} of {len(data)} bytes)")
         os.fsync(self._fd)
+        return json.loads(data)
 
     def close(self) -> None:
         if self._fd is not None:
@@ -214,21 +220,26 @@ def records_frame(run_dirs, *, failed: bool = False):
     (``status`` "error", ``error`` their message, no scores), so that a comparison can say
     which cells they leave empty.
     """
-    import pandas as pd
-
     if isinstance(run_dirs, (str, os.PathLike)):
         run_dirs = [run_dirs]
     run_dirs = list(dict.fromkeys(Path(d).resolve() for d in run_dirs))
-    names = _run_names(run_dirs)
-    rows = []
-    for run_dir, run_name in zip(run_dirs, names):
+    runs = []
+    for run_dir in run_dirs:
         if not (run_dir / RECORDS).exists():
             raise ResultStoreError(f"{run_dir}: not a result directory (no {RECORDS})")
         current = current_tasks(run_dir)
-        for record in read_records(run_dir):
+        runs.append([r for r in read_records(run_dir)
+                     if current is None or r.get("task_id") in current])
+    return records_to_frame(runs, run_names(run_dirs), failed=failed)
+
+
+def records_to_frame(runs, names, *, failed: bool = False):
+    """The frame of :func:`records_frame` from records in memory: ``runs`` holds each run's
+    records, ``names`` each run's name (its ``run`` column)."""
+    rows = []
+    for records, run_name in zip(runs, names):
+        for record in records:
             if record.get("status") != "ok" and not failed:
-                continue
-            if current is not None and record.get("task_id") not in current:
                 continue
             row = {k: v for k, v in record.items()
                    if not isinstance(v, (dict, list)) and k != "checksum"}
@@ -242,9 +253,10 @@ def records_frame(run_dirs, *, failed: bool = False):
     return pd.DataFrame(rows)
 
 
-def _run_names(run_dirs: list[Path]) -> list[str]:
+def run_names(run_dirs) -> list[str]:
     """Each directory's name, with as many parent directories as it takes to tell runs apart
     (``a/quick`` and ``b/quick``): runs of one name would otherwise merge into one."""
+    run_dirs = [Path(d) for d in run_dirs]
     for depth in range(1, max((len(d.parts) for d in run_dirs), default=1) + 1):
         names = ["/".join(d.parts[-depth:]) for d in run_dirs]
         if len(set(names)) == len(names):

@@ -5,19 +5,21 @@ one-dependence estimators", Machine Learning 58, 5-24; Weka's ``AODE``.
 """
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 from scipy.special import logsumexp
 
-from ..errors import ClassifierError
-from .anb import attribute_names_of, check_alpha, check_predict_X, start_fit
-from .base import BaseClassifier, fresh_fit
-from .counting import _mixed_radix, log_table, node_counts
+from .base import BaseClassifier, StructureLearner, fresh_fit
+from .counting import log_table, mixed_radix, node_counts
 from .information import pair_counts
+from .input import check_discrete_predict_X, start_discrete_fit
 from .naive_bayes import NaiveBayes
 from .structure import Node, Structure
+from .validation import Interval
 
 
-class AODE(BaseClassifier):
+class AODE(StructureLearner, BaseClassifier):
     """Averaged one-dependence estimators.
 
     Every attribute ``i`` whose value in the example was seen at least
@@ -59,18 +61,17 @@ class AODE(BaseClassifier):
         attribute: each SPODE adds it as a parent of all others.
     """
 
-    def __init__(self, alpha: float = 1.0, min_frequency: int = 1):
+    _parameter_constraints = {"alpha": [Interval(Real, 0, None, closed="left")],
+                              "min_frequency": [Interval(Integral, 0, None, closed="left")]}
+
+    def __init__(self, *, alpha: float = 1.0, min_frequency: int = 1):
         self.alpha = alpha
         self.min_frequency = min_frequency
 
     @fresh_fit
-    def fit(self, X, y, cardinalities=None, n_classes=None):
-        alpha = check_alpha(self.alpha)
-        if not isinstance(self.min_frequency, (int, np.integer)) or self.min_frequency < 0:
-            raise ClassifierError(
-                f"min_frequency must be an integer >= 0, got {self.min_frequency!r}")
-        names = attribute_names_of(X)
-        X, cards, codes = start_fit(self, X, y, cardinalities, n_classes)
+    def fit(self, X, y, *, cardinalities=None, n_classes=None):
+        alpha = float(self.alpha)
+        X, cards, codes, names = start_discrete_fit(self, X, y, cardinalities, n_classes)
         k, m = len(self.classes_), X.shape[1]
         self.parent_tables_ = []
         self.value_counts_ = []
@@ -83,7 +84,7 @@ class AODE(BaseClassifier):
         for i, j, n in pair_counts(X, codes, cards, k):
             self.child_tables_[i, j] = log_table(n, alpha)
             self.child_tables_[j, i] = log_table(n.transpose(0, 2, 1), alpha)
-        self.fallback_ = NaiveBayes(alpha=alpha).fit(X, codes, cards, k)
+        self.fallback_ = NaiveBayes(alpha=alpha).fit(X, codes, cardinalities=cards, n_classes=k)
         self.structure_ = Structure.naive(
             m, attribute_names=names, cardinalities=tuple(int(c) for c in cards),
             info={"learner": "aode", "super_parents": list(range(m)),
@@ -91,15 +92,14 @@ class AODE(BaseClassifier):
         return self
 
     def _joint_log_likelihood(self, X) -> np.ndarray:
-        X = check_predict_X(X, self.n_features_in_, self.categories_, self.cardinalities_,
-                            getattr(self, "feature_names_in_", None))
+        X = check_discrete_predict_X(self, X)
         n, m, k = X.shape[0], self.n_features_in_, len(self.classes_)
         cards = self.cardinalities_
         spodes = np.full((m, n, k), -np.inf)
         eligible = np.zeros((m, n), dtype=bool)
         codes, present = [], []
         for j in range(m):
-            xj, missing, beyond = _mixed_radix(X, (j,), cards)
+            xj, missing, beyond = mixed_radix(X, (j,), cards)
             codes.append(xj)
             present.append(~missing & ~beyond)
         for i in range(m):

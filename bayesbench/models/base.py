@@ -1,8 +1,9 @@
 """The estimator base every classifier shares, without depending on scikit-learn.
 
 It gives ``get_params``/``set_params`` read from the ``__init__`` signature (so
-``sklearn.base.clone`` works), ``predict`` and ``predict_proba`` derived from
-``predict_log_proba``, and the checks done once at the boundary.
+``sklearn.base.clone`` works), ``predict``, ``predict_proba`` and ``score`` derived
+from the joint log-likelihood, scikit-learn's estimator tags, and the check of the
+declared hyper-parameter constraints (:mod:`.validation`) at every ``fit``.
 """
 from __future__ import annotations
 
@@ -13,10 +14,13 @@ import numpy as np
 from scipy.special import logsumexp
 
 from ..errors import ClassifierError, NotFittedError
+from .validation import validate_params
 
 
 def fresh_fit(fit):
-    """Decorate ``fit``: start from an unfitted model, and leave it unfitted if ``fit`` raises.
+    """Decorate every learner's ``fit``: check the hyper-parameters against
+    ``_parameter_constraints``, start from an unfitted model, and leave it unfitted
+    if ``fit`` raises.
 
     Without it a failed refit leaves a half-updated model (the new classes with the
     previous data's parameters) that predicts silently wrong numbers.
@@ -25,6 +29,7 @@ def fresh_fit(fit):
     def wrapper(self, *args, **kwargs):
         self._forget_fit()
         try:
+            validate_params(self)
             return fit(self, *args, **kwargs)
         except BaseException:
             self._forget_fit()
@@ -33,23 +38,38 @@ def fresh_fit(fit):
 
 
 class BaseClassifier:
-    """Hyper-parameters in ``__init__`` only; learned state ends in ``_``.
+    """Hyper-parameters in ``__init__`` only, keyword-only; learned state ends in ``_``.
 
-    Subclasses implement ``fit`` and ``_joint_log_likelihood(X)``, which returns
-    the ``(n_samples, n_classes)`` unnormalised log posterior ``log p(c, x)``.
+    Subclasses declare ``_parameter_constraints`` (see :mod:`.validation`), implement
+    ``fit(X, y, *, cardinalities=None, n_classes=None)`` decorated with
+    :func:`fresh_fit`, and ``_joint_log_likelihood(X)``, which returns the
+    ``(n_samples, n_classes)`` unnormalised log posterior ``log p(c, x)``.
+    ``input_kind`` says what ``X`` holds: ``"discrete"`` (integer codes, -1
+    missing, or categorical columns) or ``"continuous"`` (finite numbers).
     """
 
     input_kind = "discrete"
     _estimator_type = "classifier"
+    _parameter_constraints: dict = {}
 
     def __sklearn_tags__(self):
-        # Called only by scikit-learn (>= 1.6), so importing it here keeps
-        # bayesbench free of the dependency while pipelines and meta-estimators
-        # see a classifier that takes no NaN and is not multi-output.
-        from sklearn.utils import ClassifierTags, InputTags, Tags, TargetTags
+        # Called only by scikit-learn (>= 1.6), so importing it here keeps bayesbench
+        # free of the dependency. Discrete learners take categorical input: codes
+        # >= 0 (scikit-learn's checks then feed them integral values) with NaN as a
+        # missing value.
+        from sklearn.utils import ClassifierTags, InputTags, Tags, TargetTags  # lazy: see above
+
+        discrete = self.input_kind == "discrete"
         return Tags(estimator_type="classifier", target_tags=TargetTags(required=True),
                     classifier_tags=ClassifierTags(),
-                    input_tags=InputTags(allow_nan=self.input_kind == "discrete"))
+                    input_tags=InputTags(allow_nan=discrete, categorical=discrete,
+                                         positive_only=discrete))
+
+    def _more_tags(self) -> dict:
+        """The same tags for scikit-learn before 1.6."""
+        discrete = self.input_kind == "discrete"
+        return {"allow_nan": discrete, "requires_positive_X": discrete, "requires_y": True,
+                "X_types": ["2darray", "categorical"] if discrete else ["2darray"]}
 
     @classmethod
     def _param_names(cls) -> list[str]:
@@ -66,7 +86,7 @@ class BaseClassifier:
             if key not in valid:
                 raise ClassifierError(
                     f"{type(self).__name__} has no parameter '{key}'; "
-                    f"parameters are: {', '.join(valid) or '(none)'}")
+                    f"parameters are: {', '.join(valid) or '(none)'}", parameter=key)
             setattr(self, key, value)
         return self
 
@@ -83,16 +103,12 @@ class BaseClassifier:
         for key in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:
             delattr(self, key)
 
-    def _check_fitted(self):
-        if not hasattr(self, "classes_"):
-            raise NotFittedError(f"{type(self).__name__} is not fitted yet; call fit first")
-
     def _joint_log_likelihood(self, X) -> np.ndarray:
         raise NotImplementedError
 
     def predict_log_proba(self, X) -> np.ndarray:
         """Log posterior ``log p(c | x)``, normalised with log-sum-exp."""
-        self._check_fitted()
+        check_fitted(self)
         jll = self._joint_log_likelihood(X)
         with np.errstate(invalid="ignore"):
             norm = logsumexp(jll, axis=1, keepdims=True)
@@ -108,41 +124,27 @@ class BaseClassifier:
         return np.exp(self.predict_log_proba(X))
 
     def predict(self, X) -> np.ndarray:
-        self._check_fitted()
+        check_fitted(self)
         return self.classes_[np.argmax(self._joint_log_likelihood(X), axis=1)]
 
+    def score(self, X, y, sample_weight=None) -> float:
+        """Accuracy of ``predict(X)`` against ``y`` (weighted by ``sample_weight``), the
+        score scikit-learn's ``cross_val_score`` and ``GridSearchCV`` use by default."""
+        correct = self.predict(X) == np.asarray(y)
+        return float(np.average(correct, weights=sample_weight))
 
-def encode_target(y, n_classes: int | None):
-    """Return ``(classes_, codes)`` for a target vector.
 
-    With ``n_classes`` the target must already hold codes ``0..n_classes-1``,
-    so that a class missing from a training fold keeps its column.
-    """
-    y = np.asarray(y)
-    if y.ndim != 1:
-        raise ClassifierError(f"y must be one-dimensional, got shape {y.shape}")
-    if y.dtype.kind == "f" or y.dtype.kind == "O":
-        import pandas as pd  # isna covers None, NaN and pd.NA in object arrays alike
+class StructureLearner:
+    """Mixin of the classifiers whose fit learns a :class:`~.structure.Structure`, ``structure_``."""
 
-        missing = np.flatnonzero(pd.isna(y))
-        if missing.size:
-            raise ClassifierError(f"y has a missing class at row {missing[0]}; "
-                                  "every training example needs a class")
-        if y.dtype.kind == "f" and not np.isfinite(y).all():
-            row = np.flatnonzero(~np.isfinite(y))[0]
-            raise ClassifierError(f"y has an infinite class value at row {row}")
-    if n_classes is not None:
-        if isinstance(n_classes, bool) or not isinstance(n_classes, (int, np.integer)) \
-                or n_classes < 1:
-            raise ClassifierError(f"n_classes must be an integer >= 1, got {n_classes!r}")
-        if y.dtype.kind not in "iub" and not (
-                y.dtype.kind == "f" and np.array_equal(y, np.round(y))):
-            raise ClassifierError(
-                f"with n_classes, y must hold integer class codes 0..{n_classes - 1}, "
-                f"got dtype {y.dtype}")
-        codes = y.astype(np.int64)
-        if codes.size and (codes.min() < 0 or codes.max() >= n_classes):
-            raise ClassifierError(f"class codes must lie in 0..{n_classes - 1}")
-        return np.arange(n_classes), codes
-    classes, codes = np.unique(y, return_inverse=True)
-    return classes, codes.astype(np.int64)
+    def to_dot(self, name: str | None = None) -> str:
+        """Graphviz DOT text of the learned network, named after the learner by default
+        (see :meth:`~bayesbench.models.structure.Structure.to_dot`)."""
+        check_fitted(self)
+        return self.structure_.to_dot(name or type(self).__name__)
+
+
+def check_fitted(model):
+    """Raise :class:`~bayesbench.errors.NotFittedError` unless ``model`` has been fitted."""
+    if not hasattr(model, "classes_"):
+        raise NotFittedError(f"{type(model).__name__} is not fitted yet; call fit first")

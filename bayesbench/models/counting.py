@@ -23,8 +23,12 @@ import numpy as np
 from .structure import Node, Structure
 
 
-def _mixed_radix(X, cols, cards):
-    """Mixed-radix index of ``cols`` plus where a value is missing / beyond its cardinality."""
+def mixed_radix(X, cols, cards):
+    """Mixed-radix index of ``cols`` plus where a value is missing / beyond its cardinality.
+
+    Returns ``(index, missing, beyond)``: the index is meaningless on rows flagged
+    in either mask (:func:`joint_index` sets it to -1 there).
+    """
     n = X.shape[0]
     index = np.zeros(n, dtype=np.int64)
     missing = np.zeros(n, dtype=bool)
@@ -47,7 +51,7 @@ def joint_index(X: np.ndarray, cols: Sequence[int], cards: Sequence[int]) -> np.
     missing value (``< 0``) in any of the columns, or a value beyond its
     cardinality, gets ``-1``. With no columns every row gets 0.
     """
-    index, missing, beyond = _mixed_radix(X, cols, cards)
+    index, missing, beyond = mixed_radix(X, cols, cards)
     index[missing | beyond] = -1
     return index
 
@@ -75,8 +79,11 @@ def clean_columns(X: np.ndarray, cardinalities: Sequence[int]) -> np.ndarray:
     return (X.min(axis=0) >= 0) & (X.max(axis=0) < np.asarray(cardinalities))
 
 
-def _radix(X, cols, cards, clean):
+def slotted_radix(X, cols, cards, clean):
     """Mixed-radix index of ``cols`` and the width of each axis.
+
+    ``clean`` flags, per column of ``X``, that every value lies in ``0..card-1``
+    (:func:`clean_columns`).
 
     A column that is not clean gets one extra trailing slot on its axis for
     missing or unknown values, so that they can be sliced off (or found) later.
@@ -101,7 +108,7 @@ def _radix(X, cols, cards, clean):
 
 def _node_counts(node, X, y, cards, n_classes, clean, sample_weight):
     cols = list(node.parents) + list(node.attributes)
-    index, widths = _radix(X, cols, cards, clean)
+    index, widths = slotted_radix(X, cols, cards, clean)
     index *= n_classes
     index += y
     size = int(np.prod(widths, dtype=np.int64)) * n_classes

@@ -25,8 +25,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import ClassifierError
-from .anb import AugmentedNaiveBayes, check_predict_X
-from .counting import _mixed_radix, log_table
+from .anb import AugmentedNaiveBayes
+from .base import check_fitted
+from .counting import log_table, mixed_radix
+from .input import check_discrete_predict_X
 
 
 @dataclass(frozen=True)
@@ -64,7 +66,7 @@ def dependence_diagnostics(model: AugmentedNaiveBayes, x, positive=None,
         The two classes compared (default ``classes_[1]`` and ``classes_[0]``);
         with more than two classes the ratios compare these two only.
     """
-    model._check_fitted()
+    check_fitted(model)
     if not isinstance(model, AugmentedNaiveBayes):
         raise ClassifierError("dependence diagnostics need a fitted augmented naive Bayes")
     classes = list(model.classes_)
@@ -76,7 +78,7 @@ def dependence_diagnostics(model: AugmentedNaiveBayes, x, positive=None,
         raise ClassifierError(
             f"positive and negative must be two different classes among {classes}")
     pos, neg = classes.index(positive), classes.index(negative)
-    X = check_predict_X(np.asarray(x).reshape(1, -1), model.n_features_in_)
+    X = check_discrete_predict_X(model, np.asarray(x).reshape(1, -1))
     if (X < 0).any():
         raise ClassifierError("dependence diagnostics need a complete example (no -1)")
     alpha = float(model.alpha)
@@ -85,8 +87,8 @@ def dependence_diagnostics(model: AugmentedNaiveBayes, x, positive=None,
     log_b = np.empty((len(structure.nodes), 2))
     log_nb = np.empty((len(structure.nodes), 2))
     for k, (node, table, counts) in enumerate(zip(structure.nodes, model.tables_, model.counts_)):
-        pa, _, pa_beyond = _mixed_radix(X, node.parents, cards)
-        val, _, val_beyond = _mixed_radix(X, node.attributes, cards)
+        pa, _, pa_beyond = mixed_radix(X, node.parents, cards)
+        val, _, val_beyond = mixed_radix(X, node.attributes, cards)
         if pa_beyond[0] or val_beyond[0]:
             raise ClassifierError("the example holds a code beyond the fitted cardinalities")
         marginal = log_table(counts.sum(axis=1, keepdims=True), alpha)

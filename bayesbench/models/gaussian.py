@@ -19,55 +19,28 @@ in Bayesian Classifiers", Bard College senior project, 2011 (``papers/000``).
 """
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 from scipy import linalg
 
 from ..errors import ClassifierError
-from .base import BaseClassifier, encode_target, fresh_fit
+from .base import BaseClassifier, check_fitted, fresh_fit
+from .input import check_continuous_predict_X, start_continuous_fit
+from .validation import Interval, StrOptions
+
+#: The constraint of ``var_smoothing``, shared by every continuous learner.
+VAR_SMOOTHING = [Interval(Real, 0, None, closed="left")]
+#: The choices of ``residual_variance`` (see :func:`residual_variances`).
+RESIDUAL_VARIANCE = [StrOptions({"marginal", "fitted"})]
 
 _LOG_2PI = np.log(2.0 * np.pi)
 
 
-def as_float_matrix(X, n_features: int | None = None,
-                    feature_names: list[str] | None = None):
-    """Validate ``X`` as a finite 2-D float matrix; return ``(array, names)``.
-
-    A DataFrame must have numeric columns only; its column names are returned
-    (``None`` for an array). With ``n_features``/``feature_names`` the shape and
-    column names must match those seen at fit.
-    """
-    names = None
-    if hasattr(X, "columns") and hasattr(X, "dtypes"):
-        names = [str(c) for c in X.columns]
-        bad = [n for n, dt in zip(names, X.dtypes) if getattr(dt, "kind", "O") not in "biuf"]
-        if bad:
-            raise ClassifierError(
-                f"X column '{bad[0]}' is not numeric; continuous learners need numeric "
-                f"attributes (discretize for a discrete learner instead)")
-        arr = X.to_numpy(dtype=np.float64, na_value=np.nan)
-    else:
-        try:
-            arr = np.asarray(X, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            raise ClassifierError(f"X must be a numeric matrix: {exc}") from None
-    if arr.ndim != 2:
-        raise ClassifierError(
-            f"X must be two-dimensional (rows x attributes), got shape {arr.shape}")
-    if n_features is not None and arr.shape[1] != n_features:
-        raise ClassifierError(
-            f"X has {arr.shape[1]} attributes, the model was fitted on {n_features}")
-    if names is not None and feature_names is not None and names != feature_names:
-        raise ClassifierError("X columns differ from those seen at fit: "
-                              f"got {names}, expected {feature_names}")
-    finite = np.isfinite(arr)
-    if not finite.all():
-        row, col = np.argwhere(~finite)[0]
-        what = "a missing (NaN)" if np.isnan(arr[row, col]) else "an infinite"
-        label = names[col] if names is not None else str(col)
-        raise ClassifierError(
-            f"X has {what} value at row {row}, attribute {label}; continuous learners "
-            f"need complete finite data (impute first)")
-    return arr, names
+def samples(count) -> str:
+    """``"1 sample"``, ``"5 samples"``: a class's training size in messages."""
+    count = int(count)
+    return f"{count} sample{'' if count == 1 else 's'}"
 
 
 def class_moments(X: np.ndarray, codes: np.ndarray, n_classes: int, *, covariance: bool):
@@ -129,33 +102,17 @@ def residual_variances(cov: np.ndarray, A: np.ndarray, var: np.ndarray, epsilon:
 
 
 class ContinuousClassifier(BaseClassifier):
-    """Shared validation and class priors of the continuous learners."""
+    """Shared input checks and class priors of the continuous learners.
+
+    ``fit`` takes ``cardinalities`` only to share the discrete learners' signature,
+    and ignores it.
+    """
 
     input_kind = "continuous"
 
-    def _validate_fit(self, X, y, n_classes):
-        X, names = as_float_matrix(X)
-        if X.shape[0] == 0 or X.shape[1] == 0:
-            raise ClassifierError(
-                f"cannot fit on X of shape {X.shape}: need rows and numeric attributes")
-        classes, codes = encode_target(y, n_classes)
-        if codes.shape[0] != X.shape[0]:
-            raise ClassifierError(f"X has {X.shape[0]} rows but y has {codes.shape[0]} values")
-        vs = self.var_smoothing
-        if (isinstance(vs, bool) or not isinstance(vs, (int, float, np.number))
-                or not 0 <= vs < np.inf):
-            raise ClassifierError(f"var_smoothing must be a finite number >= 0, got {vs!r}")
-        self.classes_ = classes
-        self.n_features_in_ = X.shape[1]
-        if names is not None:
-            self.feature_names_in_ = np.asarray(names, dtype=object)
-        return X, codes
-
     def _validate_predict(self, X) -> np.ndarray:
-        self._check_fitted()
-        names = getattr(self, "feature_names_in_", None)
-        X, _ = as_float_matrix(X, self.n_features_in_, None if names is None else list(names))
-        return X
+        check_fitted(self)
+        return check_continuous_predict_X(self, X)
 
     def _set_priors(self, counts: np.ndarray):
         self.class_count_ = counts
@@ -174,10 +131,11 @@ class ContinuousClassifier(BaseClassifier):
         bad = np.argwhere((var[present] <= 0))
         if bad.size:
             c, j = bad[0]
-            label = self.classes_[np.flatnonzero(present)[c]]
+            c = np.flatnonzero(present)[c]
             raise ClassifierError(
-                f"attribute {self._attribute_names()[j]} has zero {what} in class '{label}'; "
-                f"set var_smoothing > 0 (every attribute is constant, or var_smoothing is 0)")
+                f"attribute {self._attribute_names()[j]} has zero {what} in class "
+                f"'{self.classes_[c]}' ({samples(self.class_count_[c])}); set var_smoothing "
+                f"> 0 (every attribute is constant, or var_smoothing is 0)")
 
 
 class GaussianNB(ContinuousClassifier):
@@ -211,12 +169,14 @@ class GaussianNB(ContinuousClassifier):
     epsilon_ : float
     """
 
-    def __init__(self, var_smoothing: float = 1e-9):
+    _parameter_constraints = {"var_smoothing": VAR_SMOOTHING}
+
+    def __init__(self, *, var_smoothing: float = 1e-9):
         self.var_smoothing = var_smoothing
 
     @fresh_fit
-    def fit(self, X, y, n_classes: int | None = None):
-        X, codes = self._validate_fit(X, y, n_classes)
+    def fit(self, X, y, *, cardinalities=None, n_classes: int | None = None):
+        X, codes = start_continuous_fit(self, X, y, n_classes)
         counts, self.theta_, var = class_moments(X, codes, len(self.classes_), covariance=False)
         self._set_priors(counts)
         self.epsilon_ = smoothing_epsilon(X, self.var_smoothing)
@@ -282,17 +242,16 @@ class FullBayes(ContinuousClassifier):
     epsilon_ : float
     """
 
-    def __init__(self, reg_param: float = 0.0, var_smoothing: float = 1e-9):
+    _parameter_constraints = {"reg_param": [Interval(Real, 0, 1, closed="both")],
+                              "var_smoothing": VAR_SMOOTHING}
+
+    def __init__(self, *, reg_param: float = 0.0, var_smoothing: float = 1e-9):
         self.reg_param = reg_param
         self.var_smoothing = var_smoothing
 
     @fresh_fit
-    def fit(self, X, y, n_classes: int | None = None):
-        rp = self.reg_param
-        if (isinstance(rp, bool) or not isinstance(rp, (int, float, np.number))
-                or not 0.0 <= rp <= 1.0):
-            raise ClassifierError(f"reg_param must be a number in [0, 1], got {rp!r}")
-        X, codes = self._validate_fit(X, y, n_classes)
+    def fit(self, X, y, *, cardinalities=None, n_classes: int | None = None):
+        X, codes = start_continuous_fit(self, X, y, n_classes)
         counts, self.theta_, cov = class_moments(X, codes, len(self.classes_), covariance=True)
         self._set_priors(counts)
         self.epsilon_ = smoothing_epsilon(X, self.var_smoothing)
@@ -312,7 +271,7 @@ class FullBayes(ContinuousClassifier):
             except linalg.LinAlgError:
                 raise ClassifierError(
                     f"the covariance of class '{self.classes_[c]}' is singular "
-                    f"({int(counts[c])} rows, {p} attributes); raise reg_param or "
+                    f"({samples(counts[c])}, {p} attributes); raise reg_param or "
                     f"var_smoothing above 0") from None
             self._whiten[c] = linalg.solve_triangular(chol, eye, lower=True)
             self._log_det[c] = 2.0 * np.sum(np.log(np.diag(chol)))
@@ -390,13 +349,16 @@ class LinearFullBayes(ContinuousClassifier):
     epsilon_ : float
     """
 
-    def __init__(self, var_smoothing: float = 1e-9, residual_variance: str = "marginal"):
+    _parameter_constraints = {"var_smoothing": VAR_SMOOTHING,
+                              "residual_variance": RESIDUAL_VARIANCE}
+
+    def __init__(self, *, var_smoothing: float = 1e-9, residual_variance: str = "marginal"):
         self.var_smoothing = var_smoothing
         self.residual_variance = residual_variance
 
     @fresh_fit
-    def fit(self, X, y, n_classes: int | None = None):
-        X, codes = self._validate_fit(X, y, n_classes)
+    def fit(self, X, y, *, cardinalities=None, n_classes: int | None = None):
+        X, codes = start_continuous_fit(self, X, y, n_classes)
         fit_linear_moments(self, X, codes)
         set_linear_dependences(self, ~np.eye(X.shape[1], dtype=bool))
         return self
@@ -415,9 +377,6 @@ def fit_linear_moments(model: ContinuousClassifier, X: np.ndarray, codes: np.nda
     Shared by :class:`LinearFullBayes` and k-naive Bayes; the dependences are
     set afterwards by :func:`set_linear_dependences`.
     """
-    if model.residual_variance not in ("marginal", "fitted"):
-        raise ClassifierError("residual_variance must be 'marginal' or 'fitted', "
-                              f"got {model.residual_variance!r}")
     counts, model.theta_, cov = class_moments(X, codes, len(model.classes_), covariance=True)
     model._set_priors(counts)
     model.epsilon_ = smoothing_epsilon(X, model.var_smoothing)

@@ -21,7 +21,7 @@
   not one yet, and the arc closes no cycle.
 
 Every candidate is scored by stratified ``inner_folds``-fold accuracy on the
-training data, by the count-subtracting engine of :mod:`._inner_cv` (a new
+training data, by the count-subtracting engine of :mod:`.inner_cv` (a new
 arc changes one node's table, so a candidate costs one addition to the
 current total of held-out log-likelihoods). A step is taken when the best
 candidate is correct on at least one more example than the current model
@@ -45,26 +45,14 @@ product attributes", ISIS; Mihaljevic, Bielza and Larranaga (2018),
 from __future__ import annotations
 
 import math
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 
-from ._inner_cv import InnerCV, NodeScore
-from .anb import AugmentedNaiveBayes
+from .inner_cv import InnerCV, NodeScore
 from .structure import Node, Structure
-from .validation import Interval, StrOptions
-from .weighting import WEIGHTS
-from .wrapper import MAX_CACHE_BYTES, MAX_JOIN_CELLS
-
-
-def required_gain(n: int, epsilon: float, accept_ties: bool = False) -> int:
-    """Fewest extra correct predictions (of ``n``) a step must bring.
-
-    ``epsilon n`` rounded up, and at least one unless ``accept_ties``
-    (bnclassify's rule, under which ``epsilon = 0`` takes a step that only
-    matches the current accuracy).
-    """
-    return max(0 if accept_ties else 1, math.ceil(epsilon * n - 1e-9))
+from .validation import Interval
+from .wrapper import MAX_CACHE_BYTES, MAX_JOIN_CELLS, WrapperBase, required_gain
 
 
 def count_correct(scores: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -287,26 +275,16 @@ def forward_selection_joining(cv: InnerCV, epsilon: float, accept_ties: bool = F
     return [nd.attributes for nd in nodes], trace
 
 
-class HillClimbingWrapper(AugmentedNaiveBayes):
-    """Shared parameters and set-up of the searches; subclasses implement ``_search(cv)``."""
+class HillClimbingWrapper(WrapperBase):
+    """The wrappers' parameters plus ``accept_ties``; subclasses implement ``_search(cv)``."""
 
-    _parameter_constraints = {
-        "alpha": [Interval(Real, 0, None, closed="neither")],
-        "inner_folds": [Interval(Integral, 2, None, closed="left")],
-        "epsilon": [Interval(Real, 0, 1, closed="left")],
-        "accept_ties": ["boolean"],
-        "random_state": [None, Interval(Integral, 0, None, closed="left")],
-        "weights": [None, StrOptions(frozenset(WEIGHTS))],
-    }
+    _parameter_constraints = {**WrapperBase._parameter_constraints, "accept_ties": ["boolean"]}
 
     def __init__(self, *, alpha: float = 1.0, inner_folds: int = 5, epsilon: float = 0.0,
                  accept_ties: bool = False, random_state=None, weights=None):
-        self.alpha = alpha
-        self.inner_folds = inner_folds
-        self.epsilon = epsilon
+        super().__init__(alpha=alpha, inner_folds=inner_folds, epsilon=epsilon,
+                         random_state=random_state, weights=weights)
         self.accept_ties = accept_ties
-        self.random_state = random_state
-        self.weights = weights
 
     def _search(self, cv: InnerCV) -> Structure:
         raise NotImplementedError
@@ -315,9 +293,7 @@ class HillClimbingWrapper(AugmentedNaiveBayes):
         return ArcSearch(cv, float(self.epsilon), bool(self.accept_ties))
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
-        cv = InnerCV(X, y, cardinalities, n_classes, float(self.alpha), int(self.inner_folds),
-                     np.random.default_rng(self.random_state))
-        return self._search(cv)
+        return self._search(self._engine(X, y, cardinalities, n_classes, self._rng()))
 
     def _arc_structure(self, search: ArcSearch) -> Structure:
         arcs = [(p, c) for c, ps in enumerate(search.parents) for p in ps]

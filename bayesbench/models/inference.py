@@ -19,7 +19,7 @@ from typing import Sequence
 import numpy as np
 
 from ..errors import ClassifierError
-from .counting import _mixed_radix, _radix, clean_columns, compact_codes
+from .counting import clean_columns, compact_codes, mixed_radix, slotted_radix
 from .structure import Structure
 
 
@@ -42,10 +42,10 @@ def node_log_probs(structure: Structure, tables: Sequence[np.ndarray], X: np.nda
         cols = list(node.parents) + list(node.attributes)
         if clean[cols].all():
             # The common case: nothing missing or unknown, one gather.
-            yield flat[_radix(X, cols, cards, clean)[0]]
+            yield flat[slotted_radix(X, cols, cards, clean)[0]]
             continue
-        pa, pa_missing, pa_beyond = _mixed_radix(X, node.parents, cards)
-        val, val_missing, val_beyond = _mixed_radix(X, node.attributes, cards)
+        pa, pa_missing, pa_beyond = mixed_radix(X, node.parents, cards)
+        val, val_missing, val_beyond = mixed_radix(X, node.attributes, cards)
         skip = pa_missing | pa_beyond | val_missing
         rows = [flat, np.zeros((1, n_classes))]
         idx = pa * n_val + val

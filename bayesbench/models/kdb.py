@@ -6,12 +6,14 @@ original filter algorithm, which needs no inner cross-validation.
 """
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 
-from ..errors import ClassifierError
 from .anb import AugmentedNaiveBayes
 from .information import conditional_mutual_information_matrix, mutual_information_with_class
 from .structure import Structure
+from .validation import Interval
 
 _TIE_DECIMALS = 12
 
@@ -59,6 +61,8 @@ class KDB(AugmentedNaiveBayes):
         Pseudo-count per table cell.
     k : int, default 2
         Maximum number of attribute parents (bnclassify's ``kdbk`` default).
+    weights : {None, 'awnb', 'manb', 'wanbia'}, default None
+        See :class:`~bayesbench.models.anb.AugmentedNaiveBayes`.
 
     Attributes
     ----------
@@ -66,14 +70,15 @@ class KDB(AugmentedNaiveBayes):
         ``info`` holds ``"order"``, ``"mi_class"`` and ``"cmi"``.
     """
 
-    def __init__(self, alpha: float = 1.0, k: int = 2, weights=None):
+    _parameter_constraints = {**AugmentedNaiveBayes._parameter_constraints,
+                              "k": [Interval(Integral, 0, None, closed="left")]}
+
+    def __init__(self, *, alpha: float = 1.0, k: int = 2, weights=None):
         self.alpha = alpha
         self.k = k
         self.weights = weights
 
     def _learn_structure(self, X, y, cardinalities, n_classes):
-        if not isinstance(self.k, (int, np.integer)) or self.k < 0:
-            raise ClassifierError(f"k must be an integer >= 0, got {self.k!r}")
         mi = mutual_information_with_class(X, y, cardinalities, n_classes)
         cmi = conditional_mutual_information_matrix(X, y, cardinalities, n_classes)
         order, parents = kdb_parents(mi, cmi, int(self.k))

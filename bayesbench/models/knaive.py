@@ -8,12 +8,15 @@ sense (paper 001): its averaged dependence-derivative ratios are closest to 1.
 """
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 
-from ..errors import ClassifierError
 from .base import fresh_fit
-from .gaussian import (ContinuousClassifier, fit_linear_moments, linear_joint_log_likelihood,
-                       set_linear_dependences)
+from .gaussian import (RESIDUAL_VARIANCE, VAR_SMOOTHING, ContinuousClassifier,
+                       fit_linear_moments, linear_joint_log_likelihood, set_linear_dependences)
+from .input import start_continuous_fit
+from .validation import Interval, parameter_error
 
 # The exhaustive search evaluates subsets in blocks of 2**_BLOCK_BITS bitmasks.
 _BLOCK_BITS = 16
@@ -102,8 +105,18 @@ class KNaiveBayes(ContinuousClassifier):
         As in ``LinearFullBayes``, ``coef_`` for the chosen structure.
     """
 
-    def __init__(self, k: int | None = None, strong: bool = False, var_smoothing: float = 1e-9,
-                 residual_variance: str = "marginal", exhaustive_limit: int = 20):
+    _parameter_constraints = {
+        "k": [None, Interval(Integral, 0, None, closed="left")],
+        # "boolean": a string such as "false" is truthy and would silently mean True.
+        "strong": ["boolean"],
+        "var_smoothing": VAR_SMOOTHING,
+        "residual_variance": RESIDUAL_VARIANCE,
+        "exhaustive_limit": [Interval(Integral, 0, None, closed="left")],
+    }
+
+    def __init__(self, *, k: int | None = None, strong: bool = False,
+                 var_smoothing: float = 1e-9, residual_variance: str = "marginal",
+                 exhaustive_limit: int = 20):
         self.k = k
         self.strong = strong
         self.var_smoothing = var_smoothing
@@ -111,17 +124,12 @@ class KNaiveBayes(ContinuousClassifier):
         self.exhaustive_limit = exhaustive_limit
 
     @fresh_fit
-    def fit(self, X, y, n_classes: int | None = None):
-        X, codes = self._validate_fit(X, y, n_classes)
+    def fit(self, X, y, *, cardinalities=None, n_classes: int | None = None):
+        X, codes = start_continuous_fit(self, X, y, n_classes)
         p = X.shape[1]
-        if self.k is not None and not (_is_int(self.k) and 0 <= self.k <= p):
-            raise ClassifierError(f"k must be None or an integer in 0..{p}, got {self.k!r}")
-        if not isinstance(self.strong, (bool, np.bool_)):
-            # A string such as "false" is truthy and would silently mean strong=True.
-            raise ClassifierError(f"strong must be True or False, got {self.strong!r}")
-        if not _is_int(self.exhaustive_limit):
-            raise ClassifierError(
-                f"exhaustive_limit must be an integer, got {self.exhaustive_limit!r}")
+        if self.k is not None and self.k > p:
+            raise parameter_error(type(self).__name__, "k", f"None or an integer in 0..{p}",
+                                  self.k)
         fit_linear_moments(self, X, codes)
         set_linear_dependences(self, ~np.eye(p, dtype=bool))
         self.mean_log_dd_ = mean_log_dependence_derivatives(self, X)
@@ -154,10 +162,6 @@ class KNaiveBayes(ContinuousClassifier):
         kind = "strong" if info["strong"] else "weak"
         return (f"{kind} {info['k']}-naive bayes, naive={{{', '.join(info['naive'])}}}, "
                 f"imbalance={info['imbalance']:.4g} ({info['search']})")
-
-
-def _is_int(value) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
 def mean_log_dependence_derivatives(model: ContinuousClassifier, X: np.ndarray) -> np.ndarray:

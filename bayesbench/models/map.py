@@ -1,15 +1,18 @@
 """The MAP classifier of paper 004: a lookup table of whole attribute configurations."""
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 
-from .anb import attribute_names_of, check_alpha, check_predict_X, start_fit
-from .base import BaseClassifier, fresh_fit
+from .base import BaseClassifier, StructureLearner, check_fitted, fresh_fit
 from .counting import class_log_prior
+from .input import check_discrete_predict_X, start_discrete_fit
 from .structure import Node, Structure
+from .validation import Interval
 
 
-class MAPClassifier(BaseClassifier):
+class MAPClassifier(StructureLearner, BaseClassifier):
     """Maximum a posteriori lookup of the full attribute configuration.
 
     ``p(c | x) = (N(x, c) + alpha) / (N(x) + alpha K)`` for a configuration
@@ -36,14 +39,15 @@ class MAPClassifier(BaseClassifier):
         One node joining every attribute.
     """
 
-    def __init__(self, alpha: float = 0.0):
+    _parameter_constraints = {"alpha": [Interval(Real, 0, None, closed="left")]}
+
+    def __init__(self, *, alpha: float = 0.0):
         self.alpha = alpha
 
     @fresh_fit
-    def fit(self, X, y, cardinalities=None, n_classes=None):
-        alpha = check_alpha(self.alpha)
-        names = attribute_names_of(X)
-        X, cards, codes = start_fit(self, X, y, cardinalities, n_classes)
+    def fit(self, X, y, *, cardinalities=None, n_classes=None):
+        alpha = float(self.alpha)
+        X, cards, codes, names = start_discrete_fit(self, X, y, cardinalities, n_classes)
         k = len(self.classes_)
         configs, inverse = np.unique(X, axis=0, return_inverse=True)
         inverse = inverse.ravel()
@@ -59,9 +63,8 @@ class MAPClassifier(BaseClassifier):
 
     def lookup(self, X) -> np.ndarray:
         """Index of each row's configuration in ``configurations_``, ``-1`` if unseen."""
-        self._check_fitted()
-        X = check_predict_X(X, self.n_features_in_, self.categories_, self.cardinalities_,
-                            getattr(self, "feature_names_in_", None))
+        check_fitted(self)
+        X = check_discrete_predict_X(self, X)
         u = self.configurations_.shape[0]
         # int64 on both sides: casting to a narrow fit dtype (int8 codes) would wrap a
         # code never seen at fit onto a seen one.

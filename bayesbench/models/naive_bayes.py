@@ -2,9 +2,6 @@
 with or without additive smoothing)."""
 from __future__ import annotations
 
-import numpy as np
-
-from ..errors import ClassifierError
 from .anb import AugmentedNaiveBayes
 from .structure import Structure
 
@@ -30,17 +27,19 @@ class NaiveBayes(AugmentedNaiveBayes):
         does not underflow; with many attributes it does, and then every class
         gets probability 0 and the posterior falls back to uniform (paper 004
         shows this failure).
+    weights : {None, 'awnb', 'manb', 'wanbia'}, default None
+        See :class:`~bayesbench.models.anb.AugmentedNaiveBayes`.
     """
 
-    def __init__(self, alpha: float = 1.0, log: bool = True, weights=None):
+    # "boolean": a string such as "no" is truthy and would silently mean log=True.
+    _parameter_constraints = {**AugmentedNaiveBayes._parameter_constraints, "log": ["boolean"]}
+
+    def __init__(self, *, alpha: float = 1.0, log: bool = True, weights=None):
         self.alpha = alpha
         self.log = log
         self.weights = weights
 
     def _learn_structure(self, X, y, cardinalities, n_classes):
-        if not isinstance(self.log, (bool, np.bool_)):
-            # A string such as "no" is truthy and would silently mean log=True.
-            raise ClassifierError(f"log must be True or False, got {self.log!r}")
         return Structure.naive(X.shape[1], info={"learner": "nb"})
 
     def _joint_log_likelihood(self, X, plain: bool = False):

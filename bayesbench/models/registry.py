@@ -8,6 +8,7 @@ from __future__ import annotations
 import importlib
 
 from ..errors import ClassifierError
+from .validation import validate_params
 
 _REGISTRY: dict[str, str] = {
     "nb": "naive_bayes:NaiveBayes",
@@ -62,10 +63,12 @@ def classifier_class(name: str):
 
 
 def make_classifier(name: str, **params):
-    """A new, unfitted classifier ``name`` with hyper-parameters ``params``.
+    """A new, unfitted classifier ``name`` with hyper-parameters ``params``, checked.
 
-    Unknown parameters raise :class:`~bayesbench.errors.ClassifierError`
-    listing the parameters the classifier takes.
+    An unknown parameter, or a value outside the learner's declared constraints
+    (:mod:`.validation`), raises :class:`~bayesbench.errors.ClassifierError`
+    whose ``parameter`` names it; an unknown parameter's message lists the
+    parameters the classifier takes.
     """
     cls = classifier_class(name)
     valid = cls._param_names()
@@ -73,5 +76,15 @@ def make_classifier(name: str, **params):
     if unknown:
         raise ClassifierError(
             f"classifier '{name}' has no parameter(s) {', '.join(unknown)}; "
-            f"its parameters are: {', '.join(valid) or '(none)'}")
-    return cls(**params)
+            f"its parameters are: {', '.join(valid) or '(none)'}", parameter=unknown[0])
+    model = cls(**params)
+    validate_params(model)
+    return model
+
+
+def check_classifier_params(name: str, params: dict) -> None:
+    """Check that ``make_classifier(name, **params)`` would succeed, without keeping the model.
+
+    For the config layer, which adds the key path of ``err.parameter``.
+    """
+    make_classifier(name, **params)

@@ -29,6 +29,7 @@ from typing import Sequence
 import numpy as np
 
 from ..errors import ClassifierError
+from .base import check_fitted
 from .information import cmi_from_counts, pair_counts
 from .structure import Structure
 
@@ -96,7 +97,7 @@ class ModelScores:
         return codes
 
     def _rows(self, X, y) -> tuple[np.ndarray, np.ndarray]:
-        self._check_fitted()
+        check_fitted(self)
         codes = self._class_codes(y)
         jll = self._joint_log_likelihood(X)
         if jll.shape[0] != codes.shape[0]:
@@ -119,7 +120,7 @@ class ModelScores:
 
     def conditional_log_likelihood(self, X, y) -> float:
         """``sum_i log p(c_i | x_i)``, the posterior of each row's own class."""
-        self._check_fitted()
+        check_fitted(self)
         codes = self._class_codes(y)
         log_post = self.predict_log_proba(X)
         if log_post.shape[0] != codes.shape[0]:
@@ -128,7 +129,7 @@ class ModelScores:
 
     def n_free_parameters(self) -> int:
         """Free parameters of the class prior and the tables (attribute weights not counted)."""
-        self._check_fitted()
+        check_fitted(self)
         return free_parameters(self.structure_, self.cardinalities_, len(self.classes_))
 
     def aic(self, X, y) -> float:

@@ -18,24 +18,18 @@ wrapper.ASB` does the same over groups of attributes (:func:`dependence_forest`)
 """
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 
-from ..errors import ClassifierError
 from .anb import AugmentedNaiveBayes
 from .independence import GTestResult, conditional_independence_test, independence_test
 from .structure import Structure
 from .tan import maximum_spanning_forest, orient
+from .validation import Interval
 
-
-def check_significance(value) -> float:
-    """The level of a test as a float in (0, 1], or a ClassifierError."""
-    try:
-        value = float(value)
-    except (TypeError, ValueError):
-        raise ClassifierError(f"significance must be a number in (0, 1], got {value!r}") from None
-    if not 0 < value <= 1:
-        raise ClassifierError(f"significance must be a number in (0, 1], got {value!r}")
-    return value
+#: The constraint on the level of the tests, shared by every learner that runs them.
+SIGNIFICANCE = [Interval(Real, 0, 1, closed="right")]
 
 
 def decision_record(attributes, result: GTestResult, significance: float) -> dict:
@@ -142,7 +136,10 @@ class STAN(AugmentedNaiveBayes):
         ``select``, also ``class_tests`` (one record per attribute) and ``kept``.
     """
 
-    def __init__(self, alpha: float = 1.0, significance: float = 0.05, select: bool = True,
+    _parameter_constraints = {**AugmentedNaiveBayes._parameter_constraints,
+                              "significance": SIGNIFICANCE, "select": ["boolean"]}
+
+    def __init__(self, *, alpha: float = 1.0, significance: float = 0.05, select: bool = True,
                  weights=None):
         self.alpha = alpha
         self.significance = significance
@@ -150,7 +147,7 @@ class STAN(AugmentedNaiveBayes):
         self.weights = weights
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
-        significance = check_significance(self.significance)
+        significance = float(self.significance)
         kept, info = list(range(X.shape[1])), {}
         if self.select:
             kept, class_tests = class_dependent_attributes(X, y, cardinalities, n_classes,
@@ -179,6 +176,8 @@ class FFSS(AugmentedNaiveBayes):
         Additive smoothing of the tables.
     significance : float, default 0.05
         Level of the tests.
+    weights : {None, 'awnb', 'manb', 'wanbia'}, default None
+        See :class:`~bayesbench.models.anb.AugmentedNaiveBayes`.
 
     Attributes
     ----------
@@ -186,13 +185,16 @@ class FFSS(AugmentedNaiveBayes):
         ``info`` holds ``tests`` (one record per attribute) and ``kept``.
     """
 
-    def __init__(self, alpha: float = 1.0, significance: float = 0.05, weights=None):
+    _parameter_constraints = {**AugmentedNaiveBayes._parameter_constraints,
+                              "significance": SIGNIFICANCE}
+
+    def __init__(self, *, alpha: float = 1.0, significance: float = 0.05, weights=None):
         self.alpha = alpha
         self.significance = significance
         self.weights = weights
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
-        significance = check_significance(self.significance)
+        significance = float(self.significance)
         kept, tests = class_dependent_attributes(X, y, cardinalities, n_classes, significance)
         return Structure.naive(X.shape[1], kept, info={
             "significance": significance, "tests": tests, "kept": kept})

@@ -117,6 +117,18 @@ class Structure:
 
     # ---------------------------------------------------------- validation
     def _validate(self):
+        owner = self._owners()
+        for k, node in enumerate(self.nodes):
+            for p in node.parents:
+                if p not in owner:
+                    raise ClassifierError(f"node {k}: parent {p} is in no node")
+                if owner[p] == k:
+                    raise ClassifierError(f"node {k}: parent {p} is one of its own attributes")
+        if self._topological_order() is None:
+            raise ClassifierError("the structure has a directed cycle among its nodes")
+
+    def _owners(self) -> dict[int, int]:
+        """The node of each attribute, checking that each is in range and in one node only."""
         owner = {}
         for k, node in enumerate(self.nodes):
             if not node.attributes:
@@ -128,14 +140,7 @@ class Structure:
                 if a in owner:
                     raise ClassifierError(f"attribute {a} is in nodes {owner[a]} and {k}")
                 owner[a] = k
-        for k, node in enumerate(self.nodes):
-            for p in node.parents:
-                if p not in owner:
-                    raise ClassifierError(f"node {k}: parent {p} is in no node")
-                if owner[p] == k:
-                    raise ClassifierError(f"node {k}: parent {p} is one of its own attributes")
-        if self._topological_order() is None:
-            raise ClassifierError("the structure has a directed cycle among its nodes")
+        return owner
 
     def _topological_order(self) -> list[int] | None:
         owner = {a: k for k, node in enumerate(self.nodes) for a in node.attributes}
@@ -191,11 +196,14 @@ class Structure:
         return out
 
     def to_dot(self, name: str = "anb") -> str:
-        """Graphviz DOT text of the network (class node drawn as a double circle)."""
+        """Graphviz DOT text of the network, drawn top-down with the class node alone on the
+        top rank (a double circle) and each joined node as one box labelled ``a+b``."""
         def q(s):
             return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
         lines = [f"digraph {q(name)} {{",
-                 f"  {q(self.class_name)} [shape=doublecircle];"]
+                 "  rankdir=TB;",
+                 f"  {q(self.class_name)} [shape=doublecircle];",
+                 f"  {{ rank=source; {q(self.class_name)}; }}"]
         for node in self.nodes:
             shape = "box" if len(node.attributes) > 1 else "ellipse"
             lines.append(f"  {q(self.node_label(node))} [shape={shape}];")

@@ -8,13 +8,15 @@ and add the class as a parent of every attribute. Zhang's ddr-ChowLiu (paper
 """
 from __future__ import annotations
 
+from numbers import Integral
+
 import numpy as np
 
-from ..errors import ClassifierError
 from .anb import AugmentedNaiveBayes
 from .information import conditional_mutual_information_matrix, ddr_information_matrix
 from .scores import ARC_SCORES, arc_score_matrix
 from .structure import Structure
+from .validation import Interval, StrOptions, parameter_error
 
 _TIE_DECIMALS = 12
 
@@ -105,13 +107,14 @@ class TAN(AugmentedNaiveBayes):
     root : int, default 0
         Index of the root attribute (the choice changes only the smoothing,
         not the maximum-likelihood joint distribution).
-    score : {'cmi', 'loglik', 'aic', 'bic'}, default 'cmi'
+    criterion : {'cmi', 'loglik', 'aic', 'bic'}, default 'cmi'
         ``'cmi'``: the spanning tree above. Otherwise edge ``(i, j)`` weighs
         what the arc adds to that score (:func:`~bayesbench.models.scores.
         arc_score_matrix`: ``N I`` minus AIC's or BIC's penalty) and only
         edges of positive weight are kept, so the result is the maximum
         weighted *forest*: each arc is there only if it improves the score
         (bnclassify's ``tan_cl(score=)``; Friedman et al. 1997, sec. 4.2).
+        Not named ``score``, which is every estimator's accuracy method.
     weights : {None, 'awnb', 'manb', 'wanbia'}, default None
         See :class:`~bayesbench.models.anb.AugmentedNaiveBayes`.
 
@@ -122,28 +125,31 @@ class TAN(AugmentedNaiveBayes):
         undirected edges in the order Kruskal added them) and ``"root"``.
     """
 
-    def __init__(self, alpha: float = 1.0, root: int = 0, score: str = "cmi", weights=None):
+    _parameter_constraints = {**AugmentedNaiveBayes._parameter_constraints,
+                              "root": [Interval(Integral, 0, None, closed="left")],
+                              "criterion": [StrOptions({"cmi", *ARC_SCORES})]}
+
+    def __init__(self, *, alpha: float = 1.0, root: int = 0, criterion: str = "cmi",
+                 weights=None):
         self.alpha = alpha
         self.root = root
-        self.score = score
+        self.criterion = criterion
         self.weights = weights
 
     def _measure(self) -> str:
-        return self.score
+        return self.criterion
 
     def _weights(self, X, y, cardinalities, n_classes):
-        if self.score == "cmi":
+        if self.criterion == "cmi":
             return conditional_mutual_information_matrix(X, y, cardinalities, n_classes)
-        return arc_score_matrix(X, y, cardinalities, n_classes, self.score)
+        return arc_score_matrix(X, y, cardinalities, n_classes, self.criterion)
 
     def _learn_structure(self, X, y, cardinalities, n_classes):
         m = X.shape[1]
-        root = self.root
-        if isinstance(root, bool) or not isinstance(root, (int, np.integer)):
-            raise ClassifierError(f"root must be an integer attribute index, got {root!r}")
-        root = int(root)
-        if m and not 0 <= root < m:
-            raise ClassifierError(f"root must be an attribute index in 0..{m - 1}, got {root}")
+        root = int(self.root)
+        if m and root >= m:
+            raise parameter_error(type(self).__name__, "root",
+                                  f"an attribute index in 0..{m - 1}", self.root)
         weights = self._weights(X, y, cardinalities, n_classes)
         measure = self._measure()
         # A score keeps only the arcs that improve it; a measure's spanning tree keeps them all.
@@ -171,7 +177,12 @@ class DDRTAN(TAN):
     :func:`~bayesbench.models.information.ddr_from_counts`).
     """
 
-    def __init__(self, alpha: float = 1.0, root: int = 0, weights=None):
+    # No ``criterion``: the edge weight is always the ddr measure.
+    _parameter_constraints = {name: constraint
+                              for name, constraint in TAN._parameter_constraints.items()
+                              if name != "criterion"}
+
+    def __init__(self, *, alpha: float = 1.0, root: int = 0, weights=None):
         self.alpha = alpha
         self.root = root
         self.weights = weights

@@ -57,9 +57,12 @@ from .counting import log_table, unseen_log_prob
 from .decision_tree import first_test_depths, grow_tree
 from .inference import node_log_probs
 from .structure import Structure
+from .validation import StrOptions
 
 #: The values of every discrete learner's ``weights`` parameter (besides None).
 WEIGHTS = ("awnb", "manb", "wanbia")
+#: The constraint on ``weights``, shared by every learner that takes it.
+WEIGHTS_CONSTRAINT = [None, StrOptions(WEIGHTS)]
 #: AWNB: trees and the share of the rows in each bootstrap sample (Hall 2007).
 AWNB_TREES = 10
 AWNB_SHARE = 0.5
@@ -209,10 +212,12 @@ def learn_weights(method: str, structure: Structure, X: np.ndarray, y: np.ndarra
         raise ClassifierError(f"weights must be None or one of {', '.join(WEIGHTS)}, "
                               f"got {method!r}")
     if method in ("manb", "wanbia") and not alpha > 0:
+        # Named as the parameter at fault, so that the config layer can point at it.
         raise ClassifierError(f"weights={method!r} needs alpha > 0 (got {alpha}): "
                               + ("it is the Dirichlet prior of the tables" if method == "manb"
                                  else "with alpha = 0 a table holds log 0 and the "
-                                      "conditional log-likelihood has no gradient"))
+                                      "conditional log-likelihood has no gradient"),
+                              parameter="alpha")
     if method == "awnb":
         attribute = awnb_attribute_weights(X, y, cardinalities, n_classes, rng)
         node = np.array([max(attribute[a] for a in nd.attributes) for nd in structure.nodes])

@@ -15,7 +15,7 @@ accuracy on the training data only, takes the best one if it is *strictly*
 better than the current model (by at least ``epsilon``, a share of the
 examples, when ``epsilon > 0``: bnclassify's stopping rule, whose default there
 is 0.01), and stops otherwise. Scores come from
-:mod:`._inner_cv`, which never refits: it adds and subtracts cached per-node
+:mod:`.inner_cv`, which never refits: it adds and subtracts cached per-node
 held-out log-likelihoods, so each estimate equals the held-out accuracy of a
 refitted model with the same smoothing ``alpha`` as the final one.
 
@@ -29,15 +29,16 @@ from __future__ import annotations
 
 import math
 from math import prod
+from numbers import Integral, Real
 
 import numpy as np
 
-from ..errors import ClassifierError
-from ._inner_cv import InnerCV, NodeScore
 from .anb import AugmentedNaiveBayes
 from .counting import joint_index
-from .selective import check_significance, dependence_forest
+from .inner_cv import InnerCV, NodeScore
+from .selective import SIGNIFICANCE, dependence_forest
 from .structure import Node, Structure
+from .validation import Interval
 
 #: Memory for BSEJ's cached candidate contributions (``n x n_classes`` floats
 #: each); candidates beyond it are recomputed at every step instead.
@@ -49,10 +50,14 @@ MAX_CACHE_BYTES = 256 * 2 ** 20
 MAX_JOIN_CELLS = 2 ** 22
 
 
-def _required_gain(cv: InnerCV, epsilon: float) -> int:
-    """Fewest extra correct predictions a step must bring: at least one, and at
-    least ``epsilon`` (a share of the examples) when that is larger."""
-    return max(1, math.ceil(epsilon * cv.n - 1e-9))
+def required_gain(n: int, epsilon: float, accept_ties: bool = False) -> int:
+    """Fewest extra correct predictions (of ``n`` examples) a step must bring.
+
+    ``epsilon n`` rounded up (``epsilon`` a share of the examples), and at least
+    one unless ``accept_ties`` (bnclassify's rule, under which ``epsilon = 0``
+    takes a step that only matches the current accuracy).
+    """
+    return max(0 if accept_ties else 1, math.ceil(epsilon * n - 1e-9))
 
 
 def forward_selection(cv: InnerCV, epsilon: float = 0.0) -> tuple[list[int], list[dict]]:
@@ -61,7 +66,7 @@ def forward_selection(cv: InnerCV, epsilon: float = 0.0) -> tuple[list[int], lis
     Returns the selected attributes in order of addition and the search trace
     (one entry per accepted step, with the inner accuracy after it).
     """
-    gain = _required_gain(cv, epsilon)
+    gain = required_gain(cv.n, epsilon)
     total = cv.log_prior.copy()
     best = cv.correct(total)
     trace = [{"operation": "start", "attributes": [], "accuracy": best / cv.n}]
@@ -85,6 +90,86 @@ def _join_allowed(cv: InnerCV, a: NodeScore, b: NodeScore) -> bool:
     return a.cardinality * b.cardinality * cv.n_classes <= MAX_JOIN_CELLS
 
 
+class _ContributionCache:
+    """Held-out contributions of candidate nodes, by attribute set, up to ``MAX_CACHE_BYTES``.
+
+    A node's contribution depends only on its attribute set, so the candidates of one
+    BSEJ step are kept for the next; those no longer candidates are let go after each step.
+    """
+
+    def __init__(self):
+        self.values: dict[tuple[int, ...], np.ndarray] = {}
+        self.nbytes = 0
+        self.used: set[tuple[int, ...]] = set()
+
+    def get(self, attributes, build) -> np.ndarray:
+        self.used.add(attributes)
+        hit = self.values.get(attributes)
+        if hit is None:
+            hit = build().contribution
+            if self.nbytes + hit.nbytes <= MAX_CACHE_BYTES:
+                self.values[attributes] = hit
+                self.nbytes += hit.nbytes
+        return hit
+
+    def keep_used(self):
+        """Forget every entry that was not a candidate since the last call."""
+        self.values = {key: value for key, value in self.values.items() if key in self.used}
+        self.nbytes = sum(value.nbytes for value in self.values.values())
+        self.used = set()
+
+
+def _best_bsej_move(cv: InnerCV, nodes, total, best: int, cache: _ContributionCache):
+    """The best-scoring candidate of one BSEJ step strictly above ``best``, first in the
+    enumeration order on ties: ``(score, move)``, ``move`` None if none beats ``best``."""
+    best_score, best_move = best, None
+    owner = {a: i for i, node in enumerate(nodes) for a in node.attributes}
+    for a in sorted(owner):
+        node = nodes[owner[a]]
+        partial = total - node.contribution
+        rest = tuple(x for x in node.attributes if x != a)
+        if rest:
+            partial = partial + cache.get(rest, lambda: cv.group(rest))
+        score = cv.correct(partial)
+        if score > best_score:
+            best_score, best_move = score, ("remove", owner[a], a)
+    for i in range(len(nodes)):
+        a = nodes[i]
+        partial = total - a.contribution
+        for j in range(i + 1, len(nodes)):
+            b = nodes[j]
+            if not _join_allowed(cv, a, b):
+                continue
+            joined = cache.get(tuple(sorted(a.attributes + b.attributes)), lambda: cv.join(a, b))
+            score = cv.correct(partial - b.contribution + joined)
+            if score > best_score:
+                best_score, best_move = score, ("join", i, j)
+    return best_score, best_move
+
+
+def _apply_bsej_move(cv: InnerCV, nodes, total, move):
+    """The nodes, total and trace entry (without accuracy) after ``move``."""
+    if move[0] == "remove":
+        _, i, a = move
+        nodes = list(nodes)
+        node = nodes.pop(i)
+        total = total - node.contribution
+        rest = tuple(x for x in node.attributes if x != a)
+        if rest:
+            shrunk = cv.group(rest)
+            total = total + shrunk.contribution
+            nodes.append(shrunk)
+        entry = {"operation": "remove", "attributes": [a]}
+    else:
+        _, i, j = move
+        a, b = nodes[i], nodes[j]
+        joined = cv.join(a, b, compact=True)
+        total = total - a.contribution - b.contribution + joined.contribution
+        nodes = [n for k, n in enumerate(nodes) if k not in (i, j)] + [joined]
+        entry = {"operation": "join", "attributes": [list(a.attributes), list(b.attributes)]}
+    return sorted(nodes, key=lambda n: n.attributes), total, entry
+
+
 def backward_elimination_joining(cv: InnerCV, epsilon: float = 0.0
                                  ) -> tuple[list[tuple[int, ...]], list[dict]]:
     """Pazzani's BSEJ on the engine's data.
@@ -95,99 +180,37 @@ def backward_elimination_joining(cv: InnerCV, epsilon: float = 0.0
     tuple of attribute indices, ordered by smallest attribute) and the trace.
     """
     nodes = [cv.group((j,)) for j in range(cv.X.shape[1])]
-    gain = _required_gain(cv, epsilon)
+    gain = required_gain(cv.n, epsilon)
     total = cv.log_prior + sum(node.contribution for node in nodes)
     best = cv.correct(total)
     trace = [{"operation": "start", "attributes": [], "accuracy": best / cv.n}]
-    # A node's held-out contribution depends only on its attribute set, so the
-    # candidates of one step are kept for the next, up to MAX_CACHE_BYTES; those
-    # no longer candidates are let go after each step.
-    cache: dict[tuple[int, ...], np.ndarray] = {}
-    cached_bytes = 0
-
-    def contribution_of(attributes, build):
-        nonlocal cached_bytes
-        hit = cache.get(attributes)
-        if hit is None:
-            hit = build().contribution
-            if cached_bytes + hit.nbytes <= MAX_CACHE_BYTES:
-                cache[attributes] = hit
-                cached_bytes += hit.nbytes
-        return hit
-
+    cache = _ContributionCache()
     while nodes:
-        best_score, best_move, used = best, None, set()
-        owner = {a: i for i, node in enumerate(nodes) for a in node.attributes}
-        for a in sorted(owner):
-            node = nodes[owner[a]]
-            partial = total - node.contribution
-            rest = tuple(x for x in node.attributes if x != a)
-            if rest:
-                used.add(rest)
-                partial = partial + contribution_of(rest, lambda: cv.group(rest))
-            score = cv.correct(partial)
-            if score > best_score:
-                best_score, best_move = score, ("remove", owner[a], a)
-        for i in range(len(nodes)):
-            a = nodes[i]
-            partial = total - a.contribution
-            for j in range(i + 1, len(nodes)):
-                b = nodes[j]
-                if not _join_allowed(cv, a, b):
-                    continue
-                key = tuple(sorted(a.attributes + b.attributes))
-                used.add(key)
-                joined = contribution_of(key, lambda: cv.join(a, b))
-                score = cv.correct(partial - b.contribution + joined)
-                if score > best_score:
-                    best_score, best_move = score, ("join", i, j)
-        cache = {key: value for key, value in cache.items() if key in used}
-        cached_bytes = sum(value.nbytes for value in cache.values())
-        if best_move is None or best_score < best + gain:
+        score, move = _best_bsej_move(cv, nodes, total, best, cache)
+        cache.keep_used()
+        if move is None or score < best + gain:
             break
-        best = best_score
-        if best_move[0] == "remove":
-            _, i, a = best_move
-            node = nodes.pop(i)
-            total = total - node.contribution
-            rest = tuple(x for x in node.attributes if x != a)
-            if rest:
-                shrunk = cv.group(rest)
-                total = total + shrunk.contribution
-                nodes.append(shrunk)
-            trace.append({"operation": "remove", "attributes": [a], "accuracy": best / cv.n})
-        else:
-            _, i, j = best_move
-            a, b = nodes[i], nodes[j]
-            joined = cv.join(a, b, compact=True)
-            total = total - a.contribution - b.contribution + joined.contribution
-            nodes = [n for k, n in enumerate(nodes) if k not in (i, j)] + [joined]
-            trace.append({"operation": "join", "attributes": [list(a.attributes),
-                                                              list(b.attributes)],
-                          "accuracy": best / cv.n})
-        nodes.sort(key=lambda n: n.attributes)
+        best = score
+        nodes, total, entry = _apply_bsej_move(cv, nodes, total, move)
+        trace.append({**entry, "accuracy": best / cv.n})
     return [node.attributes for node in nodes], trace
 
 
-def _rng(random_state) -> np.random.Generator:
-    """The inner folds' generator; a bad seed is a ClassifierError, not numpy's traceback."""
-    if random_state is not None and (isinstance(random_state, bool) or not isinstance(
-            random_state, (int, np.integer)) or random_state < 0):
-        raise ClassifierError(
-            f"random_state must be None or an integer >= 0, got {random_state!r}")
-    return np.random.default_rng(random_state)
+class WrapperBase(AugmentedNaiveBayes):
+    """Shared parameters and set-up of every wrapper: the inner cross-validation engine
+    over the training data (here and in :mod:`.hill_climbing`)."""
 
+    _parameter_constraints = {
+        **AugmentedNaiveBayes._parameter_constraints,
+        # alpha > 0: with alpha = 0 a value unseen in an inner training fold has
+        # probability 0, and the held-out accuracies of candidates cannot be compared.
+        "alpha": [Interval(Real, 0, None, closed="neither")],
+        "inner_folds": [Interval(Integral, 2, None, closed="left")],
+        "epsilon": [Interval(Real, 0, 1, closed="left")],
+        "random_state": [None, Interval(Integral, 0, None, closed="left")],
+    }
 
-def _check_folds(value) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 2:
-        raise ClassifierError(f"inner_folds must be an integer >= 2, got {value!r}")
-    return int(value)
-
-
-class _WrapperBase(AugmentedNaiveBayes):
-    """Shared set-up: the inner cross-validation engine over the training data."""
-
-    def __init__(self, alpha: float = 1.0, inner_folds: int = 5, epsilon: float = 0.0,
+    def __init__(self, *, alpha: float = 1.0, inner_folds: int = 5, epsilon: float = 0.0,
                  random_state=None, weights=None):
         self.alpha = alpha
         self.inner_folds = inner_folds
@@ -195,21 +218,16 @@ class _WrapperBase(AugmentedNaiveBayes):
         self.random_state = random_state
         self.weights = weights
 
-    def _epsilon(self) -> float:
-        try:
-            value = float(self.epsilon)
-        except (TypeError, ValueError):
-            value = -1.0
-        if not 0 <= value < 1:
-            raise ClassifierError(f"epsilon must be a number in [0, 1), got {self.epsilon!r}")
-        return value
+    def _rng(self) -> np.random.Generator:
+        """The generator that places the examples into inner folds."""
+        return np.random.default_rng(self.random_state)
 
     def _engine(self, X, y, cardinalities, n_classes, rng) -> InnerCV:
         return InnerCV(X, y, cardinalities, n_classes, float(self.alpha),
-                       _check_folds(self.inner_folds), rng)
+                       int(self.inner_folds), rng)
 
 
-class FSS(_WrapperBase):
+class FSS(WrapperBase):
     """Forward sequential selection (Langley and Sage 1994): a greedily grown selective naive Bayes.
 
     Starting from no attribute (the class prior alone), each step adds the
@@ -227,7 +245,9 @@ class FSS(_WrapperBase):
     epsilon : float in [0, 1), default 0.0
         Least gain in inner accuracy for a step to be taken (0: any strict gain).
     random_state : int or None
-        Seeds the placement of examples into inner folds.
+        Seeds the placement of examples into inner folds (and AWNB's bootstrap).
+    weights : {None, 'awnb', 'manb', 'wanbia'}, default None
+        See :class:`~bayesbench.models.anb.AugmentedNaiveBayes`.
 
     Attributes
     ----------
@@ -238,15 +258,14 @@ class FSS(_WrapperBase):
     """
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
-        rng = _rng(self.random_state)
-        selected, trace = forward_selection(self._engine(X, y, cardinalities, n_classes, rng),
-                                            self._epsilon())
+        selected, trace = forward_selection(
+            self._engine(X, y, cardinalities, n_classes, self._rng()), float(self.epsilon))
         return Structure.naive(X.shape[1], sorted(selected), info={
             "selected": selected, "trace": trace, "inner_accuracy": trace[-1]["accuracy"],
             "inner_folds": int(self.inner_folds)})
 
 
-class BSEJ(_WrapperBase):
+class BSEJ(WrapperBase):
     """Backward sequential elimination and joining (Pazzani 1996): a semi-naive Bayes.
 
     The model is ``p(c) prod_j p(x_Sj | c)`` over disjoint groups ``S_j`` of
@@ -267,7 +286,9 @@ class BSEJ(_WrapperBase):
     epsilon : float in [0, 1), default 0.0
         Least gain in inner accuracy for a step to be taken (0: any strict gain).
     random_state : int or None
-        Seeds the placement of examples into inner folds.
+        Seeds the placement of examples into inner folds (and AWNB's bootstrap).
+    weights : {None, 'awnb', 'manb', 'wanbia'}, default None
+        See :class:`~bayesbench.models.anb.AugmentedNaiveBayes`.
 
     Attributes
     ----------
@@ -279,7 +300,7 @@ class BSEJ(_WrapperBase):
 
     def _search(self, X, y, cardinalities, n_classes, rng):
         groups, trace = backward_elimination_joining(
-            self._engine(X, y, cardinalities, n_classes, rng), self._epsilon())
+            self._engine(X, y, cardinalities, n_classes, rng), float(self.epsilon))
         used = {a for g in groups for a in g}
         info = {"groups": [list(g) for g in groups],
                 "joined": [list(g) for g in groups if len(g) > 1],
@@ -289,8 +310,7 @@ class BSEJ(_WrapperBase):
         return groups, info
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
-        groups, info = self._search(X, y, cardinalities, n_classes,
-                                    _rng(self.random_state))
+        groups, info = self._search(X, y, cardinalities, n_classes, self._rng())
         return Structure(tuple(Node(g) for g in groups), X.shape[1], info=info)
 
 
@@ -324,7 +344,9 @@ class ASB(BSEJ):
     significance : float, default 0.05
         Level of the conditional independence tests.
     random_state : int or None
-        Seeds the placement of examples into BSEJ's inner folds.
+        Seeds the placement of examples into BSEJ's inner folds (and AWNB's bootstrap).
+    weights : {None, 'awnb', 'manb', 'wanbia'}, default None
+        See :class:`~bayesbench.models.anb.AugmentedNaiveBayes`.
 
     Attributes
     ----------
@@ -333,7 +355,10 @@ class ASB(BSEJ):
         groups), ``arcs`` (parent group, child group, weight) and ``roots``.
     """
 
-    def __init__(self, alpha: float = 1.0, inner_folds: int = 5, epsilon: float = 0.0,
+    _parameter_constraints = {**WrapperBase._parameter_constraints,
+                              "significance": SIGNIFICANCE}
+
+    def __init__(self, *, alpha: float = 1.0, inner_folds: int = 5, epsilon: float = 0.0,
                  significance: float = 0.05, random_state=None, weights=None):
         self.alpha = alpha
         self.inner_folds = inner_folds
@@ -343,9 +368,8 @@ class ASB(BSEJ):
         self.weights = weights
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
-        significance = check_significance(self.significance)
-        groups, info = self._search(X, y, cardinalities, n_classes,
-                                    _rng(self.random_state))
+        significance = float(self.significance)
+        groups, info = self._search(X, y, cardinalities, n_classes, self._rng())
         group_cards = [prod(int(cardinalities[a]) for a in g) for g in groups]
         codes = np.empty((X.shape[0], len(groups)), dtype=np.int64)
         for k, g in enumerate(groups):

@@ -22,3 +22,26 @@ __all__ = [
     "AdjustedResult", "holm", "bonferroni", "WilcoxonResult", "wilcoxon",
     "wilcoxon_critical_value", "SignTestResult", "sign_test", "WinTieLoss", "win_tie_loss",
 ]
+
+# Bayesian tests with a region of practical equivalence (after Benavoli et al. 2017).
+from .bayesian import (CorrelatedTTestResult, SignedRankResult,  # noqa: E402
+                       bayesian_correlated_ttest, bayesian_signed_rank)
+
+__all__ += ["CorrelatedTTestResult", "bayesian_correlated_ttest", "SignedRankResult",
+            "bayesian_signed_rank"]
+
+# Effect sizes to report beside the significance marks.
+from .effect_size import (MeanDifferenceResult, cohens_dz, mean_difference_ci,  # noqa: E402
+                          rank_biserial)
+
+__all__ += ["MeanDifferenceResult", "mean_difference_ci", "cohens_dz", "rank_biserial"]
+
+# Agreement of predictions with the truth beyond chance.
+from .agreement import KAPPA_WEIGHTS, cohen_kappa  # noqa: E402
+
+__all__ += ["KAPPA_WEIGHTS", "cohen_kappa"]
+
+# Every pair of classifiers, not only each against a baseline.
+from .pairwise import PairwiseResult, nemenyi_pairwise, wilcoxon_pairwise  # noqa: E402
+
+__all__ += ["PairwiseResult", "nemenyi_pairwise", "wilcoxon_pairwise"]

@@ -5,11 +5,11 @@ import pytest
 
 from bayesbench import make_classifier
 from bayesbench.data import load_dataset
-from bayesbench.models._inner_cv import stratified_fold_ids
-from bayesbench.models.anb import AugmentedNaiveBayes
 from bayesbench.models.hill_climbing import (FSSJ, KDBHC, TANHC, TANHCSP, fssj_moves, kdb_arcs,
-                                             required_gain, superparent_children, tan_hc_arcs)
-from bayesbench.models.structure import Node, Structure
+                                             superparent_children, tan_hc_arcs)
+from bayesbench.models.inner_cv import stratified_fold_ids
+from bayesbench.models.structure import Node
+from helpers import refit_scores
 
 FOLDS = 5
 
@@ -49,35 +49,12 @@ def test_fssj_moves_add_before_join():
     assert fssj_moves([(0, 2), (1,)], cards, 2) == []
 
 
-def test_required_gain_is_one_example_or_epsilon_of_them():
-    assert required_gain(100, 0.0) == 1
-    assert required_gain(100, 0.0, accept_ties=True) == 0
-    assert required_gain(100, 0.025, accept_ties=True) == 3
-    assert required_gain(100, 0.01) == 1
-    assert required_gain(100, 0.025) == 3
-    assert required_gain(1728, 0.01) == 18
-
-
 # ------------------------------------------------------- a slow, refitting reference
-
-class Fixed(AugmentedNaiveBayes):
-    def __init__(self, nodes=(), alpha=1.0):
-        self.nodes = nodes
-        self.alpha = alpha
-
-    def _learn_structure(self, X, y, cardinalities, n_classes):
-        return Structure(tuple(self.nodes), X.shape[1])
-
 
 def refit_correct(data, folds, nodes):
     """Correct held-out predictions with the model refitted on each inner training fold."""
     X, y, cards, k = data
-    correct = 0
-    for f in range(FOLDS):
-        test = folds == f
-        model = Fixed(nodes).fit(X[~test], y[~test], cards, k)
-        correct += int(np.sum(model.predict(X[test]) == y[test]))
-    return correct
+    return int(np.sum(np.argmax(refit_scores(X, y, cards, k, 1.0, folds, nodes), 1) == y))
 
 
 def arc_nodes(parents):
@@ -159,6 +136,12 @@ def inner_folds(y, seed):
     return stratified_fold_ids(y, FOLDS, np.random.default_rng(seed))
 
 
+def fitted(model, data):
+    """``model`` fitted on ``data`` = ``(X, y, cardinalities, n_classes)``."""
+    X, y, cards, k = data
+    return model.fit(X, y, cardinalities=cards, n_classes=k)
+
+
 @pytest.mark.parametrize("seed, ties", [(0, False), (1, False), (2, True)])
 @pytest.mark.parametrize("learner, candidates, superparent", [
     (TANHC, tan_hc_arcs, False),
@@ -170,7 +153,7 @@ def test_arc_searches_equal_a_search_that_refits_every_candidate(seed, ties, lea
     data = structured_data(seed)
     parents, trace = slow_arc_search(data, inner_folds(data[1], seed), candidates, superparent,
                                      ties)
-    model = learner(inner_folds=FOLDS, random_state=seed, accept_ties=ties).fit(*data)
+    model = fitted(learner(inner_folds=FOLDS, random_state=seed, accept_ties=ties), data)
     assert len(trace) > 1  # at least one arc is taken
     assert [tuple(n.parents) for n in model.structure_.nodes] == parents
     assert [t["accuracy"] for t in model.structure_.info["trace"]] == pytest.approx(
@@ -181,7 +164,7 @@ def test_arc_searches_equal_a_search_that_refits_every_candidate(seed, ties, lea
 def test_fssj_equals_a_search_that_refits_every_candidate(seed, ties):
     data = structured_data(seed)
     groups, trace = slow_fssj(data, inner_folds(data[1], seed), ties)
-    model = FSSJ(inner_folds=FOLDS, random_state=seed, accept_ties=ties).fit(*data)
+    model = fitted(FSSJ(inner_folds=FOLDS, random_state=seed, accept_ties=ties), data)
     assert len(trace) > 1
     assert [n.attributes for n in model.structure_.nodes] == groups
     assert [t["accuracy"] for t in model.structure_.info["trace"]] == pytest.approx(
@@ -208,8 +191,7 @@ INDEPENDENT = (2, 3, 4)
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("name", ["tan_hc", "tan_hcsp", "kdb_hc"])
 def test_arc_searches_link_the_xor_pair_and_nothing_independent(name, seed):
-    X, y, cards, k = xor_data(seed)
-    model = make_classifier(name, epsilon=0.01, random_state=seed).fit(X, y, cards, k)
+    model = fitted(make_classifier(name, epsilon=0.01, random_state=seed), xor_data(seed))
     arcs = {frozenset(a) for a in model.structure_.arcs()}
     assert frozenset((0, 1)) in arcs
     assert not any(a <= set(INDEPENDENT) for a in arcs)
@@ -218,8 +200,7 @@ def test_arc_searches_link_the_xor_pair_and_nothing_independent(name, seed):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_fssj_joins_the_xor_pair_and_leaves_the_noise_out(seed):
-    X, y, cards, k = xor_data(seed)
-    s = make_classifier("fssj", epsilon=0.01, random_state=seed).fit(X, y, cards, k).structure_
+    s = fitted(make_classifier("fssj", epsilon=0.01, random_state=seed), xor_data(seed)).structure_
     assert [0, 1] in s.info["joined"]
     assert 3 in s.info["dropped"] and 4 in s.info["dropped"]
     assert s.info["trace"][1]["operation"] == "add" and s.info["trace"][1]["attributes"] == [0]
@@ -232,20 +213,21 @@ def test_fssj_with_bnclassifys_tie_rule_selects_every_car_attribute(uci_dir, see
     # With a gain of one example required, no single attribute moves naive Bayes off the
     # majority class (70 %), and FSSJ, like FSS, keeps none.
     ds = load_dataset(uci_dir / "car.arff")
-    X, y, cards, k = ds.codes(), ds.y, list(ds.cardinalities), ds.n_classes
-    tied = FSSJ(accept_ties=True, random_state=seed).fit(X, y, cards, k).structure_
+    data = ds.codes(), ds.y, list(ds.cardinalities), ds.n_classes
+    y = data[1]
+    tied = fitted(FSSJ(accept_ties=True, random_state=seed), data).structure_
     assert tied.dropped == () and tied.info["inner_accuracy"] > 0.8
-    strict = FSSJ(random_state=seed).fit(X, y, cards, k).structure_
+    strict = fitted(FSSJ(random_state=seed), data).structure_
     assert strict.nodes == () and strict.info["inner_accuracy"] == pytest.approx(
         np.bincount(y).max() / len(y))
 
 
 def test_epsilon_stops_every_search_before_its_first_step():
-    X, y, cards, k = xor_data(0)
+    data = xor_data(0)
     for name in ("tan_hc", "tan_hcsp", "kdb_hc"):
-        s = make_classifier(name, epsilon=0.5, random_state=0).fit(X, y, cards, k).structure_
+        s = fitted(make_classifier(name, epsilon=0.5, random_state=0), data).structure_
         assert s.arcs() == [] and len(s.nodes) == 5
-    s = make_classifier("fssj", epsilon=0.5, random_state=0).fit(X, y, cards, k).structure_
+    s = fitted(make_classifier("fssj", epsilon=0.5, random_state=0), data).structure_
     assert s.nodes == ()
 
 
@@ -254,4 +236,4 @@ def test_parameters_are_keyword_only_and_listed():
         "alpha", "k", "inner_folds", "epsilon", "accept_ties", "random_state", "weights"}
     with pytest.raises(TypeError):
         TANHC(1.0)
-    assert KDBHC(k=1).fit(*xor_data(1)).structure_.info["k"] == 1
+    assert fitted(KDBHC(k=1), xor_data(1)).structure_.info["k"] == 1

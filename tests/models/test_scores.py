@@ -33,7 +33,7 @@ def random_data(seed, n=300, cards=(2, 3, 4, 2), k=3):
 
 def test_nb_likelihoods_equal_categorical_nb_with_the_same_prior(car):
     X, y, cards, k = car
-    nb = make_classifier("nb").fit(X, y, cards, k)
+    nb = make_classifier("nb").fit(X, y, cardinalities=cards, n_classes=k)
     sk = CategoricalNB(alpha=1.0, min_categories=cards,
                        class_prior=np.exp(nb.class_log_prior_)).fit(X, y)
     joint = sk.predict_joint_log_proba(X)
@@ -60,7 +60,7 @@ def direct_tan_log_likelihood(X, y, parent_of, cards, k, alpha):
 
 def test_tan_log_likelihood_equals_direct_counting():
     X, y, cards, k = random_data(1, n=120)
-    tan = make_classifier("tan", alpha=0.5).fit(X, y, cards, k)
+    tan = make_classifier("tan", alpha=0.5).fit(X, y, cardinalities=cards, n_classes=k)
     parent_of = [None] * len(cards)
     for node in tan.structure_.nodes:
         parent_of[node.attributes[0]] = node.parents[0] if node.parents else None
@@ -71,12 +71,13 @@ def test_tan_log_likelihood_equals_direct_counting():
 
 def test_free_parameters_counted_by_hand(car):
     X, y, cards, k = car            # cards 4 4 4 3 3 3, four classes
-    assert make_classifier("nb").fit(X, y, cards, k).n_free_parameters() == \
+    assert make_classifier("nb").fit(X, y,
+                                     cardinalities=cards, n_classes=k).n_free_parameters() == \
         3 + 4 * (3 + 3 + 3 + 2 + 2 + 2)
     # Node (x0, x1) joined: 16 values; x2 with parent x0: 4 parent values; x3 alone.
     s = Structure((Node((0, 1)), Node((2,), (0,)), Node((3,))), 6)
     assert free_parameters(s, cards, 4) == 3 + 4 * 15 + 4 * 4 * 3 + 4 * 2
-    tan = make_classifier("tan").fit(X, y, cards, k)
+    tan = make_classifier("tan").fit(X, y, cardinalities=cards, n_classes=k)
     by_hand = 3 + sum(4 * (cards[nd.attributes[0]] - 1) *
                       (cards[nd.parents[0]] if nd.parents else 1) for nd in tan.structure_.nodes)
     assert tan.n_free_parameters() == by_hand
@@ -84,7 +85,7 @@ def test_free_parameters_counted_by_hand(car):
 
 def test_aic_and_bic_follow_their_definitions(car):
     X, y, cards, k = car
-    nb = make_classifier("nb").fit(X, y, cards, k)
+    nb = make_classifier("nb").fit(X, y, cardinalities=cards, n_classes=k)
     ll, p, n = nb.log_likelihood(X, y), 63, len(y)
     assert nb.aic(X, y) == pytest.approx(2 * p - 2 * ll, rel=1e-14)
     assert nb.bic(X, y) == pytest.approx(p * math.log(n) - 2 * ll, rel=1e-14)
@@ -119,8 +120,9 @@ def test_score_tan_is_the_maximum_forest_of_improving_arcs_and_improves_the_scor
                                   if w[i, j] > 0)
     best = nx.maximum_spanning_tree(graph)      # a forest when the graph is disconnected
     # Maximum-likelihood tables (alpha 0): the score changes by exactly the arcs' gains.
-    tan = make_classifier("tan", score=score, alpha=0).fit(X, y, cards, k)
-    nb = make_classifier("nb", alpha=0).fit(X, y, cards, k)
+    tan = make_classifier("tan", criterion=score, alpha=0).fit(X, y,
+                                                               cardinalities=cards, n_classes=k)
+    nb = make_classifier("nb", alpha=0).fit(X, y, cardinalities=cards, n_classes=k)
     arcs = {tuple(sorted(a)) for a in tan.structure_.arcs()}
     assert arcs == {tuple(sorted(e)) for e in best.edges()}
     gain = sum(w[i, j] for i, j in arcs)
@@ -131,17 +133,18 @@ def test_score_tan_is_the_maximum_forest_of_improving_arcs_and_improves_the_scor
 
 def test_loglik_tan_is_the_chow_liu_tree(car):
     X, y, cards, k = car
-    a = make_classifier("tan", score="loglik").fit(X, y, cards, k).structure_
-    b = make_classifier("tan").fit(X, y, cards, k).structure_
+    a = make_classifier("tan", criterion="loglik").fit(X, y,
+                                                       cardinalities=cards, n_classes=k).structure_
+    b = make_classifier("tan").fit(X, y, cardinalities=cards, n_classes=k).structure_
     assert a.nodes == b.nodes and a.info["measure"] == "loglik"
 
 
 def test_scores_name_unknown_classes_and_undefined_likelihoods(car):
     X, y, cards, k = car
-    nb = make_classifier("nb").fit(X, y, cards, k)
+    nb = make_classifier("nb").fit(X, y, cardinalities=cards, n_classes=k)
     with pytest.raises(ClassifierError, match="class 7"):
         nb.log_likelihood(X[:3], np.array([0, 1, 7]))
-    weighted = make_classifier("nb", weights="wanbia").fit(X, y, cards, k)
+    weighted = make_classifier("nb", weights="wanbia").fit(X, y, cardinalities=cards, n_classes=k)
     with pytest.raises(ClassifierError, match="undefined with weights='wanbia'"):
         weighted.aic(X, y)
     assert np.isfinite(weighted.conditional_log_likelihood(X, y))

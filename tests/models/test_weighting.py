@@ -17,20 +17,10 @@ from sklearn.tree import DecisionTreeClassifier
 from bayesbench import make_classifier
 from bayesbench.data import load_dataset
 from bayesbench.errors import ClassifierError
-from bayesbench.models.anb import AugmentedNaiveBayes
 from bayesbench.models.decision_tree import first_test_depths, grow_tree
-from bayesbench.models.structure import Node, Structure
+from bayesbench.models.structure import Node
 from bayesbench.models.weighting import MANB_PRIOR, awnb_attribute_weights
-
-
-class FixedStructure(AugmentedNaiveBayes):
-    def __init__(self, nodes=(), alpha=1.0, weights=None):
-        self.nodes = nodes
-        self.alpha = alpha
-        self.weights = weights
-
-    def _learn_structure(self, X, y, cardinalities, n_classes):
-        return Structure(tuple(self.nodes), X.shape[1])
+from helpers import FixedStructure
 
 
 def redundant_data(seed, n=150):
@@ -99,11 +89,11 @@ def test_awnb_weights_are_hall_depth_formula_on_the_weather_tree(weather):
 
 def test_awnb_posteriors_raise_each_table_to_its_attribute_weight():
     X, y, cards, k = redundant_data(0)
-    model = make_classifier("nb", weights="awnb").fit(X, y, cards, k)
+    model = make_classifier("nb", weights="awnb").fit(X, y, cardinalities=cards, n_classes=k)
     w = awnb_attribute_weights(X, y, cards, k, np.random.default_rng(0))
     np.testing.assert_allclose(model.node_weights_, w, rtol=1e-15)
     assert model.weighting_.attribute_weights is not None and 0 < w.min() < w.max() <= 1
-    nb = make_classifier("nb").fit(X, y, cards, k)
+    nb = make_classifier("nb").fit(X, y, cardinalities=cards, n_classes=k)
     jll = nb.class_log_prior_ + sum(
         wa * nb.tables_[a][:, 0, X[:, a]].T for a, wa in enumerate(w))
     expected = np.exp(jll - np.logaddexp.reduce(jll, axis=1, keepdims=True))
@@ -113,7 +103,7 @@ def test_awnb_posteriors_raise_each_table_to_its_attribute_weight():
 def test_a_joined_node_takes_its_heaviest_attributes_weight():
     X, y, cards, k = redundant_data(1)
     nodes = (Node((0, 3)), Node((1,), (2,)), Node((2,)))
-    model = FixedStructure(nodes, weights="awnb").fit(X, y, cards, k)
+    model = FixedStructure(nodes, weights="awnb").fit(X, y, cardinalities=cards, n_classes=k)
     w = model.weighting_.attribute_weights
     np.testing.assert_allclose(model.node_weights_, [max(w[0], w[3]), w[1], w[2]])
 
@@ -126,7 +116,7 @@ def test_awnb_on_car_weakens_doors_lug_boot_and_maint_most(uci_dir):
     names = [a.name for a in ds.attributes]
     for seed in range(3):
         w = make_classifier("fss", weights="awnb", random_state=seed).fit(
-            X, y, cards, k).weighting_.attribute_weights
+            X, y, cardinalities=cards, n_classes=k).weighting_.attribute_weights
         assert {names[j] for j in np.argsort(w)[:3]} == {"doors", "lug_boot", "maint"}
         assert w.max() <= 1
 
@@ -136,7 +126,8 @@ def test_manb_on_car_drops_only_doors(uci_dir):
     # doors zero posterior probability and the arcs to the other features 100 %.
     ds = load_dataset(uci_dir / "car.arff")
     X, y, cards, k = ds.codes(), ds.y, list(ds.cardinalities), ds.n_classes
-    q = make_classifier("nb", weights="manb").fit(X, y, cards, k).weighting_.arc_posteriors
+    nb = make_classifier("nb", weights="manb").fit(X, y, cardinalities=cards, n_classes=k)
+    q = nb.weighting_.arc_posteriors
     doors = [a.name for a in ds.attributes].index("doors")
     assert q[doors] < 1e-4
     assert np.all(np.delete(q, doors) > 1 - 1e-9)
@@ -205,7 +196,8 @@ def test_manb_equals_the_average_over_every_subset_of_class_arcs(alpha, tree):
     X, y, cards, k = redundant_data(2, n=60)
     nodes = ((Node((0,)), Node((1,), (0,)), Node((2,)), Node((3,), (2,))) if tree else
              tuple(Node((a,)) for a in range(4)))
-    model = FixedStructure(nodes, alpha=alpha, weights="manb").fit(X, y, cards, k)
+    model = FixedStructure(nodes, alpha=alpha, weights="manb").fit(X, y,
+                                                                   cardinalities=cards, n_classes=k)
     X_test = np.array(list(product(range(3), range(3), range(2), range(2))))
     q, proba = brute_force_manb(X, y, nodes, cards, k, alpha, X_test)
     assert np.any((q > 0.01) & (q < 0.99))  # an uncertain arc: the average is no single model
@@ -266,7 +258,7 @@ def test_wanbia_weights_and_posteriors_equal_a_direct_cll_optimisation(seed):
     X, y, cards, k = redundant_data(seed)
     w, prior, logp = direct_wanbia(X, y, cards, k)
     assert 0 < w.min() < 1  # some weight is below 1: the copy of x0 shares its evidence
-    model = make_classifier("nb", weights="wanbia").fit(X, y, cards, k)
+    model = make_classifier("nb", weights="wanbia").fit(X, y, cardinalities=cards, n_classes=k)
     np.testing.assert_allclose(model.node_weights_, w, rtol=0, atol=1e-9)
     scores = np.array([direct_scores(w, x, k, prior, logp) for x in X])
     proba = np.exp(scores - np.logaddexp.reduce(scores, axis=1, keepdims=True))
@@ -274,7 +266,8 @@ def test_wanbia_weights_and_posteriors_equal_a_direct_cll_optimisation(seed):
     assert model.conditional_log_likelihood(X, y) == pytest.approx(
         direct_cll(w, X, y, k, prior, logp).real, rel=1e-12)
     assert model.conditional_log_likelihood(X, y) > \
-        make_classifier("nb").fit(X, y, cards, k).conditional_log_likelihood(X, y)
+        make_classifier("nb").fit(X, y,
+                                  cardinalities=cards, n_classes=k).conditional_log_likelihood(X, y)
 
 
 # ----------------------------------------------------------------------------- errors
@@ -282,11 +275,18 @@ def test_wanbia_weights_and_posteriors_equal_a_direct_cll_optimisation(seed):
 @pytest.mark.parametrize("weights", ["manb", "wanbia"])
 def test_weights_that_need_a_dirichlet_prior_refuse_alpha_zero(weights):
     X, y, cards, k = redundant_data(0, n=30)
-    with pytest.raises(ClassifierError, match=f"weights='{weights}' needs alpha > 0"):
-        make_classifier("tan", alpha=0, weights=weights).fit(X, y, cards, k)
+    with pytest.raises(ClassifierError, match=f"weights='{weights}' needs alpha > 0") as err:
+        make_classifier("tan", alpha=0, weights=weights).fit(X, y, cardinalities=cards,
+                                                             n_classes=k)
+    assert err.value.parameter == "alpha"
 
 
-def test_unknown_weights_name_the_choices():
+def test_unknown_weights_name_the_choices_at_construction_and_at_fit():
     X, y, cards, k = redundant_data(0, n=30)
-    with pytest.raises(ClassifierError, match="awnb, manb, wanbia"):
-        make_classifier("nb", weights="mnb").fit(X, y, cards, k)
+    choices = "must be None or one of 'awnb', 'manb', 'wanbia', got 'mnb'"
+    with pytest.raises(ClassifierError, match=f"NaiveBayes: parameter 'weights' {choices}") as err:
+        make_classifier("nb", weights="mnb")
+    assert err.value.parameter == "weights"
+    with pytest.raises(ClassifierError, match=choices):
+        make_classifier("fssj").set_params(weights="mnb").fit(X, y, cardinalities=cards,
+                                                               n_classes=k)

@@ -1,0 +1,196 @@
+"""Experiment configuration: YAML in, a validated :class:`Config` out.
+
+The config layer is the only place that knows config key paths. Validation collects
+every problem (unknown key, wrong type or value, missing data file, unknown classifier,
+parameter or parameter value) with its key path, such as ``classifiers[2].params.k``,
+and raises them together as one :class:`~bayesbench.errors.ConfigError` before any work
+starts; :func:`key_paths` does the same for the problems found when the experiment is
+planned on its data. The README's ``## Configuration`` section documents each key.
+"""
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from dataclasses import replace
+from pathlib import Path
+from typing import NamedTuple
+
+from ..errors import ConfigError, PlanError
+from ..evaluation.executors import address_problem
+from ..evaluation.metrics import DEFAULT_METRICS, METRIC_NAMES, is_metric
+from ..report.tables import FORMATS
+from ..spec import CVSpec, Experiment, RunOptions
+from . import sections
+from .datasets import DATA_ENV, data_dirs, datasets
+from .problems import Problems, kind_of
+from .yaml_file import read_yaml
+
+__all__ = ["Config", "DATA_ENV", "key_path", "key_paths", "load_config", "override",
+           "parse_config"]
+
+TOP_KEYS = ("name", "seed", "datasets", "data_dirs", "preprocess", "cv", "classifiers",
+            "metrics", "output", "jobs", "scheduler", "format", "compare", "arms")
+
+
+class Config(NamedTuple):
+    """A validated config: the experiment, the run options its keys set (``output``,
+    ``jobs``, ``scheduler``, ``format``, ``data_dirs``, the data sets skipped), and the
+    file it came from."""
+
+    experiment: Experiment
+    options: RunOptions
+    source: str | None = None
+
+
+def load_config(path, *, skip_missing: bool = False) -> Config:
+    """Read and validate a YAML experiment file.
+
+    With ``skip_missing``, a data set given by name that is found nowhere is
+    left out and listed in ``options.skipped`` instead of being an error.
+    """
+    path = Path(path)
+    return parse_config(read_yaml(path), base_dir=path.resolve().parent, source=path,
+                        skip_missing=skip_missing)
+
+
+def parse_config(raw, *, base_dir=None, source=None, skip_missing: bool = False) -> Config:
+    """Validate a config mapping (as ``yaml.safe_load`` returns it).
+
+    Relative data set paths and ``data_dirs`` are taken relative to
+    ``base_dir`` (the config file's directory) first, then to the working
+    directory.
+    """
+    base_dir = Path(base_dir) if base_dir is not None else Path.cwd()
+    p = Problems()
+    if not isinstance(raw, dict):
+        # Nothing else can be checked: one line, not a cascade of "required" keys.
+        got = "an empty file" if raw is None else kind_of(raw)
+        raise ConfigError([("", f"expected a mapping of keys (name, datasets, classifiers, ...), "
+                                f"got {got}")], path=source)
+    raw = p.mapping(raw, "", TOP_KEYS)
+    missing = [] if skip_missing else None
+    experiment, dirs = _experiment(raw, p, base_dir, missing)
+    options = _options(raw, p, dirs, missing or [])
+    arms = (sections.arms(raw.get("arms"), p, raw.get("preprocess", {}), raw.get("cv", {}))
+            if "arms" in raw else [])
+    if raw.get("compare") is not None:
+        experiment = replace(experiment, compare=sections.compare(
+            raw["compare"], p, [c.label for c in experiment.classifiers], [a for a, _, _ in arms]))
+    p.raise_any(source)
+    return Config(with_arms(experiment, arms), options, None if source is None else str(source))
+
+
+def _experiment(raw: dict, p: Problems, base_dir: Path, missing) -> tuple[Experiment, list]:
+    """The experiment the keys describe (without arms and comparison), and ``data_dirs``."""
+    name = None
+    if "name" not in raw:
+        p.add("name", "required (it names the result directory)")
+    else:
+        name = p.typed(raw["name"], "name", str)
+    if name is not None and not sections.NAME.match(name):
+        p.add("name", f"'{name}' must be letters, digits, '_', '.', '+' or '-' "
+                      "(it names the result directory)")
+    seed = p.typed(raw["seed"], "seed", int, low=0) if "seed" in raw else 0
+    dirs = data_dirs(raw["data_dirs"], p, base_dir) if "data_dirs" in raw else []
+    found = datasets(raw, p, base_dir, dirs, missing)
+    preprocess = sections.preprocess(raw.get("preprocess", {}), p)
+    cv = sections.cv(raw.get("cv", {}), p)
+    classifiers = sections.classifiers(raw, p)
+    metrics = list(DEFAULT_METRICS)
+    if "metrics" in raw:
+        metrics = p.str_list(raw["metrics"], "metrics", METRIC_NAMES, accept=is_metric)
+    return Experiment(name=name, seed=seed, datasets=tuple(found), preprocess=preprocess, cv=cv,
+                      classifiers=tuple(classifiers), metrics=tuple(metrics)), dirs
+
+
+def _options(raw: dict, p: Problems, dirs: list, missing: list) -> RunOptions:
+    """The run options the keys set (the command line may override them)."""
+    formats = p.str_list(raw["format"], "format", FORMATS) if "format" in raw else list(FORMATS)
+    output = p.optional(raw, "output", str)
+    jobs = p.optional(raw, "jobs", int, low=1)
+    scheduler = p.optional(raw, "scheduler", str)
+    if scheduler is not None and address_problem(scheduler):
+        p.add("scheduler", address_problem(scheduler))
+    return RunOptions(
+        # An output path is relative to the working directory, not to the config file.
+        output=None if output is None else os.path.expanduser(output),
+        jobs=jobs, scheduler=scheduler, formats=tuple(formats), data_dirs=tuple(dirs),
+        skipped=tuple(missing))
+
+
+def with_arms(experiment: Experiment, arms) -> Experiment:
+    """``experiment`` with its arms, each ``(name, preprocess, cv)``, as complete experiments
+    named ``<name>.<arm>`` (written to ``<output>/<arm>``)."""
+    # Within one arm, an `arm/label` baseline is just the label (its config.yaml must load).
+    own = replace(experiment.compare,
+                  baseline=(experiment.compare.baseline or "").rpartition("/")[2] or None)
+    parent = replace(experiment, arms=())
+    return replace(parent, arms=tuple(
+        replace(parent, name=f"{experiment.name}.{arm}", preprocess=preprocess, cv=cv,
+                arm=arm, compare=own)
+        for arm, preprocess, cv in arms))
+
+
+def override(config: Config, *, repeats: int | None = None, datasets=None, **options) -> Config:
+    """``config`` with the command line's overrides, the one place they are applied:
+    ``repeats`` replaces ``cv.repeats`` (k-fold and holdout; the others run once),
+    ``datasets`` keeps the data sets it names (in the config's order; a name the config
+    does not list is a :class:`ConfigError`), and every other keyword given (not None)
+    replaces the run option of that name (``output``, ``jobs``, ``formats``, ...)."""
+    experiment, run = config.experiment, config.options
+    if datasets is not None:
+        experiment, run = _only(config, list(dict.fromkeys(datasets)))
+    if repeats is not None:
+        experiment = _each_run(experiment, lambda e: replace(e, cv=_with_repeats(e.cv, repeats)))
+    run = replace(run, **{k: v for k, v in options.items() if v is not None})
+    return config._replace(experiment=experiment, options=run)
+
+
+def _only(config: Config, wanted: list[str]):
+    experiment, options = config.experiment, config.options
+    known = {d.name for d in experiment.datasets} | {name for name, _ in options.skipped}
+    unknown = [d for d in wanted if d not in known]
+    if unknown:
+        raise ConfigError([("datasets", f"{', '.join(unknown)}: not a data set of the config; "
+                                        f"it lists {', '.join(sorted(known))}")],
+                          path=config.source)
+    experiment = _each_run(experiment, lambda e: replace(
+        e, datasets=tuple(d for d in e.datasets if d.name in wanted)))
+    if not experiment.datasets:
+        raise ConfigError([("datasets", "none of the chosen data sets was found")],
+                          path=config.source)
+    return experiment, replace(options, skipped=tuple(m for m in options.skipped
+                                                      if m[0] in wanted))
+
+
+def _each_run(experiment: Experiment, change) -> Experiment:
+    """``change`` applied to ``experiment`` and to each of its arms."""
+    return replace(change(experiment), arms=tuple(change(arm) for arm in experiment.arms))
+
+
+def _with_repeats(cv: CVSpec, repeats: int) -> CVSpec:
+    return replace(cv, repeats=repeats) if cv.kind in ("kfold", "holdout") else cv
+
+
+# Where the experiment's parts lie in a config file, when their names differ.
+_KEYS = {("cv", "fraction"): "cv.holdout"}
+
+
+def key_path(field: tuple) -> str:
+    """The config key path of a part of the experiment, such as ``("datasets", 0)``."""
+    if field in _KEYS:
+        return _KEYS[field]
+    out = ""
+    for part in field:
+        out = f"{out}[{part}]" if isinstance(part, int) else f"{out}.{part}" if out else part
+    return out
+
+
+@contextmanager
+def key_paths(source=None):
+    """Turn a :class:`~bayesbench.errors.PlanError` raised inside into a
+    :class:`ConfigError` that names the key path of each problem."""
+    try:
+        yield
+    except PlanError as exc:
+        raise ConfigError([(key_path(f), m) for f, m in exc.problems], path=source) from None

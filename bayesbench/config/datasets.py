@@ -1,0 +1,121 @@
+"""The ``datasets`` and ``data_dirs`` keys: data sets given by path or by name, found on disk."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..data import bundled_dir, find_dataset
+from ..spec import DatasetSpec
+from .problems import Problems, join
+
+DATA_ENV = "BAYESBENCH_DATA"
+_DATA_SUFFIXES = (".arff", ".csv", ".libsvm", ".svm")
+
+
+def search_dirs(data_dirs) -> list[Path]:
+    """Where a data set given by name is looked for, in order."""
+    dirs = [Path.cwd() / "datasets", *map(Path, data_dirs)]
+    dirs += [Path(d) for d in os.environ.get(DATA_ENV, "").split(os.pathsep) if d]
+    return dirs + [bundled_dir()]
+
+
+def relative(path: str, base_dir: Path) -> Path:
+    """An input path: relative to the config file's directory, else to the working directory."""
+    path = Path(os.path.expanduser(path))
+    if path.is_absolute():
+        return path
+    if not (base_dir / path).exists() and path.exists():
+        return path.resolve()
+    return (base_dir / path).resolve()
+
+
+def data_dirs(value, p: Problems, base_dir: Path) -> list[str]:
+    """The ``data_dirs`` key: directories, each of which must exist."""
+    out = []
+    for i, d in enumerate(p.typed(value, "data_dirs", list) or []):
+        if p.typed(d, f"data_dirs[{i}]", str) is not None:
+            resolved = relative(d, base_dir)
+            if not resolved.is_dir():
+                p.add(f"data_dirs[{i}]", f"no such directory: {d}")
+            out.append(str(resolved))
+    return out
+
+
+def datasets(raw: dict, p: Problems, base_dir, dirs, missing=None) -> list[DatasetSpec]:
+    """The data set specs of the ``datasets`` key; with ``missing`` a list, names found
+    nowhere go there as ``(name, message)`` instead of being problems."""
+    items = p.required_list(raw, "datasets", "data set names or paths")
+    out, seen = [], {}
+    dirs = search_dirs(dirs)
+    for i, item in enumerate(items):
+        spec = _dataset(item, f"datasets[{i}]", p, base_dir, dirs, missing)
+        if spec is None:
+            continue
+        if spec.name in seen:
+            p.add(f"datasets[{i}]", f"data set name '{spec.name}' is used twice (also "
+                                    f"{seen[spec.name]}); give one a different 'name'")
+            continue
+        seen[spec.name] = f"datasets[{i}]"
+        out.append(spec)
+    if missing and not out and items:
+        p.add("datasets", "none of the data sets was found: " +
+              "; ".join(message for _, message in missing))
+    return out
+
+
+def _dataset(item, key, p: Problems, base_dir, dirs, missing) -> DatasetSpec | None:
+    """One entry of ``datasets``: a name or path, or a mapping with ``path`` or ``name``."""
+    class_attribute = label = attributes = None
+    ref_key, ref = key, item
+    if isinstance(item, dict):
+        item = p.mapping(item, key, ("path", "name", "class", "attributes"))
+        ref = item.get("path", item.get("name"))
+        if ref is None:
+            p.add(key, "needs 'path' or 'name'")
+            return None
+        ref_key = join(key, "path" if "path" in item else "name")
+    if p.typed(ref, ref_key, str) is None:
+        return None
+    if isinstance(item, dict):
+        if item.get("class") is not None:
+            class_attribute = p.typed(item["class"], join(key, "class"), str)
+        if "path" in item and "name" in item:
+            label = p.typed(item["name"], join(key, "name"), str)
+        if item.get("attributes") is not None:
+            attributes = _attribute_list(item["attributes"], join(key, "attributes"), p)
+    path = _locate(ref, ref_key, p, base_dir, dirs, missing)
+    if path is None:
+        return None
+    return DatasetSpec(label or Path(path).stem, str(Path(path).resolve()), class_attribute,
+                       attributes)
+
+
+def _locate(ref: str, key: str, p: Problems, base_dir, dirs, missing) -> Path | None:
+    """The data file ``ref`` names: a path, or a name looked for in ``dirs``."""
+    looks_like_path = os.sep in ref or "/" in ref or Path(ref).suffix.lower() in _DATA_SUFFIXES
+    path = relative(ref, base_dir) if looks_like_path else find_dataset(ref, dirs)
+    if path is not None and Path(path).is_file():
+        return path
+    where = "" if looks_like_path else "; searched " + ", ".join(str(d) for d in dirs)
+    if missing is not None and not looks_like_path:
+        missing.append((ref, f"data file not found: {ref}{where}"))
+    elif path is not None and Path(path).is_dir():
+        p.add(key, f"{ref} is a directory; expected a data file (.arff, .csv, .libsvm, .svm)")
+    else:
+        p.add(key, f"data file not found: {ref}{where}")
+    return None
+
+
+def _attribute_list(value, key, p: Problems) -> tuple[str, ...] | None:
+    """Attribute names to keep (the class is always kept); checked against the file when
+    the experiment is planned, which reads it."""
+    items = p.typed(value, key, list)
+    if items is None:
+        return None
+    if not items:
+        p.add(key, "the list is empty (leave the key out to keep every attribute)")
+        return None
+    names = [p.typed(a, f"{key}[{i}]", str) for i, a in enumerate(items)]
+    for dup in sorted({a for a in names if a is not None and names.count(a) > 1}):
+        p.add(key, f"attribute '{dup}' is listed more than once")
+    return tuple(names) if None not in names else None

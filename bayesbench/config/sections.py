@@ -1,0 +1,226 @@
+"""The experiment's sections of a config: ``preprocess``, ``cv``, ``classifiers``, ``arms``
+and ``compare``, each checked against the choice lists of the modules that implement them."""
+from __future__ import annotations
+
+import itertools
+import re
+
+from ..errors import ClassifierError
+from ..evaluation.metrics import METRIC_NAMES, is_metric
+from ..evaluation.prepare import NOISE_SIDES, SCOPES
+from ..models.registry import list_classifiers, make_classifier
+from ..preprocess.discretize import METHODS
+from ..preprocess.impute import STRATEGIES
+from ..report.comparison import TESTS
+from ..spec import ClassifierSpec, CompareSpec, CVSpec, NoiseSpec, PreprocessSpec
+from .problems import Problems, join, kind_of, suggest
+
+# `discretize: none` leaves numeric attributes as they are (continuous learners only).
+DISCRETIZE = (*METHODS, "none")
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
+ARM_KEYS = ("name", "preprocess", "cv")
+_CV_KINDS = ("holdout", "resubstitution", "loo")
+
+
+def preprocess(value, p: Problems, at: str = "preprocess") -> PreprocessSpec:
+    value = p.mapping(value, at, ("impute", "discretize", "bins", "scope", "noise"))
+    kw = {}
+    for key, choices in (("impute", STRATEGIES), ("discretize", DISCRETIZE), ("scope", SCOPES)):
+        if key in value:
+            kw[key] = p.typed(value[key], f"{at}.{key}", str, choices=choices)
+    if "bins" in value:
+        kw["bins"] = p.typed(value["bins"], f"{at}.bins", int, low=2)
+    if value.get("noise") is not None:
+        kw["noise"] = _noise(value["noise"], p, f"{at}.noise")
+    return PreprocessSpec(**{k: v for k, v in kw.items() if v is not None})
+
+
+def _noise(value, p: Problems, at: str) -> NoiseSpec | None:
+    noise = value
+    if isinstance(noise, dict) and True in noise and "on" not in noise:
+        # YAML 1.1 (PyYAML) reads a bare key `on` as the boolean true.
+        noise = {("on" if k is True else k): v for k, v in noise.items()}
+    noise = p.mapping(noise, at, ("fraction", "on"))
+    if "fraction" not in noise and isinstance(value, dict):
+        p.add(f"{at}.fraction", "required")
+    fraction = p.typed(noise.get("fraction", 0.0), f"{at}.fraction", float, low=0.0, high=1.0)
+    on = p.typed(noise.get("on", "train"), f"{at}.on", str, choices=NOISE_SIDES)
+    return NoiseSpec(fraction, on) if fraction is not None and on is not None else None
+
+
+def cv(value, p: Problems, at: str = "cv") -> CVSpec:
+    value = p.mapping(value, at, ("folds", "repeats", "stratified", *_CV_KINDS))
+    kinds = [k for k in _CV_KINDS if k in value]
+    if len(kinds) > 1 or (kinds and "folds" in value):
+        p.add(at, f"choose one of folds, holdout, resubstitution, loo; got "
+                  f"{', '.join(k for k in ('folds', *kinds) if k in value)}")
+        return CVSpec()
+    kw = {}
+    if "repeats" in value:
+        kw["repeats"] = p.typed(value["repeats"], f"{at}.repeats", int, low=1)
+    if "stratified" in value:
+        kw["stratified"] = p.typed(value["stratified"], f"{at}.stratified", bool)
+    if "folds" in value:
+        kw["folds"] = p.typed(value["folds"], f"{at}.folds", int, low=2)
+    if kinds == ["holdout"]:
+        fraction = p.typed(value["holdout"], f"{at}.holdout", float, low=0.0, high=1.0)
+        if fraction in (0.0, 1.0):
+            p.add(f"{at}.holdout", "the test fraction must lie strictly between 0 and 1")
+        kw.update(kind="holdout", fraction=fraction)
+    elif kinds:
+        flag = p.typed(value[kinds[0]], f"{at}.{kinds[0]}", bool)
+        if flag is False:
+            p.add(f"{at}.{kinds[0]}", "write it as true, or leave it out for k-fold")
+        kw["kind"] = kinds[0]
+        if "repeats" in value and value["repeats"] != 1:
+            p.add(f"{at}.repeats", f"{kinds[0]} is deterministic; repeats must be 1")
+    return CVSpec(**{k: v for k, v in kw.items() if v is not None})
+
+
+def classifiers(raw: dict, p: Problems) -> list[ClassifierSpec]:
+    items = p.required_list(raw, "classifiers", "classifiers")
+    out = []
+    for i, item in enumerate(items):
+        out += _classifier(item, f"classifiers[{i}]", p)
+    labels = [c.label for c in out]
+    for dup in sorted({x for x in labels if labels.count(x) > 1}):
+        p.add("classifiers", f"label '{dup}' is used more than once; give each a 'label'")
+    return out
+
+
+def _classifier(item, key: str, p: Problems) -> list[ClassifierSpec]:
+    """One entry of ``classifiers``: a name, or a mapping whose list-valued parameters
+    expand to one classifier per combination (labelled ``name(k=v,...)``)."""
+    given = item
+    if isinstance(item, str):
+        item = {"name": item}
+    item = p.mapping(item, key, ("name", "params", "label"))
+    if "name" not in item:
+        if isinstance(given, dict):
+            p.add(join(key, "name"), "required")
+        return []
+    learner = p.typed(item["name"], join(key, "name"), str)
+    label = p.typed(item["label"], join(key, "label"), str) if "label" in item else None
+    params = item.get("params") or {}
+    if not isinstance(params, dict):
+        p.add(join(key, "params"), f"expected a mapping, got {kind_of(params)}")
+        params = {}
+    if learner is None or not _known_params(learner, params, key, p):
+        return []
+    grid = [k for k, v in params.items() if isinstance(v, list)]
+    for name in grid:
+        if not params[name]:
+            p.add(f"{key}.params.{name}", "an empty list gives no classifier")
+    if any(not params[name] for name in grid):
+        return []
+    out = []
+    for combo in itertools.product(*(params[k] for k in grid)):
+        chosen = dict(params, **dict(zip(grid, combo)))
+        suffix = ",".join(f"{k}={v}" for k, v in zip(grid, combo))
+        out.append(ClassifierSpec(f"{label or learner}({suffix})" if grid else label or learner,
+                                  learner, chosen))
+        _check_values(learner, chosen, key, p)
+    return out
+
+
+def _known_params(learner: str, params: dict, key: str, p: Problems) -> bool:
+    """Whether ``learner`` exists and takes every parameter in ``params``."""
+    try:
+        valid = list(make_classifier(learner).get_params())
+    except ClassifierError:
+        known = list_classifiers()
+        p.add(join(key, "name"), f"unknown classifier '{learner}'{suggest(learner, known)}; "
+                                 f"known: {', '.join(known)}")
+        return False
+    unknown = [name for name in params if name not in valid]
+    for name in unknown:
+        p.add(f"{key}.params.{name}",
+              f"'{learner}' has no parameter '{name}'{suggest(name, valid)}; "
+              f"its parameters: {', '.join(valid) or '(none)'}")
+    return not unknown
+
+
+def _check_values(learner: str, params: dict, key: str, p: Problems) -> None:
+    """The learner's own check of its parameters' values, placed at their key paths."""
+    try:
+        make_classifier(learner, **params)
+    except ClassifierError as err:
+        parameter = getattr(err, "parameter", None)
+        p.add(f"{key}.params.{parameter}" if parameter else join(key, "params"), str(err))
+
+
+def arms(value, p: Problems, top_preprocess, top_cv) -> list[tuple[str, PreprocessSpec, CVSpec]]:
+    """``(name, preprocess, cv)`` of each arm: the arm's ``preprocess`` keys override the
+    top-level ones one by one; its ``cv``, when given, replaces the top-level ``cv``."""
+    items = p.typed(value, "arms", list)
+    if items is None:
+        return []
+    if not items:
+        p.add("arms", "the list is empty (leave the key out for a single run)")
+    out, seen = [], set()
+    quiet = Problems()  # the top-level keys' own problems are reported once, not per arm
+    for i, given in enumerate(items):
+        key = f"arms[{i}]"
+        item = p.mapping(given, key, ARM_KEYS)
+        if "name" not in item:
+            if isinstance(given, dict):
+                p.add(join(key, "name"), "required (it names the arm's result directory)")
+            continue
+        name = _arm_name(item["name"], join(key, "name"), p, seen)
+        own_pre = item.get("preprocess") or {}
+        preprocess(own_pre, p, join(key, "preprocess"))
+        own_cv = item.get("cv")
+        arm_cv = cv(own_cv, p, join(key, "cv")) if own_cv is not None else cv(top_cv, quiet)
+        merged = dict(top_preprocess if isinstance(top_preprocess, dict) else {})
+        if isinstance(own_pre, dict):
+            merged.update(own_pre)
+        if name is not None:
+            out.append((name, preprocess(merged, quiet), arm_cv))
+    return out
+
+
+def _arm_name(value, key: str, p: Problems, seen: set) -> str | None:
+    """The arm's name (it names the arm's result directory), None if unusable."""
+    name = p.typed(value, key, str)
+    if name is not None and not NAME.match(name):
+        p.add(key, f"'{name}' must be letters, digits, '_', '.', '+' or '-' (it names the "
+                   "arm's result directory)")
+        name = None
+    elif name in seen:
+        p.add(key, f"arm '{name}' is used twice")
+        name = None
+    seen.add(name)
+    return name
+
+
+def compare(value, p: Problems, labels, arm_names) -> CompareSpec:
+    value = p.mapping(value, "compare", ("metric", "baseline", "test", "alpha"))
+    kw = {}
+    if value.get("metric") is not None:
+        metric = p.typed(value["metric"], "compare.metric", str)
+        if metric is not None and not is_metric(metric):
+            p.add("compare.metric", f"unknown metric '{metric}'{suggest(metric, METRIC_NAMES)}; "
+                                    f"expected one of {', '.join(METRIC_NAMES)} or a per-class "
+                                    "score such as f1[CLASS]")
+        kw["metric"] = metric
+    if value.get("baseline") is not None:
+        kw["baseline"] = _baseline(value["baseline"], p, labels, arm_names)
+    if "test" in value:
+        kw["test"] = p.typed(value["test"], "compare.test", str, choices=TESTS)
+    if "alpha" in value:
+        alpha = p.typed(value["alpha"], "compare.alpha", float, low=0.0, high=1.0)
+        if alpha in (0.0, 1.0):
+            p.add("compare.alpha", "the level must lie strictly between 0 and 1")
+        kw["alpha"] = alpha
+    return CompareSpec(**{k: v for k, v in kw.items() if v is not None})
+
+
+def _baseline(value, p: Problems, labels, arm_names) -> str | None:
+    baseline = p.typed(value, "compare.baseline", str)
+    arm, _, label = (baseline or "").rpartition("/")
+    if baseline is not None and (label not in labels or (arm and arm not in arm_names)):
+        choices = [f"{a}/{c}" for a in arm_names for c in labels] if arm_names else labels
+        p.add("compare.baseline", f"'{baseline}' is not a classifier label"
+                                  f"{suggest(baseline, choices)}; expected one of "
+                                  f"{', '.join(choices)}")
+    return baseline

@@ -1,0 +1,120 @@
+"""Planning: an experiment in, its fold jobs and task ids out, before anything is written.
+
+A task is one (data set, repetition, fold, classifier); its id hashes what decides its
+record (the experiment's identity restricted to that task, and the fold's test rows), so
+that a result directory keeps a finished task across runs as long as the task is the
+same. The unit of work given to an executor is one fold: a :class:`FoldJob` carries the
+fold's rows, the prepared data set and every classifier still to run on it.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from ..errors import BayesbenchError, PlanError
+from ..spec import ClassifierSpec, DatasetSpec, Experiment, PreprocessSpec
+from .metrics import per_class_metric
+from .prepare import DataCache, PreparedData
+from .splits import Split, make_splits
+
+
+@dataclass(frozen=True)
+class FoldJob:
+    """Everything a worker needs to run the remaining classifiers of one fold."""
+
+    dataset: DatasetSpec
+    preprocess: PreprocessSpec
+    seed: int
+    repetition: int
+    fold: int
+    fold_id: str
+    train: np.ndarray
+    test: np.ndarray
+    classifiers: tuple[ClassifierSpec, ...]
+    task_ids: tuple[str, ...]
+    data: PreparedData
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The fold jobs of an experiment, and its task ids per data set (in config order)."""
+
+    jobs: tuple[FoldJob, ...]
+    tasks: dict[str, tuple[str, ...]]
+
+    @property
+    def task_ids(self) -> set[str]:
+        return {t for ids in self.tasks.values() for t in ids}
+
+    def pending(self, done) -> list[FoldJob]:
+        """The fold jobs restricted to the classifiers whose task is not in ``done``;
+        jobs left with none are dropped."""
+        todo = []
+        for job in self.jobs:
+            keep = [i for i, t in enumerate(job.task_ids) if t not in done]
+            if keep:
+                todo.append(replace(job, classifiers=tuple(job.classifiers[i] for i in keep),
+                                    task_ids=tuple(job.task_ids[i] for i in keep)))
+        return todo
+
+
+def task_id(identity: dict, dataset: DatasetSpec, split: Split, clf: ClassifierSpec) -> str:
+    """The id of one task of the experiment whose :meth:`~Experiment.identity` is given."""
+    key = {"dataset": [dataset.name, dataset.path, dataset.class_attribute] + (
+               [] if dataset.attributes is None else [list(dataset.attributes)]),
+           "preprocess": identity["preprocess"], "cv": identity["cv"], "seed": identity["seed"],
+           "repetition": split.repetition, "fold": split.fold, "fold_id": split.fold_id,
+           "classifier": [clf.label, clf.learner, clf.params]}
+    blob = json.dumps(key, sort_keys=True, default=str).encode()
+    return hashlib.sha256(blob).hexdigest()[:16]
+
+
+def plan(experiment: Experiment, cache: DataCache | None = None) -> Plan:
+    """All fold jobs of ``experiment`` (one without arms) and its task ids per data set.
+
+    Reads every data set (through ``cache``); every data set that cannot be used is
+    reported, with every other such problem, in one :class:`PlanError`.
+    """
+    cache = cache if cache is not None else DataCache()
+    identity = experiment.identity()
+    problems, jobs, tasks = [], [], {}
+    for i, spec in enumerate(experiment.datasets):
+        try:
+            data = cache.prepared(spec, experiment.preprocess, experiment.seed)
+            problems += _missing_classes(experiment, data.imputed)
+            splits = [s for rep in range(experiment.cv.n_repetitions)
+                      for s in make_splits(data.imputed.y, experiment.cv, seed=experiment.seed,
+                                           dataset=spec.name, repetition=rep)]
+        except PlanError as exc:
+            problems += exc.problems
+            continue
+        except BayesbenchError as exc:
+            problems.append((("datasets", i), str(exc)))
+            continue
+        tasks[spec.name] = ()
+        for split in splits:
+            ids = tuple(task_id(identity, spec, split, c) for c in experiment.classifiers)
+            tasks[spec.name] += ids
+            jobs.append(FoldJob(spec, experiment.preprocess, experiment.seed, split.repetition,
+                                split.fold, split.fold_id, split.train, split.test,
+                                experiment.classifiers, ids, data))
+    if problems:
+        raise PlanError(problems)
+    return Plan(tuple(jobs), tasks)
+
+
+def _missing_classes(experiment: Experiment, data) -> list:
+    """A problem for every per-class metric naming a class that ``data`` lacks."""
+    named = [(("metrics", j), m) for j, m in enumerate(experiment.metrics)]
+    if experiment.compare.metric is not None:
+        named.append((("compare", "metric"), experiment.compare.metric))
+    problems = []
+    for field, metric in named:
+        score_class = per_class_metric(metric)
+        if score_class is not None and score_class[1] not in data.class_names:
+            problems.append((field, f"'{metric}': '{score_class[1]}' is not a class of "
+                                    f"{data.name} (its classes: {', '.join(data.class_names)})"))
+    return problems

@@ -1,0 +1,137 @@
+"""Fold preparation: a data set read once per run, and each fold's data for each kind of learner.
+
+Order of preparation, per fold: impute (fitted on the training fold), then
+discretize (fitted on the imputed training fold; discrete learners only), then
+noise (paper 003: shuffle the values of a random fraction of the attributes
+across examples of the training part, the test part or both). Continuous
+learners get the numeric attributes of the imputed data (nominal attributes are
+left out), with the same noise. With ``scope: global`` the imputer and
+discretizer are fitted on the whole data set before splitting.
+
+All randomness of a fold comes from ``(seed, data set, repetition, fold)`` and one
+stream number per use, so that adding one use never shifts another.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..data import Dataset, load_dataset
+from ..data.folds import fold_rng
+from ..preprocess.discretize import Discretizer
+from ..preprocess.impute import Imputer
+from ..preprocess.noise import shuffle_attributes
+from ..spec import DatasetSpec, PreprocessSpec
+
+# Where preprocessing is fitted, and which part of a fold noise goes to (config choices).
+SCOPES = ("fold", "global")
+NOISE_SIDES = ("train", "test", "both")
+
+# Streams of randomness within one fold.
+IMPUTE_STREAM, NOISE_STREAM, CLASSIFIER_STREAM, GLOBAL_IMPUTE_STREAM = 1, 2, 3, 4
+
+
+@dataclass(frozen=True)
+class PreparedData:
+    """A data set before splitting: ``imputed`` and ``discretized`` are the raw data set
+    with ``scope: fold`` (nothing is fitted before splitting), and fitted on the whole data
+    set with ``scope: global``."""
+
+    imputed: Dataset
+    discretized: Dataset
+
+
+class DataCache:
+    """The data sets of one run, each read and prepared once (arms share them)."""
+
+    def __init__(self):
+        self._prepared: dict = {}
+
+    def prepared(self, spec: DatasetSpec, preprocess: PreprocessSpec, seed: int) -> PreparedData:
+        key = (spec, preprocess, seed)
+        if key not in self._prepared:
+            self._prepared[key] = load_prepared(spec, preprocess, seed)
+        return self._prepared[key]
+
+
+def load_prepared(spec: DatasetSpec, preprocess: PreprocessSpec, seed: int) -> PreparedData:
+    """Read the data set of ``spec`` and prepare it as ``preprocess`` asks before splitting."""
+    ds = load_dataset(spec.path, spec.class_attribute)
+    if spec.attributes is not None:
+        ds = ds.select(spec.attributes)
+    ds.name = spec.name
+    if preprocess.scope != "global":
+        return PreparedData(ds, ds)
+    rng = fold_rng(seed, spec.name, 0, 0, GLOBAL_IMPUTE_STREAM)
+    imputed, _ = impute(ds, ds, preprocess.impute, rng)
+    discretized, _ = discretize(imputed, imputed, preprocess)
+    return PreparedData(imputed, discretized)
+
+
+def impute(train, test, strategy: str, rng):
+    """``(train, test)`` imputed by an imputer fitted on ``train`` (``none``: as they are)."""
+    if strategy == "none":
+        return train, test
+    imputer = Imputer(strategy).fit(train)
+    return imputer.transform(train, rng=rng), imputer.transform(test, rng=rng)
+
+
+def discretize(train, test, preprocess: PreprocessSpec):
+    """``(train, test)`` discretized by cut points fitted on ``train``."""
+    if preprocess.discretize == "none" or train.nominal_mask.all():
+        return train, test
+    disc = Discretizer(preprocess.discretize, bins=preprocess.bins).fit(train)
+    return disc.transform(train), disc.transform(test)
+
+
+def add_noise(train, test, job):
+    """``(train, test)`` with the fold job's noise on the side(s) it names."""
+    noise = job.preprocess.noise
+    if noise is None or noise.fraction == 0:
+        return train, test
+
+    # Both sides start from the same stream, so `both` shuffles the same attributes in
+    # the training and the test part (each with its own permutations of its rows).
+    def rng():
+        return fold_rng(job.seed, job.dataset.name, job.repetition, job.fold, NOISE_STREAM)
+
+    if noise.on in ("train", "both"):
+        train = shuffle_attributes(train, noise.fraction, rng())
+    if noise.on in ("test", "both"):
+        test = shuffle_attributes(test, noise.fraction, rng())
+    return train, test
+
+
+def prepare_fold(job) -> dict:
+    """The fold's data for each kind of learner: ``{"discrete": (train, test), "continuous": ...}``.
+
+    A value is a callable so that a kind no classifier of the fold needs is
+    never computed, and one that fails (say, a numeric attribute and
+    ``discretize: none``) fails only the classifiers that need it.
+    """
+    data, memo = job.data, {}
+
+    def imputed_fold():
+        if "imputed" not in memo:
+            train, test = data.imputed.take(job.train), data.imputed.take(job.test)
+            if job.preprocess.scope == "fold":
+                rng = fold_rng(job.seed, job.dataset.name, job.repetition, job.fold,
+                               IMPUTE_STREAM)
+                train, test = impute(train, test, job.preprocess.impute, rng)
+            memo["imputed"] = (train, test)
+        return memo["imputed"]
+
+    def discrete():
+        if "discrete" not in memo:
+            if job.preprocess.scope == "global":
+                train, test = data.discretized.take(job.train), data.discretized.take(job.test)
+            else:
+                train, test = discretize(*imputed_fold(), job.preprocess)
+            memo["discrete"] = add_noise(train, test, job)
+        return memo["discrete"]
+
+    def continuous():
+        if "continuous" not in memo:
+            memo["continuous"] = add_noise(*imputed_fold(), job)
+        return memo["continuous"]
+
+    return {"discrete": discrete, "continuous": continuous}

@@ -1,0 +1,60 @@
+"""Run an experiment: plan -> open the result directory -> execute -> finalize.
+
+Every arm is planned before any runs, so that a data problem in one arm stops them all
+before anything is written. Finished tasks already in a result directory are kept; the
+summary tables are written from the records the run holds in memory.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from .evaluation.execute import execute
+from .evaluation.plan import Plan, plan
+from .evaluation.prepare import DataCache
+from .evaluation.rundir import open_run_dir
+from .report.summary import write_arm_comparison, write_summary
+from .report.tables import FORMATS
+from .spec import Experiment, RunOptions
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """What a run did: its directory, task counts, and the records of the experiment's
+    tasks in the order written (failed ones also in ``errors``)."""
+
+    run_dir: Path
+    n_tasks: int
+    n_skipped: int
+    n_run: int
+    errors: list[dict] = field(default_factory=list)
+    records: list[dict] = field(default_factory=list)
+    summary_files: list[Path] = field(default_factory=list)
+
+
+def run_experiment(experiment: Experiment, options: RunOptions = RunOptions()) -> list[RunResult]:
+    """Run (or resume) ``experiment``: one result per run (each arm, or itself).
+
+    With arms, ``<output>/comparison.*`` also compares the classifiers of all arms.
+    Raises :class:`~bayesbench.errors.PlanError` for unusable data sets before anything
+    is written, and :class:`~bayesbench.errors.ResultStoreError` when a directory is
+    locked by another run or holds a different experiment (unless resumed or forced).
+    """
+    options = replace(options, formats=tuple(options.formats or FORMATS))
+    cache = DataCache()
+    plans = [plan(run, cache) for run in experiment.runs()]
+    results = [_run(run, work, options) for run, work in zip(experiment.runs(), plans)]
+    if experiment.arms:
+        write_arm_comparison(experiment, [(r.run_dir, r.records) for r in results],
+                             options.formats)
+    return results
+
+
+def _run(experiment: Experiment, work: Plan, options: RunOptions) -> RunResult:
+    with open_run_dir(experiment, options, work.tasks) as run:
+        n_skipped = len(run.records)
+        new = execute(work, run, options)
+        files = write_summary(run.path / "summary", experiment, run.records, options.formats)
+    return RunResult(run_dir=run.path, n_tasks=len(work.task_ids), n_skipped=n_skipped,
+                     n_run=len(new), errors=[r for r in run.records if r["status"] != "ok"],
+                     records=list(run.records), summary_files=files)

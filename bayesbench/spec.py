@@ -1,0 +1,202 @@
+"""An experiment as frozen data: what determines the results, apart from how to run it.
+
+:class:`Experiment` holds everything that decides the records and the tables made of
+them: the data sets, their preprocessing, the cross-validation, the classifiers, the
+seed, the metrics and the end-of-run comparison. Its :meth:`~Experiment.identity` is
+what the task ids hash, so two experiments with equal identities share their finished
+tasks. :class:`RunOptions` says how and where to run one (output directory, workers,
+scheduler, resume or force, table formats, quiet) and never changes a record.
+
+This module imports nothing from the package: every layer above reads it, and the
+config layer is the one place that builds it from YAML.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """One data set: the name used in records, its file, its class attribute (None: last)
+    and the attributes kept (None: all)."""
+
+    name: str
+    path: str
+    class_attribute: str | None = None
+    attributes: tuple[str, ...] | None = None
+
+    def identity(self) -> dict:
+        out = {"name": self.name, "path": self.path, "class": self.class_attribute}
+        if self.attributes is not None:  # absent when unused, so older result directories match
+            out["attributes"] = list(self.attributes)
+        return out
+
+
+@dataclass(frozen=True)
+class NoiseSpec:
+    """Paper 003's noise: shuffle the values of ``fraction`` of the attributes, on ``on``
+    (``train``, ``test`` or ``both``)."""
+
+    fraction: float
+    on: str = "train"
+
+
+@dataclass(frozen=True)
+class PreprocessSpec:
+    """Imputation strategy, discretization method and bins, where they are fitted
+    (``fold``: the training fold; ``global``: the whole data set) and the noise."""
+
+    impute: str = "none"
+    discretize: str = "mdl"
+    bins: int = 10
+    scope: str = "fold"
+    noise: NoiseSpec | None = None
+
+    def identity(self) -> dict:
+        noise = self.noise
+        return {"impute": self.impute, "discretize": self.discretize, "bins": self.bins,
+                "scope": self.scope,
+                "noise": None if noise is None else {"fraction": noise.fraction, "on": noise.on}}
+
+
+@dataclass(frozen=True)
+class CVSpec:
+    """How to split: ``kind`` is ``kfold``, ``holdout``, ``resubstitution`` or ``loo``.
+
+    ``folds`` and ``stratified`` apply to k-fold, ``fraction`` (the test share)
+    to holdout (stratified too when ``stratified``), ``repeats`` to k-fold and
+    holdout; resubstitution and leave-one-out are deterministic and run once.
+    """
+
+    kind: str = "kfold"
+    folds: int = 10
+    repeats: int = 1
+    stratified: bool = True
+    fraction: float = 0.3
+
+    @property
+    def n_repetitions(self) -> int:
+        return self.repeats if self.kind in ("kfold", "holdout") else 1
+
+    def identity(self) -> dict:
+        if self.kind == "kfold":
+            return {"folds": self.folds, "repeats": self.repeats, "stratified": self.stratified}
+        if self.kind == "holdout":
+            return {"holdout": self.fraction, "repeats": self.repeats,
+                    "stratified": self.stratified}
+        return {self.kind: True}
+
+
+@dataclass(frozen=True)
+class ClassifierSpec:
+    """One classifier of the experiment: its label in results, registry name and parameters."""
+
+    label: str
+    learner: str
+    params: dict = field(default_factory=dict)
+
+    def identity(self) -> dict:
+        return {"label": self.label, "name": self.learner, "params": dict(self.params)}
+
+
+@dataclass(frozen=True)
+class CompareSpec:
+    """The end-of-run comparison: metric (None: the first of ``metrics``), baseline
+    (None: the first classifier; ``arm/label`` across arms), test over folds, level."""
+
+    metric: str | None = None
+    baseline: str | None = None
+    test: str = "corrected-t"
+    alpha: float = 0.05
+
+    def to_dict(self) -> dict:
+        return {"metric": self.metric, "baseline": self.baseline, "test": self.test,
+                "alpha": self.alpha}
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """What to run, complete: every field changes the records or the tables made of them.
+
+    With ``arms``, this experiment is only their parent: each arm is a complete
+    experiment named ``<name>.<arm>`` (``arm`` holds the arm's name) that differs in its
+    preprocessing or cross-validation, and :meth:`runs` lists them.
+    """
+
+    name: str
+    seed: int
+    datasets: tuple[DatasetSpec, ...]
+    preprocess: PreprocessSpec
+    cv: CVSpec
+    classifiers: tuple[ClassifierSpec, ...]
+    metrics: tuple[str, ...]
+    compare: CompareSpec = CompareSpec()
+    arm: str | None = None
+    arms: tuple["Experiment", ...] = ()
+
+    @property
+    def base_name(self) -> str:
+        """The name of the experiment this arm belongs to (its own name if not an arm)."""
+        return self.name[:-len(self.arm) - 1] if self.arm else self.name
+
+    def runs(self) -> tuple["Experiment", ...]:
+        """The experiments to run: the arms, or this experiment itself."""
+        return self.arms or (self,)
+
+    def identity(self) -> dict:
+        """What the task ids hash, and what a result directory's ``config.yaml`` must match
+        to be continued (keys as in the config file, so that older directories match)."""
+        return {"name": self.name, "seed": self.seed,
+                "datasets": [d.identity() for d in self.datasets],
+                "preprocess": self.preprocess.identity(), "cv": self.cv.identity(),
+                "classifiers": [c.identity() for c in self.classifiers]}
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How and where to run an experiment; nothing here changes a record.
+
+    ``output`` is the result directory (None: ``results/<name>``; an arm goes into its
+    ``<arm>`` subdirectory), ``jobs`` the worker processes (None: all cores),
+    ``scheduler`` a Dask scheduler address or ``distributed.Client``, ``formats`` the
+    table formats (None: every one). ``data_dirs`` (where data sets given by name were
+    looked for) and ``skipped`` (``(name, reason)`` of data sets found nowhere) are
+    recorded with the run. ``command`` (None: ``sys.argv``) is recorded in each
+    session; ``stream`` receives progress (None: standard error).
+    """
+
+    output: str | None = None
+    jobs: int | None = None
+    scheduler: object = None
+    resume: bool = False
+    force: bool = False
+    formats: tuple[str, ...] | None = None
+    quiet: bool = False
+    data_dirs: tuple[str, ...] = ()
+    skipped: tuple[tuple[str, str], ...] = ()
+    command: tuple[str, ...] | None = None
+    stream: object = None
+
+    def __post_init__(self):
+        if self.resume and self.force:
+            raise ValueError("resume and force exclude each other")
+
+    def run_dir(self, experiment: Experiment) -> Path:
+        """The result directory of ``experiment`` (an arm, or an experiment without arms)."""
+        base = Path(self.output) if self.output is not None else Path("results") / (
+            experiment.base_name)
+        return base / experiment.arm if experiment.arm else base
+
+
+def resolved_config(experiment: Experiment, options: RunOptions, run_dir) -> dict:
+    """The config as run, every default filled in: a result directory's ``config.yaml``,
+    which loads back to the same experiment."""
+    out = experiment.identity()
+    scheduler = options.scheduler
+    out.update({"metrics": list(experiment.metrics), "output": str(run_dir),
+                "jobs": options.jobs,
+                "scheduler": scheduler if isinstance(scheduler, (str, type(None))) else "client",
+                "format": list(options.formats or ()), "data_dirs": list(options.data_dirs),
+                "compare": experiment.compare.to_dict()})
+    return out

@@ -1,0 +1,435 @@
+"""The command line: every mistake one line on standard error with the exit status that
+`--help` documents, never a traceback, nothing written; `--help` pages that read like man
+pages; `discretize` printing Weka's cut points; `run` printing the first metric's table."""
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import click
+import numpy as np
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from bayesbench.cli import main
+from bayesbench.config import DATA_ENV, load_config
+from bayesbench.data import load_dataset
+from bayesbench.errors import ConfigError, DataError, Interrupted
+from bayesbench.evaluation.store import read_records
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def one_line_error(res, code, *fragments):
+    assert res.exit_code == code, (res.exit_code, res.output)
+    assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("bayesbench: error: "), res.stderr
+    for fragment in fragments:
+        assert fragment in lines[0], (fragment, lines[0])
+    return lines[0]
+
+
+@pytest.mark.parametrize("text, got", [("- iris\n- nb\n", "a list"), ("", "an empty file"),
+                                       ("just words\n", "a string")])
+def test_a_config_that_is_not_a_mapping_is_one_line(tmp_path, text, got):
+    path = tmp_path / "exp.yaml"
+    path.write_text(text)
+    one_line_error(invoke("run", path), 2, str(path), "expected a mapping", got)
+
+
+def test_a_config_that_is_not_utf8_names_the_line(tmp_path):
+    path = tmp_path / "exp.yaml"
+    path.write_bytes(b"name: x\ndatasets: [caf\xe9]\nclassifiers: [nb]\n")
+    one_line_error(invoke("run", path), 2, str(path), "line 2: not UTF-8")
+
+
+def test_a_key_given_twice_is_refused_not_silently_overwritten(tmp_path):
+    path = tmp_path / "exp.yaml"
+    path.write_text("name: x\ndatasets: [iris]\nclassifiers: [nb]\nclassifiers: [tan]\n")
+    one_line_error(invoke("run", path), 2, "line 4", "key 'classifiers' given twice (lines 3 and 4)")
+    path.write_text("name: x\ndatasets: [iris]\nclassifiers:\n  - {name: nb, params: {alpha: 1, alpha: 2}}\n")
+    one_line_error(invoke("run", path), 2, "key 'alpha' given twice")
+    # YAML merge keys may still be overridden: that is their purpose, not a repetition.
+    path.write_text("name: x\ndatasets: [iris]\nbase: &b {alpha: 1}\n"
+                    "classifiers:\n  - {name: nb, params: {<<: *b, alpha: 2}}\n")
+    res = invoke("run", path)
+    assert "given twice" not in res.stderr and "base: unknown key" in res.stderr
+    path.write_text("name: x\ndatasets: [iris]\nclassifiers:\n  - {name: nb, params: {<<: {alpha: 1}, alpha: 2}}\n")
+    assert load_config(path).experiment.classifiers[0].params == {"alpha": 2}
+
+
+def test_discretize_a_data_set_without_numeric_attributes(tmp_path):
+    one_line_error(invoke("discretize", "weather.nominal"), 1, "weather.nominal.arff",
+                   "no numeric attribute to discretize")
+    semicolons = tmp_path / "semi.csv"
+    semicolons.write_text("a;b;c\n1;2;x\n3;4;y\n")
+    one_line_error(invoke("discretize", semicolons), 1, str(semicolons),
+                   "no attribute besides the class 'a;b;c'", "--delimiter")
+
+
+def test_output_into_a_missing_directory_is_refused_before_any_work(tmp_path):
+    target = tmp_path / "nowhere" / "iris-mdl.arff"
+    res = invoke("discretize", "iris", "-o", target)
+    one_line_error(res, 2, f"--output: {target}", "does not exist")
+    assert res.stdout == "" and not target.parent.exists()
+    scores = tmp_path / "scores.csv"
+    scores.write_text("dataset,A,B\nd1,0.5,0.6\nd2,0.6,0.7\nd3,0.7,0.9\n")
+    res = invoke("compare", scores, "-o", tmp_path / "nowhere" / "cmp.txt")
+    one_line_error(res, 2, "--output", "does not exist")
+    res = invoke("compare", scores, "--plot", tmp_path / "nowhere" / "cd.png")
+    one_line_error(res, 2, "--plot", "does not exist")
+    assert res.stdout == ""
+    res = invoke("compare", scores, "--plot", tmp_path / "cd.jpg")
+    one_line_error(res, 2, "--plot", ".png, .svg, .pdf")
+    assert res.stdout == ""  # refused before the tables were printed
+
+
+def test_an_os_error_while_running_is_one_line(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    config = tmp_path / "exp.yaml"
+    config.write_text("name: x\ndatasets: [iris]\ncv: {folds: 2}\nclassifiers: [nb]\n")
+    res = invoke("run", config, "-o", blocker / "out", "-q", "--jobs", "1")
+    one_line_error(res, 1, str(blocker / "out"), "Not a directory")
+
+
+def test_an_interrupted_run_says_how_to_resume(tmp_path, monkeypatch):
+    import bayesbench.experiment
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(bayesbench.experiment, "run_experiment", interrupted)
+    config = tmp_path / "exp.yaml"
+    config.write_text(f"name: x\noutput: {tmp_path / 'out'}\ndatasets: [iris]\nclassifiers: [nb]\n")
+    one_line_error(invoke("run", config), 130, "interrupted", str(tmp_path / "out"),
+                   "run the same command again to resume")
+
+
+def test_ctrl_c_during_a_run_leaves_a_resumable_directory(tmp_path):
+    # SIGINT to the whole process group, as a terminal's Ctrl-C sends it (workers included).
+    config = tmp_path / "exp.yaml"
+    out = tmp_path / "out"
+    config.write_text(f"name: x\noutput: {out}\ndatasets: [vote, soybean]\ncv: {{folds: 10, repeats: 5}}\n"
+                      "preprocess: {impute: mean_mode}\nclassifiers: [nb, bsej, asb]\n")
+
+    def own_group():
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        os.setpgrp()
+
+    proc = subprocess.Popen([sys.executable, "-m", "bayesbench.cli", "run", str(config), "-q",
+                             "--jobs", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            preexec_fn=own_group)
+    records = out / "records.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        if records.exists() and records.stat().st_size > 0:
+            break
+        time.sleep(0.05)
+    assert proc.poll() is None, "the run ended before it could be interrupted"
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    err = err.decode()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err
+    assert err.strip().splitlines()[-1] == (f"bayesbench: error: interrupted; the finished tasks "
+                                            f"are kept in {out}: run the same command again to resume")
+    assert not (out / "lock").exists()
+    from bayesbench.evaluation.store import scan
+    kept, damaged = scan(out)
+    assert kept and damaged == 0
+    import json
+    session = json.loads((out / "environment.json").read_text())["sessions"][-1]
+    assert session["interrupted"] is True and session["end"] is not None
+    assert session["tasks_run"] <= len(kept)
+
+
+def test_an_unknown_format_option_is_a_command_line_error(tmp_path):
+    config = tmp_path / "exp.yaml"
+    config.write_text("name: x\ndatasets: [iris]\nclassifiers: [nb]\n")
+    one_line_error(invoke("run", config, "--format", "text,html"), 2,
+                   "--format: unknown format(s) html")
+    assert not (tmp_path / "results").exists()
+
+
+def test_a_directory_where_a_file_is_expected(tmp_path):
+    folder = tmp_path / "data.csv"
+    folder.mkdir()
+    one_line_error(invoke("run", folder), 2, str(folder), "is a directory")
+    one_line_error(invoke("discretize", folder), 2, str(folder), "is a directory")
+    config = tmp_path / "exp.yaml"
+    config.write_text(f"name: x\ndatasets: [{folder}]\nclassifiers: [nb]\n")
+    one_line_error(invoke("run", config), 2, f"datasets[0]: {folder} is a directory")
+    one_line_error(invoke("compare", tmp_path / "missing"), 2, str(tmp_path / "missing"),
+                   "does not exist")
+
+
+def test_an_output_of_the_wrong_kind_is_one_line(tmp_path):
+    config = tmp_path / "exp.yaml"
+    config.write_text("name: x\ndatasets: [iris]\nclassifiers: [nb]\n")
+    a_file = tmp_path / "taken"
+    a_file.write_text("x")
+    one_line_error(invoke("run", config, "-o", a_file), 2, "--output: ", str(a_file), "is a file")
+    one_line_error(invoke("discretize", "iris", "-o", tmp_path), 2, "--output: ", str(tmp_path),
+                   "is a directory")
+    scores = tmp_path / "scores.csv"
+    scores.write_text("dataset,A,B\nd1,0.5,0.6\nd2,0.6,0.7\n")
+    one_line_error(invoke("compare", scores, "-o", tmp_path), 2, "is a directory")
+
+
+def test_resume_and_force_together_are_a_command_line_error(tmp_path):
+    config = tmp_path / "exp.yaml"
+    config.write_text("name: x\ndatasets: [iris]\nclassifiers: [nb]\n")
+    one_line_error(invoke("run", config, "--resume", "--force", "-o", tmp_path / "out"), 2,
+                   "--resume and --force exclude each other")
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_malformed_scheduler_address_is_one_line(tmp_path):
+    config = tmp_path / "exp.yaml"
+    config.write_text(f"name: x\noutput: {tmp_path / 'out'}\ndatasets: [iris]\ncv: {{folds: 2}}\n"
+                      "classifiers: [nb]\n")
+    one_line_error(invoke("run", config, "-q", "--scheduler", "scheduler-without-port"), 2,
+                   "--scheduler: 'scheduler-without-port' is not a Dask scheduler address",
+                   "tcp://scheduler-host:8786")
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_directory_named_like_a_bundled_data_set_does_not_hide_it(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "iris").mkdir()
+    res = invoke("discretize", "iris", "--format", "json")
+    assert res.exit_code == 0, res.output
+    assert list(json.loads(res.stdout)) == ["sepallength", "sepalwidth", "petallength", "petalwidth"]
+
+
+FIXTURE_RUN = Path(__file__).resolve().parent / "fixtures" / "run-d38ed37" / "run" / "clean"
+# A value that is wrong for each parameter of each command (the others being right).
+BAD_VALUES = {
+    "run": {"config": ["missing.yaml"], "output": ["-o", "taken"], "jobs": ["-j", "0"],
+            "scheduler": ["--scheduler", "nowhere"], "formats": ["--format", "text,html"],
+            "repeats": ["--repeats", "0"], "only": ["--datasets", "nope"]},
+    "discretize": {"data": ["nowhere"], "method": ["--method", "median"],
+                   "bins": ["--bins", "0"], "class_attribute": ["--class", "colour"],
+                   "delimiter": ["--delimiter", ";;"], "output": ["-o", "nowhere/x.arff"],
+                   "fmt": ["--format", "xml"]},
+    "compare": {"inputs": ["missing"], "metric": ["--metric", "kappa"],
+                "baseline": ["--baseline", "nope"], "test": ["--test", "t"],
+                "alpha": ["--alpha", "2"], "fmt": ["--format", "html"],
+                "output": ["-o", "/nonexistent/x.txt"], "plot": ["--plot", "cd.jpg"]},
+}
+GOOD_ARGUMENTS = {"run": ["exp.yaml", "-q"], "discretize": ["iris"],
+                  "compare": [str(FIXTURE_RUN)]}
+
+
+def _walk():
+    for command, bad in BAD_VALUES.items():
+        for param in main.commands[command].params:
+            if not (isinstance(param, click.Option) and param.is_flag):
+                yield command, param.name
+
+
+@pytest.mark.parametrize("command, param", list(_walk()))
+def test_every_mistake_on_the_command_line_exits_2_with_one_line(command, param, tmp_path,
+                                                                  monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "exp.yaml").write_text("name: x\ndatasets: [iris]\ncv: {folds: 2}\n"
+                                       "classifiers: [nb]\n")
+    (tmp_path / "taken").write_text("a file, not a directory")
+    assert param in BAD_VALUES[command], f"give {command}'s parameter {param} a bad value here"
+    args = list(GOOD_ARGUMENTS[command])
+    argument = next(p for p in main.commands[command].params if isinstance(p, click.Argument))
+    if param == argument.name:
+        args = args[1:]
+    args = BAD_VALUES[command][param] + args
+    res = CliRunner().invoke(main, [command, *args])
+    one_line_error(res, 2)
+    assert not (tmp_path / "results").exists() and not list(tmp_path.glob("*.arff"))
+
+
+# ------------------------------------------------------------------ --help pages
+
+def page(*args):
+    res = CliRunner().invoke(main, [*args, "--help"])
+    assert res.exit_code == 0, res.output
+    return res.stdout
+
+
+@pytest.mark.parametrize("command", ["run", "compare", "discretize"])
+def test_every_command_page_has_examples_that_name_the_command(command):
+    text = page(command)
+    examples = text.split("Examples:", 1)[1].split("Options:", 1)[0]
+    lines = [ln.strip() for ln in examples.splitlines() if ln.strip().startswith("bayesbench ")]
+    assert len(lines) >= 3 and all(ln.startswith(f"bayesbench {command} ") for ln in lines)
+
+
+def test_the_group_page_lists_environment_and_the_exit_statuses_in_use():
+    text = page()
+    assert DATA_ENV in text
+    for status in (DataError.exit_code, ConfigError.exit_code, Interrupted.exit_code):
+        assert f"\n    {status} " in text
+    # Short help of every command fits on the command list without being cut off.
+    assert "..." not in text.split("Commands:", 1)[1]
+
+
+def test_compare_page_says_what_happens_to_failed_cells():
+    text = " ".join(page("compare").split())
+    assert "gets an empty cell there" in text and "left out of the ranks" in text
+    assert "'f1[M]'" in text
+
+
+# --------------------------------------------------------------- discretize
+
+WEKA_JAR = Path("/usr/share/java/weka.jar")
+needs_weka = pytest.mark.skipif(shutil.which("java") is None or not WEKA_JAR.exists(),
+                                reason="java or Weka's jar not installed")
+
+
+def discretize_ok(*args):
+    result = CliRunner().invoke(main, ["discretize", *map(str, args)])
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_json_prints_wekas_cut_points_for_iris(uci_dir, reference_dir):
+    expected = json.loads((reference_dir / "weka_mdl_cuts.json").read_text())["cuts"]["iris"]
+    got = json.loads(discretize_ok(uci_dir / "iris.arff", "--format", "json").stdout)
+    assert list(got) == list(expected)
+    for name in expected:
+        np.testing.assert_allclose(got[name], expected[name], rtol=0, atol=1e-9)
+
+
+def test_json_lists_numeric_attributes_only(uci_dir):
+    got = json.loads(discretize_ok(uci_dir / "cmc.arff", "--format", "json").stdout)
+    ds = load_dataset(uci_dir / "cmc.arff")
+    assert list(got) == [a.name for a in ds.attributes if not a.is_nominal]
+
+
+def test_table_is_the_default_and_shows_bins_and_cuts(uci_dir):
+    out = discretize_ok(uci_dir / "iris.arff").stdout
+    lines = out.strip().splitlines()
+    assert lines[0].split() == ["attribute", "bins", "cut", "points"]
+    rows = {line.split()[0]: line.split(None, 2)[1:] for line in lines[2:]}
+    assert rows["petallength"] == ["3", "2.45, 4.75"]
+    assert rows["sepalwidth"] == ["3", "2.95, 3.35"]
+
+
+@pytest.mark.parametrize("method, bins", [("fd", None), ("width", 4), ("frequency", 3)])
+def test_unsupervised_methods_and_bins(uci_dir, method, bins):
+    args = [uci_dir / "iris.arff", "--method", method, "--format", "json"]
+    if bins:
+        args += ["--bins", bins]
+    got = json.loads(discretize_ok(*args).stdout)
+    x = load_dataset(uci_dir / "iris.arff").columns[0]
+    if method == "fd":
+        np.testing.assert_allclose(got["sepallength"], np.histogram_bin_edges(x, "fd")[1:-1])
+    elif method == "width":
+        np.testing.assert_allclose(got["sepallength"], [5.2, 6.1, 7.0])
+    else:
+        assert len(got["sepallength"]) == 2
+
+
+def test_bundled_name_and_class_option(tmp_path):
+    got = json.loads(discretize_ok("iris", "--format", "json").stdout)
+    assert len(got["petalwidth"]) == 2
+    csv = tmp_path / "t.csv"
+    csv.write_text("label;x\n" + "".join(f"{'ab'[i >= 20]};{i}\n" for i in range(40)))
+    got = json.loads(discretize_ok(csv, "--class", "label", "--delimiter", ";", "--format", "json").stdout)
+    assert got == {"x": [19.5]}
+
+
+def test_output_arff_has_weka_range_labels_and_reads_back(uci_dir, tmp_path):
+    out = tmp_path / "iris-mdl.arff"
+    result = discretize_ok(uci_dir / "iris.arff", "-o", out)
+    assert "petallength" in result.stdout  # the table is still printed
+    text = out.read_text()
+    assert "@attribute petallength {'(-inf-2.45]','(2.45-4.75]','(4.75-inf)'}" in text
+    back = load_dataset(out)
+    assert back.is_nominal
+    original = load_dataset(uci_dir / "iris.arff")
+    petal = original.columns[2]
+    expected = np.where(petal <= 2.45, 0, np.where(petal <= 4.75, 1, 2))
+    np.testing.assert_array_equal(back.columns[2], expected)
+    np.testing.assert_array_equal(back.y, original.y)
+
+
+def test_a_lone_cut_point_is_printed_as_written(tmp_path):
+    data = tmp_path / "two.arff"
+    rows = "".join(f"{v},{'ab'[v >= 20]}\n" for v in range(40))
+    data.write_text("@relation n\n@attribute v numeric\n@attribute class {a,b}\n@data\n" + rows)
+    assert discretize_ok(data).stdout.strip().splitlines()[-1].split() == ["v", "2", "19.5"]
+
+
+def test_single_bin_is_all(tmp_path):
+    data = tmp_path / "noise.arff"
+    rows = "".join(f"{v},{c}\n" for v, c in zip([1, 2, 3, 4, 5, 6], "xyxyxy"))
+    data.write_text("@relation n\n@attribute v numeric\n@attribute class {x,y}\n@data\n" + rows)
+    out = tmp_path / "o.arff"
+    table = discretize_ok(data, "-o", out).stdout.strip().splitlines()
+    assert table[-1].split() == ["v", "1", "-"]
+    assert "@attribute v {All}" in out.read_text()
+
+
+@needs_weka
+def test_weka_reads_the_output_and_bins_like_its_own_filter(uci_dir, tmp_path):
+    source = uci_dir / "imports-85.arff"  # missing values, nominal and numeric attributes
+    ours = tmp_path / "ours.arff"
+    discretize_ok(source, "-o", ours)
+    check = subprocess.run(["java", "-cp", str(WEKA_JAR), "weka.core.Instances", str(ours)],
+                           capture_output=True, text=True, timeout=120)
+    assert check.returncode == 0, check.stderr
+    assert re.search(r"Num Instances:\s+205", check.stdout)
+    assert re.search(r"Num Attributes:\s+26", check.stdout)
+
+    weka_out = tmp_path / "weka.arff"
+    filt = subprocess.run(["java", "-cp", str(WEKA_JAR),
+                           "weka.filters.supervised.attribute.Discretize", "-c", "last",
+                           "-i", str(source), "-o", str(weka_out)],
+                          capture_output=True, text=True, timeout=120)
+    assert filt.returncode == 0, filt.stderr
+    theirs, mine = load_dataset(weka_out), load_dataset(ours)
+    assert mine.attribute_names == theirs.attribute_names
+    for a, b, ca, cb in zip(mine.attributes, theirs.attributes, mine.columns, theirs.columns):
+        # Weka 3.6 keeps literal quotes inside its labels: '(-inf-75.5]' as a value
+        assert a.categories == tuple(c.strip("'") for c in b.categories), a.name
+        np.testing.assert_array_equal(ca, cb, err_msg=a.name)
+
+
+# ---------------------------------------------------------------------- run
+
+def test_cli_run_prints_the_accuracy_table(uci_dir, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "exp.yaml").write_text(yaml.safe_dump({
+        "name": "cli", "data_dirs": [str(uci_dir)], "datasets": ["lenses"],
+        "cv": {"resubstitution": True}, "classifiers": ["nb", "tan"],
+        "preprocess": {"impute": "mean_mode", "noise": {"fraction": 0.5, "on": "test"}}}))
+    result = CliRunner().invoke(main, ["run", "exp.yaml", "-j", "1", "--format", "markdown"])
+    assert result.exit_code == 0, result.output
+    assert "| lenses" in result.output or "lenses" in result.output
+    summary = tmp_path / "results" / "cli" / "summary"
+    assert sorted(p.suffix for p in summary.iterdir()) == [".md"] * len(list(summary.iterdir()))
+    records = read_records(tmp_path / "results" / "cli")
+    # Resubstitution: train = test = all 24 examples.
+    assert {(r["n_train"], r["n_test"]) for r in records} == {(24, 24)}
+
+
+def test_cli_run_prints_the_first_metric_in_the_format_written(uci_dir, tmp_path, monkeypatch):
+    # Before: only summary/accuracy.txt was printed, so a run of f1[...] or of markdown tables
+    # showed no table at all.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "exp.yaml").write_text(yaml.safe_dump({
+        "name": "cli", "data_dirs": [str(uci_dir)], "datasets": ["lenses"],
+        "cv": {"folds": 3}, "classifiers": ["nb", "tan"], "metrics": ["f1_macro", "accuracy"]}))
+    result = CliRunner().invoke(main, ["run", "exp.yaml", "-j", "1", "--format", "markdown"])
+    assert result.exit_code == 0, result.output
+    table = (tmp_path / "results" / "cli" / "summary" / "f1_macro.md").read_text()
+    assert result.stdout.startswith(table) and "| lenses" in result.stdout
