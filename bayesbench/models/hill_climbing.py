@@ -52,7 +52,7 @@ import numpy as np
 from .inner_cv import InnerCV, NodeScore
 from .structure import Node, Structure
 from .validation import Interval
-from .wrapper import MAX_CACHE_BYTES, MAX_JOIN_CELLS, WrapperBase, required_gain
+from .wrapper import MAX_JOIN_CELLS, ContributionCache, WrapperBase, required_gain
 
 
 def count_correct(scores: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -133,24 +133,6 @@ def fssj_moves(groups, cardinalities, n_classes: int) -> list[tuple]:
         if sizes[i] * int(cardinalities[a]) * n_classes <= MAX_JOIN_CELLS]
 
 
-class _Budget:
-    """Held-out contributions kept between steps, up to ``MAX_CACHE_BYTES``; beyond, recomputed."""
-
-    def __init__(self):
-        self.store: dict = {}
-        self.bytes = 0
-
-    def get(self, key, compute):
-        hit = self.store.get(key)
-        if hit is None:
-            hit = compute()
-            size = hit.nbytes if isinstance(hit, np.ndarray) else hit.contribution.nbytes * 2
-            if self.bytes + size <= MAX_CACHE_BYTES:
-                self.store[key] = hit
-                self.bytes += size
-        return hit
-
-
 class ArcSearch:
     """The current model of an arc search (each attribute a node) and its held-out total."""
 
@@ -159,7 +141,7 @@ class ArcSearch:
         self.gain = required_gain(cv.n, epsilon, accept_ties)
         m = cv.X.shape[1]
         self.parents: list[tuple[int, ...]] = [() for _ in range(m)]
-        self.cache = _Budget()
+        self.cache = ContributionCache()
         self.node = [self.family(a, ()) for a in range(m)]
         self.total = cv.log_prior + sum(self.node, np.zeros_like(cv.log_prior))
         self.correct = cv.correct(self.total)
@@ -238,7 +220,7 @@ def superparent_search(search: ArcSearch) -> None:
 def forward_selection_joining(cv: InnerCV, epsilon: float, accept_ties: bool = False):
     """Pazzani's FSSJ on the engine's data: returns the node groups and the trace."""
     gain = required_gain(cv.n, epsilon, accept_ties)
-    cache = _Budget()
+    cache = ContributionCache()
     singles = [cache.get((a,), lambda a=a: cv.group((a,))) for a in range(cv.X.shape[1])]
     nodes: list[NodeScore] = []
     total = cv.log_prior.copy()

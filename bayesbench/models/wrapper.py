@@ -40,7 +40,7 @@ from .selective import SIGNIFICANCE, dependence_forest
 from .structure import Node, Structure
 from .validation import Interval
 
-#: Memory for BSEJ's cached candidate contributions (``n x n_classes`` floats
+#: Memory for a search's cached candidate contributions (``n x n_classes`` floats
 #: each); candidates beyond it are recomputed at every step instead.
 MAX_CACHE_BYTES = 256 * 2 ** 20
 
@@ -90,36 +90,46 @@ def _join_allowed(cv: InnerCV, a: NodeScore, b: NodeScore) -> bool:
     return a.cardinality * b.cardinality * cv.n_classes <= MAX_JOIN_CELLS
 
 
-class _ContributionCache:
-    """Held-out contributions of candidate nodes, by attribute set, up to ``MAX_CACHE_BYTES``.
+def _nbytes(value) -> int:
+    if isinstance(value, NodeScore):
+        return value.codes.nbytes + value.contribution.nbytes
+    return value.nbytes
 
-    A node's contribution depends only on its attribute set, so the candidates of one
-    BSEJ step are kept for the next; those no longer candidates are let go after each step.
+
+class ContributionCache:
+    """Held-out contributions of candidate nodes, by key, up to ``MAX_CACHE_BYTES``.
+
+    A node's contribution (an ``(n, n_classes)`` array, or the :class:`NodeScore` that
+    holds it) depends only on its key, the node's attributes (and parents), so what a
+    search step scored is kept for the next (BSEJ here, every search of
+    :mod:`.hill_climbing`); beyond the budget it is rebuilt each time it is asked for.
     """
 
     def __init__(self):
-        self.values: dict[tuple[int, ...], np.ndarray] = {}
+        self.values: dict[tuple, np.ndarray | NodeScore] = {}
         self.nbytes = 0
-        self.used: set[tuple[int, ...]] = set()
+        self.used: set[tuple] = set()
 
-    def get(self, attributes, build) -> np.ndarray:
-        self.used.add(attributes)
-        hit = self.values.get(attributes)
+    def get(self, key, build):
+        """The value of ``key``, from ``build()`` the first time (or whenever it did not fit)."""
+        self.used.add(key)
+        hit = self.values.get(key)
         if hit is None:
-            hit = build().contribution
-            if self.nbytes + hit.nbytes <= MAX_CACHE_BYTES:
-                self.values[attributes] = hit
-                self.nbytes += hit.nbytes
+            hit = build()
+            if self.nbytes + _nbytes(hit) <= MAX_CACHE_BYTES:
+                self.values[key] = hit
+                self.nbytes += _nbytes(hit)
         return hit
 
     def keep_used(self):
-        """Forget every entry that was not a candidate since the last call."""
+        """Forget every entry not asked for since the last call (BSEJ's candidates change as
+        its nodes shrink and join, so most of a step's are never asked for again)."""
         self.values = {key: value for key, value in self.values.items() if key in self.used}
-        self.nbytes = sum(value.nbytes for value in self.values.values())
+        self.nbytes = sum(_nbytes(value) for value in self.values.values())
         self.used = set()
 
 
-def _best_bsej_move(cv: InnerCV, nodes, total, best: int, cache: _ContributionCache):
+def _best_bsej_move(cv: InnerCV, nodes, total, best: int, cache: ContributionCache):
     """The best-scoring candidate of one BSEJ step strictly above ``best``, first in the
     enumeration order on ties: ``(score, move)``, ``move`` None if none beats ``best``."""
     best_score, best_move = best, None
@@ -129,7 +139,7 @@ def _best_bsej_move(cv: InnerCV, nodes, total, best: int, cache: _ContributionCa
         partial = total - node.contribution
         rest = tuple(x for x in node.attributes if x != a)
         if rest:
-            partial = partial + cache.get(rest, lambda: cv.group(rest))
+            partial = partial + cache.get(rest, lambda: cv.group(rest).contribution)
         score = cv.correct(partial)
         if score > best_score:
             best_score, best_move = score, ("remove", owner[a], a)
@@ -140,7 +150,8 @@ def _best_bsej_move(cv: InnerCV, nodes, total, best: int, cache: _ContributionCa
             b = nodes[j]
             if not _join_allowed(cv, a, b):
                 continue
-            joined = cache.get(tuple(sorted(a.attributes + b.attributes)), lambda: cv.join(a, b))
+            joined = cache.get(tuple(sorted(a.attributes + b.attributes)),
+                               lambda: cv.join(a, b).contribution)
             score = cv.correct(partial - b.contribution + joined)
             if score > best_score:
                 best_score, best_move = score, ("join", i, j)
@@ -184,7 +195,7 @@ def backward_elimination_joining(cv: InnerCV, epsilon: float = 0.0
     total = cv.log_prior + sum(node.contribution for node in nodes)
     best = cv.correct(total)
     trace = [{"operation": "start", "attributes": [], "accuracy": best / cv.n}]
-    cache = _ContributionCache()
+    cache = ContributionCache()
     while nodes:
         score, move = _best_bsej_move(cv, nodes, total, best, cache)
         cache.keep_used()

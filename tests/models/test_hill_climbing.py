@@ -237,3 +237,13 @@ def test_parameters_are_keyword_only_and_listed():
     with pytest.raises(TypeError):
         TANHC(1.0)
     assert fitted(KDBHC(k=1), xor_data(1)).structure_.info["k"] == 1
+
+
+@pytest.mark.parametrize("name", ["tan_hc", "tan_hcsp", "kdb_hc", "fssj"])
+def test_searches_without_cache_room_take_the_same_steps(name, monkeypatch):
+    data = structured_data(0)
+    cached = fitted(make_classifier(name, random_state=0), data).structure_
+    monkeypatch.setattr("bayesbench.models.wrapper.MAX_CACHE_BYTES", 0)
+    uncached = fitted(make_classifier(name, random_state=0), data).structure_
+    assert cached.nodes == uncached.nodes and cached.info["trace"] == uncached.info["trace"]
+    assert len(cached.info["trace"]) > 1
