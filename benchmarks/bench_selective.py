@@ -46,7 +46,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bayesbench.data import load_dataset
+from bayesbench.data import bundled_dir, load_dataset
 from bayesbench.models.anb import AugmentedNaiveBayes
 from bayesbench.models.hill_climbing import FSSJ, KDBHC, TANHC, TANHCSP
 from bayesbench.models.inner_cv import stratified_fold_ids
@@ -55,10 +55,10 @@ from bayesbench.models.wrapper import ASB, BSEJ, FSS
 from bayesbench.preprocess.impute import Imputer
 from bayesbench.report.tables import render
 
-UCI = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "uci"
+UCI = Path(__file__).resolve().parents[1] / "datasets"
 DATASETS = {
     "car": UCI / "car.arff",
-    "soybean": Path("/usr/share/doc/weka/examples/soybean.arff"),
+    "soybean": bundled_dir() / "soybean.arff",     # Weka's copy, bundled
     "kr-vs-kp": UCI / "kr-vs-kp.arff",
     "splice": UCI / "splice.arff",
 }
