@@ -55,22 +55,27 @@ def random_codes(rng, n, cards, missing=0.0):
 
 
 class FixedStructure(AugmentedNaiveBayes):
-    """The core model over given groups: the reference that the engine must equal."""
+    """The core model over given nodes: the reference that the searches' engine must equal."""
 
-    def __init__(self, groups=(), alpha=1.0):
-        self.groups = groups
+    def __init__(self, nodes=(), alpha=1.0, weights=None):
+        self.nodes = nodes
         self.alpha = alpha
+        self.weights = weights
 
     def _learn_structure(self, X, y, cardinalities, n_classes):
-        return Structure(tuple(Node(g) for g in self.groups), X.shape[1])
+        return Structure(tuple(self.nodes), X.shape[1])
 
 
 def refit_scores(X, y, cards, k, alpha, folds, groups):
-    """Held-out joint log-likelihood of every example, refitting on each training fold."""
+    """Held-out joint log-likelihood of every example, refitting on each training fold.
+
+    ``groups`` are the model's nodes: attribute tuples (children of the class alone) or
+    :class:`Node` objects (with attribute parents)."""
+    nodes = [g if isinstance(g, Node) else Node(g) for g in groups]
     out = np.empty((len(y), k))
     for f in np.unique(folds):
         test = folds == f
-        model = FixedStructure(groups, alpha).fit(X[~test], y[~test], cardinalities=cards, n_classes=k)
+        model = FixedStructure(nodes, alpha).fit(X[~test], y[~test], cardinalities=cards, n_classes=k)
         out[test] = model._joint_log_likelihood(X[test])
     return out
 

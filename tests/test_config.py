@@ -93,6 +93,32 @@ def test_parameter_lists_expand_to_a_grid(tmp_path, data_dir):
     assert cfg.classifiers[1].params == {"alpha": 0.5, "log": False}
 
 
+def test_issue_14_options_validate_and_bad_values_name_their_key(tmp_path, data_dir):
+    # Paper 002's STAN (select: true), TAN by a score, weights, a hill-climbing search.
+    base = {"name": "o", "datasets": [str(data_dir / "toy.csv")]}
+    good = [{"name": "stan", "params": {"select": True, "significance": 0.05}},
+            {"name": "tan", "params": {"criterion": "bic", "weights": "wanbia"}},
+            {"name": "kdb_hc", "params": {"k": 1, "accept_ties": True, "weights": "awnb"}}]
+    cfg = parse_config(dict(base, classifiers=good), base_dir=tmp_path).experiment
+    assert [c.params for c in cfg.classifiers] == [g["params"] for g in good]
+    bad = [{"name": "stan", "params": {"select": "yes"}},
+           {"name": "nb", "params": {"weights": "mnb"}},
+           {"name": "tan", "params": {"criterion": "entropy"}},
+           {"name": "tan_hc", "params": {"accept_ties": 1}}]
+    problems = _problems(dict(base, classifiers=bad), tmp_path)
+    assert problems == {
+        "classifiers[0].params.select":
+            "STAN: parameter 'select' must be True or False, got 'yes'",
+        "classifiers[1].params.weights":
+            "NaiveBayes: parameter 'weights' must be None or one of 'awnb', 'manb', 'wanbia', "
+            "got 'mnb'",
+        "classifiers[2].params.criterion":
+            "TAN: parameter 'criterion' must be one of 'aic', 'bic', 'cmi', 'loglik', "
+            "got 'entropy'",
+        "classifiers[3].params.accept_ties":
+            "TANHC: parameter 'accept_ties' must be True or False, got 1"}
+
+
 def test_duplicate_labels_are_refused(tmp_path, data_dir):
     problems = _problems({"name": "d", "datasets": [str(data_dir / "toy.csv")],
                           "classifiers": ["nb", "nb"]}, tmp_path)

@@ -26,6 +26,10 @@ _REGISTRY: dict[str, str] = {
     "fss": "wrapper:FSS",
     "bsej": "wrapper:BSEJ",
     "asb": "wrapper:ASB",
+    "tan_hc": "hill_climbing:TANHC",
+    "tan_hcsp": "hill_climbing:TANHCSP",
+    "kdb_hc": "hill_climbing:KDBHC",
+    "fssj": "hill_climbing:FSSJ",
 }
 
 

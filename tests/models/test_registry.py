@@ -6,7 +6,8 @@ from bayesbench.errors import ClassifierError
 from bayesbench.models.registry import classifier_class
 
 BRIEF_NAMES = {"nb", "map", "tan", "ddr_tan", "kdb", "aode", "gnb", "full_bayes",
-               "linear_full_bayes", "knaive", "stan", "ffss", "fss", "bsej", "asb"}
+               "linear_full_bayes", "knaive", "stan", "ffss", "fss", "bsej", "asb",
+               "tan_hc", "tan_hcsp", "kdb_hc", "fssj"}
 DISCRETE_OWN = ["nb", "map", "tan", "ddr_tan", "kdb", "aode"]
 
 
@@ -26,7 +27,7 @@ def test_discrete_classes_follow_the_estimator_conventions(name):
 
 def test_make_classifier_sets_parameters():
     model = bayesbench.make_classifier("kdb", k=3, alpha=0.5)
-    assert model.get_params() == {"alpha": 0.5, "k": 3}
+    assert model.get_params() == {"alpha": 0.5, "k": 3, "weights": None}
 
 
 def test_unknown_name_lists_known_names():
@@ -43,6 +44,15 @@ def test_unknown_parameter_lists_valid_ones():
         bayesbench.make_classifier("tan", depth=2)
     with pytest.raises(ClassifierError, match="parameters are: alpha, log"):
         bayesbench.make_classifier("nb").set_params(smoothing=1)
+
+
+@pytest.mark.parametrize("name", bayesbench.list_classifiers())
+def test_no_parameter_hides_a_method(name):
+    # __init__ stores each parameter on the instance, where it would shadow a method of
+    # that name: TAN's bnclassify-style ``score`` hid ``score(X, y)``, the accuracy that
+    # scikit-learn's cross_val_score calls.
+    cls = classifier_class(name)
+    assert [p for p in cls._param_names() if callable(getattr(cls, p, None))] == []
 
 
 def test_classifier_errors_are_value_errors_as_scikit_learn_expects():
