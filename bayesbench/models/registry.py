@@ -110,8 +110,8 @@ def classifier_class(name: str):
         obj = importlib.import_module(module)
     except ModuleNotFoundError as exc:
         # Also raised in a worker whose environment lacks the package: say where.
-        raise ClassifierError(f"cannot import classifier '{name}' on {socket.gethostname()}: "
-                              f"no module named '{exc.name}'") from None
+        raise ClassifierError(f"cannot import classifier '{name}' on host "
+                              f"{socket.gethostname()}: no module named '{exc.name}'") from None
     except Exception as exc:  # noqa: BLE001 - a plugin's own import error, told in one line
         raise ClassifierError(f"cannot import classifier '{name}': importing {module} "
                               f"raised {type(exc).__name__}: {exc}") from None
