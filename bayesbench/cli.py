@@ -308,7 +308,7 @@ def classifiers(name):
 
     \b
     Examples:
-      bayesbench classifiers
+      bayesbench classifiers | grep codes
       bayesbench classifiers tan
       bayesbench classifiers sklearn.linear_model:LogisticRegression
     """

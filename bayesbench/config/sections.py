@@ -170,6 +170,7 @@ def _tune(value, learner: str, params: dict, key: str, p: Problems) -> TuneSpec 
             p.add(join(key, "params"), "the mapping is empty")
         return None
     ok = _known_params(learner, grid, key, p)
+    valid = parameter_defaults(classifier_class(learner))
     # The values are checked beside the first value of any list under params.
     base = {k: v[0] if isinstance(v, list) and v else v for k, v in params.items()}
     for name, values in grid.items():
@@ -180,7 +181,7 @@ def _tune(value, learner: str, params: dict, key: str, p: Problems) -> TuneSpec 
         elif isinstance(params.get(name), list):
             p.add(where, f"'{name}' is also a list under params; tune it in one place")
             ok = False
-        elif ok:
+        elif valid is None or name in valid:
             for candidate in values:
                 _check_values(learner, {**base, name: candidate}, key, p)
     if not ok or folds is None or metric is None:
