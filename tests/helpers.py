@@ -9,7 +9,7 @@ from bayesbench.models.anb import AugmentedNaiveBayes
 from bayesbench.models.structure import Node, Structure
 
 # The fields of a record that vary between identical runs.
-VARYING = ("fit_seconds", "predict_seconds", "checksum")
+VARYING = ("fit_seconds", "predict_seconds", "tune_seconds", "checksum")
 
 
 def without_timings(record: dict) -> dict:
@@ -180,3 +180,50 @@ def table6_scores(demsar):
     """Demšar's Table 6 as a data sets x classifiers DataFrame of AUCs."""
     t = demsar["table6"]
     return pd.DataFrame(np.array(t["auc"], dtype=float), index=t["datasets"], columns=t["classifiers"])
+
+
+# Classifiers that break the contract, named by import path (`helpers:Unseen`) in tests.
+class Majority:
+    """Predicts the most frequent training class; no predict_proba."""
+
+    def __init__(self, *, shift=0):
+        self.shift = shift
+
+    def get_params(self, deep=True):
+        return {"shift": self.shift}
+
+    def fit(self, X, y):
+        self.classes_, counts = np.unique(y, return_counts=True)
+        self.majority_ = self.classes_[np.argmax(counts)]
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), self.majority_ + self.shift)
+
+
+class Unseen(Majority):
+    """Predicts a label it never saw in training."""
+
+    def __init__(self, *, shift=7):
+        self.shift = shift
+
+
+class Raises(Majority):
+    """Fails in fit, as a buggy estimator would."""
+
+    def fit(self, X, y):
+        raise RuntimeError("singular matrix in fold")
+
+
+class NoFit:
+    """Has predict but no fit."""
+
+    def predict(self, X):
+        return np.zeros(len(X))
+
+
+class NeedsArgument(Majority):
+    """A constructor with a required argument."""
+
+    def __init__(self, depth):
+        self.depth = depth

@@ -227,9 +227,10 @@ BAD_VALUES = {
                 "baseline": ["--baseline", "nope"], "test": ["--test", "t"],
                 "alpha": ["--alpha", "2"], "fmt": ["--format", "html"],
                 "output": ["-o", "/nonexistent/x.txt"], "plot": ["--plot", "cd.jpg"]},
+    "classifiers": {"name": ["tann"]},
 }
 GOOD_ARGUMENTS = {"run": ["exp.yaml", "-q"], "discretize": ["iris"],
-                  "compare": [str(FIXTURE_RUN)]}
+                  "compare": [str(FIXTURE_RUN)], "classifiers": ["tan"]}
 
 
 def _walk():
@@ -265,7 +266,7 @@ def page(*args):
     return res.stdout
 
 
-@pytest.mark.parametrize("command", ["run", "compare", "discretize"])
+@pytest.mark.parametrize("command", ["run", "compare", "discretize", "classifiers"])
 def test_every_command_page_has_examples_that_name_the_command(command):
     text = page(command)
     examples = text.split("Examples:", 1)[1].split("Options:", 1)[0]
@@ -434,3 +435,32 @@ def test_cli_run_prints_the_first_metric_in_the_format_written(uci_dir, tmp_path
     assert result.exit_code == 0, result.output
     table = (tmp_path / "results" / "cli" / "summary" / "f1_macro.md").read_text()
     assert result.stdout.startswith(table) and "| lenses" in result.stdout
+
+
+# --------------------------------------------------------------- classifiers
+
+def test_classifiers_lists_the_built_in_and_the_entry_point_ones(oner_plugin):
+    from bayesbench.models.registry import list_classifiers
+
+    res = invoke("classifiers")
+    assert res.exit_code == 0, res.output
+    rows = {line.split()[0]: line for line in res.stdout.splitlines()[2:]}
+    assert list(rows) == list_classifiers() + ["oner"]
+    assert rows["tan"].split()[1] == "codes" and "alpha=1.0, root=0" in rows["tan"]
+    assert rows["gnb"].split()[1] == "numeric"
+    assert "One rule on one attribute (Holte 1993)" in rows["oner"]
+    assert "[bayesbench_oner:OneR]" in rows["oner"]
+
+
+def test_classifiers_name_shows_parameters_and_the_whole_docstring():
+    res = invoke("classifiers", "kdb")
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert lines[0] == "kdb (built-in: bayesbench.models.kdb:KDB); input: codes"
+    assert any(ln.split() == ["k=2", "an", "integer", ">=", "0"] for ln in lines), lines[:6]
+    assert "Parameters\n----------" in res.stdout
+    res = invoke("classifiers", "sklearn.tree:DecisionTreeClassifier")
+    assert res.exit_code == 0 and "input: onehot" in res.stdout
+    assert "  criterion='gini'\n" in res.stdout
+    one_line_error(invoke("classifiers", "tann"), 2, "NAME: unknown classifier 'tann'",
+                   "did you mean tan")

@@ -74,3 +74,88 @@ def test_params_are_checked_without_fitting_for_the_config_layer():
     with pytest.raises(ClassifierError, match="has no parameter") as unknown:
         check_classifier_params("nb", {"log": True, "smoothing": 1})
     assert unknown.value.parameter == "smoothing"
+
+
+# ---------------------------------------------------------------- open classifiers
+def test_an_import_path_names_any_class_and_its_parameters_are_checked():
+    from sklearn.linear_model import LogisticRegression
+
+    model = bayesbench.make_classifier("sklearn.linear_model:LogisticRegression", C=0.5)
+    assert type(model) is LogisticRegression and model.C == 0.5
+    with pytest.raises(ClassifierError, match="has no parameter") as unknown:
+        bayesbench.make_classifier("sklearn.linear_model:LogisticRegression", depth=2)
+    assert unknown.value.parameter == "depth"
+    # scikit-learn's own check of the value, before any fit
+    with pytest.raises(ClassifierError, match="'C' parameter of LogisticRegression") as bad:
+        bayesbench.make_classifier("sklearn.linear_model:LogisticRegression", C=-1)
+    assert bad.value.parameter == "C"
+
+
+@pytest.mark.parametrize("name, fragments", [
+    ("no_such_package.models:Clf", ["cannot import classifier 'no_such_package.models:Clf'",
+                                    "on host", "no module named 'no_such_package'"]),
+    ("sklearn.tree:DecisionTreeClasifier", ["sklearn.tree has no attribute "
+                                            "'DecisionTreeClasifier'",
+                                            "did you mean 'DecisionTreeClassifier'"]),
+    ("helpers:NoFit", ["'helpers:NoFit' is not a classifier: NoFit has no fit method"]),
+    ("collections:OrderedDict", ["OrderedDict has no fit and no predict method"]),
+    ("os:path", ["'os:path' is not a class but module"]),
+    ("sklearn.tree:", ["is not an import path; expected package.module:Class"]),
+])
+def test_a_path_that_is_no_classifier_is_one_line_naming_it(name, fragments):
+    with pytest.raises(ClassifierError) as err:
+        bayesbench.make_classifier(name)
+    message = str(err.value)
+    assert "\n" not in message
+    for fragment in fragments:
+        assert fragment in message, message
+
+
+def test_a_constructor_that_raises_is_one_line():
+    with pytest.raises(ClassifierError, match=r"NeedsArgument\(...\) raised TypeError"):
+        bayesbench.make_classifier("helpers:NeedsArgument")
+
+
+def test_unknown_names_suggest_the_nearest_and_the_path_form():
+    with pytest.raises(ClassifierError) as err:
+        bayesbench.make_classifier("tann")
+    assert "(did you mean tan, stan?)" in str(err.value)
+    assert "package.module:Class" in str(err.value)
+
+
+def test_an_entry_point_names_a_classifier(oner_plugin):
+    from bayesbench.models.registry import classifier_names, entry_point_classifiers
+
+    assert entry_point_classifiers() == {"oner": "bayesbench_oner:OneR"}
+    assert classifier_names() == bayesbench.list_classifiers() + ["oner"]
+    model = bayesbench.make_classifier("oner", alpha=0.5)
+    assert type(model).__module__ == "bayesbench_oner" and model.alpha == 0.5
+    # The built-in names stay the built-in learners alone (scikit-learn's checks run over them).
+    assert "oner" not in bayesbench.list_classifiers()
+
+
+def test_input_kind_defaults():
+    from bayesbench.models.registry import default_input
+
+    assert default_input(classifier_class("nb")) == "codes"
+    assert default_input(classifier_class("gnb")) == "numeric"
+    assert default_input(classifier_class("sklearn.tree:DecisionTreeClassifier")) == "onehot"
+
+    class Odd:
+        input_kind = "pixels"
+
+    with pytest.raises(ClassifierError, match="declares input_kind = 'pixels'; expected one of "
+                                              "codes, onehot, numeric, frame"):
+        default_input(Odd)
+
+
+def test_classifier_info_reads_signature_constraints_and_docstring():
+    from bayesbench.models.registry import classifier_info
+
+    info = classifier_info("tan")
+    assert info.source == "built-in" and info.input == "codes"
+    assert info.defaults == {"alpha": "1.0", "root": "0"}
+    assert info.constraints["alpha"] == "a number >= 0"
+    assert info.summary.startswith("Tree-augmented naive Bayes") and "Parameters" in info.doc
+    path = classifier_info("sklearn.tree:DecisionTreeClassifier")
+    assert path.source == "import path" and path.defaults["criterion"] == "'gini'"
