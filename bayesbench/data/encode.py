@@ -91,12 +91,5 @@ def _onehot(ds: Dataset) -> np.ndarray:
 
 
 def _frame(ds: Dataset):
-    import pandas as pd  # lazy: the data layer needs pandas only here and in to_frame
-
-    data = {}
-    for att, col in zip(ds.attributes, ds.columns):
-        if att.is_nominal:
-            data[att.name] = pd.Categorical.from_codes(col, categories=list(att.categories))
-        else:
-            data[att.name] = col
-    return pd.DataFrame(data, index=pd.RangeIndex(ds.n_rows))
+    """The attributes as a DataFrame (nominal ones categorical), without the class."""
+    return ds.to_frame().drop(columns=ds.target.name)

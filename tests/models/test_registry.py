@@ -119,7 +119,7 @@ def test_a_constructor_that_raises_is_one_line():
 def test_unknown_names_suggest_the_nearest_and_the_path_form():
     with pytest.raises(ClassifierError) as err:
         bayesbench.make_classifier("tann")
-    assert "(did you mean tan, stan?)" in str(err.value)
+    assert "(did you mean tan, stan, tan_hc?)" in str(err.value)
     assert "package.module:Class" in str(err.value)
 
 
@@ -154,7 +154,7 @@ def test_classifier_info_reads_signature_constraints_and_docstring():
 
     info = classifier_info("tan")
     assert info.source == "built-in" and info.input == "codes"
-    assert info.defaults == {"alpha": "1.0", "root": "0"}
+    assert info.defaults == {"alpha": "1.0", "root": "0", "criterion": "'cmi'", "weights": "None"}
     assert info.constraints["alpha"] == "a number >= 0"
     assert info.summary.startswith("Tree-augmented naive Bayes") and "Parameters" in info.doc
     path = classifier_info("sklearn.tree:DecisionTreeClassifier")
