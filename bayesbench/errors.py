@@ -89,6 +89,19 @@ class ResultStoreError(BayesbenchError):
     """A result directory is locked, inconsistent, or from a different config."""
 
 
+class DataChangedError(ResultStoreError):
+    """A result directory holds finished tasks of a data file whose content has changed
+    since (its SHA-256 differs from the one recorded): continuing would mix results of
+    two different data sets. ``datasets`` names the data sets; exit status 2, as for
+    another mistake in how the run was asked for."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, *, datasets=()):
+        super().__init__(message)
+        self.datasets = tuple(datasets)
+
+
 class PreprocessError(BayesbenchError, ValueError):
     """A preprocessing step (imputation, discretization, noise) cannot be fitted or applied.
 
