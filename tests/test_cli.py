@@ -217,7 +217,8 @@ FIXTURE_RUN = Path(__file__).resolve().parent / "fixtures" / "run-d38ed37" / "ru
 BAD_VALUES = {
     "run": {"config": ["missing.yaml"], "output": ["-o", "taken"], "jobs": ["-j", "0"],
             "scheduler": ["--scheduler", "nowhere"], "formats": ["--format", "text,html"],
-            "repeats": ["--repeats", "0"], "only": ["--datasets", "nope"]},
+            "repeats": ["--repeats", "0"], "only": ["--datasets", "nope"],
+            "max_table_cells": ["--max-table-cells", "0"]},
     "discretize": {"data": ["nowhere"], "method": ["--method", "median"],
                    "bins": ["--bins", "0"], "class_attribute": ["--class", "colour"],
                    "delimiter": ["--delimiter", ";;"], "output": ["-o", "nowhere/x.arff"],
