@@ -442,7 +442,7 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
 @click.option("--baseline", metavar="NAME", help="Classifier the others are tested against "
                                                   "(default: the first one).")
 @click.option("--test", "test", default="corrected-t", show_default=True,
-              type=_Choice("bayesbench.report.comparison", "TESTS"),
+              type=_Choice("bayesbench.stats", "FOLD_TESTS"),
               help="Test over the folds of each data set that sets the v / * marks.")
 @click.option("--alpha", default=0.05, show_default=True,
               type=click.FloatRange(0, 1, min_open=True, max_open=True),
@@ -488,7 +488,8 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, fmt, output,
       bayesbench compare table6.csv --plot cd.png
     """
     from .evaluation.metrics import METRIC_NAMES, is_metric  # lazy: scipy, see run
-    from .report.comparison import compare_paths  # lazy: pandas, see run
+    from .report.inputs import compare_paths  # lazy: pandas, see run
+    from .report.render import plot_cd, render_comparison  # lazy: pandas, see run
 
     _check_output(output, inputs, "--output")
     _check_output(plot, inputs, "--plot")
@@ -508,14 +509,73 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, fmt, output,
             _blame_option(exc, lambda: compare_paths(inputs, baseline=baseline,
                                                      **{**options, "metric": None}))
         raise
-    text = result.render(fmt)
+    text = render_comparison(result, fmt)
     if output:
         Path(output).write_text(text)
     else:
         click.echo(text, nl=False)
     if plot:
-        result.plot_cd(plot)
+        plot_cd(result, plot)
         click.echo(f"critical-difference diagram written to {plot}", err=True)
+
+
+@main.command(short_help="List the data sets a name can refer to, or describe one.")
+@click.argument("name", required=False)
+@click.option("-d", "--data-dir", "data_dirs", multiple=True, metavar="DIR",
+              help="Search DIR first, as a config's data_dirs (repeatable).")
+@click.option("--class", "class_attribute", metavar="NAME",
+              help="Class attribute of NAME (default: the last one).")
+def datasets(name, data_dirs, class_attribute):
+    """List every data set name and the file it resolves to, or describe NAME.
+
+    A name is looked up in the --data-dir directories (a config's data_dirs),
+    then BAYESBENCH_DATA, then the datasets/ directory of the bayesbench
+    checkout you run from, then the data sets bundled with bayesbench; the
+    first file called NAME, NAME.arff, NAME.csv, NAME.libsvm or NAME.svm wins.
+    The list gives each name's rows, attributes, classes (present of
+    declared), missing cells (rows) and where it was found. NAME (a name or a
+    path) gives each attribute with its type, values or range and missing
+    count, and the class distribution.
+
+    \b
+    Examples:
+      bayesbench datasets
+      bayesbench datasets car
+      bayesbench datasets -d ~/uci tic-tac-toe
+    """
+    from .data import describe_dataset, list_datasets, search_path  # lazy: numpy, see run
+    from .report.tables import render  # lazy: tabulate, see run
+
+    if name is None:
+        where = {d: origin for origin, d in reversed(search_path(data_dirs))}
+        click.echo("Search path, in order:")
+        for i, (origin, d) in enumerate(search_path(data_dirs), 1):
+            click.echo(f"  {i}. {origin:<16} {d}" + ("" if d.is_dir() else "  (absent)"))
+        rows = []
+        for e in list_datasets(data_dirs):
+            found = e.origin + "".join(f", hides {where[p.parent]}" for p in e.hidden)
+            c = e.counts
+            rows.append([e.name, "-", f"unreadable: {e.error}", "-", "-", found] if c is None else [
+                e.name, c.n_rows, f"{c.n_attributes} ({c.n_numeric} / {c.n_nominal})",
+                c.classes_present if c.classes_present == c.n_classes else
+                f"{c.classes_present} of {c.n_classes}",
+                f"{c.missing_cells} ({c.missing_rows})" if c.missing_cells else "0", found])
+        click.echo("\n" + render(rows, ["name", "rows", "attributes (num / nom)", "classes",
+                                         "missing (rows)", "found in"]), nl=False)
+        return
+    d = describe_dataset(name, data_dirs, class_attribute)
+    c = d.entry.counts
+    click.echo(f"{d.entry.name}: {d.entry.path} ({d.entry.origin})\n{c.n_rows} rows, "
+               f"{c.n_attributes} attributes ({c.n_numeric} numeric, {c.n_nominal} nominal), "
+               + (f"{c.missing_cells} missing values in {c.missing_rows} rows"
+                  if c.missing_cells else "no missing values") + "\n")
+    rows = [[a.name, a.kind, f"{len(a.categories)}: " + ", ".join(a.categories[:8])
+             + (", ..." if len(a.categories) > 8 else "") if a.kind == "nominal" else
+             "-" if a.mean is None else f"{a.minimum:g} .. {a.maximum:g}, mean {a.mean:.4g}",
+             a.missing] for a in d.attributes]
+    click.echo(render(rows, ["attribute", "type", "values or range", "missing"]))
+    rows = [[value, n, f"{100 * n / c.n_rows:.1f} %"] for value, n in d.class_counts]
+    click.echo(render(rows, [f"class '{c.class_attribute}'", "rows", "share"]), nl=False)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -134,3 +134,11 @@ class Interrupted(BayesbenchError):
     """The user stopped a command (Ctrl-C); exit status 130 as for a shell's SIGINT."""
 
     exit_code = 130
+
+
+class ReportError(BayesbenchError, ValueError):
+    """A figure or report page cannot be drawn from the given results.
+
+    Raised for missing columns, unknown classifiers, unsupported file formats and a
+    missing optional plotting dependency; the message names the file or the column.
+    """

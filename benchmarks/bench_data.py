@@ -21,7 +21,7 @@ from bayesbench.data import load_dataset
 from bayesbench.preprocess.discretize import Discretizer
 from bayesbench.report.tables import render
 
-UCI = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "uci"
+UCI = Path(__file__).resolve().parents[1] / "datasets"
 WEKA = Path("/usr/share/java/weka.jar")
 
 

@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bayesbench.data import load_dataset
+from bayesbench.data import bundled_dir, load_dataset
 from bayesbench.models.inner_cv import stratified_fold_ids
 from bayesbench.models.anb import AugmentedNaiveBayes
 from bayesbench.models.structure import Node, Structure
@@ -45,10 +45,10 @@ from bayesbench.models.wrapper import ASB, BSEJ, FSS
 from bayesbench.preprocess.impute import Imputer
 from bayesbench.report.tables import render
 
-UCI = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "uci"
+UCI = Path(__file__).resolve().parents[1] / "datasets"
 DATASETS = {
     "car": UCI / "car.arff",
-    "soybean": Path("/usr/share/doc/weka/examples/soybean.arff"),
+    "soybean": bundled_dir() / "soybean.arff",     # Weka's copy, bundled
     "kr-vs-kp": UCI / "kr-vs-kp.arff",
     "splice": UCI / "splice.arff",
 }

@@ -1,47 +1,10 @@
-"""ARFF reading: the shared UCI files against their SOURCES.md table, and the format's corners."""
-import re
-from pathlib import Path
-
+"""ARFF reading: values and codes of the UCI files, and the format's corners (every file in
+datasets/ against its row in datasets/README.md: tests/data/test_load.py)."""
 import numpy as np
 import pytest
 
 from bayesbench.data import MISSING, load_dataset, write_arff
 from bayesbench.errors import DataError
-
-SOURCES_ROW = re.compile(
-    r"^\| (?P<file>[\w.-]+\.arff) \| (?P<rows>\d+) \| (?P<atts>\d+) \((?P<num>\d+) / (?P<nom>\d+)\) "
-    r"\| (?P<classes>\d+)(?: present, (?P<declared>\d+) declared)? \(`(?P<cls>[^`]+)`\) "
-    r"\| (?P<missing>no|yes \((?P<cells>\d+) cells, (?P<mrows>\d+) rows\)) \|")
-
-
-def sources_table(uci_dir: Path) -> list[dict]:
-    rows = [m.groupdict() for line in (uci_dir / "SOURCES.md").read_text().splitlines()
-            if (m := SOURCES_ROW.match(line))]
-    return rows
-
-
-def test_sources_table_covers_every_file(uci_dir):
-    listed = {r["file"] for r in sources_table(uci_dir)}
-    on_disk = {p.name for p in uci_dir.glob("*.arff")}
-    assert listed == on_disk
-
-
-def test_every_uci_file_matches_its_sources_row(uci_dir):
-    for row in sources_table(uci_dir):
-        ds = load_dataset(uci_dir / row["file"])
-        assert ds.n_rows == int(row["rows"]), row["file"]
-        assert ds.n_attributes == int(row["atts"]), row["file"]
-        assert int((~ds.nominal_mask).sum()) == int(row["num"]), row["file"]
-        assert int(ds.nominal_mask.sum()) == int(row["nom"]), row["file"]
-        assert ds.target.name == row["cls"], row["file"]
-        assert np.unique(ds.y).size == int(row["classes"]), row["file"]
-        assert ds.n_classes == int(row["declared"] or row["classes"]), row["file"]
-        mask = ds.missing_mask()
-        if row["missing"] == "no":
-            assert not mask.any(), row["file"]
-        else:
-            assert int(mask.sum()) == int(row["cells"]), row["file"]
-            assert int(mask.any(axis=1).sum()) == int(row["mrows"]), row["file"]
 
 
 def test_iris_values_and_codes(uci_dir):

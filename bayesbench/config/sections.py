@@ -12,9 +12,9 @@ from ..evaluation.prepare import NOISE_SIDES, SCOPES
 from ..models.registry import list_classifiers, make_classifier
 from ..preprocess.discretize import METHODS
 from ..preprocess.impute import STRATEGIES
-from ..report.comparison import TESTS
 from ..spec import (MAX_REPEATS, ClassifierSpec, CompareSpec, CVSpec, NoiseSpec,
                     PreprocessSpec)
+from ..stats import FOLD_TESTS
 from .problems import Problems, join, kind_of, shown, suggest
 
 # `discretize: none` leaves numeric attributes as they are (continuous learners only).
@@ -222,7 +222,7 @@ def compare(value, p: Problems, labels, arm_names) -> CompareSpec:
     if value.get("baseline") is not None:
         kw["baseline"] = _baseline(value["baseline"], p, labels, arm_names)
     if "test" in value:
-        kw["test"] = p.typed(value["test"], "compare.test", str, choices=TESTS)
+        kw["test"] = p.typed(value["test"], "compare.test", str, choices=tuple(FOLD_TESTS))
     if "alpha" in value:
         alpha = p.typed(value["alpha"], "compare.alpha", float, low=0.0, high=1.0)
         if alpha in (0.0, 1.0):

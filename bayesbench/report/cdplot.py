@@ -3,17 +3,20 @@
 An axis of average ranks (1 = best, on the left), each classifier joined to
 its rank by an elbow line and named at the side, a bar of length CD above the
 axis, and thick bars under it joining classifiers the Nemenyi test cannot tell
-apart (J. Demšar 2006, Figure 1). Drawn with matplotlib's Agg backend, imported
-only when a diagram is wanted.
+apart (J. Demšar 2006, Figure 1). Drawn with matplotlib, imported only when a
+diagram is wanted, in the fixed style of :mod:`.plotting`, so that the same
+ranks give the same bytes.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import StatsError
 from ..stats import cd_groups
+from .plotting import save_figure, styled_figure
 
 # Layout in inches: the axes span the whole figure with one data unit per inch,
 # so text and line spacing do not depend on the number of classifiers.
@@ -21,6 +24,38 @@ _ROW = 0.30         # vertical distance between two name lines
 _GROUP_ROW = 0.11   # vertical distance between two group bars
 _CHAR = 0.085       # width of one character of a name at font size 10
 _TOP = 0.95         # room above the axis for the CD bar and tick labels
+_LINE = dict(color="black", linewidth=1.0, solid_capstyle="butt")
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """Where things go, in inches: names of ``side`` width on both sides of the rank axis,
+    rank ``lo`` .. ``hi`` spread over ``axis_width``; name lines start ``first_line`` below
+    the axis and end at ``bottom``."""
+
+    lo: int
+    hi: int
+    side: float
+    axis_width: float
+    first_line: float
+    bottom: float
+    height: float
+
+    @property
+    def width(self) -> float:
+        return self.axis_width + 2 * self.side
+
+    def x(self, rank):
+        return self.side + (rank - self.lo) / (self.hi - self.lo) * self.axis_width
+
+
+def _layout(labels: list[str], n_groups: int, n_lines: int, title: str | None) -> _Layout:
+    k = len(labels)
+    first_line = 0.22 + n_groups * _GROUP_ROW + 0.12
+    bottom = first_line + n_lines * _ROW
+    return _Layout(lo=1, hi=k, side=max(len(label) for label in labels) * _CHAR + 0.35,
+                   axis_width=max(3.2, 0.75 * (k - 1)), first_line=first_line, bottom=bottom,
+                   height=_TOP + bottom + (0.35 if title else 0.1))
 
 
 def plot_cd(names, average_ranks, critical_difference: float, path, *, alpha: float | None = None,
@@ -38,76 +73,65 @@ def plot_cd(names, average_ranks, critical_difference: float, path, *, alpha: fl
     k = len(names)
     if k < 2 or ranks.shape != (k,):
         raise StatsError("a critical-difference diagram needs one average rank per classifier, k >= 2")
-
-    import matplotlib
-    matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
-
     order = np.argsort(ranks, kind="stable")
     n_left = (k + 1) // 2
     left, right = order[:n_left], order[n_left:][::-1]  # the worst goes nearest the axis on the right
-    labels = {i: f"{names[i]}  ({ranks[i]:.2f})" for i in range(k)}
-    side = max(len(labels[i]) for i in range(k)) * _CHAR + 0.35
-    lo, hi = 1, k
-    axis_width = max(3.2, 0.75 * (hi - lo))
-    width = axis_width + 2 * side
-
-    def x(rank):
-        return side + (rank - lo) / (hi - lo) * axis_width
-
+    labels = [f"{names[i]}  ({ranks[i]:.2f})" for i in range(k)]
     groups = cd_groups(ranks, critical_difference)
-    first_line = 0.22 + len(groups) * _GROUP_ROW + 0.12
-    bottom = first_line + max(len(left), len(right)) * _ROW
-    height = _TOP + bottom + (0.35 if title else 0.1)
+    lay = _layout(labels, len(groups), max(len(left), len(right)), title)
+    with styled_figure(lay.width, lay.height) as fig:
+        ax = fig.add_axes([0, 0, 1, 1])
+        ax.set_xlim(0, lay.width)
+        ax.set_ylim(-lay.bottom - 0.05, lay.height - lay.bottom - 0.05)
+        ax.axis("off")
+        _draw_axis(ax, lay)
+        _draw_cd_bar(ax, lay, critical_difference, alpha, n_datasets)
+        _draw_names(ax, lay, ranks, labels, left, right)
+        _draw_groups(ax, lay, ranks, groups)
+        if title:
+            ax.text(lay.width / 2, lay.height - lay.bottom - 0.25, title, ha="center", va="center",
+                    fontsize=11)
+        return save_figure(fig, path)
 
-    fig = plt.figure(figsize=(width, height))
-    ax = fig.add_axes([0, 0, 1, 1])
-    ax.set_xlim(0, width)
-    ax.set_ylim(-bottom - 0.05, height - bottom - 0.05)
-    ax.axis("off")
-    line = dict(color="black", linewidth=1.0, solid_capstyle="butt")
 
-    # The rank axis with ticks at whole and half ranks.
-    ax.plot([x(lo), x(hi)], [0, 0], **line)
-    for r in np.arange(lo, hi + 0.25, 0.5):
+def _draw_axis(ax, lay: _Layout) -> None:
+    """The rank axis with ticks at whole and half ranks."""
+    ax.plot([lay.x(lay.lo), lay.x(lay.hi)], [0, 0], **_LINE)
+    for r in np.arange(lay.lo, lay.hi + 0.25, 0.5):
         tall = float(r).is_integer()
-        ax.plot([x(r), x(r)], [0, 0.10 if tall else 0.05], **line)
+        ax.plot([lay.x(r), lay.x(r)], [0, 0.10 if tall else 0.05], **_LINE)
         if tall:
-            ax.text(x(r), 0.15, f"{int(r)}", ha="center", va="bottom", fontsize=10)
+            ax.text(lay.x(r), 0.15, f"{int(r)}", ha="center", va="bottom", fontsize=10)
 
-    # The critical difference, as a bar of its length above the axis.
-    y_cd = 0.62
-    ax.plot([x(lo), x(lo + critical_difference)], [y_cd, y_cd], color="black", linewidth=1.6)
+
+def _draw_cd_bar(ax, lay: _Layout, critical_difference, alpha, n_datasets) -> None:
+    """The critical difference, as a bar of its length above the axis."""
+    y_cd, lo = 0.62, lay.lo
+    ax.plot([lay.x(lo), lay.x(lo + critical_difference)], [y_cd, y_cd], color="black", linewidth=1.6)
     for end in (lo, lo + critical_difference):
-        ax.plot([x(end), x(end)], [y_cd - 0.06, y_cd + 0.06], **line)
+        ax.plot([lay.x(end), lay.x(end)], [y_cd - 0.06, y_cd + 0.06], **_LINE)
     cd_text = f"CD = {critical_difference:.3f}"
     if alpha is not None:
         cd_text += f" (Nemenyi, \u03b1 = {alpha:g}" + (f", N = {n_datasets})" if n_datasets else ")")
-    ax.text(x(lo + critical_difference) + 0.12, y_cd, cd_text, ha="left", va="center", fontsize=9)
+    ax.text(lay.x(lo + critical_difference) + 0.12, y_cd, cd_text, ha="left", va="center", fontsize=9)
 
-    # Elbow lines from each rank down to the classifier's name.
+
+def _draw_names(ax, lay: _Layout, ranks, labels, left, right) -> None:
+    """Elbow lines from each rank down to the classifier's name, best on the left."""
     for row, i in enumerate(left):
-        y = -(first_line + row * _ROW)
-        ax.plot([x(ranks[i]), x(ranks[i]), side - 0.15], [0, y, y], **line)
-        ax.text(side - 0.2, y, labels[i], ha="right", va="center", fontsize=10)
+        y = -(lay.first_line + row * _ROW)
+        ax.plot([lay.x(ranks[i]), lay.x(ranks[i]), lay.side - 0.15], [0, y, y], **_LINE)
+        ax.text(lay.side - 0.2, y, labels[i], ha="right", va="center", fontsize=10)
     for row, i in enumerate(right):
-        y = -(first_line + row * _ROW)
-        ax.plot([x(ranks[i]), x(ranks[i]), width - side + 0.15], [0, y, y], **line)
-        ax.text(width - side + 0.2, y, labels[i], ha="left", va="center", fontsize=10)
+        y = -(lay.first_line + row * _ROW)
+        ax.plot([lay.x(ranks[i]), lay.x(ranks[i]), lay.width - lay.side + 0.15], [0, y, y], **_LINE)
+        ax.text(lay.width - lay.side + 0.2, y, labels[i], ha="left", va="center", fontsize=10)
 
-    # Groups the test cannot separate: a thick bar under the axis for each.
+
+def _draw_groups(ax, lay: _Layout, ranks, groups) -> None:
+    """Groups the test cannot separate: a thick bar under the axis for each."""
     for g, members in enumerate(groups):
         y = -(0.22 + g * _GROUP_ROW)
         r = ranks[list(members)]
-        ax.plot([x(r.min()) - 0.06, x(r.max()) + 0.06], [y, y], color="black", linewidth=3.2,
+        ax.plot([lay.x(r.min()) - 0.06, lay.x(r.max()) + 0.06], [y, y], color="black", linewidth=3.2,
                 solid_capstyle="round")
-
-    if title:
-        ax.text(width / 2, height - bottom - 0.25, title, ha="center", va="center", fontsize=11)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # Fixed metadata so the same ranks give byte-identical SVGs (no date, fixed ids).
-    metadata = {"Date": None} if path.suffix.lower() == ".svg" else None
-    with matplotlib.rc_context({"svg.hashsalt": "bayesbench", "svg.fonttype": "none"}):
-        fig.savefig(path, dpi=150, metadata=metadata, bbox_inches="tight", pad_inches=0.12)
-    plt.close(fig)
-    return path

@@ -23,7 +23,8 @@ from ..evaluation.metrics import (LOWER_IS_BETTER, per_class_metric, per_class_s
                                   record_metric, title)
 from ..evaluation.store import records_to_frame, run_names
 from ..spec import Experiment
-from .comparison import compare
+from .analysis import compare
+from .render import render_comparison
 from .tables import EXTENSIONS, render
 
 
@@ -200,7 +201,7 @@ def write_comparison(out_dir, frame, experiment: Experiment, formats, baseline) 
     except BayesbenchError as exc:
         text = {fmt: f"no statistical comparison: {exc}\n" for fmt in formats}
     else:
-        text = {fmt: result.render(fmt) for fmt in formats}
+        text = {fmt: render_comparison(result, fmt) for fmt in formats}
     files = []
     for fmt in formats:
         path = Path(out_dir) / f"comparison.{EXTENSIONS[fmt]}"

@@ -1,25 +1,30 @@
 """Statistical tests for comparing classifiers.
 
 Over the folds of one data set (:mod:`~bayesbench.stats.folds`): the paired
-t-test, Nadeau and Bengio's corrected resampled t-test, the unpaired t-test.
-Over several data sets (:mod:`~bayesbench.stats.multiple`, after Demšar 2006):
-ranks, Friedman and Iman-Davenport, Nemenyi, Holm and Bonferroni-Dunn against a
-control, the Wilcoxon signed-rank test (also usable over folds), the sign test,
-and win/tie/loss counts. Every test is a pure function returning a small
+t-test, Nadeau and Bengio's corrected resampled t-test, the unpaired t-test,
+and :func:`fold_tests`, which runs any of :data:`FOLD_TESTS` (the Wilcoxon test
+included) on many pairs at once. Over several data sets
+(:mod:`~bayesbench.stats.multiple`, after Demšar 2006): ranks, Friedman and
+Iman-Davenport, Nemenyi, Holm and Bonferroni-Dunn against a control, the
+Wilcoxon signed-rank test (also usable over folds), the sign test, and
+win/tie/loss counts. Scores closer than :data:`TIE_DECIMALS` decimals tie
+everywhere (:func:`tie_safe`). Every test is a pure function returning a small
 frozen dataclass.
 """
-from .folds import TTestResult, corrected_ttest, paired_ttest, unpaired_ttest
-from .multiple import (AdjustedResult, ControlResult, FriedmanResult, NemenyiResult,
+from .folds import (FOLD_TESTS, PAIRED_TESTS, FoldTestsResult, TTestResult, corrected_ttest, fold_tests,
+                    paired_ttest, unpaired_ttest)
+from .multiple import (TIE_DECIMALS, AdjustedResult, ControlResult, FriedmanResult, NemenyiResult,
                        SignTestResult, WilcoxonResult, WinTieLoss, bonferroni,
                        bonferroni_dunn_q, cd_groups, control_ztest, critical_difference, friedman, holm,
-                       nemenyi, nemenyi_q, rank_scores, sign_test, wilcoxon,
-                       wilcoxon_critical_value, win_tie_loss)
+                       nemenyi, nemenyi_q, rank_scores, sign_test, tie_safe, wilcoxon,
+                       wilcoxon_critical_value, wilcoxon_rows, win_tie_loss)
 
 __all__ = [
-    "TTestResult", "paired_ttest", "corrected_ttest", "unpaired_ttest",
-    "rank_scores", "FriedmanResult", "friedman", "nemenyi_q", "bonferroni_dunn_q",
-    "critical_difference", "NemenyiResult", "nemenyi", "cd_groups", "ControlResult", "control_ztest",
-    "AdjustedResult", "holm", "bonferroni", "WilcoxonResult", "wilcoxon",
+    "FOLD_TESTS", "PAIRED_TESTS", "TTestResult", "paired_ttest", "corrected_ttest", "unpaired_ttest",
+    "FoldTestsResult", "fold_tests",
+    "TIE_DECIMALS", "tie_safe", "rank_scores", "FriedmanResult", "friedman", "nemenyi_q",
+    "bonferroni_dunn_q", "critical_difference", "NemenyiResult", "nemenyi", "cd_groups", "ControlResult",
+    "control_ztest", "AdjustedResult", "holm", "bonferroni", "WilcoxonResult", "wilcoxon", "wilcoxon_rows",
     "wilcoxon_critical_value", "SignTestResult", "sign_test", "WinTieLoss", "win_tie_loss",
 ]
 

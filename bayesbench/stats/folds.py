@@ -3,7 +3,9 @@
 Each function takes the per-fold scores of classifier ``a`` and classifier
 ``b`` (same order, one value per (repetition, fold) for the paired tests) and
 returns a :class:`TTestResult`. The sign of ``statistic`` and
-``mean_difference`` is that of ``mean(a - b)``.
+``mean_difference`` is that of ``mean(a - b)``. :func:`fold_tests` runs one of
+the tests of :data:`FOLD_TESTS` on many pairs of classifiers at once, one pair
+per row, with the same formulas.
 
 When the differences have zero variance the t statistic is undefined; the
 tests then follow Weka's ``PairedStats``: p = 1 if every difference is zero
@@ -13,13 +15,27 @@ non-zero advantage still counts as significant.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 
 import numpy as np
 from scipy import stats as _st
 
 from ..errors import StatsError
+from .multiple import wilcoxon_rows
 
-__all__ = ["TTestResult", "paired_ttest", "corrected_ttest", "unpaired_ttest"]
+__all__ = ["FOLD_TESTS", "PAIRED_TESTS", "TTestResult", "paired_ttest", "corrected_ttest",
+           "unpaired_ttest", "FoldTestsResult", "fold_tests"]
+
+# The tests over the folds of a data set: the names configs and commands use, and the
+# words tables print for them.
+FOLD_TESTS = MappingProxyType({
+    "corrected-t": "corrected resampled t-test",
+    "paired-t": "paired t-test",
+    "unpaired-t": "unpaired t-test",
+    "wilcoxon": "Wilcoxon signed-rank test",
+})
+# The tests that pair the scores of each fold, so both classifiers must have seen the same folds.
+PAIRED_TESTS = frozenset({"corrected-t", "paired-t", "wilcoxon"})
 
 
 @dataclass(frozen=True)
@@ -42,16 +58,59 @@ def _vectors(a, b, *, paired: bool):
         raise StatsError("a t-test needs at least 2 scores per classifier")
     if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
         raise StatsError("scores contain NaN or infinite values")
-    return a, b
+    return a[None, :], b[None, :]
 
 
-def _t_from(mean: float, variance_of_mean: float, df: float) -> TTestResult:
-    if variance_of_mean <= 0.0:
-        if mean == 0.0:
-            return TTestResult(float("nan"), 1.0, df, 0.0)
-        return TTestResult(float(np.copysign(np.inf, mean)), 0.0, df, float(mean))
-    t = mean / np.sqrt(variance_of_mean)
-    return TTestResult(float(t), float(2.0 * _st.t.sf(abs(t), df)), df, float(mean))
+def _t_from(mean, variance_of_mean, df):
+    """t and its two-sided p for each entry, with Weka's rule where the variance is zero."""
+    degenerate = ~(variance_of_mean > 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = mean / np.sqrt(np.where(degenerate, 1.0, variance_of_mean))
+        p = 2.0 * _st.t.sf(np.abs(t), df)
+    t = np.where(degenerate, np.where(mean == 0.0, np.nan, np.copysign(np.inf, mean)), t)
+    p = np.where(degenerate, np.where(mean == 0.0, 1.0, 0.0), p)
+    return t, p
+
+
+def _moments(x, valid):
+    """Count, mean and sample variance (k - 1 divisor) of each row over its ``valid`` entries."""
+    k = valid.sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mean = np.where(valid, x, 0.0).sum(axis=1) / k
+        var = (np.where(valid, x - mean[:, None], 0.0) ** 2).sum(axis=1) / (k - 1)
+    return k, mean, var
+
+
+def _paired_rows(a, b, ratio=None):
+    """Paired (``ratio`` None) or corrected t-test of each row over the folds where both
+    have a score: ``(t, p, df, mean difference, number of pairs)``."""
+    k, mean, var = _moments(a - b, np.isfinite(a) & np.isfinite(b))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        factor = 1.0 / k if ratio is None else 1.0 / k + ratio
+    t, p = _t_from(mean, factor * var, k - 1)
+    return t, p, k - 1, mean, k
+
+
+def _unpaired_rows(a, b, equal_var):
+    """Two-sample t-test of each row over the scores each classifier has."""
+    na, ma, va = _moments(a, np.isfinite(a))
+    nb, mb, vb = _moments(b, np.isfinite(b))
+    mean = ma - mb
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if equal_var:
+            df = na + nb - 2
+            se2 = ((na - 1) * va + (nb - 1) * vb) / df * (1.0 / na + 1.0 / nb)
+        else:
+            qa, qb = va / na, vb / nb
+            se2 = qa + qb
+            df = np.where(se2 > 0, se2 ** 2 / (qa ** 2 / (na - 1) + qb ** 2 / (nb - 1)), na + nb - 2.0)
+    t, p = _t_from(mean, se2, df)
+    return t, p, df, mean, np.minimum(na, nb)
+
+
+def _one(rows, df_type=int) -> TTestResult:
+    t, p, df, mean, _ = rows
+    return TTestResult(float(t[0]), float(p[0]), df_type(df[0]), float(mean[0]))
 
 
 def paired_ttest(a, b) -> TTestResult:
@@ -62,10 +121,7 @@ def paired_ttest(a, b) -> TTestResult:
     cross-validation it is far too liberal (training sets overlap, so the
     differences are not independent); prefer :func:`corrected_ttest`.
     """
-    a, b = _vectors(a, b, paired=True)
-    d = a - b
-    k = d.size
-    return _t_from(d.mean(), d.var(ddof=1) / k, k - 1)
+    return _one(_paired_rows(*_vectors(a, b, paired=True)))
 
 
 def corrected_ttest(a, b, test_train_ratio: float) -> TTestResult:
@@ -85,10 +141,7 @@ def corrected_ttest(a, b, test_train_ratio: float) -> TTestResult:
     """
     if not np.isfinite(test_train_ratio) or test_train_ratio < 0:
         raise StatsError(f"test_train_ratio must be a non-negative number, got {test_train_ratio}")
-    a, b = _vectors(a, b, paired=True)
-    d = a - b
-    k = d.size
-    return _t_from(d.mean(), (1.0 / k + test_train_ratio) * d.var(ddof=1), k - 1)
+    return _one(_paired_rows(*_vectors(a, b, paired=True), ratio=test_train_ratio))
 
 
 def unpaired_ttest(a, b, *, equal_var: bool = True) -> TTestResult:
@@ -100,15 +153,66 @@ def unpaired_ttest(a, b, *, equal_var: bool = True) -> TTestResult:
     Welch-Satterthwaite. It needs no pairing, so it also compares runs made
     with different folds or seeds.
     """
-    a, b = _vectors(a, b, paired=False)
-    na, nb = a.size, b.size
-    va, vb = a.var(ddof=1), b.var(ddof=1)
-    mean = a.mean() - b.mean()
-    if equal_var:
-        df = na + nb - 2
-        pooled = ((na - 1) * va + (nb - 1) * vb) / df
-        return _t_from(mean, pooled * (1.0 / na + 1.0 / nb), df)
-    qa, qb = va / na, vb / nb
-    se2 = qa + qb
-    df = se2 ** 2 / (qa ** 2 / (na - 1) + qb ** 2 / (nb - 1)) if se2 > 0 else float(na + nb - 2)
-    return _t_from(mean, se2, float(df))
+    return _one(_unpaired_rows(*_vectors(a, b, paired=False), equal_var),
+                int if equal_var else float)
+
+
+@dataclass(frozen=True)
+class FoldTestsResult:
+    """One test per row: ``statistic`` (t, or Wilcoxon's T), the two-sided ``pvalue``,
+    and ``tested``, False (statistic and p NaN) where a row has too few scores:
+    fewer than 2 per classifier for the t-tests, no pair for the Wilcoxon test."""
+
+    statistic: np.ndarray
+    pvalue: np.ndarray
+    tested: np.ndarray
+
+
+def fold_tests(test: str, a, b, *, n_train=None, n_test=None) -> FoldTestsResult:
+    """Run ``test`` (a key of :data:`FOLD_TESTS`) on ``a[i]`` against ``b[i]`` for every row i.
+
+    ``a`` and ``b`` are m x n arrays of fold scores, NaN where a classifier has
+    no score on a fold; the paired tests pair the entries of a column and use
+    the columns where both have a score. The corrected t-test takes its
+    n_test/n_train ratio over those columns from ``n_train`` and ``n_test``
+    (m x n, the sizes of ``b``'s folds), as :func:`corrected_ttest` explains;
+    a row whose training sizes do not sum to a positive number is not tested.
+    The Wilcoxon test is :func:`~bayesbench.stats.multiple.wilcoxon_rows`.
+    """
+    if test not in FOLD_TESTS:
+        raise StatsError(f"unknown test '{test}'; expected one of {', '.join(FOLD_TESTS)}")
+    a, b = np.atleast_2d(np.asarray(a, dtype=float)), np.atleast_2d(np.asarray(b, dtype=float))
+    if a.shape != b.shape:
+        raise StatsError(f"fold scores of shapes {a.shape} and {b.shape}; expected equal shapes")
+    if test == "wilcoxon":
+        return _wilcoxon_rows(a, b)
+    if test == "unpaired-t":
+        t, p, _, _, n = _unpaired_rows(a, b, True)
+        tested = n >= 2
+    else:
+        ratio = tested = None
+        if test == "corrected-t":
+            ratio, tested = _ratios(a, b, n_train, n_test)
+        t, p, _, _, n = _paired_rows(a, b, ratio)
+        tested = n >= 2 if tested is None else tested & (n >= 2)
+    return FoldTestsResult(np.where(tested, t, np.nan), np.where(tested, p, np.nan), tested)
+
+
+def _ratios(a, b, n_train, n_test):
+    """The corrected t-test's n_test/n_train of each row over its paired folds, and where it exists."""
+    if n_train is None or n_test is None:
+        raise StatsError("the corrected resampled t-test needs the training and test set size of each fold")
+    used = np.isfinite(a) & np.isfinite(b)
+    train = np.where(used, np.asarray(n_train, dtype=float), 0.0).sum(axis=1)
+    test = np.where(used, np.asarray(n_test, dtype=float), 0.0).sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = test / train
+    ok = (train > 0) & np.isfinite(ratio) & (ratio >= 0)
+    return np.where(ok, ratio, 0.0), ok
+
+
+def _wilcoxon_rows(a, b) -> FoldTestsResult:
+    res = wilcoxon_rows(a, b)
+    tested = (np.isfinite(a) & np.isfinite(b)).any(axis=1)
+    return FoldTestsResult(np.where(tested, res.statistic, np.nan), np.where(tested, res.pvalue, np.nan),
+                           tested)

@@ -23,6 +23,7 @@ Multiple Data Sets, Journal of Machine Learning Research 7:1-30.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from scipy import stats as _st
@@ -30,20 +31,23 @@ from scipy import stats as _st
 from ..errors import StatsError
 
 __all__ = [
-    "rank_scores", "FriedmanResult", "friedman", "nemenyi_q", "bonferroni_dunn_q",
-    "critical_difference", "NemenyiResult", "nemenyi", "cd_groups", "ControlResult", "control_ztest",
-    "AdjustedResult", "holm", "bonferroni", "WilcoxonResult", "wilcoxon",
+    "TIE_DECIMALS", "tie_safe", "rank_scores", "FriedmanResult", "friedman", "nemenyi_q",
+    "bonferroni_dunn_q", "critical_difference", "NemenyiResult", "nemenyi", "cd_groups", "ControlResult",
+    "control_ztest",
+    "AdjustedResult", "holm", "bonferroni", "WilcoxonResult", "wilcoxon", "wilcoxon_rows",
     "wilcoxon_critical_value", "SignTestResult", "sign_test", "WinTieLoss", "win_tie_loss",
 ]
 
 # Scores that differ only by floating-point noise (0.768 - 0.763 against 0.936 - 0.931,
 # or one mean summed in another order) must tie; 12 decimals is far below any
-# difference a classifier comparison can resolve.
-_TIE_DECIMALS = 12
+# difference a classifier comparison can resolve. Every test and table that decides
+# whether two scores tie rounds them with this.
+TIE_DECIMALS = 12
 
 
-def _tie_safe(x: np.ndarray) -> np.ndarray:
-    return np.round(x, _TIE_DECIMALS)
+def tie_safe(x) -> np.ndarray:
+    """``x`` rounded to :data:`TIE_DECIMALS` decimals: equal scores compare equal."""
+    return np.round(x, TIE_DECIMALS)
 
 
 def _paired_differences(a, b, what: str, *, lower_is_better: bool = False) -> np.ndarray:
@@ -52,7 +56,7 @@ def _paired_differences(a, b, what: str, *, lower_is_better: bool = False) -> np
     b = np.asarray(b, dtype=float).ravel()
     if a.shape != b.shape:
         raise StatsError(f"{what} needs two score vectors of equal length; got {a.size} and {b.size}")
-    d = _tie_safe(a - b)
+    d = tie_safe(a - b)
     return -d if lower_is_better else d
 
 
@@ -71,7 +75,7 @@ def rank_scores(scores, *, lower_is_better: bool = False) -> np.ndarray:
     ``scores`` is N data sets x k classifiers; higher is better unless
     ``lower_is_better``. Returns an N x k float array.
     """
-    s = _tie_safe(_matrix(scores))
+    s = tie_safe(_matrix(scores))
     return _st.rankdata(s if lower_is_better else -s, method="average", axis=1)
 
 
@@ -127,7 +131,7 @@ def friedman(ranks) -> FriedmanResult:
         f_stat = (n - 1) * chi2 / denominator
         f_p = float(_st.f.sf(f_stat, *f_df))
     ties = sum(float(np.sum(c ** 3 - c)) for c in
-               (np.unique(_tie_safe(row), return_counts=True)[1].astype(float) for row in r))
+               (np.unique(tie_safe(row), return_counts=True)[1].astype(float) for row in r))
     c = 1.0 - ties / (n * k * (k * k - 1))
     corrected = chi2 / c if c > 0 else 0.0
     return FriedmanResult(
@@ -196,8 +200,10 @@ def nemenyi(average_ranks, n_datasets: int, alpha: float = 0.05) -> NemenyiResul
     q = nemenyi_q(k, alpha)
     se = _rank_se(k, n_datasets)
     diff = np.abs(avg[:, None] - avg[None, :])
-    p = _st.studentized_range.sf(diff / se * np.sqrt(2.0), k, np.inf)
-    p = np.clip(p, 0.0, 1.0)
+    # The tail is a numerical integral per value: compute it once per distinct distance.
+    distances, where = np.unique(diff, return_inverse=True)
+    p = np.clip(_st.studentized_range.sf(distances / se * np.sqrt(2.0), k, np.inf), 0.0, 1.0)
+    p = p[where.reshape(diff.shape)]
     np.fill_diagonal(p, 1.0)
     return NemenyiResult(critical_difference=q * se, q=q, pvalue=p, reject=diff > q * se)
 
@@ -298,7 +304,8 @@ class WilcoxonResult:
     """Wilcoxon signed-rank test: ``statistic`` T = min(R+, R-), the two-sided
     ``pvalue``, the rank sums ``r_plus`` (a > b) and ``r_minus``, ``n`` the number of
     differences ranked, ``zstatistic`` = (T - n(n+1)/4) / sd (tie-corrected sd;
-    Demšar's formula omits the correction), and the ``method`` that gave p."""
+    Demšar's formula omits the correction), and the ``method`` that gave p.
+    From :func:`wilcoxon_rows` each field is an array with one entry per row."""
 
     statistic: float
     pvalue: float
@@ -313,16 +320,34 @@ _ZERO_METHODS = ("demsar", "zsplit", "wilcox", "pratt")
 _WILCOXON_METHODS = ("auto", "exact", "permutation", "approx")
 
 
-def _signed_rank_pmf(doubled_ranks: np.ndarray) -> np.ndarray:
+@lru_cache(maxsize=4096)
+def _signed_rank_pmf(doubled_ranks: tuple[int, ...]) -> np.ndarray:
     """Null distribution of sum_i s_i w_i, s_i independent fair coins, w_i >= 1
-    integers (ranks doubled so that mid-ranks are integers)."""
-    pmf = np.zeros(int(doubled_ranks.sum()) + 1)
+    integers (ranks doubled so that mid-ranks are integers), as a read-only array.
+
+    Cached: it depends on the ranks alone (sorted by the callers), so a comparison
+    of many pairs over the same number of folds computes each distribution once.
+    """
+    pmf = np.zeros(sum(doubled_ranks) + 1)
     pmf[0] = 1.0
-    for w in doubled_ranks.astype(int):
+    for w in doubled_ranks:
         shifted = np.zeros_like(pmf)
         shifted[w:] = pmf[:-w]
         pmf = 0.5 * (pmf + shifted)
+    pmf.flags.writeable = False
     return pmf
+
+
+def _exact_pmf(n: int) -> np.ndarray:
+    """The distribution of 2 R+ for n untied ranks."""
+    return _signed_rank_pmf(tuple(range(2, 2 * n + 1, 2)))
+
+
+def _check_wilcoxon_options(zero_method: str, method: str) -> None:
+    if zero_method not in _ZERO_METHODS:
+        raise StatsError(f"unknown zero_method '{zero_method}'; expected one of {', '.join(_ZERO_METHODS)}")
+    if method not in _WILCOXON_METHODS:
+        raise StatsError(f"unknown method '{method}'; expected one of {', '.join(_WILCOXON_METHODS)}")
 
 
 def wilcoxon(a, b, *, zero_method: str = "demsar", method: str = "auto") -> WilcoxonResult:
@@ -351,65 +376,130 @@ def wilcoxon(a, b, *, zero_method: str = "demsar", method: str = "auto") -> Wilc
       most 50 without ties or zeros, "permutation" for at most 13 with ties or
       zeros, else "approx".
     """
-    if zero_method not in _ZERO_METHODS:
-        raise StatsError(f"unknown zero_method '{zero_method}'; expected one of {', '.join(_ZERO_METHODS)}")
-    if method not in _WILCOXON_METHODS:
-        raise StatsError(f"unknown method '{method}'; expected one of {', '.join(_WILCOXON_METHODS)}")
+    _check_wilcoxon_options(zero_method, method)
     d = _paired_differences(a, b, "the Wilcoxon test")
     if d.size == 0:
         raise StatsError("the Wilcoxon test needs at least one pair of scores")
     if not np.all(np.isfinite(d)):
         raise StatsError("scores contain NaN or infinite values")
+    rows = _signed_rank_rows(d[None, :], zero_method, method)
+    return WilcoxonResult(statistic=float(rows.statistic[0]), pvalue=float(rows.pvalue[0]),
+                          r_plus=float(rows.r_plus[0]), r_minus=float(rows.r_minus[0]),
+                          n=int(rows.n[0]), zstatistic=float(rows.zstatistic[0]), method=str(rows.method[0]))
+
+
+def wilcoxon_rows(a, b, *, zero_method: str = "demsar", method: str = "auto") -> WilcoxonResult:
+    """:func:`wilcoxon` of ``a[i]`` against ``b[i]`` for each row i of two m x n arrays,
+    over the columns where both are finite (NaN: no pair); every field of the result
+    is an array of m entries. A row without a pair has n = 0 and p = 1.
+
+    The same computation as :func:`wilcoxon`, done for all rows at once: ranks,
+    rank sums and tie terms by array operations, and each null distribution
+    (per number of pairs, or per pattern of tied ranks) computed once and
+    read for every row that has it.
+    """
+    _check_wilcoxon_options(zero_method, method)
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.ndim != 2 or a.shape != b.shape:
+        raise StatsError(f"expected two m x n arrays of equal shape, got {a.shape} and {b.shape}")
+    return _signed_rank_rows(tie_safe(a - b), zero_method, method)
+
+
+def _apply_zero_rule(d, zero_method):
+    """``d`` with the zeros that the rule drops set to NaN (no pair)."""
+    d = d.copy()
     zero = d == 0
-    n_given, any_zero = d.size, bool(zero.any())
     if zero_method == "wilcox":
-        d, zero = d[~zero], zero[~zero]
-    elif zero_method == "demsar" and zero.sum() % 2 == 1:
-        drop = np.flatnonzero(zero)[0]
-        d, zero = np.delete(d, drop), np.delete(zero, drop)
-    n = d.size
-    if n == 0 or zero.all():
-        return WilcoxonResult(0.0, 1.0, 0.0, 0.0, n, float("nan"), method)
-    absd = np.abs(d)
-    r = _st.rankdata(absd)
-    r_plus, r_minus = float(r[d > 0].sum()), float(r[d < 0].sum())
+        d[zero] = np.nan
+    elif zero_method == "demsar":
+        odd = np.flatnonzero(zero.sum(axis=1) % 2 == 1)
+        d[odd, np.argmax(zero[odd], axis=1)] = np.nan
+    return d
+
+
+def _rank_rows(values):
+    """Mid-ranks (ties averaged) of each row's finite entries, and the size of each
+    entry's tie group; other entries get meaningless values."""
+    m, n = values.shape
+    keyed = np.where(np.isfinite(values), values, np.inf)
+    order = np.argsort(keyed, axis=1, kind="stable")
+    s = np.take_along_axis(keyed, order, axis=1)
+    start = np.ones((m, n), dtype=bool)
+    start[:, 1:] = s[:, 1:] != s[:, :-1]
+    first = np.maximum.accumulate(np.where(start, np.arange(n), 0), axis=1)
+    group = np.cumsum(start, axis=1) - 1
+    sizes = np.bincount((np.arange(m)[:, None] * n + group).ravel(), minlength=m * n).reshape(m, n)
+    size = np.take_along_axis(sizes, group, axis=1)
+    ranks, ties = np.empty((m, n)), np.empty((m, n), dtype=np.int64)
+    np.put_along_axis(ranks, order, first + (size + 1) / 2.0, axis=1)
+    np.put_along_axis(ties, order, size, axis=1)
+    return ranks, ties
+
+
+def _signed_rank_rows(d, zero_method, method) -> WilcoxonResult:
+    """The Wilcoxon test of each row of differences ``d`` (NaN: no pair)."""
+    given = np.isfinite(d)
+    n_given, any_zero = given.sum(axis=1), (d == 0).any(axis=1)
+    d = _apply_zero_rule(d, zero_method)
+    valid = np.isfinite(d)
+    zero, pos = valid & (d == 0), valid & (d > 0)
+    ranks, ties = _rank_rows(np.abs(d))
+    n = valid.sum(axis=1)
+    r_pos = np.where(pos, ranks, 0.0).sum(axis=1)
+    r_plus, r_minus = r_pos.copy(), np.where(valid & (d < 0), ranks, 0.0).sum(axis=1)
     if zero_method in ("demsar", "zsplit"):
-        half = float(r[zero].sum()) / 2.0
-        r_plus += half
-        r_minus += half
-
+        half = np.where(zero, ranks, 0.0).sum(axis=1) / 2.0
+        r_plus, r_minus = r_plus + half, r_minus + half
     # Normal approximation: mean and variance of R+ (Pratt: Cureton's adjustment for zeros).
-    nz = int(zero.sum()) if zero_method == "pratt" else 0
+    counted = valid & ~zero if zero_method == "pratt" else valid
+    nz = zero.sum(axis=1) if zero_method == "pratt" else np.zeros_like(n)
     mean = (n * (n + 1) - nz * (nz + 1)) / 4.0
-    _, counts = np.unique(absd[~zero] if zero_method == "pratt" else absd, return_counts=True)
-    var = (n * (n + 1) * (2 * n + 1) - nz * (nz + 1) * (2 * nz + 1)) / 24.0 \
-        - float(np.sum(counts.astype(float) ** 3 - counts)) / 48.0
-    t_stat = min(r_plus, r_minus)
-    z = (t_stat - mean) / np.sqrt(var) if var > 0 else float("nan")
-
-    chosen = method
+    tie_terms = np.where(counted, ties.astype(float) ** 2 - 1.0, 0.0).sum(axis=1)  # sum(t^3 - t)
+    var = (n * (n + 1) * (2 * n + 1) - nz * (nz + 1) * (2 * nz + 1)) / 24.0 - tie_terms / 48.0
+    t_stat = np.minimum(r_plus, r_minus)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(var > 0, (t_stat - mean) / np.sqrt(np.where(var > 0, var, 1.0)), np.nan)
+    chosen = np.full(d.shape[0], method, dtype=object)
     if method == "auto":  # scipy's rule, on the number of pairs given
-        if n_given > 50:
-            chosen = "approx"
-        elif np.all(counts == 1) and not any_zero:
-            chosen = "exact"
-        else:
-            chosen = "permutation" if n_given <= 13 else "approx"
-    if chosen == "approx":
-        p = 2.0 * _st.norm.sf(abs(z)) if var > 0 else 1.0
-    else:
-        if chosen == "exact":
-            pmf, offset = _signed_rank_pmf(2 * np.arange(1, n + 1)), 0.0
-            lo, hi = np.floor(r_plus), np.ceil(r_plus)
-        else:
-            pmf = _signed_rank_pmf(np.rint(2 * r[~zero]).astype(int))
-            offset = r_plus - float(r[d > 0].sum())  # zero ranks credited to R+ (zsplit/demsar)
-            lo = hi = r_plus
-        support = offset + np.arange(pmf.size) / 2.0
-        tol = 1e-9
-        p = 2.0 * min(pmf[support >= lo - tol].sum(), pmf[support <= hi + tol].sum())
-    return WilcoxonResult(statistic=t_stat, pvalue=float(min(p, 1.0)), r_plus=r_plus,
-                          r_minus=r_minus, n=n, zstatistic=float(z), method=chosen)
+        untied = (np.where(counted, ties, 1) == 1).all(axis=1) & ~any_zero
+        chosen[:] = np.where(n_given > 50, "approx", np.where(
+            untied, "exact", np.where(n_given <= 13, "permutation", "approx")))
+    p = np.where(var > 0, 2.0 * _st.norm.sf(np.abs(z)), 1.0)
+    _exact_pvalues(p, chosen == "exact", n, r_plus)
+    _permutation_pvalues(p, chosen == "permutation", ranks, valid & ~zero, r_pos)
+    # No difference left to rank: nothing to test.
+    empty = (n == 0) | (zero.sum(axis=1) == n)
+    for field in (t_stat, r_plus, r_minus):
+        field[empty] = 0.0
+    p[empty], z[empty], chosen[empty] = 1.0, np.nan, method
+    return WilcoxonResult(statistic=t_stat, pvalue=np.minimum(p, 1.0), r_plus=r_plus, r_minus=r_minus,
+                          n=n, zstatistic=z, method=chosen)
+
+
+def _exact_pvalues(p, rows, n, r_plus) -> None:
+    """Fill ``p[rows]`` from the distribution of R+ for n untied ranks, one per n."""
+    for size in np.unique(n[rows]):
+        at = rows & (n == size)
+        pmf = _exact_pmf(int(size))
+        lo, hi = (2 * np.floor(r_plus[at])).astype(int), (2 * np.ceil(r_plus[at])).astype(int)
+        p[at] = 2.0 * np.minimum(np.cumsum(pmf[::-1])[::-1][lo], np.cumsum(pmf)[hi])
+
+
+def _permutation_pvalues(p, rows, ranks, ranked, r_pos) -> None:
+    """Fill ``p[rows]`` from the conditional distribution given each row's non-zero ranks,
+    one per pattern of ranks. The zeros' share of R+ is a constant offset, so the tail
+    is read at 2 x (sum of the positive ranks), an integer."""
+    if not rows.any():
+        return
+    weights = np.sort(np.where(ranked[rows], np.rint(2 * ranks[rows]), 0).astype(np.int64), axis=1)
+    patterns, which = np.unique(weights, axis=0, return_inverse=True)
+    at_rows = np.flatnonzero(rows)
+    observed = np.rint(2 * r_pos[rows]).astype(int)
+    for k, pattern in enumerate(patterns):
+        pmf = _signed_rank_pmf(tuple(int(w) for w in pattern if w > 0))
+        mine = which.ravel() == k
+        s = observed[mine]
+        p[at_rows[mine]] = 2.0 * np.minimum(np.cumsum(pmf[::-1])[::-1][s], np.cumsum(pmf)[s])
 
 
 def wilcoxon_critical_value(n: int, alpha: float = 0.05) -> int:
@@ -419,7 +509,7 @@ def wilcoxon_critical_value(n: int, alpha: float = 0.05) -> int:
     _check_alpha(alpha)
     if n < 1:
         raise StatsError("the Wilcoxon critical value needs n >= 1")
-    pmf = _signed_rank_pmf(2 * np.arange(1, n + 1))[::2]
+    pmf = _exact_pmf(n)[::2]
     cdf = np.cumsum(pmf)
     ok = np.flatnonzero(2.0 * cdf <= alpha + 1e-12)
     return int(ok[-1]) if ok.size else -1

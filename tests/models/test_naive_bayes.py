@@ -16,7 +16,7 @@ from sklearn.pipeline import Pipeline  # noqa: E402
 from sklearn.preprocessing import FunctionTransformer  # noqa: E402
 
 UCI_NAMES = sorted(p.stem for p in __import__("pathlib").Path(
-    __file__).resolve().parents[3].joinpath("shared", "datasets", "uci").glob("*.arff"))
+    __file__).resolve().parents[2].joinpath("datasets").glob("*.arff"))
 
 
 def one_split(uci_dir, name):

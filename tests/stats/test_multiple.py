@@ -1,4 +1,4 @@
-"""The statistical tests against Demšar (2006), Weka's corrected t-test and scipy."""
+"""The tests over data sets against Demšar (2006) and scipy."""
 
 import numpy as np
 import pytest
@@ -22,76 +22,6 @@ def table2(demsar):
 def table6(demsar):
     t = demsar["table6"]
     return np.array(t["auc"], dtype=float), np.array(t["rank"], dtype=float)
-
-
-# ---- over folds -------------------------------------------------------------------------
-
-def test_corrected_ttest_reproduces_reference_and_weka(ttest_ref):
-    a, b = ttest_ref["accuracy_A"], ttest_ref["accuracy_B"]
-    ratio = ttest_ref["setup"]["n_test"] / ttest_ref["setup"]["n_train"]
-    res = S.corrected_ttest(a, b, ratio)
-    exp = ttest_ref["expected"]
-    assert res.statistic == pytest.approx(exp["t"], abs=1e-9)
-    assert res.pvalue == pytest.approx(exp["p_two_sided"], abs=1e-9)
-    assert res.pvalue == pytest.approx(ttest_ref["weka_check"]["example_1"]["p_corrected"], abs=1e-12)
-    assert res.df == exp["df"]
-    assert res.mean_difference == pytest.approx(exp["mean_diff"], abs=1e-12)
-    assert res.pvalue > 0.05  # the corrected test does not reject ...
-    plain = S.paired_ttest(a, b)  # ... where the naive paired test does
-    assert plain.statistic == pytest.approx(exp["uncorrected_paired_t"], abs=1e-9)
-    assert plain.pvalue == pytest.approx(exp["uncorrected_p"], abs=1e-9)
-
-
-def test_corrected_ttest_second_example_rejects(ttest_ref):
-    ex = ttest_ref["second_example"]
-    res = S.corrected_ttest(ex["accuracy_A"], ex["accuracy_B"], 50 / 450)
-    assert res.statistic == pytest.approx(ex["expected"]["t"], abs=1e-9)
-    assert res.pvalue == pytest.approx(ex["expected"]["p_two_sided"], abs=1e-9)
-    assert res.pvalue == pytest.approx(ttest_ref["weka_check"]["second_example"]["p_corrected"], abs=1e-12)
-    assert res.pvalue < 0.05
-
-
-def test_zero_variance_follows_weka(ttest_ref):
-    a = np.linspace(0.7, 0.9, 10)
-    same = S.corrected_ttest(a, a, 1 / 9)
-    assert same.pvalue == ttest_ref["weka_check"]["edge_identical"]["p_corrected"] == 1.0
-    assert np.isnan(same.statistic)
-    shifted = S.corrected_ttest(a + 0.01, a, 1 / 9)
-    assert shifted.pvalue == ttest_ref["weka_check"]["edge_constant_diff"]["p_corrected"] == 0.0
-    assert shifted.statistic == np.inf
-
-
-@settings(max_examples=40, deadline=None)
-@given(st.lists(st.tuples(st.floats(0, 1), st.floats(0, 1)), min_size=3, max_size=30))
-def test_paired_ttest_matches_scipy(pairs):
-    a, b = np.array(pairs).T
-    d = a - b
-    if np.ptp(d) < 1e-6:  # scipy's NaN on constant differences is covered by the Weka rule above
-        return
-    ours, ref = S.paired_ttest(a, b), sst.ttest_rel(a, b)
-    assert ours.statistic == pytest.approx(ref.statistic, rel=1e-9, abs=1e-12)
-    assert ours.pvalue == pytest.approx(ref.pvalue, rel=1e-9, abs=1e-12)
-    # With n_test/n_train = 0 the correction vanishes: the corrected test is the paired test.
-    assert S.corrected_ttest(a, b, 0.0).pvalue == pytest.approx(ours.pvalue, rel=1e-12)
-
-
-@pytest.mark.parametrize("equal_var", [True, False])
-def test_unpaired_ttest_matches_scipy(equal_var):
-    rng = np.random.default_rng(5)
-    a, b = rng.normal(0.80, 0.03, 100), rng.normal(0.79, 0.05, 60)
-    ours, ref = S.unpaired_ttest(a, b, equal_var=equal_var), sst.ttest_ind(a, b, equal_var=equal_var)
-    assert ours.statistic == pytest.approx(ref.statistic, rel=1e-10)
-    assert ours.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
-    assert ours.df == pytest.approx(ref.df, rel=1e-10)
-
-
-def test_ttests_reject_bad_input():
-    with pytest.raises(StatsError, match="as many scores"):
-        S.paired_ttest([0.1, 0.2, 0.3], [0.1, 0.2])
-    with pytest.raises(StatsError, match="at least 2"):
-        S.unpaired_ttest([0.1], [0.2, 0.3])
-    with pytest.raises(StatsError, match="NaN"):
-        S.corrected_ttest([0.1, np.nan], [0.2, 0.3], 0.1)
 
 
 # ---- Wilcoxon and sign test (Table 2) ------------------------------------------------------
@@ -289,3 +219,69 @@ def test_holm_matches_hand_computation():
     # sorted 0.005, 0.01, 0.03, 0.04 vs 0.0125, 0.01667, 0.025, 0.05: stops at 0.03.
     assert h.reject.tolist() == [True, False, False, True]
     np.testing.assert_allclose(h.pvalue_adjusted, [0.03, 0.06, 0.06, 0.02])
+
+
+# ---- many pairs at once (a comparison of many classifiers) -----------------------------------
+
+def _random_rows(rng, m=60, n=8):
+    """Fold accuracies on small test sets: many ties and zero differences; some pairs missing.
+    (Small: scipy's permutation test takes half a second a row from 10 pairs on.)"""
+    a = rng.binomial(20, 0.8, (m, n)) / 20
+    b = rng.binomial(20, 0.8, (m, n)) / 20
+    b[rng.random((m, n)) < 0.1] = np.nan
+    return a, b
+
+
+@pytest.mark.parametrize("zero_method", ["wilcox", "zsplit", "pratt"])
+def test_wilcoxon_rows_match_scipy_with_ties_and_zeros(zero_method):
+    rng = np.random.default_rng(11)
+    a, b = _random_rows(rng)
+    rows = S.wilcoxon_rows(a, b, zero_method=zero_method)
+    checked = 0
+    for i in range(a.shape[0]):
+        used = np.isfinite(b[i])
+        d = np.round(a[i, used] - b[i, used], 12)
+        if np.count_nonzero(d) < 2:
+            continue
+        ref = sst.wilcoxon(d, zero_method=zero_method)
+        assert rows.statistic[i] == pytest.approx(ref.statistic)
+        assert rows.pvalue[i] == pytest.approx(ref.pvalue, rel=1e-9)
+        checked += 1
+    assert checked > 45
+
+
+def test_wilcoxon_rows_demsar_zeros_match_scipy_zsplit_after_dropping_one():
+    rng = np.random.default_rng(12)
+    a, b = _random_rows(rng, n=9)
+    rows = S.wilcoxon_rows(a, b)  # Demšar's rule: split the zeros, one dropped when odd
+    odd = 0
+    for i in range(a.shape[0]):
+        used = np.isfinite(b[i])
+        d = np.round(a[i, used] - b[i, used], 12)
+        zeros = np.flatnonzero(d == 0)
+        if zeros.size % 2:
+            d, odd = np.delete(d, zeros[0]), odd + 1
+        if np.count_nonzero(d) < 2:
+            continue
+        # scipy chooses its method on the pairs given, before the dropped zero.
+        method = "exact" if (used.sum() <= 50 and zeros.size == 0
+                             and np.unique(np.abs(d)).size == d.size) else "auto"
+        ref = sst.wilcoxon(d, zero_method="zsplit", method=method)
+        assert rows.pvalue[i] == pytest.approx(ref.pvalue, rel=1e-9)
+        assert rows.n[i] == d.size
+    assert odd > 10
+
+
+def test_wilcoxon_rows_without_pairs_and_large_rows():
+    rng = np.random.default_rng(13)
+    a = rng.normal(0.8, 0.05, (3, 60))
+    b = a + rng.normal(0.01, 0.02, (3, 60))
+    b[1] = np.nan  # no pair at all: nothing to test
+    rows = S.wilcoxon_rows(a, b)
+    assert rows.n[1] == 0 and rows.pvalue[1] == 1.0
+    for i in (0, 2):  # 60 pairs without ties: scipy's normal approximation
+        ref = sst.wilcoxon(np.round(a[i] - b[i], 12), zero_method="zsplit")
+        assert rows.method[i] == "approx"
+        assert rows.pvalue[i] == pytest.approx(ref.pvalue, rel=1e-9)
+    with pytest.raises(StatsError, match="m x n arrays"):
+        S.wilcoxon_rows(a[0], b[0])

@@ -1,0 +1,248 @@
+"""Figures of a comparison: fold scores per data set, and each classifier against the baseline.
+
+Both take plain pandas input, so that ``run`` (from its records) and ``compare``
+(from a score table) can draw the same figures:
+
+* :func:`plot_fold_scores` reads a long frame with one row per score,
+  ``dataset, classifier, repetition, fold, value``, and draws a box plot of the
+  fold scores of every classifier with the scores themselves as points, one
+  panel per data set (or one file per data set when there are many);
+* :func:`plot_against_baseline` reads the mean score of each classifier on each
+  data set (:func:`dataset_means` computes it from the long frame) and draws one
+  scatter per classifier with the baseline on the x axis and the diagonal
+  ``y = x``: points above it are data sets where the classifier scores higher
+  (Demšar 2006, section 3.2; Benavoli et al. 2017, figure 1).
+
+The file format follows the suffix (``.png``, ``.svg``, ``.pdf``); the bytes are
+the same for the same input (see :mod:`bayesbench.report.plotting`). In the SVG,
+the fold scores of classifier ``j`` in panel ``i`` are the group ``scores-<i>-<j>``
+and the points of scatter ``i`` the group ``means-<i>``.
+"""
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..errors import ReportError
+from .plotting import check_figure_path, save_figure, styled_figure
+
+SCORE_COLUMNS = ("dataset", "classifier", "repetition", "fold", "value")
+
+_PANEL_HEIGHT = 2.6   # inches, without the classifier names under the axis
+_CHAR = 0.075         # inches per character of a tick label at font size 8
+_POINT_SPREAD = 0.36  # width over which the fold scores of one box are spread
+
+
+def _check_scores(scores: pd.DataFrame) -> pd.DataFrame:
+    missing = [c for c in SCORE_COLUMNS if c not in scores.columns]
+    if missing:
+        raise ReportError(f"the score table has no column {', '.join(missing)}; "
+                          f"expected {', '.join(SCORE_COLUMNS)}")
+    if "metric" in scores.columns and scores["metric"].nunique() > 1:
+        raise ReportError("the score table holds several metrics "
+                          f"({', '.join(map(str, pd.unique(scores['metric'])))}); select one")
+    if scores.empty:
+        raise ReportError("the score table is empty")
+    frame = scores.loc[:, list(SCORE_COLUMNS)].copy()
+    frame["value"] = pd.to_numeric(frame["value"], errors="raise").astype(float)
+    return frame
+
+
+def dataset_means(scores: pd.DataFrame) -> pd.DataFrame:
+    """Mean score of each classifier on each data set, over repetitions and folds.
+
+    Rows are data sets and columns classifiers, both in order of first appearance;
+    a classifier with no finite score on a data set has NaN there.
+    """
+    frame = _check_scores(scores)
+    means = frame.groupby(["dataset", "classifier"], sort=False)["value"].mean().unstack("classifier")
+    return means.reindex(index=pd.unique(frame["dataset"]), columns=pd.unique(frame["classifier"]))
+
+
+def _slug(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", str(name)).strip("_") or "dataset"
+
+
+def _per_dataset_paths(path: Path, datasets) -> list[Path]:
+    paths, seen = [], set()
+    for name in datasets:
+        slug = base = _slug(name)
+        n = 1
+        while slug.lower() in seen:  # names that differ only in punctuation or case
+            n += 1
+            slug = f"{base}-{n}"
+        seen.add(slug.lower())
+        paths.append(path.with_name(f"{path.stem}-{slug}{path.suffix}"))
+    return paths
+
+
+def plot_fold_scores(scores: pd.DataFrame, path, *, metric: str = "score",
+                     max_panels: int = 12, columns: int = 4) -> list[Path]:
+    """Box plots of the fold scores of every classifier, one panel per data set.
+
+    Parameters
+    ----------
+    scores : DataFrame
+        One row per score with columns ``dataset, classifier, repetition, fold,
+        value`` (others are ignored; a ``metric`` column must hold one metric).
+        NaN scores (failed tasks) are left out and counted in the panel title.
+    path : path-like
+        Output file; its suffix chooses the format.
+    metric : str
+        Axis label, e.g. ``"accuracy"``.
+    max_panels : int
+        With more data sets than this, each data set is written to its own file
+        ``<stem>-<data set><suffix>`` beside ``path`` instead.
+    columns : int
+        Panels per row.
+
+    Returns
+    -------
+    list of Path
+        The files written, ``[path]`` or one per data set.
+    """
+    path = check_figure_path(path)
+    frame = _check_scores(scores)
+    datasets = list(pd.unique(frame["dataset"]))
+    classifiers = list(pd.unique(frame["classifier"]))
+    if len(datasets) <= max_panels:
+        return [_draw_fold_panels(frame, datasets, classifiers, path, metric, columns)]
+    return [_draw_fold_panels(frame, [name], classifiers, out, metric, 1)
+            for name, out in zip(datasets, _per_dataset_paths(path, datasets))]
+
+
+def _draw_fold_panels(frame, datasets, classifiers, path, metric, columns) -> Path:
+    k = len(classifiers)
+    ncols = min(columns, len(datasets))
+    nrows = math.ceil(len(datasets) / ncols)
+    longest = max(len(str(c)) for c in classifiers)
+    label_room = 0.3 + (longest * _CHAR * 0.75 if k > 3 or longest > 8 else 0.1)
+    panel_width = max(2.2, 0.42 * k + 0.9)
+    with styled_figure(ncols * panel_width, nrows * (_PANEL_HEIGHT + label_room)) as fig:
+        axes = fig.subplots(nrows, ncols, squeeze=False)
+        for i, (ax, name) in enumerate(zip(axes.flat, datasets)):
+            _fold_panel(ax, frame[frame["dataset"] == name], name, classifiers, f"scores-{i}")
+        for ax in axes[:, 0]:
+            ax.set_ylabel(metric)
+        for ax in axes.flat[len(datasets):]:
+            ax.set_visible(False)
+        fig.tight_layout()
+        return save_figure(fig, path)
+
+
+def _fold_panel(ax, rows, name, classifiers, gid):
+    colors = _colors(len(classifiers))
+    values, positions, missing = [], [], 0
+    for j, clf in enumerate(classifiers):
+        ordered = rows[rows["classifier"] == clf].sort_values(["repetition", "fold"], kind="stable")
+        v = ordered["value"].to_numpy()
+        missing += int(np.isnan(v).sum())
+        v = v[~np.isnan(v)]
+        if v.size:
+            values.append(v)
+            positions.append(j)
+            # Spread the points in fold order rather than at random: same picture every time.
+            offsets = np.linspace(-_POINT_SPREAD / 2, _POINT_SPREAD / 2, v.size) if v.size > 1 else [0.0]
+            ax.plot(j + np.asarray(offsets), v, "o", markersize=2.5, alpha=0.55, color=colors[j],
+                    markeredgewidth=0, zorder=3, gid=f"{gid}-{j}")
+    if values:
+        ax.boxplot(values, positions=positions, widths=0.6, showfliers=False, showmeans=True,
+                   medianprops={"color": "black"},
+                   meanprops={"marker": "D", "markersize": 3.5, "markerfacecolor": "white",
+                              "markeredgecolor": "black"},
+                   boxprops={"color": "0.35"}, whiskerprops={"color": "0.35"}, capprops={"color": "0.35"})
+    ax.set_xticks(range(len(classifiers)))
+    rotate = len(classifiers) > 3 or max(len(str(c)) for c in classifiers) > 8
+    ax.set_xticklabels([str(c) for c in classifiers], rotation=40 if rotate else 0,
+                       ha="right" if rotate else "center", fontsize=8)
+    ax.set_xlim(-0.6, len(classifiers) - 0.4)
+    ax.grid(axis="y", color="0.9", linewidth=0.6)
+    ax.set_axisbelow(True)
+    ax.set_title(str(name) + (f" ({missing} failed)" if missing else ""), fontsize=10)
+    ax.tick_params(axis="y", labelsize=8)
+
+
+def _colors(n: int) -> list:
+    # Matplotlib's default colour cycle, repeated: each classifier keeps its colour in every panel.
+    cycle = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+             "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
+    return [cycle[i % len(cycle)] for i in range(n)]
+
+
+def plot_against_baseline(means: pd.DataFrame, baseline: str, path, *, metric: str = "score",
+                          higher_is_better: bool = True, columns: int = 4) -> Path:
+    """One scatter per classifier: its mean score against the baseline's, per data set.
+
+    Parameters
+    ----------
+    means : DataFrame
+        Mean scores, one row per data set and one column per classifier (as
+        :func:`dataset_means` returns). Data sets where either score is NaN are
+        left out of that panel and counted in its title.
+    baseline : str
+        The column drawn on every x axis.
+    path : path-like
+        Output file; its suffix chooses the format.
+    metric : str
+        Axis label.
+    higher_is_better : bool
+        Which side of the diagonal counts as a win of the classifier; the count of
+        data sets on each side is printed in the panel.
+    columns : int
+        Panels per row.
+    """
+    path = check_figure_path(path)
+    if baseline not in means.columns:
+        raise ReportError(f"baseline '{baseline}' is not among the classifiers: "
+                          f"{', '.join(map(str, means.columns))}")
+    others = [c for c in means.columns if c != baseline]
+    if not others:
+        raise ReportError("a scatter against the baseline needs at least one other classifier")
+    values = means.to_numpy(dtype=float)
+    finite = values[np.isfinite(values)]
+    if finite.size == 0:
+        raise ReportError("no finite mean score to draw")
+    lo, hi = float(finite.min()), float(finite.max())
+    pad = 0.05 * (hi - lo) if hi > lo else 0.01 * max(abs(hi), 1.0)
+    limits = (lo - pad, hi + pad)
+    ncols = min(columns, len(others))
+    nrows = math.ceil(len(others) / ncols)
+    with styled_figure(3.0 * ncols, 3.0 * nrows) as fig:
+        axes = fig.subplots(nrows, ncols, squeeze=False)
+        for i, (ax, clf) in enumerate(zip(axes.flat, others)):
+            _baseline_panel(ax, means[baseline].to_numpy(float), means[clf].to_numpy(float),
+                            str(baseline), str(clf), limits, metric, higher_is_better, f"means-{i}")
+        for ax in axes.flat[len(others):]:
+            ax.set_visible(False)
+        fig.tight_layout()
+        return save_figure(fig, path)
+
+
+def _baseline_panel(ax, x, y, baseline, clf, limits, metric, higher_is_better, gid):
+    both = np.isfinite(x) & np.isfinite(y)
+    x, y, left_out = x[both], y[both], int((~both).sum())
+    ax.plot(limits, limits, "--", color="0.55", linewidth=0.8, zorder=1)
+    ax.plot(x, y, "o", markersize=4, color="#1f77b4", alpha=0.8, markeredgewidth=0, zorder=3, gid=gid)
+    ax.set_xlim(limits)
+    ax.set_ylim(limits)
+    ax.set_aspect("equal", adjustable="box")
+    diff = y - x if higher_is_better else x - y
+    tie = np.isclose(y, x, rtol=0.0, atol=1e-12)
+    wins, losses, ties = int(((diff > 0) & ~tie).sum()), int(((diff < 0) & ~tie).sum()), int(tie.sum())
+    # Wins sit above the diagonal when higher is better, below it otherwise.
+    win_corner, loss_corner = ((0.04, 0.96), (0.96, 0.04)) if higher_is_better else ((0.96, 0.04), (0.04, 0.96))
+    for (cx, cy), text in ((win_corner, f"{clf} better: {wins}"), (loss_corner, f"{baseline} better: {losses}")):
+        ax.text(cx, cy, text, transform=ax.transAxes, fontsize=7.5, color="0.25",
+                ha="left" if cx < 0.5 else "right", va="top" if cy > 0.5 else "bottom")
+    title = f"{clf} vs {baseline}"
+    notes = ([f"{ties} tied"] if ties else []) + ([f"{left_out} without both"] if left_out else [])
+    ax.set_title(title + (f" ({', '.join(notes)})" if notes else ""), fontsize=9)
+    ax.set_xlabel(f"{baseline} ({metric})", fontsize=8)
+    ax.set_ylabel(f"{clf} ({metric})", fontsize=8)
+    ax.tick_params(labelsize=7)
+    ax.grid(color="0.93", linewidth=0.6)
+    ax.set_axisbelow(True)

@@ -1,0 +1,278 @@
+"""Read what `compare` compares: result directories, or a CSV table of scores.
+
+:func:`compare_paths` is the whole of ``bayesbench compare``'s work short of
+printing: it reads result directories (or directories of them) with
+``records_frame``, or one CSV table in one of the layouts :func:`read_scores_csv`
+recognises (a wide table, a run's summary table, a long table), and hands the
+scores to :mod:`.analysis`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import yaml
+
+from ..errors import StatsError
+from ..evaluation.metrics import LOWER_IS_BETTER
+from ..evaluation.store import RECORDS, records_frame
+from .analysis import Comparison, compare, compare_scores
+
+__all__ = ["ScoreTable", "read_scores_csv", "run_directories", "read_runs", "compare_paths"]
+
+
+# The three shapes of a CSV of scores, as read_scores_csv tells them apart.
+_LAYOUTS = ("a wide table (data set, then one score column per classifier), a bayesbench summary "
+            "table (data set, then '<classifier> mean' and '<classifier> std' columns) or a long "
+            "table (columns dataset, classifier, optionally repetition and fold, and value or the "
+            "metric's name)")
+_LONG_WORDS = {"classifier", "fold", "repetition", "metric", "value"}
+# Cells of a long table that stand for a missing score (pandas' reading of a wide table
+# treats these as missing too).
+_MISSING = {"", "nan", "na", "n/a", "null"}
+# Columns of a long table with folds that the fold tests use when they are there.
+_FOLD_COLUMNS = ("fold_id", "n_train", "n_test", "status", "run")
+
+
+@dataclass(frozen=True)
+class ScoreTable:
+    """A CSV of scores as :func:`read_scores_csv` recognised it.
+
+    ``layout`` is "wide", "summary" or "long". ``scores`` holds one score per data set
+    (rows) and classifier (columns), for :func:`~.analysis.compare_scores`; a long table
+    with a ``fold`` column gives ``folds`` instead, one row per data set, classifier,
+    repetition and fold, for :func:`~.analysis.compare`. ``metric`` names the scores
+    where the table does (a long table's metric, a summary table's file name).
+    """
+
+    layout: str
+    metric: str | None
+    scores: pd.DataFrame | None = None
+    folds: pd.DataFrame | None = None
+
+
+def read_scores_csv(path, *, metric: str | None = None) -> ScoreTable:
+    """Read a CSV of scores in any of three layouts, told apart by the header:
+
+    - long: a ``classifier`` column (and ``dataset``), one score per row in ``value``
+      (with a ``metric`` column naming it: the rows of ``metric``, needed when there
+      are several) or in the column named ``metric`` (default accuracy), per fold when
+      there is a ``fold`` column (``repetition`` 0 unless given);
+    - summary: after the data set, ``<classifier> mean`` / ``<classifier> std`` column
+      pairs, as a run writes ``summary/<metric>.csv``; the means are compared;
+    - wide: first column the data set names, one column per classifier.
+
+    A header with long-table words (fold, repetition, metric, value) but no
+    classifier column is refused rather than guessed at.
+    """
+    path = Path(path)
+    try:
+        header = [str(h).strip() for h in pd.read_csv(path, header=None, nrows=1).iloc[0]]
+    except (OSError, ValueError, pd.errors.ParserError) as exc:
+        raise StatsError(f"{path}: cannot read a CSV table of scores ({exc})") from None
+    # pandas renames a repeated column to 'A.1' without a word; two columns of one name are
+    # a mistake in the table, not two classifiers.
+    twice = sorted({h for h in header[1:] if header[1:].count(h) > 1})
+    if twice:
+        raise StatsError(f"{path}: classifier column(s) {', '.join(twice)} appear more than once")
+    lowered = {h.lower() for h in header}
+    if "classifier" in lowered:
+        return _long_table(path, metric)
+    if any(h.endswith((" mean", " std")) for h in header[1:]):
+        return ScoreTable("summary", metric or path.stem, scores=_summary_table(path, header))
+    if lowered & _LONG_WORDS:
+        raise StatsError(f"{path}: a column '{sorted(lowered & _LONG_WORDS)[0]}' but no 'classifier' "
+                         f"column; expected {_LAYOUTS}")
+    return ScoreTable("wide", metric, scores=_wide_table(path))
+
+
+def _numbers(path: Path, values: pd.Series, where) -> pd.Series:
+    """``values`` as floats (empty cells NaN), or a StatsError naming the first bad cell
+    (``where(label)`` says where it is)."""
+    converted = pd.to_numeric(values, errors="coerce")
+    for bad, what in (((converted.isna() & values.notna()).to_numpy(), "a number"),
+                      (np.isinf(converted.to_numpy(dtype=float)), "a finite number")):
+        if bad.any():
+            first = values.index[bad][0]
+            raise StatsError(f"{path}: {where(first)}: '{values[first]}' is not {what}")
+    return converted.astype(float)
+
+
+def _wide_table(path: Path) -> pd.DataFrame:
+    table = pd.read_csv(path, index_col=0)
+    if table.shape[1] < 1 or table.shape[0] < 1:
+        raise StatsError(f"{path}: expected a header row and one row per data set, "
+                         f"with the data set name first and one column per classifier")
+    for column in table.columns:
+        table[column] = _numbers(path, table[column],
+                                 lambda ds, c=column: f"column '{c}', data set '{ds}'")
+    if table.index.has_duplicates:
+        raise StatsError(f"{path}: data set '{table.index[table.index.duplicated()][0]}' appears twice")
+    return table
+
+
+def _summary_table(path: Path, header: list[str]) -> pd.DataFrame:
+    """The means of a summary table, one column per classifier; its columns must pair up."""
+    columns = header[1:]
+    for i in range(0, len(columns), 2):
+        mean, std = columns[i], columns[i + 1] if i + 1 < len(columns) else None
+        bad = mean if not mean.endswith(" mean") else None
+        if bad is None and std != mean[:-len("mean")] + "std":
+            bad = std or mean
+        if bad is not None:
+            raise StatsError(f"{path}: column '{bad}' breaks the '<classifier> mean', "
+                             f"'<classifier> std' pairs of a summary table; expected {_LAYOUTS}")
+    means = _wide_table(path).iloc[:, 0::2]
+    means.columns = [c[:-len(" mean")] for c in columns[0::2]]
+    return means
+
+
+def _long_table(path: Path, metric: str | None) -> ScoreTable:
+    # Everything as text: labels stay as written ('None', 'NA'), numbers are checked below.
+    table = pd.read_csv(path, dtype=str, keep_default_na=False)
+    table.columns = [str(c).strip() for c in table.columns]
+    names = {c.lower(): c for c in table.columns}
+    if "dataset" not in names:
+        raise StatsError(f"{path}: a long table needs a 'dataset' column; expected {_LAYOUTS}")
+    metric, table, column = _long_scores(path, table, names, metric)
+
+    def numbers(name):  # rows are named by their line in the file (the header is line 1)
+        return _numbers(path, table[name].mask(table[name].str.strip().str.lower().isin(_MISSING)),
+                        lambda row: f"line {row + 2}, column '{name}'")
+
+    frame = pd.DataFrame({"dataset": table[names["dataset"]], "classifier": table[names["classifier"]],
+                          metric: numbers(column)})
+    if "fold" not in names:
+        return ScoreTable("long", metric, scores=_one_per_cell(path, frame, metric))
+    frame["repetition"] = numbers(names["repetition"]) if "repetition" in names else 0.0
+    frame["fold"] = numbers(names["fold"])
+    for name in _FOLD_COLUMNS:
+        if name in names:
+            frame[name] = numbers(names[name]) if name in ("n_train", "n_test") else table[names[name]]
+    twice = frame.duplicated(["dataset", "classifier", "repetition", "fold"])
+    if twice.any():
+        row = frame[twice].iloc[0]
+        raise StatsError(f"{path}: data set '{row['dataset']}', classifier '{row['classifier']}' has "
+                         f"two scores for repetition {row['repetition']:g}, fold {row['fold']:g}")
+    return ScoreTable("long", metric, folds=frame)
+
+
+def _long_scores(path: Path, table: pd.DataFrame, names: dict, metric: str | None):
+    """``(name of the scores, the rows holding them, the column holding them)`` of a long table."""
+    if "value" not in names:
+        metric = metric or "accuracy"
+        if metric not in table:
+            raise StatsError(f"{path}: a long table holds its scores in a 'value' column or in a "
+                             f"column named by the metric; there is no '{metric}' column")
+        return metric, table, metric
+    if "metric" not in names:
+        return metric or "score", table, names["value"]
+    held = list(dict.fromkeys(table[names["metric"]]))
+    if metric is None and len(held) == 1:
+        metric = held[0]
+    if metric not in held:
+        raise StatsError(f"{path}: the table holds the metrics {', '.join(held)}; "
+                         + ("name the one to compare" if metric is None else f"not '{metric}'"))
+    return metric, table[table[names["metric"]] == metric], names["value"]
+
+
+def _one_per_cell(path: Path, frame: pd.DataFrame, metric: str) -> pd.DataFrame:
+    twice = frame.duplicated(["dataset", "classifier"])
+    if twice.any():
+        row = frame[twice].iloc[0]
+        raise StatsError(f"{path}: data set '{row['dataset']}', classifier '{row['classifier']}' has "
+                         f"several scores; without a 'fold' column a long table holds one score per "
+                         f"data set and classifier")
+    scores = frame.pivot(index="dataset", columns="classifier", values=metric)
+    return scores.reindex(index=pd.unique(frame["dataset"]), columns=pd.unique(frame["classifier"]))
+
+
+def run_directories(paths) -> list[Path]:
+    """The result directories among ``paths`` and inside the directories of them, each once."""
+    runs = {}
+    for path in map(Path, paths):
+        if (path / RECORDS).exists():
+            found = [path]
+        else:
+            found = sorted(p for p in path.iterdir() if (p / RECORDS).exists())
+            if not found:
+                raise StatsError(f"{path}: neither a result directory nor a directory of them "
+                                 f"(no {RECORDS})")
+        for run in found:
+            runs.setdefault(run.resolve(), run)  # one directory given twice is read once
+    return list(runs.values())
+
+
+def read_runs(runs) -> tuple[pd.DataFrame, list[str]]:
+    """The records of result directories ``runs`` (failed tasks included, as ``compare``
+    wants them), and the data set names in the order their configs list them."""
+    return records_frame(runs, failed=True), _declared_datasets(runs)
+
+
+def _declared_datasets(runs) -> list[str]:
+    """Data set names in the order the runs' configs list them (unreadable configs are skipped:
+    the order is cosmetic)."""
+    names = []
+    for run in runs:
+        try:
+            config = yaml.safe_load((Path(run) / "config.yaml").read_text())
+            names += [str(d["name"]) for d in config["datasets"]]
+        except (OSError, yaml.YAMLError, KeyError, TypeError):
+            continue
+    return names
+
+
+def compare_paths(paths, *, metric: str | None = None, baseline: str | None = None,
+                  test: str = "corrected-t", alpha: float = 0.05,
+                  lower_is_better: bool | None = None) -> Comparison:
+    """Compare from disk: result directories, directories of them, or one CSV of scores.
+
+    ``metric`` defaults to accuracy for result directories; for a CSV it picks the
+    scores of a long table and otherwise names them (default: the name the table
+    gives, else "score"). ``lower_is_better`` defaults to the metric's direction
+    (lower for error, log_loss and brier).
+    """
+    paths = [Path(p) for p in paths]
+    if not paths:
+        raise StatsError("give at least one result directory or CSV file")
+    for p in paths:
+        if not p.exists():
+            raise StatsError(f"{p}: no such file or directory")
+    if any(p.is_file() for p in paths):
+        if len(paths) > 1:
+            raise StatsError("give either one CSV file of scores or result directories, not both")
+        return _compare_csv(paths[0], metric=metric, baseline=baseline, test=test, alpha=alpha,
+                            lower_is_better=lower_is_better)
+    runs = run_directories(paths)
+    frame, declared = read_runs(runs)
+    result = compare(frame, metric=metric or "accuracy", baseline=baseline, test=test, alpha=alpha,
+                     lower_is_better=lower_is_better, datasets=declared)
+    if len(result.classifiers) < 2:
+        raise StatsError(f"{', '.join(map(str, runs))}: one classifier ({result.classifiers[0]}); "
+                         f"a comparison needs at least 2 (give several result directories to "
+                         f"compare runs)")
+    return result
+
+
+def _compare_csv(path: Path, *, metric, baseline, test, alpha, lower_is_better) -> Comparison:
+    table = read_scores_csv(path, metric=metric)
+    name = table.metric or "score"
+    lower = name in LOWER_IS_BETTER if lower_is_better is None else bool(lower_is_better)
+    if table.folds is not None:
+        result = compare(table.folds, metric=name, baseline=baseline, test=test, alpha=alpha,
+                         lower_is_better=lower)
+        if len(result.classifiers) < 2:
+            raise StatsError(f"{path}: one classifier ({result.classifiers[0]}); a comparison "
+                             f"needs at least 2")
+        return result
+    scores = table.scores
+    # One score per cell: with a single row or column there is no test to compute at all.
+    if scores.shape[1] < 2:
+        raise StatsError(f"{path}: one classifier column ({scores.columns[0]}); a comparison "
+                         f"needs at least 2")
+    if scores.shape[0] < 2:
+        raise StatsError(f"{path}: one data set row ({scores.index[0]}); the tests over data "
+                         f"sets need at least 2")
+    return compare_scores(scores, metric=name, baseline=baseline, alpha=alpha, lower_is_better=lower)

@@ -1,0 +1,121 @@
+"""Reading what `compare` compares: a run's own summary tables, long score tables, and refusals."""
+import csv
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from bayesbench.cli import main
+from bayesbench.errors import StatsError
+from bayesbench.report.inputs import compare_paths, read_scores_csv
+
+CONFIG = """\
+name: small
+seed: 1
+datasets: [iris, wine, glass]
+cv: {folds: 5}
+classifiers: [nb, gnb, tan]
+metrics: [accuracy, error]
+format: [csv]
+"""
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    """A real run, with its summary tables written by `bayesbench run` itself."""
+    tmp = tmp_path_factory.mktemp("small")
+    config = tmp / "small.yaml"
+    config.write_text(CONFIG)
+    res = CliRunner().invoke(main, ["run", str(config), "-o", str(tmp / "run"), "--jobs", "1", "--quiet"])
+    assert res.exit_code == 0, res.output
+    return tmp / "run"
+
+
+@pytest.mark.parametrize("metric", ["accuracy", "error"])
+def test_a_summary_table_gives_the_ranks_of_its_run(small_run, metric):
+    # Before: the std columns were read as classifiers of their own and Friedman said p < 0.0001.
+    from_run = compare_paths([small_run], metric=metric)
+    table = small_run / "summary" / f"{metric}.csv"
+    assert read_scores_csv(table).layout == "summary"
+    from_table = compare_paths([table])
+    assert from_table.classifiers == from_run.classifiers == ["nb", "gnb", "tan"]
+    assert from_table.lower_is_better == from_run.lower_is_better == (metric == "error")
+    assert from_table.average_ranks.tolist() == pytest.approx(from_run.average_ranks.tolist(), abs=1e-12)
+    assert from_table.friedman.statistic == pytest.approx(from_run.friedman.statistic, abs=1e-9)
+    res = CliRunner().invoke(main, ["compare", str(table), "--format", "csv"])
+    assert res.exit_code == 0, res.output
+    assert " std" not in res.stdout
+
+
+def _write(path, header, rows):
+    with open(path, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(header)
+        w.writerows(rows)
+    return path
+
+
+def test_a_long_table_with_folds_gets_wekas_corrected_t_test(tmp_path, ttest_ref):
+    ex2 = ttest_ref["second_example"]
+    rows = []
+    for ds, a, b in (("ex1", ttest_ref["accuracy_A"], ttest_ref["accuracy_B"]),
+                     ("ex2", ex2["accuracy_A"], ex2["accuracy_B"])):
+        for label, values in (("B", b), ("A", a)):
+            for j, v in enumerate(values):
+                rep, fold = divmod(j, 10)
+                rows += [[ds, label, rep, fold, 450, 50, "accuracy", v],
+                         [ds, label, rep, fold, 450, 50, "error", 1 - v]]
+    table = _write(tmp_path / "scores.csv", ["dataset", "classifier", "repetition", "fold", "n_train",
+                                              "n_test", "metric", "value"], rows)
+    cmp = compare_paths([table], metric="accuracy")
+    assert cmp.baseline == "B" and cmp.test == "corrected-t"
+    assert cmp.pvalue.at["ex1", "A"] == pytest.approx(ttest_ref["weka_check"]["example_1"]["p_corrected"],
+                                                      abs=1e-12)
+    assert cmp.pvalue.at["ex2", "A"] == pytest.approx(ttest_ref["weka_check"]["second_example"]["p_corrected"],
+                                                      abs=1e-12)
+    assert cmp.sign["A"].tolist() == [0, 1]
+    assert compare_paths([table], metric="error").sign["A"].tolist() == [0, 1]  # less error: still better
+    with pytest.raises(StatsError, match="holds the metrics accuracy, error; name the one to compare"):
+        compare_paths([table])
+
+
+def test_a_long_table_of_one_score_per_cell_is_demsars_table(tmp_path, demsar):
+    t = demsar["table6"]
+    rows = [[ds, c, v] for ds, row in zip(t["datasets"], t["auc"]) for c, v in zip(t["classifiers"], row)]
+    table = _write(tmp_path / "long.csv", ["dataset", "classifier", "value"], rows)
+    cmp = compare_paths([table])
+    exact = demsar["quick_oracle"]["friedman_table6"]["exact_from_printed_aucs"]
+    assert cmp.classifiers == t["classifiers"]
+    np.testing.assert_allclose(cmp.average_ranks, exact["avg_ranks"], atol=5e-4)
+    assert cmp.friedman.statistic == pytest.approx(exact["chi2_F"], abs=1e-6)
+
+
+@pytest.mark.parametrize("header, rows, message", [
+    (["dataset", "fold", "A", "B"], [["d1", 0, 0.5, 0.6], ["d2", 0, 0.5, 0.7]],
+     "a column 'fold' but no 'classifier' column; expected a wide table"),
+    (["dataset", "A mean", "A std", "B mean"], [["d1", 0.5, 0.1, 0.6], ["d2", 0.5, 0.1, 0.7]],
+     "column 'B mean' breaks the '<classifier> mean', '<classifier> std' pairs of a summary table"),
+    (["dataset", "A mean", "B std"], [["d1", 0.5, 0.1], ["d2", 0.5, 0.1]],
+     "column 'B std' breaks the '<classifier> mean', '<classifier> std' pairs"),
+    (["dataset", "classifier", "value"], [["d1", "A", 0.5], ["d1", "A", 0.6], ["d1", "B", 0.7]],
+     "data set 'd1', classifier 'A' has several scores; without a 'fold' column"),
+    (["dataset", "classifier", "fold", "value"], [["d1", "A", 0, 0.5], ["d1", "B", 0, "high"]],
+     "line 3, column 'value': 'high' is not a number"),
+    (["classifier", "value"], [["A", 0.5]], "a long table needs a 'dataset' column"),
+])
+def test_ambiguous_tables_are_refused_in_one_line(tmp_path, header, rows, message):
+    table = _write(tmp_path / "t.csv", header, rows)
+    res = CliRunner().invoke(main, ["compare", str(table), "--test", "paired-t"])
+    assert res.exit_code == 1 and res.stdout == ""
+    assert res.stderr.count("\n") == 1 and message in res.stderr
+
+
+def test_the_corrected_t_test_needs_the_fold_sizes(tmp_path):
+    rows = [[ds, c, f, 0.5 + 0.01 * f + (c == "B") * 0.02] for ds in ("d1", "d2") for c in "AB"
+            for f in range(5)]
+    table = _write(tmp_path / "t.csv", ["dataset", "classifier", "fold", "value"], rows)
+    with pytest.raises(StatsError, match="the corrected resampled t-test needs the training and test "
+                                         "set size of each fold"):
+        compare_paths([table])
+    cmp = compare_paths([table], test="paired-t")
+    assert cmp.sign["B"].tolist() == [1, 1]  # B is 0.02 better on every fold

@@ -1,0 +1,103 @@
+"""Drawing a learned network: layered layout, one box per joined node, every arc drawn once."""
+import xml.etree.ElementTree as ET
+from itertools import combinations
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from bayesbench.errors import ReportError
+from bayesbench.models.structure import Node, Structure
+from bayesbench.models.tan import TAN
+from bayesbench.report.network import network_layout, node_arcs, plot_network, write_dot
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _kdb_like():
+    # x0 root; {x1, x2} joined under x0; x3 under x0 and {x1, x2}; x4, x5 under x3; x6 under x4; x7 dropped.
+    nodes = (Node((0,)), Node((1, 2), (0,)), Node((3,), (0, 1, 2)), Node((4,), (3,)), Node((5,), (3,)),
+             Node((6,), (4,)))
+    return Structure(nodes, 8, attribute_names=tuple(f"att {i}" for i in range(8)), class_name="species")
+
+
+def _node_graph(structure) -> nx.DiGraph:
+    # The node graph built independently from Structure.edges(), which names nodes by label.
+    labels = [structure.node_label(n) for n in structure.nodes]
+    g = nx.DiGraph()
+    g.add_nodes_from(range(len(labels)))
+    g.add_edges_from((labels.index(a), labels.index(b)) for a, b in structure.edges()
+                     if a != structure.class_name)
+    return g
+
+
+def _tan():
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 400)
+    X = np.column_stack([np.where(rng.random(400) < 0.7, y, 1 - y) for _ in range(7)])
+    X[:, 3] = np.where(rng.random(400) < 0.9, X[:, 1], 1 - X[:, 1])  # a dependent pair
+    return TAN().fit(X, y).structure_
+
+
+@pytest.mark.parametrize("make", [_kdb_like, _tan, lambda: Structure.naive(25)])
+def test_layers_are_networkx_topological_generations_and_every_arc_points_down(make):
+    structure = make()
+    layout = network_layout(structure)
+    g = _node_graph(structure)
+    assert sorted(node_arcs(structure)) == sorted(g.edges)
+    assert [sorted(layer) for layer in layout.layers] == [sorted(gen) for gen in nx.topological_generations(g)]
+    for p, c in g.edges:
+        assert layout.boxes[p].y > layout.boxes[c].y
+    assert all(layout.class_box.y > box.y for box in layout.boxes)
+
+
+def test_wide_layers_wrap_and_boxes_never_overlap():
+    layout = network_layout(Structure.naive(25), max_per_row=10)
+    rows = sorted({box.y for box in layout.boxes}, reverse=True)
+    assert [sum(box.y == y for box in layout.boxes) for y in rows] == [10, 10, 5]
+    for a, b in combinations([layout.class_box, *layout.boxes], 2):
+        apart_x = abs(a.x - b.x) >= (a.width + b.width) / 2
+        apart_y = abs(a.y - b.y) >= (a.height + b.height) / 2
+        assert apart_x or apart_y
+    assert all(0 <= box.x - box.width / 2 and box.x + box.width / 2 <= layout.width for box in layout.boxes)
+
+
+def test_tree_children_sit_under_their_parents_side():
+    # Two subtrees: children are ordered by their parents' positions (barycentre), not by index.
+    s = Structure.from_parents([None, 0, 0, 2, 1], attribute_names=list("abcde"))
+    layout = network_layout(s)
+    assert layout.layers == ((0,), (1, 2), (4, 3))
+    assert layout.boxes[4].x < layout.boxes[3].x
+
+
+def test_svg_draws_each_node_once_and_each_arc_of_the_structure(tmp_path):
+    structure = _kdb_like()
+    root = ET.parse(plot_network(structure, tmp_path / "net.svg", title="kdb1 on toy")).getroot()
+    ids = {el.get("id") for el in root.iter() if el.get("id")}
+    n = len(structure.nodes)
+    assert {i for i in ids if i.startswith("node-") and i[5:].isdigit()} == {f"node-{k}" for k in range(n)}
+    arcs = {i for i in ids if i.startswith("arc-")}
+    expected = {f"arc-class-{k}" for k in range(n)} | {f"arc-{p}-{c}" for p, c in _node_graph(structure).edges}
+    assert arcs == expected
+    assert len(expected) == len(structure.edges())  # one drawn arc per arc of the DOT export
+    texts = ["".join(t.itertext()) for t in root.iter(SVG + "text")]
+    # The joined node is one label listing both attributes; the dropped attribute is named.
+    assert "att 1\natt 2" in texts or ("att 1" in texts and "att 2" in texts)
+    assert "species" in texts and "kdb1 on toy" in texts
+    assert any(t.startswith("dropped: att 7") for t in texts)
+    joined = next(el for el in root.iter() if el.get("id") == "node-1")
+    single = next(el for el in root.iter() if el.get("id") == "node-0")
+    # A joined node is a box (straight sides), a single attribute an ellipse (curves only).
+    assert " L " in joined.find(SVG + "path").get("d") and " L " not in single.find(SVG + "path").get("d")
+
+
+def test_dot_file_is_the_structures_dot_text(tmp_path):
+    structure = _tan()
+    path = write_dot(structure, tmp_path / "sub" / "tan.dot", name="tan")
+    assert path.read_text() == structure.to_dot("tan")
+
+
+def test_png_and_unknown_suffix(tmp_path):
+    assert plot_network(_tan(), tmp_path / "tan.png").read_bytes().startswith(b"\x89PNG")
+    with pytest.raises(ReportError, match="written as .png, .svg or .pdf"):
+        plot_network(_tan(), tmp_path / "tan.dot")

@@ -1,0 +1,28 @@
+"""Rendering a comparison: well-formed LaTeX, and Demšar's critical-difference diagram."""
+import pytest
+from helpers import check_latex, table6_scores
+
+from bayesbench.errors import StatsError
+from bayesbench.report.analysis import compare_scores
+from bayesbench.report.render import plot_cd, render_comparison
+
+
+def test_latex_output_is_a_well_formed_table(demsar):
+    text = render_comparison(compare_scores(table6_scores(demsar), metric="AUC"), "latex")
+    check_latex(text)
+    assert text.count(r"\begin{table}") == 3
+    assert r"\textbf{0.7980}" in text
+
+
+def test_cd_diagram_svg_names_every_classifier_and_groups(tmp_path, demsar):
+    cmp = compare_scores(table6_scores(demsar), alpha=0.10)
+    # At 0.10 (CD 1.118) C4.5 is separated from C4.5+m and C4.5+m+cf; C4.5+cf sits in both groups.
+    assert cmp.groups() == [["C4.5+m+cf", "C4.5+m", "C4.5+cf"], ["C4.5+cf", "C4.5"]]
+    svg = plot_cd(cmp, tmp_path / "cd.svg").read_text()
+    for name in demsar["table6"]["classifiers"]:
+        assert f">{name}  (" in svg
+    assert "CD = 1.118" in svg
+    again = plot_cd(cmp, tmp_path / "again.svg").read_text()
+    assert again == svg  # deterministic output
+    with pytest.raises(StatsError, match=".png, .svg or .pdf"):
+        plot_cd(cmp, tmp_path / "cd.jpg")
