@@ -21,7 +21,8 @@ from ..evaluation.metrics import DEFAULT_METRICS, METRIC_NAMES, is_metric
 from ..report.tables import FORMATS
 from ..spec import CVSpec, Experiment, RunOptions
 from . import sections
-from .datasets import DATA_ENV, data_dirs, datasets
+from ..data import DATA_ENV
+from .datasets import data_dirs, datasets
 from .problems import Problems, kind_of, shown
 from .yaml_file import read_yaml
 
