@@ -88,8 +88,6 @@ class _Group(click.Group):
             _fail("interrupted", Interrupted.exit_code)
         except BayesbenchError as exc:
             _fail(str(exc), exc.exit_code)
-        except BrokenPipeError:
-            _reader_gone()
         except OSError as exc:
             # A file that cannot be written or read (no such directory, no permission, disk
             # full) is the user's environment, not a bug: one line naming the file.
@@ -101,6 +99,8 @@ class _Group(click.Group):
         previous = signal.signal(signal.SIGTERM, _terminated) if main_thread else None
         try:
             return super().invoke(ctx)
+        except BrokenPipeError:  # here, before click turns it into a silent exit status 1
+            _reader_gone()
         except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM, caught here only
             message = ctx.meta.get(INTERRUPTED, "interrupted")
             if isinstance(exc, _Terminated):

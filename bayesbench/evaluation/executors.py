@@ -158,14 +158,16 @@ def connected(scheduler):
     if not isinstance(scheduler, str):
         yield scheduler
         return
-    client = _connect(scheduler)
+    client = connect(scheduler)
     try:
         yield client
     finally:
         client.close()
 
 
-def _connect(address: str):
+def connect(address: str):
+    """A ``distributed.Client`` of the scheduler at ``address``; a missing Dask, an
+    unreachable scheduler or a malformed address is a one-line error."""
     try:
         from distributed import Client  # lazy: optional (bayesbench[dask])
     except ImportError:
