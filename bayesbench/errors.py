@@ -15,7 +15,7 @@ Error policy
    one place: one line on standard error and exit status 2, as ``--help`` says. A config
    that does not validate is also exit 2, one line per problem. Any other
    ``BayesbenchError`` is one line with its ``exit_code`` (1), and so is an ``OSError``
-   naming a file; Ctrl-C is caught once and exits 130.
+   naming a file; Ctrl-C is caught once and exits 130 (SIGTERM: 143).
 4. Anything else is a bug and keeps its traceback.
 """
 from __future__ import annotations
@@ -131,7 +131,8 @@ class PlanError(BayesbenchError):
 
 
 class Interrupted(BayesbenchError):
-    """The user stopped a command (Ctrl-C); exit status 130 as for a shell's SIGINT."""
+    """The user stopped a command (Ctrl-C); exit status 130 as for a shell's SIGINT (the
+    command line sets 143 on one stopped by SIGTERM)."""
 
     exit_code = 130
 
