@@ -90,7 +90,7 @@ def _experiment(raw: dict, p: Problems, base_dir: Path, missing) -> tuple[Experi
     else:
         name = p.typed(raw["name"], "name", str)
     if name is not None and not sections.NAME.match(name):
-        p.add("name", f"{shown(name)} must be letters, digits, '_', '.', '+' or '-' "
+        p.add("name", f"{shown(name)} must be at most 100 letters, digits, '_', '.', '+' or '-' "
                       "(it names the result directory)")
     seed = p.typed(raw["seed"], "seed", int, low=0) if "seed" in raw else 0
     dirs = data_dirs(raw["data_dirs"], p, base_dir) if "data_dirs" in raw else []

@@ -26,6 +26,14 @@ def clip(text: str, limit: int) -> str:
     """``text`` cut to at most ``limit`` characters, ``...`` marking the cut."""
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
+
+def one_line(text: str) -> str:
+    """``text`` with every character that would break or hide a line escaped (a key may
+    hold a carriage return)."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
+
 _KIND_NAMES = {int: "an integer", float: "a number", str: "a string", bool: "true or false",
                list: "a list", dict: "a mapping"}
 
@@ -59,7 +67,8 @@ class Problems:
         self.items: list[tuple[str, str]] = []
 
     def add(self, key: str, message: str) -> None:
-        key, message = clip(key, MAX_KEY_CHARS), clip(message, MAX_MESSAGE_CHARS)
+        key = clip(one_line(key), MAX_KEY_CHARS)
+        message = clip(one_line(message), MAX_MESSAGE_CHARS)
         if (key, message) not in self.items:  # a grid of parameters repeats one mistake
             self.items.append((key, message))
 

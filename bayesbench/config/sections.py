@@ -19,7 +19,8 @@ from .problems import Problems, join, kind_of, shown, suggest
 
 # `discretize: none` leaves numeric attributes as they are (continuous learners only).
 DISCRETIZE = (*METHODS, "none")
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
+# A name that names a directory: at most 100 characters (a file name has at most 255 bytes).
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,99}$")
 ARM_KEYS = ("name", "preprocess", "cv")
 _CV_KINDS = ("holdout", "resubstitution", "loo")
 # Classifiers of one experiment, each setting of a parameter grid counted: a bound on the
@@ -199,8 +200,8 @@ def _arm_name(value, key: str, p: Problems, seen: set) -> str | None:
     """The arm's name (it names the arm's result directory), None if unusable."""
     name = p.typed(value, key, str)
     if name is not None and not NAME.match(name):
-        p.add(key, f"{shown(name)} must be letters, digits, '_', '.', '+' or '-' (it names the "
-                   "arm's result directory)")
+        p.add(key, f"{shown(name)} must be at most 100 letters, digits, '_', '.', '+' or '-' "
+                   "(it names the arm's result directory)")
         name = None
     elif name in seen:
         p.add(key, f"arm '{name}' is used twice")

@@ -111,8 +111,10 @@ def read_text(path: Path, what: str = "config", limit: int = MAX_CONFIG_BYTES) -
 
 def read_yaml(path: Path):
     """The YAML document in ``path``; any reason it cannot be read is one :class:`ConfigError`."""
-    loader = _StrictLoader(read_text(path))
+    text = read_text(path)
+    loader = None
     try:
+        loader = _StrictLoader(text)  # reads the text: a control character is refused here
         node = loader.get_single_node()
         if node is None:
             return None
@@ -121,7 +123,7 @@ def read_yaml(path: Path):
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}: " if mark is not None else ""
-        problem = str(getattr(exc, "problem", None) or exc)[:200]
+        problem = " ".join(str(getattr(exc, "problem", None) or exc).split())[:200]
         raise ConfigError([("", f"{where}not valid YAML ({problem})")], path=path) from None
     except _TooLarge as exc:
         raise ConfigError([("", f"refused: {exc}")], path=path) from None
@@ -131,4 +133,5 @@ def read_yaml(path: Path):
     except ValueError as exc:  # e.g. an integer of more digits than Python converts
         raise ConfigError([("", f"not a usable value: {str(exc)[:120]}")], path=path) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
