@@ -7,11 +7,18 @@ Everything a test compares against is in the repository: the data sets in ``data
 never a skip.
 """
 import json
+import os
 import re
+import sys
 from pathlib import Path
 
-import numpy as np
-import pytest
+# scikit-learn's estimator checks include one that re-runs fit under array API dispatch, which
+# scipy reads from this variable when it is first imported; unset, that check skips itself.
+# Set before numpy/scipy are imported, so that every check runs (tests/models/test_sklearn_checks.py).
+os.environ.setdefault("SCIPY_ARRAY_API", "1")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -95,3 +102,49 @@ def finished(uci_dir, tmp_path_factory):
 
     cfg = small_config(uci_dir, tmp_path_factory.mktemp("run"))
     return cfg, run(cfg, jobs=1, quiet=True)
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def _entry_points_txt(pyproject: Path) -> str:
+    """The ``entry_points.txt`` that pip writes for the entry points a pyproject.toml declares."""
+    out, group = [], None
+    for line in pyproject.read_text().splitlines():
+        header = re.match(r'^\[project\.entry-points\."([^"]+)"\]$', line.strip())
+        if header:
+            group = header.group(1)
+            out.append(f"[{group}]")
+        elif line.startswith("["):
+            group = None
+        elif group and "=" in line:
+            name, value = (part.strip().strip('"') for part in line.split("=", 1))
+            out.append(f"{name} = {value}")
+    return "\n".join(out) + "\n"
+
+
+@pytest.fixture(scope="session")
+def oner_plugin(tmp_path_factory):
+    """The example plugin examples/oner, installed as pip installs it (its package importable,
+    and a dist-info declaring its entry point from its own pyproject.toml), for this process
+    and every process it starts (worker processes, Dask workers, command-line runs); works
+    offline from a fresh clone. Yields the entries put on the path."""
+    source = EXAMPLES / "oner"
+    site = tmp_path_factory.mktemp("site")
+    info = site / "bayesbench_oner-0.1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: bayesbench-oner\n"
+                                   "Version: 0.1.0\n")
+    (info / "entry_points.txt").write_text(_entry_points_txt(source / "pyproject.toml"))
+    paths = [str(source), str(site)]
+    saved_path, saved_env = list(sys.path), os.environ.get("PYTHONPATH")
+    sys.path[:0] = paths
+    os.environ["PYTHONPATH"] = os.pathsep.join(paths + ([saved_env] if saved_env else []))
+    try:
+        yield paths
+    finally:
+        sys.path[:] = saved_path
+        if saved_env is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = saved_env

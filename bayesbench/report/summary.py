@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import BayesbenchError
-from ..evaluation.metrics import (LOWER_IS_BETTER, per_class_metric, per_class_scores,
-                                  record_metric, title)
+from ..evaluation.metrics import (LOWER_IS_BETTER, PROBABILITY_METRICS, per_class_metric,
+                                  per_class_scores, record_metric, title)
 from ..evaluation.store import records_to_frame, run_names
 from ..spec import Experiment
 from .analysis import compare
@@ -107,11 +107,18 @@ def _tables(records, experiment: Experiment, fmt):
     classifiers = _order(records, "classifier", [c.label for c in experiment.classifiers])
     sums, classes, counts = _summed(records)
     cv = experiment.cv
+    seen = attribute_notes(records, datasets, classifiers)
     for metric in experiment.metrics:
         rows, headers = metric_table(records, metric, datasets, classifiers, fmt)
-        yield file_stem(metric), render(rows, headers, fmt, caption=(
-            f"{title(metric)}: mean ± std over {cv.n_repetitions} repetition(s) "
-            f"of {_cv_words(cv)}"))
+        caption = (f"{title(metric)}: mean ± std over {cv.n_repetitions} repetition(s) "
+                   f"of {_cv_words(cv)}")
+        notes = seen + probability_notes(records, metric, classifiers)
+        if fmt == "latex" and notes:  # a LaTeX table's notes go into its caption
+            caption = " ".join([f"{caption}."] + notes)
+        text = render(rows, headers, fmt, caption=caption)
+        if fmt in ("text", "markdown") and notes:
+            text += "\n" + "".join(f"Note: {n}\n" for n in notes)
+        yield file_stem(metric), text
     yield "per_class", _per_class(sums, classes, datasets, classifiers, fmt)
     yield "confusion", _confusion(sums, classes, counts, datasets, classifiers, fmt)
     yield "timings", _timings(records, datasets, classifiers, fmt)
@@ -120,6 +127,36 @@ def _tables(records, experiment: Experiment, fmt):
     if errors:
         yield "errors", render(errors, ["dataset", "repetition", "fold", "classifier", "error"],
                                fmt, caption="tasks that failed")
+
+
+def attribute_notes(records, datasets, classifiers) -> list[str]:
+    """A note per data set on which the classifiers saw different numbers of attributes
+    (a record keeps ``attributes`` and ``n_attributes`` when its learner saw fewer than
+    all, e.g. ``gnb`` the numeric ones only)."""
+    notes = []
+    for d in datasets:
+        used, total = {}, None
+        for r in records:
+            if r["dataset"] == d and r["status"] == "ok":
+                used[r["classifier"]] = len(r["attributes"]) if "attributes" in r else None
+                total = r.get("n_attributes", total)
+        if total is None:
+            continue
+        counts = [f"{c} {total if used[c] is None else used[c]} of {total}"
+                  for c in classifiers if c in used]
+        notes.append(f"{d}: the classifiers saw different attributes ({', '.join(counts)})")
+    return notes
+
+
+def probability_notes(records, metric: str, classifiers) -> list[str]:
+    """A note naming the classifiers without ``predict_proba`` when ``metric`` needs one."""
+    if metric not in PROBABILITY_METRICS:
+        return []
+    without = {r["classifier"] for r in records if r.get("probabilities") is False}
+    names = [c for c in classifiers if c in without]
+    if not names:
+        return []
+    return [f"{', '.join(names)}: no predict_proba, so no {title(metric)} (left empty)"]
 
 
 def file_stem(metric: str) -> str:

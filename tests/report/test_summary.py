@@ -57,3 +57,22 @@ def test_summary_marks_a_mean_over_the_folds_that_did_not_fail():
                      "0.9000 ± 0.0000"]]
     rows, _ = metric_table(records, "accuracy", ["d"], ["c", "full"], "csv")
     assert rows[0][1] == pytest.approx(0.6)
+
+
+def test_a_probability_table_names_the_classifiers_without_predict_proba(tmp_path):
+    from bayesbench.config import parse_config
+    from helpers import run
+
+    cfg = parse_config({"name": "p", "datasets": ["iris"], "cv": {"folds": 3},
+                        "classifiers": ["nb", {"name": "helpers:Majority", "label": "majority"}],
+                        "metrics": ["accuracy", "log_loss"], "output": str(tmp_path / "out")},
+                       base_dir=tmp_path)
+    summary = run(cfg, jobs=1, quiet=True).run_dir / "summary"
+    note = "majority: no predict_proba, so no log loss (left empty)"
+    assert f"Note: {note}\n" in (summary / "log_loss.txt").read_text()
+    assert f"Note: {note}\n" in (summary / "log_loss.md").read_text()
+    assert note.replace("_", r"\_") in (summary / "log_loss.tex").read_text()
+    assert "Note" not in (summary / "log_loss.csv").read_text()
+    assert "Note" not in (summary / "accuracy.txt").read_text()
+    rows = _read_csv(summary / "log_loss.csv")
+    assert rows[1][rows[0].index("majority mean")] == "nan"

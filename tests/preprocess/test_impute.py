@@ -3,8 +3,8 @@ import numpy as np
 import pytest
 
 from bayesbench.data import MISSING, Attribute, Dataset, load_dataset
-from bayesbench.errors import ConfigError, DataError
-from bayesbench.preprocess.impute import Imputer
+from bayesbench.errors import DataError, PreprocessError
+from bayesbench.preprocess.impute import STRATEGIES, Imputer
 
 
 def small():
@@ -65,7 +65,7 @@ def test_weighted_random_follows_the_observed_distribution_and_the_seed():
     np.testing.assert_array_equal(a.columns[1], 2.0)  # numeric: the mean
     c = imp.transform(ds, rng=np.random.default_rng(6))
     assert not np.array_equal(a.columns[0], c.columns[0])
-    with pytest.raises(ConfigError, match="Generator"):
+    with pytest.raises(TypeError, match="Generator"):
         imp.transform(ds)
 
 
@@ -84,7 +84,7 @@ def test_none_keeps_missing_values():
 
 def test_errors():
     ds = small()
-    with pytest.raises(ConfigError, match="strategy"):
+    with pytest.raises(PreprocessError, match="strategy"):
         Imputer("median").fit(ds)
     only_missing = ds.take(np.array([1, 4]))
     with pytest.raises(DataError, match="'x'"):
@@ -92,3 +92,23 @@ def test_errors():
     imp = Imputer().fit(ds.select(["x"]))
     with pytest.raises(DataError, match="differ"):
         imp.transform(ds)
+
+
+def test_strategy_list_and_its_error_in_domain_words():
+    assert STRATEGIES == ("mean_mode", "weighted_random", "drop", "none")
+    with pytest.raises(PreprocessError) as err:
+        Imputer("median").fit(small())
+    assert str(err.value) == ("unknown imputation strategy 'median'; expected one of "
+                              "mean_mode, weighted_random, drop, none")
+
+
+def test_an_infinite_training_mean_is_not_used_as_a_fill():
+    ds = small()
+    ds.columns[0][0] = np.inf
+    imp = Imputer().fit(ds)
+    with pytest.raises(PreprocessError, match="attribute 'x'.*infinit"):
+        imp.transform(ds)
+    # a column without missing values needs no fill: infinities pass through
+    complete = ds.take(np.array([0, 2, 3]))
+    np.testing.assert_array_equal(Imputer().fit(complete).transform(complete).columns[0],
+                                  [np.inf, 3.0, 8.0])

@@ -32,13 +32,27 @@ CASES = {
     "only missing classes": ("mc.arff", HEADER + "1,?\n2,?\n", [], "mc.arff: ",
                              "missing class"),
     "unknown format": ("data.xlsx", "whatever", [], "data.xlsx: ", "unknown data format"),
+    "empty arff": ("empty.arff", "", [], "empty.arff: ", "the file is empty"),
+    "empty nominal": ("b.arff", "@relation r\n@attribute b {}\n@attribute c {x,y}\n@data\n?,x\n",
+                      [], "b.arff:2: ", "attribute 'b': declares no categories"),
+    "utf-16": ("u.arff", (HEADER + "1,x\n2,y\n").encode("utf-16"), [], "u.arff: ", "UTF-16"),
+    "latin-1 byte": ("l.arff", (HEADER + "% caf\xe9\n1,x\n2,y\n").encode("latin-1"), [],
+                     "l.arff:5: ", "not UTF-8 text: byte 0xe9"),
+    "single column csv": ("one.csv", "a|b\n1|x\n2|y\n", [], "one.csv: ",
+                          "reads as a single column"),
+    "unsupported escape": ("b.arff", HEADER + "1,x\n'\\q',y\n", [], "b.arff:6: ",
+                           "Unsupported escape sequence"),
+    "csv short record": ("s.csv", "a,b,c\n1,2,x\n3,y\n", [], "s.csv:3: ",
+                         "expected 3 fields as in the header, found 2"),
 }
 
 
 def _write_case(tmp_path, case):
     name, content, args, where, words = CASES[case]
     path = tmp_path / name
-    if content is not None:
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
         path.write_text(content)
     return path, args, where, words
 

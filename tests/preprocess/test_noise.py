@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from bayesbench.data import load_dataset
-from bayesbench.errors import ConfigError
+from bayesbench.errors import PreprocessError
 from bayesbench.preprocess.noise import n_shuffled, shuffle_attributes
 
 
@@ -42,5 +42,8 @@ def test_same_seed_same_noise_and_class_link_is_broken(uci_dir):
 
 def test_fraction_is_checked(uci_dir):
     ds = load_dataset(uci_dir / "iris.arff")
-    with pytest.raises(ConfigError, match="fraction"):
+    with pytest.raises(PreprocessError, match="fraction") as err:
         shuffle_attributes(ds, 1.5, np.random.default_rng(0))
+    assert "noise.fraction" not in str(err.value)
+    with pytest.raises(TypeError, match="Generator"):
+        shuffle_attributes(ds, 0.5, 0)

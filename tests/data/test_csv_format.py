@@ -1,9 +1,9 @@
-"""CSV and libsvm readers, and the CSV writer, on hand-made files and the shared data."""
+"""CSV reading and writing on hand-made files and the shared data."""
 import numpy as np
 import pandas as pd
 import pytest
 
-from bayesbench.data import MISSING, load_dataset, write_arff, write_csv
+from bayesbench.data import MISSING, Attribute, load_dataset, write_arff, write_csv
 from bayesbench.errors import DataError
 
 
@@ -72,57 +72,52 @@ def test_csv_round_trip_keeps_every_value(uci_dir, tmp_path):
                 np.testing.assert_array_equal(left.to_numpy(), right.to_numpy())
 
 
-def test_libsvm_standard_layout(tmp_path):
-    path = write(tmp_path, "t.libsvm",
-                 "# a comment line\n+1 1:0.5 3:2\n-1 2:1   # trailing comment\n\n+1 1:1 2:? 3:4\n")
-    ds = load_dataset(path)
-    assert ds.attribute_names == ["att_1", "att_2", "att_3"]
-    assert ds.target.name == "class" and ds.class_names == ("-1", "+1")
-    np.testing.assert_array_equal(ds.numeric_matrix(),
-                                  [[0.5, 0.0, 2.0], [0.0, 1.0, 0.0], [1.0, np.nan, 4.0]])
-    assert ds.y.tolist() == [1, 0, 1]
-
-
-def test_libsvm_matches_sklearn_reader(uci_dir, tmp_path):
-    sk = pytest.importorskip("sklearn.datasets")
-    ds = load_dataset(uci_dir / "wine.arff")
-    path = tmp_path / "wine.svm"
-    sk.dump_svmlight_file(ds.numeric_matrix(), ds.y, str(path), zero_based=False)
-    X, y = sk.load_svmlight_file(str(path), zero_based=False)
-    back = load_dataset(path)
-    np.testing.assert_allclose(back.numeric_matrix(), X.toarray())
-    assert [back.class_names[c] for c in back.y] == [str(int(v)) for v in y]
-
-
-def test_libsvm_class_last_layout_of_paper_004(tmp_path):
-    path = write(tmp_path, "votes.svm",
-                 "1:y 2:n classLabel:democrat\n1:n 2:? classLabel:republican\n"
-                 "1:y classLabel:democrat\n")
-    ds = load_dataset(path)
-    assert ds.target.name == "classLabel"
-    assert ds.class_names == ("democrat", "republican") and ds.y.tolist() == [0, 1, 0]
-    assert ds.attributes[0].categories == ("n", "y")
-    assert ds.columns[0].tolist() == [1, 0, 1]
-    # in a nominal column an absent index is missing, as is '?'
-    assert ds.columns[1].tolist() == [0, MISSING, MISSING]
-
-
-@pytest.mark.parametrize("text, line, what", [
-    ("+1 1:0.5\n-1 2\n", 2, "index:value"),
-    ("+1 1:0.5\n-1 x:1 y:2\n", 2, "integer index"),
-    ("+1 1:0.5 1:3\n", 1, "twice"),
-    ("1:3 2:4\n", 1, "no class label"),
-])
-def test_libsvm_errors_name_the_line(tmp_path, text, line, what):
-    path = write(tmp_path, "bad.libsvm", text)
-    with pytest.raises(DataError) as err:
-        load_dataset(path)
-    assert str(err.value).startswith(f"{path}:{line}: ") and what in str(err.value)
-
-
 def test_written_arff_from_csv_reads_back(tmp_path):
     path = write(tmp_path, "t.csv", "x,'odd name',cls\n1,a b,p\n2,c,q\n")
     ds = load_dataset(path)
     write_arff(ds, tmp_path / "t.arff")
     back = load_dataset(tmp_path / "t.arff")
     assert back.attributes == ds.attributes and back.y.tolist() == ds.y.tolist()
+
+
+@pytest.mark.parametrize("sep", [";", "\t"])
+def test_semicolon_and_tab_are_detected(tmp_path, sep):
+    # a semicolon file used to be read as one column that became the class (accuracy 0)
+    path = write(tmp_path, "t.csv", sep.join(["a", "b", "label"]) + "\n"
+                 + "\n".join(sep.join(r) for r in [["1,5", "x", "p"], ["2", "y", "q"]]) + "\n")
+    ds = load_dataset(path)
+    assert ds.attribute_names == ["a", "b"] and ds.target.name == "label"
+    assert ds.attributes[0].categories == ("1,5", "2")  # a decimal comma is text
+    assert ds.class_names == ("p", "q")
+
+
+def test_a_file_that_reads_as_one_column_is_refused_with_a_hint(tmp_path):
+    path = write(tmp_path, "pipes.csv", "a|b|label\n1|2|p\n3|4|q\n")
+    with pytest.raises(DataError) as err:
+        load_dataset(path)
+    assert str(err.value) == (f"{path}: the header reads as a single column ('a|b|label') with a "
+                              "comma, semicolon or tab as delimiter, leaving no attribute besides "
+                              "the class; set the file's delimiter")
+    with pytest.raises(DataError, match="with the delimiter ';'"):
+        load_dataset(path, delimiter=";")
+    assert load_dataset(path, delimiter="|").attribute_names == ["a", "b"]
+
+
+def test_nan_is_missing_and_inf_a_number_in_a_numeric_column(tmp_path):
+    # one NaN or inf token used to turn the column nominal
+    path = write(tmp_path, "t.csv", "x,y,label\n1.5,NaN,p\ninf,2,q\n-Infinity,nan,p\n?,NA,q\n")
+    ds = load_dataset(path)
+    assert [a.kind for a in ds.attributes] == ["numeric", "numeric"]
+    np.testing.assert_array_equal(ds.columns[0], [1.5, np.inf, -np.inf, np.nan])
+    np.testing.assert_array_equal(ds.columns[1], [np.nan, 2.0, np.nan, np.nan])
+
+
+@pytest.mark.parametrize("category", ["?", "NA", "nan", ""])
+def test_write_csv_refuses_a_category_that_would_read_back_as_missing(tmp_path, category):
+    ds = load_dataset(write(tmp_path, "t.csv", "c,label\na,p\nb,q\n"))
+    odd = Attribute("c", "nominal", ("a", category))
+    ds = ds.with_columns([odd], ds.columns)
+    with pytest.raises(DataError) as err:
+        write_csv(ds, tmp_path / "out.csv")
+    assert str(err.value).startswith(f"attribute 'c': the category {category!r} would read back")
+    assert not (tmp_path / "out.csv").exists()
