@@ -13,8 +13,12 @@ VARYING = ("fit_seconds", "predict_seconds", "checksum")
 
 
 def without_timings(record: dict) -> dict:
-    """A record minus the fields that vary between identical runs (timings, checksum)."""
-    return {k: v for k, v in record.items() if k not in VARYING}
+    """A record minus the fields that vary between identical runs (timings, the CPU time
+    among the metrics, checksum)."""
+    out = {k: v for k, v in record.items() if k not in VARYING}
+    if isinstance(out.get("metrics"), dict):
+        out["metrics"] = {k: v for k, v in out["metrics"].items() if k != "cpu_seconds"}
+    return out
 
 
 def stable_order(records: list[dict]) -> list[dict]:

@@ -44,11 +44,13 @@ def _fit_and_score(clf, train, test, matrices) -> dict:
     ``matrices`` the learner reads)."""
     X_train, X_test, extra = matrices
     n_classes = train.n_classes
-    t0 = time.perf_counter()
+    cpu, t0 = time.thread_time(), time.perf_counter()
     clf.fit(X_train, train.y, n_classes=n_classes, **extra)
     t1 = time.perf_counter()
     proba = np.asarray(clf.predict_proba(X_test), dtype=np.float64)
     t2 = time.perf_counter()
+    # This thread's CPU time: other tasks running in threads of the same worker do not count.
+    cpu = time.thread_time() - cpu
     if proba.shape != (test.n_rows, n_classes) or not np.isfinite(proba).all():
         raise BayesbenchError(f"predict_proba returned an unusable array of shape "
                               f"{proba.shape} (non-finite values or wrong shape)")
@@ -56,9 +58,22 @@ def _fit_and_score(clf, train, test, matrices) -> dict:
     structure = getattr(clf, "structure_", None)
     summary = (structure.summary() if structure is not None else
                clf.structure_summary() if hasattr(clf, "structure_summary") else "")
-    return {"confusion": scores["confusion"].tolist(), "metrics": scores["metrics"],
+    return {"confusion": scores["confusion"].tolist(),
+            "metrics": {**scores["metrics"], "cpu_seconds": cpu},
             "per_class": {k: v.tolist() for k, v in scores["per_class"].items()},
-            "fit_seconds": t1 - t0, "predict_seconds": t2 - t1, "structure": summary}
+            "fit_seconds": t1 - t0, "predict_seconds": t2 - t1, "structure": summary,
+            "network": network(structure, train.target.name)}
+
+
+def network(structure, class_name: str):
+    """A learned structure as record data (``class``, ``attributes``, ``nodes`` as
+    ``[attributes, parents]`` index lists), or None when there is none to draw: no
+    structure, or plain naive Bayes over every attribute (naive Bayes, AODE)."""
+    if structure is None or (not structure.arcs() and not structure.dropped
+                             and all(len(n.attributes) == 1 for n in structure.nodes)):
+        return None
+    return {"class": class_name, "attributes": list(structure.names()),
+            "nodes": [[list(n.attributes), list(n.parents)] for n in structure.nodes]}
 
 
 def run_classifier(spec: ClassifierSpec, views, job: FoldJob) -> dict:
@@ -76,7 +91,13 @@ def run_classifier(spec: ClassifierSpec, views, job: FoldJob) -> dict:
         matrices = _matrices(kind, train, test)
         record.update(n_train=int(train.n_rows), n_test=int(test.n_rows),
                       classes=list(train.class_names))
-        record.update(_fit_and_score(clf, train, test, matrices))
+        fitted = _fit_and_score(clf, train, test, matrices)
+        learned = fitted.pop("network")
+        record.update(fitted)
+        # The first fold's network is kept for the run's drawing of it (docs/results.md); the
+        # other folds' would make every record as long as the data set is wide.
+        if learned is not None and (job.repetition, job.fold) == (0, 0):
+            record["network"] = learned
     except Exception as exc:  # noqa: BLE001 - a learner that fails is recorded, the run goes on
         record.update(status="error", error=f"{type(exc).__name__}: {exc}",
                       fit_seconds=0.0, predict_seconds=0.0)

@@ -205,10 +205,11 @@ def run_directories(paths) -> list[Path]:
     return list(runs.values())
 
 
-def read_runs(runs) -> tuple[pd.DataFrame, list[str]]:
+def read_runs(runs, metrics=None) -> tuple[pd.DataFrame, list[str]]:
     """The records of result directories ``runs`` (failed tasks included, as ``compare``
-    wants them), and the data set names in the order their configs list them."""
-    return records_frame(runs, failed=True), _declared_datasets(runs)
+    wants them; only the scores ``metrics`` when given), and the data set names in the
+    order their configs list them."""
+    return records_frame(runs, failed=True, metrics=metrics), _declared_datasets(runs)
 
 
 def _declared_datasets(runs) -> list[str]:
@@ -246,8 +247,9 @@ def compare_paths(paths, *, metric: str | None = None, baseline: str | None = No
         return _compare_csv(paths[0], metric=metric, baseline=baseline, test=test, alpha=alpha,
                             lower_is_better=lower_is_better)
     runs = run_directories(paths)
-    frame, declared = read_runs(runs)
-    result = compare(frame, metric=metric or "accuracy", baseline=baseline, test=test, alpha=alpha,
+    metric = metric or "accuracy"
+    frame, declared = read_runs(runs, [metric])
+    result = compare(frame, metric=metric, baseline=baseline, test=test, alpha=alpha,
                      lower_is_better=lower_is_better, datasets=declared)
     if len(result.classifiers) < 2:
         raise StatsError(f"{', '.join(map(str, runs))}: one classifier ({result.classifiers[0]}); "
