@@ -1,4 +1,5 @@
-"""Run an experiment: plan -> open the result directory -> execute -> finalize.
+"""Run an experiment: plan -> open the result directory -> execute -> finalize
+(summary tables, figures, report.html).
 
 Every arm is planned before any runs, so that a data problem in one arm stops them all
 before anything is written. Finished tasks already in a result directory are kept; the
@@ -13,7 +14,7 @@ from .evaluation.execute import execute
 from .evaluation.plan import Plan, plan
 from .evaluation.prepare import DataCache
 from .evaluation.rundir import open_run_dir
-from .report.summary import write_arm_comparison, write_summary
+from .report.summary import finalize_run, write_arm_comparison
 from .report.tables import FORMATS
 from .spec import Experiment, RunOptions
 
@@ -30,6 +31,8 @@ class RunResult:
     errors: list[dict] = field(default_factory=list)
     records: list[dict] = field(default_factory=list)
     summary_files: list[Path] = field(default_factory=list)
+    report: Path | None = None
+    figures_skipped: bool = False
 
 
 def run_experiment(experiment: Experiment, options: RunOptions = RunOptions()) -> list[RunResult]:
@@ -54,7 +57,8 @@ def _run(experiment: Experiment, work: Plan, options: RunOptions) -> RunResult:
     with open_run_dir(experiment, options, work.tasks) as run:
         n_skipped = len(run.records)
         new = execute(work, run, options)
-        files = write_summary(run.path / "summary", experiment, run.records, options.formats)
+        out = finalize_run(run.path, experiment, run.records, options.formats)
     return RunResult(run_dir=run.path, n_tasks=len(work.task_ids), n_skipped=n_skipped,
                      n_run=len(new), errors=[r for r in run.records if r["status"] != "ok"],
-                     records=list(run.records), summary_files=files)
+                     records=list(run.records), summary_files=out.files, report=out.report,
+                     figures_skipped=out.figures_skipped)

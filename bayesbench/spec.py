@@ -103,16 +103,18 @@ class ClassifierSpec:
 @dataclass(frozen=True)
 class CompareSpec:
     """The end-of-run comparison: metric (None: the first of ``metrics``), baseline
-    (None: the first classifier; ``arm/label`` across arms), test over folds, level."""
+    (None: the first classifier; ``arm/label`` across arms), test over folds, level, and
+    the half-width of practical equivalence of the Bayesian tests (in the metric's units)."""
 
     metric: str | None = None
     baseline: str | None = None
     test: str = "corrected-t"
     alpha: float = 0.05
+    rope: float = 0.01
 
     def to_dict(self) -> dict:
         return {"metric": self.metric, "baseline": self.baseline, "test": self.test,
-                "alpha": self.alpha}
+                "alpha": self.alpha, "rope": self.rope}
 
 
 @dataclass(frozen=True)

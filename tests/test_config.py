@@ -60,7 +60,7 @@ def test_nested_key_paths_and_types(tmp_path, data_dir):
         "preprocess": {"impute": "median", "bins": 1.5, "noise": {"fraction": 2, "on": "all"}},
         "cv": {"folds": 1, "stratified": "yes"},
         "classifiers": [{"name": "nb", "params": {"alpha": [1, 2]}, "lable": "z"}],
-        "metrics": ["accuracy", "kappa"], "jobs": 0, "format": "pdf"}, tmp_path)
+        "metrics": ["accuracy", "kapa"], "jobs": 0, "format": "pdf"}, tmp_path)
     assert set(problems) == {
         "datasets[1].path", "datasets[2].sep", "datasets[2].name", "preprocess.impute",
         "preprocess.bins",
