@@ -64,12 +64,14 @@ def _order(records, key, declared):
 
 
 def task_order(records, experiment: Experiment) -> list[dict]:
-    """``records`` by data set, repetition, fold and the classifiers' order in the config:
-    the tables must not depend on the order in which tasks finished (floating-point sums
-    depend on the order of their terms), and a comparison lists the classifiers (and takes
-    its default baseline) in config order."""
+    """``records`` in the config's order of data sets, then by repetition and fold, then in
+    the config's order of classifiers: the tables must not depend on the order in which
+    tasks finished (floating-point sums depend on the order of their terms), and a
+    comparison lists the classifiers (and takes its default baseline) in config order."""
     position = {c.label: i for i, c in enumerate(experiment.classifiers)}
-    return sorted(records, key=lambda r: (r["dataset"], r["repetition"], r["fold"],
+    where = {d.name: i for i, d in enumerate(experiment.datasets)}
+    return sorted(records, key=lambda r: (where.get(r["dataset"], len(where)), r["dataset"],
+                                          r["repetition"], r["fold"],
                                           position.get(r["classifier"], len(position)),
                                           r["classifier"]))
 

@@ -4,56 +4,11 @@ import pandas as pd
 import pytest
 from sklearn import metrics as skm
 
+from helpers import check_summary_csvs
+
 from bayesbench.evaluation.store import read_records
 from bayesbench.report import summary as S
 from bayesbench.report.summary import metric_table
-
-# The documented columns of every CSV a run writes into summary/ (docs/results.md).
-COMPARISON_COLUMNS = {
-    "comparison": ["dataset", "classifier", "mean", "std", "rank", "best", "mark"],
-    "comparison_tests": ["test", "statistic", "df", "df_denominator", "pvalue", "q"],
-    "comparison_posthoc": ["classifier", "average_rank", "z", "pvalue", "holm_pvalue",
-                           "holm_reject", "bonferroni_dunn_reject", "wilcoxon_statistic",
-                           "wilcoxon_pvalue", "sign_wins", "sign_n", "sign_pvalue", "wins",
-                           "ties", "losses", "cohens_dz", "rank_biserial", "p_better", "p_rope",
-                           "p_worse"],
-    "comparison_pvalues": ["dataset", "classifier", "pvalue", "mark", "difference", "ci_low",
-                           "ci_high", "p_better", "p_rope", "p_worse"],
-    "comparison_pairs": ["classifier_a", "classifier_b", "rank_difference", "nemenyi_pvalue",
-                         "nemenyi_reject", "wilcoxon_pvalue", "wilcoxon_holm_pvalue",
-                         "wilcoxon_holm_reject"],
-}
-
-
-def documented_columns(stem, metrics):
-    if stem in metrics:
-        return S.METRIC_COLUMNS
-    if stem == "scores":
-        return None  # parameters vary: checked below
-    return {"per_class": S.PER_CLASS_COLUMNS, "confusion": S.CONFUSION_COLUMNS,
-            "timings": S.TIMING_COLUMNS, "failed_tasks": S.FAILED_COLUMNS,
-            **COMPARISON_COLUMNS}[stem]
-
-
-def check_summary_csvs(summary, metrics):
-    """Every CSV in ``summary`` loads with pd.read_csv into its documented columns, one value
-    per cell (no cell holds a '±', a mark after a number, or a comment line)."""
-    stems = set()
-    for path in sorted(summary.glob("*.csv")):
-        frame = pd.read_csv(path)
-        stems.add(path.stem)
-        expected = documented_columns(path.stem, metrics)
-        if expected is not None:
-            assert list(frame.columns) == expected, path.name
-        for column in frame.columns:
-            if frame[column].dtype == object:
-                text = frame[column].dropna().astype(str)
-                assert not text.str.contains("±|\\+-|^#|•").any(), (path.name, column)
-        for column in ("mean", "std", "pvalue", "value", "p_better", "count", "support"):
-            if column in frame and frame[column].notna().any():
-                assert pd.api.types.is_numeric_dtype(frame[column]), (path.name, column)
-    return stems
-
 
 def test_summary_tables_agree_with_the_records(finished):
     cfg, result = finished
