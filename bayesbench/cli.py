@@ -168,15 +168,19 @@ def main():
     `run` cross-validates the classifiers of a YAML config on its data sets and
     writes records and summary tables to a result directory; `compare` tests
     classifiers against each other over result directories or a CSV of
-    scores; `discretize` prints the cut points of a data set. Each command
-    has its own page: bayesbench COMMAND --help. README.md documents the
-    config keys, the result directory and every statistic.
+    scores; `discretize` prints the cut points of a data set; `datasets`
+    lists the data sets a name can refer to; `classifiers` lists the
+    classifiers a config may name. Each command has its own page:
+    bayesbench COMMAND --help. docs/configuration.md documents the config
+    keys, docs/results.md the result directory, docs/statistics.md every
+    statistic and docs/plugins.md classifiers of your own.
 
     \b
     Examples:
       bayesbench run configs/quickstart.yaml
       bayesbench compare results/quickstart
       bayesbench discretize iris --format json
+      bayesbench classifiers tan
 
     \b
     Environment:
@@ -239,9 +243,8 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
       bayesbench run exp.yaml --jobs 1 --format markdown
       bayesbench run exp.yaml --scheduler tcp://scheduler-host:8786
       bayesbench run exp.yaml --resume
-      BAYESBENCH_DATA=../shared/datasets/uci \\
-          bayesbench run configs/papers/zhang2005.yaml --skip-missing
-      bayesbench run configs/papers/mihaljevic2013.yaml --skip-missing \\
+      BAYESBENCH_DATA=$HOME/data bayesbench run exp.yaml --skip-missing
+      bayesbench run configs/papers/mihaljevic2013.yaml \\
           --repeats 1 --datasets car,wine -o /tmp/smoke
     """
     # Imported here, not at the top: they import numpy, pandas and scipy, which
@@ -295,9 +298,54 @@ def _print_runs(results, first_metric: str, quiet: bool) -> None:
         click.echo(f"arms compared in {results[0].run_dir.parent}/comparison.*")
 
 
+@main.command(short_help="List the classifiers a config may name, or describe one.")
+@click.argument("name", required=False)
+def classifiers(name):
+    """List every classifier a config may name, or describe classifier NAME.
+
+    Without NAME: each built-in learner and each classifier that an installed
+    package registers under the entry-point group `bayesbench.classifiers`,
+    with the input it takes (codes, onehot, numeric or frame), its parameters
+    and their defaults, and one line of description. A config may also name
+    any class by its import path, package.module:Class (docs/plugins.md
+    states what such a class must do). With NAME (a short name or an import
+    path): its parameters, what each admits, and its whole docstring.
+
+    \b
+    Examples:
+      bayesbench classifiers | grep codes
+      bayesbench classifiers tan
+      bayesbench classifiers sklearn.linear_model:LogisticRegression
+    """
+    from .errors import ClassifierError  # lazy: the registry imports numpy, see run
+    from .models.registry import classifier_info, classifier_names  # lazy: see above
+
+    if name is None:
+        infos = [classifier_info(n) for n in classifier_names()]
+        rows = [[i.name, i.input, ", ".join(f"{k}={v}" for k, v in i.defaults.items()) or "-",
+                 i.summary if i.source == "built-in" else f"{i.summary} [{i.target}]"]
+                for i in infos]
+        # floatfmt "": defaults as written (1.0, 1e-09), not as four decimals
+        click.echo(render(rows, ["name", "input", "parameters", "description"], floatfmt=""),
+                   nl=False)
+        return
+    try:
+        info = classifier_info(name)
+    except ClassifierError as exc:
+        raise click.BadParameter(str(exc), param_hint="NAME") from None
+    click.echo(f"{info.name} ({info.source}: {info.target}); input: {info.input}\n")
+    # Written out, not through a table: a table would print the default 0 of one parameter
+    # as 0.0 because another's is 1.0.
+    width = max((len(f"{k}={v}") for k, v in info.defaults.items()), default=0)
+    for k, v in info.defaults.items():
+        admits = info.constraints.get(k)
+        click.echo(f"  {k}={v}".ljust(width + 4) + f"  {admits}" if admits else f"  {k}={v}")
+    click.echo(f"\n{info.doc or '(no docstring)'}")
+
+
 @main.command(short_help="Print (and apply) the cut points of a data set's numeric attributes.")
 @click.argument("data")
-@click.option("--method", type=_Choice("bayesbench.preprocess.discretize", "METHODS"),
+@click.option("--method", type=_Choice("bayesbench.preprocess.discretize", "CUT_METHODS"),
               default="mdl", show_default=True, help="How cut points are chosen.")
 @click.option("--bins", type=click.IntRange(min=1), default=10, show_default=True,
               help="Number of bins for 'width' and 'frequency'.")
@@ -362,7 +410,8 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
 @click.argument("inputs", nargs=-1, required=True, metavar="RUN_DIR...",
                 type=click.Path(exists=True))
 @click.option("--metric", default=None, metavar="NAME",
-              help="Score to compare: a metric of the records (default accuracy; see README), "
+              help="Score to compare: a metric of the records (default accuracy; see "
+                   "docs/configuration.md), "
                    "or a per-class score such as 'f1[M]'. For a CSV it only names the scores.")
 @click.option("--baseline", metavar="NAME", help="Classifier the others are tested against "
                                                   "(default: the first one).")
@@ -469,6 +518,65 @@ def _write_compared(result, inputs, fmt, output, plot, report_dir) -> None:
         if not plotting_available():
             click.echo(SKIPPED_MESSAGE, err=True)
         click.echo(f"report written to {page}", err=True)
+
+
+@main.command(short_help="List the data sets a name can refer to, or describe one.")
+@click.argument("name", required=False)
+@click.option("-d", "--data-dir", "data_dirs", multiple=True, metavar="DIR",
+              help="Search DIR first, as a config's data_dirs (repeatable).")
+@click.option("--class", "class_attribute", metavar="NAME",
+              help="Class attribute of NAME (default: the last one).")
+def datasets(name, data_dirs, class_attribute):
+    """List every data set name and the file it resolves to, or describe NAME.
+
+    A name is looked up in the --data-dir directories (a config's data_dirs),
+    then BAYESBENCH_DATA, then the datasets/ directory of the bayesbench
+    checkout you run from, then the data sets bundled with bayesbench; the
+    first file called NAME, NAME.arff, NAME.csv, NAME.libsvm or NAME.svm wins.
+    The list gives each name's rows, attributes, classes (present of
+    declared), missing cells (rows) and where it was found. NAME (a name or a
+    path) gives each attribute with its type, values or range and missing
+    count, and the class distribution.
+
+    \b
+    Examples:
+      bayesbench datasets
+      bayesbench datasets car
+      bayesbench datasets -d ~/uci tic-tac-toe
+    """
+    from .data import describe_dataset, list_datasets, search_path  # lazy: numpy, see run
+    from .report.tables import render  # lazy: tabulate, see run
+
+    if name is None:
+        where = {d: origin for origin, d in reversed(search_path(data_dirs))}
+        click.echo("Search path, in order:")
+        for i, (origin, d) in enumerate(search_path(data_dirs), 1):
+            click.echo(f"  {i}. {origin:<16} {d}" + ("" if d.is_dir() else "  (absent)"))
+        rows = []
+        for e in list_datasets(data_dirs):
+            found = e.origin + "".join(f", hides {where[p.parent]}" for p in e.hidden)
+            c = e.counts
+            rows.append([e.name, "-", f"unreadable: {e.error}", "-", "-", found] if c is None else [
+                e.name, c.n_rows, f"{c.n_attributes} ({c.n_numeric} / {c.n_nominal})",
+                c.classes_present if c.classes_present == c.n_classes else
+                f"{c.classes_present} of {c.n_classes}",
+                f"{c.missing_cells} ({c.missing_rows})" if c.missing_cells else "0", found])
+        click.echo("\n" + render(rows, ["name", "rows", "attributes (num / nom)", "classes",
+                                         "missing (rows)", "found in"]), nl=False)
+        return
+    d = describe_dataset(name, data_dirs, class_attribute)
+    c = d.entry.counts
+    click.echo(f"{d.entry.name}: {d.entry.path} ({d.entry.origin})\n{c.n_rows} rows, "
+               f"{c.n_attributes} attributes ({c.n_numeric} numeric, {c.n_nominal} nominal), "
+               + (f"{c.missing_cells} missing values in {c.missing_rows} rows"
+                  if c.missing_cells else "no missing values") + "\n")
+    rows = [[a.name, a.kind, f"{len(a.categories)}: " + ", ".join(a.categories[:8])
+             + (", ..." if len(a.categories) > 8 else "") if a.kind == "nominal" else
+             "-" if a.mean is None else f"{a.minimum:g} .. {a.maximum:g}, mean {a.mean:.4g}",
+             a.missing] for a in d.attributes]
+    click.echo(render(rows, ["attribute", "type", "values or range", "missing"]))
+    rows = [[value, n, f"{100 * n / c.n_rows:.1f} %"] for value, n in d.class_counts]
+    click.echo(render(rows, [f"class '{c.class_attribute}'", "rows", "share"]), nl=False)
 
 
 if __name__ == "__main__":  # pragma: no cover

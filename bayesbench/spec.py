@@ -89,15 +89,40 @@ class CVSpec:
 
 
 @dataclass(frozen=True)
+class TuneSpec:
+    """Tuning inside each outer training part: every combination of ``params``
+    (``{name: (value, ...)}``) is scored by inner stratified ``folds``-fold
+    cross-validation on ``metric``, and the best one is fitted."""
+
+    params: dict
+    folds: int = 5
+    metric: str = "accuracy"
+
+    def identity(self) -> dict:
+        return {"params": {k: list(v) for k, v in self.params.items()}, "folds": self.folds,
+                "metric": self.metric}
+
+
+@dataclass(frozen=True)
 class ClassifierSpec:
-    """One classifier of the experiment: its label in results, registry name and parameters."""
+    """One classifier of the experiment: its label in results, its name (built-in, entry
+    point or ``package.module:Class``), its parameters, the input kind it is given (None:
+    the class's own) and its tuning (None: none)."""
 
     label: str
     learner: str
     params: dict = field(default_factory=dict)
+    input: str | None = None
+    tune: TuneSpec | None = None
 
     def identity(self) -> dict:
-        return {"label": self.label, "name": self.learner, "params": dict(self.params)}
+        out = {"label": self.label, "name": self.learner, "params": dict(self.params)}
+        # Absent when unused, so that result directories written before they existed match.
+        if self.input is not None:
+            out["input"] = self.input
+        if self.tune is not None:
+            out["tune"] = self.tune.identity()
+        return out
 
 
 @dataclass(frozen=True)

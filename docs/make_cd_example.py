@@ -1,8 +1,8 @@
-"""Draw the critical-difference diagram of Demšar (2006), Table 6, for the README.
+"""Draw the critical-difference diagram of Demšar (2006), Table 6, for docs/statistics.md.
 
-Reads the printed AUCs from ../shared/reference/demsar2006.json (beside the
-checkout; the table is not copied into the repository), writes them as a CSV
-of scores and runs them through the same code as ``bayesbench compare``:
+Reads the printed AUCs from tests/reference/demsar2006.json (provenance in
+tests/reference/README.md), writes them as a CSV of scores and runs them
+through the same code as ``bayesbench compare``:
 
     python docs/make_cd_example.py          # writes docs/cd_demsar2006.png and .svg
 
@@ -23,7 +23,7 @@ from bayesbench.report.inputs import read_scores_csv
 from bayesbench.report.render import plot_cd, render_comparison
 
 HERE = Path(__file__).resolve().parent
-REFERENCE = HERE.parents[1] / "shared" / "reference" / "demsar2006.json"
+REFERENCE = HERE.parent / "tests" / "reference" / "demsar2006.json"
 
 
 def write_table6_csv(reference: Path, out: Path) -> Path:

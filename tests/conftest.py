@@ -1,28 +1,68 @@
-"""Shared fixtures: the read-only material beside the checkout, and synthetic data with a known truth."""
+"""Shared fixtures: the data and reference figures inside the checkout, and synthetic data
+with a known truth.
+
+Everything a test compares against is in the repository: the data sets in ``datasets/``
+(provenance in datasets/README.md) and the reference figures in ``tests/reference/``
+(provenance in tests/reference/README.md). A missing directory or file is a test failure,
+never a skip.
+"""
 import json
+import os
+import re
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _existing(path: Path) -> Path:
+    assert path.is_dir(), f"{path} is missing from the checkout"
+    return path
 
 
 @pytest.fixture(scope="session")
-def shared_dir() -> Path:
-    if not SHARED.is_dir():
-        pytest.skip(f"shared material not found at {SHARED}")
-    return SHARED
+def uci_dir() -> Path:
+    """``datasets/``: the UCI files of the paper configs and of the tests."""
+    return _existing(ROOT / "datasets")
 
 
 @pytest.fixture(scope="session")
-def uci_dir(shared_dir) -> Path:
-    return shared_dir / "datasets" / "uci"
+def reference_dir() -> Path:
+    """``tests/reference/``: Weka's outputs and the published worked examples."""
+    return _existing(ROOT / "tests" / "reference")
+
+
+# A row of the tables in datasets/README.md, up to its "missing values" column.
+_README_ROW = re.compile(
+    r"^\| (?P<file>[\w.-]+\.(?:arff|csv)) \| (?P<rows>\d+) \| (?P<atts>\d+) \((?P<num>\d+) / "
+    r"(?P<nom>\d+)\) \| (?P<classes>\d+)(?: present, (?P<declared>\d+) declared)? "
+    r"\(`(?P<cls>[^`]+)`\) \| (?P<missing>no|yes \((?P<cells>\d+) cells, (?P<mrows>\d+) rows\)) \|")
+_README_SECTIONS = {"Files in this directory": "checkout",
+                    "Bundled with the package (`bayesbench/datasets/`)": "bundled"}
 
 
 @pytest.fixture(scope="session")
-def reference_dir(shared_dir) -> Path:
-    return shared_dir / "reference"
+def datasets_readme() -> dict:
+    """The two tables of datasets/README.md as ``{"checkout": rows, "bundled": rows}``, each
+    row a dict of strings (file, rows, atts, num, nom, classes, declared, cls, missing, cells,
+    mrows), and its SHA-256 lines as ``{"checkout": {file: hex}, "bundled": {file: hex}}``
+    under the key ``"sha256"``."""
+    text = (ROOT / "datasets" / "README.md").read_text()
+    tables = {}
+    for section in text.split("\n## ")[1:]:
+        title, body = section.split("\n", 1)
+        if title in _README_SECTIONS:
+            tables[_README_SECTIONS[title]] = [
+                m.groupdict() for line in body.splitlines() if (m := _README_ROW.match(line))]
+    assert set(tables) == set(_README_SECTIONS.values()), "datasets/README.md lost a table"
+    sums = text.split("\n## SHA-256\n", 1)[1].split("and in `bayesbench/datasets/`:")
+    tables["sha256"] = {
+        where: dict(reversed(m.groups()) for m in re.finditer(r"^ +([0-9a-f]{64})  (\S+)$", block, re.M))
+        for where, block in zip(("checkout", "bundled"), sums)}
+    return tables
 
 
 @pytest.fixture(scope="session")
@@ -57,3 +97,49 @@ def finished(uci_dir, tmp_path_factory):
 
     cfg = small_config(uci_dir, tmp_path_factory.mktemp("run"))
     return cfg, run(cfg, jobs=1, quiet=True)
+
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+
+
+def _entry_points_txt(pyproject: Path) -> str:
+    """The ``entry_points.txt`` that pip writes for the entry points a pyproject.toml declares."""
+    out, group = [], None
+    for line in pyproject.read_text().splitlines():
+        header = re.match(r'^\[project\.entry-points\."([^"]+)"\]$', line.strip())
+        if header:
+            group = header.group(1)
+            out.append(f"[{group}]")
+        elif line.startswith("["):
+            group = None
+        elif group and "=" in line:
+            name, value = (part.strip().strip('"') for part in line.split("=", 1))
+            out.append(f"{name} = {value}")
+    return "\n".join(out) + "\n"
+
+
+@pytest.fixture(scope="session")
+def oner_plugin(tmp_path_factory):
+    """The example plugin examples/oner, installed as pip installs it (its package importable,
+    and a dist-info declaring its entry point from its own pyproject.toml), for this process
+    and every process it starts (worker processes, Dask workers, command-line runs); works
+    offline from a fresh clone. Yields the entries put on the path."""
+    source = EXAMPLES / "oner"
+    site = tmp_path_factory.mktemp("site")
+    info = site / "bayesbench_oner-0.1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: bayesbench-oner\n"
+                                   "Version: 0.1.0\n")
+    (info / "entry_points.txt").write_text(_entry_points_txt(source / "pyproject.toml"))
+    paths = [str(source), str(site)]
+    saved_path, saved_env = list(sys.path), os.environ.get("PYTHONPATH")
+    sys.path[:0] = paths
+    os.environ["PYTHONPATH"] = os.pathsep.join(paths + ([saved_env] if saved_env else []))
+    try:
+        yield paths
+    finally:
+        sys.path[:] = saved_path
+        if saved_env is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = saved_env

@@ -12,7 +12,7 @@ from bayesbench.models.anb import AugmentedNaiveBayes
 from bayesbench.models.structure import Node, Structure
 
 # The fields of a record that vary between identical runs.
-VARYING = ("fit_seconds", "predict_seconds", "checksum")
+VARYING = ("fit_seconds", "predict_seconds", "tune_seconds", "checksum")
 
 
 def without_timings(record: dict) -> dict:
@@ -62,22 +62,27 @@ def random_codes(rng, n, cards, missing=0.0):
 
 
 class FixedStructure(AugmentedNaiveBayes):
-    """The core model over given groups: the reference that the engine must equal."""
+    """The core model over given nodes: the reference that the searches' engine must equal."""
 
-    def __init__(self, groups=(), alpha=1.0):
-        self.groups = groups
+    def __init__(self, nodes=(), alpha=1.0, weights=None):
+        self.nodes = nodes
         self.alpha = alpha
+        self.weights = weights
 
     def _learn_structure(self, X, y, cardinalities, n_classes):
-        return Structure(tuple(Node(g) for g in self.groups), X.shape[1])
+        return Structure(tuple(self.nodes), X.shape[1])
 
 
 def refit_scores(X, y, cards, k, alpha, folds, groups):
-    """Held-out joint log-likelihood of every example, refitting on each training fold."""
+    """Held-out joint log-likelihood of every example, refitting on each training fold.
+
+    ``groups`` are the model's nodes: attribute tuples (children of the class alone) or
+    :class:`Node` objects (with attribute parents)."""
+    nodes = [g if isinstance(g, Node) else Node(g) for g in groups]
     out = np.empty((len(y), k))
     for f in np.unique(folds):
         test = folds == f
-        model = FixedStructure(groups, alpha).fit(X[~test], y[~test], cardinalities=cards, n_classes=k)
+        model = FixedStructure(nodes, alpha).fit(X[~test], y[~test], cardinalities=cards, n_classes=k)
         out[test] = model._joint_log_likelihood(X[test])
     return out
 
@@ -303,3 +308,50 @@ def check_summary_csvs(directory, metrics):
     return stems
 
 
+
+
+# Classifiers that break the contract, named by import path (`helpers:Unseen`) in tests.
+class Majority:
+    """Predicts the most frequent training class; no predict_proba."""
+
+    def __init__(self, *, shift=0):
+        self.shift = shift
+
+    def get_params(self, deep=True):
+        return {"shift": self.shift}
+
+    def fit(self, X, y):
+        self.classes_, counts = np.unique(y, return_counts=True)
+        self.majority_ = self.classes_[np.argmax(counts)]
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), self.majority_ + self.shift)
+
+
+class Unseen(Majority):
+    """Predicts a label it never saw in training."""
+
+    def __init__(self, *, shift=7):
+        self.shift = shift
+
+
+class Raises(Majority):
+    """Fails in fit, as a buggy estimator would."""
+
+    def fit(self, X, y):
+        raise RuntimeError("singular matrix in fold")
+
+
+class NoFit:
+    """Has predict but no fit."""
+
+    def predict(self, X):
+        return np.zeros(len(X))
+
+
+class NeedsArgument(Majority):
+    """A constructor with a required argument."""
+
+    def __init__(self, depth):
+        self.depth = depth

@@ -70,10 +70,11 @@ def test_a_key_given_twice_is_refused_not_silently_overwritten(tmp_path):
 def test_discretize_a_data_set_without_numeric_attributes(tmp_path):
     one_line_error(invoke("discretize", "weather.nominal"), 1, "weather.nominal.arff",
                    "no numeric attribute to discretize")
-    semicolons = tmp_path / "semi.csv"
-    semicolons.write_text("a;b;c\n1;2;x\n3;4;y\n")
-    one_line_error(invoke("discretize", semicolons), 1, str(semicolons),
-                   "no attribute besides the class 'a;b;c'", "--delimiter")
+    # semicolons and tabs are detected; another separator reads as one column
+    pipes = tmp_path / "pipes.csv"
+    pipes.write_text("a|b|c\n1|2|x\n3|4|y\n")
+    one_line_error(invoke("discretize", pipes), 1, str(pipes),
+                   "reads as a single column ('a|b|c')", "delimiter")
 
 
 def test_output_into_a_missing_directory_is_refused_before_any_work(tmp_path):
@@ -227,9 +228,10 @@ BAD_VALUES = {
                 "alpha": ["--alpha", "2"], "rope": ["--rope", "-0.1"], "fmt": ["--format", "html"],
                 "output": ["-o", "/nonexistent/x.txt"], "plot": ["--plot", "cd.jpg"],
                 "report_dir": ["--report", "taken"]},
+    "classifiers": {"name": ["tann"]},
 }
 GOOD_ARGUMENTS = {"run": ["exp.yaml", "-q"], "discretize": ["iris"],
-                  "compare": [str(FIXTURE_RUN)]}
+                  "compare": [str(FIXTURE_RUN)], "classifiers": ["tan"]}
 
 
 def _walk():
@@ -265,7 +267,7 @@ def page(*args):
     return res.stdout
 
 
-@pytest.mark.parametrize("command", ["run", "compare", "discretize"])
+@pytest.mark.parametrize("command", ["run", "compare", "discretize", "classifiers"])
 def test_every_command_page_has_examples_that_name_the_command(command):
     text = page(command)
     examples = text.split("Examples:", 1)[1].split("Options:", 1)[0]
@@ -435,3 +437,32 @@ def test_cli_run_prints_the_first_metric_in_the_format_written(uci_dir, tmp_path
     assert result.exit_code == 0, result.output
     table = (tmp_path / "results" / "cli" / "summary" / "f1_macro.md").read_text()
     assert result.stdout.startswith(table) and "| lenses" in result.stdout
+
+
+# --------------------------------------------------------------- classifiers
+
+def test_classifiers_lists_the_built_in_and_the_entry_point_ones(oner_plugin):
+    from bayesbench.models.registry import list_classifiers
+
+    res = invoke("classifiers")
+    assert res.exit_code == 0, res.output
+    rows = {line.split()[0]: line for line in res.stdout.splitlines()[2:]}
+    assert list(rows) == list_classifiers() + ["oner"]
+    assert rows["tan"].split()[1] == "codes" and "alpha=1.0, root=0" in rows["tan"]
+    assert rows["gnb"].split()[1] == "numeric"
+    assert "One rule on one attribute (Holte 1993)" in rows["oner"]
+    assert "[bayesbench_oner:OneR]" in rows["oner"]
+
+
+def test_classifiers_name_shows_parameters_and_the_whole_docstring():
+    res = invoke("classifiers", "kdb")
+    assert res.exit_code == 0, res.output
+    lines = res.stdout.splitlines()
+    assert lines[0] == "kdb (built-in: bayesbench.models.kdb:KDB); input: codes"
+    assert any(ln.split() == ["k=2", "an", "integer", ">=", "0"] for ln in lines), lines[:6]
+    assert "Parameters\n----------" in res.stdout
+    res = invoke("classifiers", "sklearn.tree:DecisionTreeClassifier")
+    assert res.exit_code == 0 and "input: onehot" in res.stdout
+    assert "  criterion='gini'\n" in res.stdout
+    one_line_error(invoke("classifiers", "tann"), 2, "NAME: unknown classifier 'tann'",
+                   "did you mean tan")

@@ -93,6 +93,32 @@ def test_parameter_lists_expand_to_a_grid(tmp_path, data_dir):
     assert cfg.classifiers[1].params == {"alpha": 0.5, "log": False}
 
 
+def test_issue_14_options_validate_and_bad_values_name_their_key(tmp_path, data_dir):
+    # Paper 002's STAN (select: true), TAN by a score, weights, a hill-climbing search.
+    base = {"name": "o", "datasets": [str(data_dir / "toy.csv")]}
+    good = [{"name": "stan", "params": {"select": True, "significance": 0.05}},
+            {"name": "tan", "params": {"criterion": "bic", "weights": "wanbia"}},
+            {"name": "kdb_hc", "params": {"k": 1, "accept_ties": True, "weights": "awnb"}}]
+    cfg = parse_config(dict(base, classifiers=good), base_dir=tmp_path).experiment
+    assert [c.params for c in cfg.classifiers] == [g["params"] for g in good]
+    bad = [{"name": "stan", "params": {"select": "yes"}},
+           {"name": "nb", "params": {"weights": "mnb"}},
+           {"name": "tan", "params": {"criterion": "entropy"}},
+           {"name": "tan_hc", "params": {"accept_ties": 1}}]
+    problems = _problems(dict(base, classifiers=bad), tmp_path)
+    assert problems == {
+        "classifiers[0].params.select":
+            "STAN: parameter 'select' must be True or False, got 'yes'",
+        "classifiers[1].params.weights":
+            "NaiveBayes: parameter 'weights' must be None or one of 'awnb', 'manb', 'wanbia', "
+            "got 'mnb'",
+        "classifiers[2].params.criterion":
+            "TAN: parameter 'criterion' must be one of 'aic', 'bic', 'cmi', 'loglik', "
+            "got 'entropy'",
+        "classifiers[3].params.accept_ties":
+            "TANHC: parameter 'accept_ties' must be True or False, got 1"}
+
+
 def test_duplicate_labels_are_refused(tmp_path, data_dir):
     problems = _problems({"name": "d", "datasets": [str(data_dir / "toy.csv")],
                           "classifiers": ["nb", "nb"]}, tmp_path)
@@ -187,3 +213,61 @@ def test_problems_found_on_the_data_are_named_by_their_key_paths(tmp_path, data_
     [(key, message)] = info.value.problems
     assert key == "cv.holdout" and "empty train or test set on 4 examples" in message
     assert str(info.value).startswith("exp.yaml: cv.holdout: ")
+
+
+# ------------------------------------------------------------- open classifiers
+def test_import_paths_input_and_tune_parse_into_the_spec(tmp_path, data_dir):
+    cfg = parse_config({"name": "x", "datasets": [str(data_dir / "toy.csv")], "classifiers": [
+        {"name": "sklearn.linear_model:LogisticRegression", "params": {"C": [0.5, 2]}},
+        {"name": "sklearn.tree:DecisionTreeClassifier", "input": "frame"},
+        {"name": "tan", "label": "tuned", "tune": {"params": {"alpha": [0.1, 1]}}}]},
+        base_dir=tmp_path).experiment
+    specs = cfg.classifiers
+    # A class given by path is labelled by its class name.
+    assert [c.label for c in specs] == ["LogisticRegression(C=0.5)", "LogisticRegression(C=2)",
+                                        "DecisionTreeClassifier", "tuned"]
+    assert specs[2].input == "frame" and specs[0].input is None
+    assert (specs[3].tune.params, specs[3].tune.folds, specs[3].tune.metric) == (
+        {"alpha": (0.1, 1)}, 5, "accuracy")
+    assert specs[3].identity()["tune"] == {"params": {"alpha": [0.1, 1]}, "folds": 5,
+                                          "metric": "accuracy"}
+    # Unused, they are absent from the identity (so older result directories still match).
+    assert set(specs[0].identity()) == {"label", "name", "params"}
+
+
+def test_open_classifier_mistakes_are_named_by_key_path(tmp_path, data_dir):
+    problems = _problems({"name": "x", "datasets": [str(data_dir / "toy.csv")], "classifiers": [
+        {"name": "sklearn.linear_model:LogisticRegression", "params": {"C": -1}},
+        {"name": "tan", "input": "pixels"},
+        {"name": "tan", "label": "t2", "tune": {"params": {"alpha": [1, -2], "depth": [1]},
+                                                "folds": 1, "metric": "f1"}},
+        {"name": "tan", "label": "t3", "params": {"alpha": [1, 2]},
+         "tune": {"params": {"alpha": [1]}}},
+        {"name": "tan", "label": "t4", "tune": {"params": {"alpha": 1}, "fold": 3}},
+        "no.such.module:Clf", "helpers:NoFit", "tann"]}, tmp_path)
+    assert "'C' parameter of LogisticRegression" in problems["classifiers[0].params.C"]
+    assert problems["classifiers[1].input"] == ("'pixels' is not one of codes, onehot, "
+                                                "numeric, frame")
+    assert "must be a number >= 0, got -2" in problems["classifiers[2].tune.params.alpha"]
+    assert "has no parameter 'depth'" in problems["classifiers[2].tune.params.depth"]
+    assert "at least 2" in problems["classifiers[2].tune.folds"]
+    assert "'f1' is not one of accuracy" in problems["classifiers[2].tune.metric"]
+    assert "also a list under params" in problems["classifiers[3].tune.params.alpha"]
+    assert "expected a non-empty list" in problems["classifiers[4].tune.params.alpha"]
+    assert "did you mean 'folds'" in problems["classifiers[4].tune.fold"]
+    assert "no module named 'no'" in problems["classifiers[5].name"]
+    assert "NoFit has no fit method" in problems["classifiers[6].name"]
+    assert "did you mean tan, stan?" in problems["classifiers[7].name"]
+
+
+def test_a_config_with_input_and_tune_resolves_and_loads_back(tmp_path, data_dir):
+    raw = {"name": "x", "datasets": [str(data_dir / "toy.csv")], "classifiers": [
+        {"name": "nb", "input": "codes"},
+        {"name": "sklearn.tree:DecisionTreeClassifier", "label": "tree",
+         "tune": {"params": {"max_depth": [1, 2]}, "folds": 2, "metric": "log_loss"}}]}
+    cfg = parse_config(raw, base_dir=tmp_path)
+    stored = resolved_config(cfg.experiment, cfg.options, tmp_path / "out")
+    again = parse_config(yaml.safe_load(yaml.safe_dump(stored)), base_dir=tmp_path)
+    assert again.experiment.identity() == cfg.experiment.identity()
+    assert [c.tune for c in again.experiment.classifiers] == [
+        c.tune for c in cfg.experiment.classifiers]

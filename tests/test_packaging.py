@@ -23,6 +23,18 @@ def test_readme_has_exactly_two_setup_commands():
     assert "pytest" in commands[1]
 
 
+def test_readme_is_short_and_links_every_page_of_the_docs():
+    text = (ROOT / "README.md").read_text()
+    assert len(text.splitlines()) < 200
+    pages = {"configuration", "data", "classifiers", "results", "statistics", "benchmarks",
+             "reproductions", "design"} | {p.stem for p in (ROOT / "docs").glob("*.md")}
+    for page in pages:
+        assert f"(docs/{page}.md)" in text, page
+    for target in re.findall(r"\]\(((?:docs|datasets)/[^)#]+)", text):
+        # docs/design.md is written on the branch that lays out the code's layers
+        assert (ROOT / target).exists() or target == "docs/design.md", target
+
+
 def test_ci_runs_the_readme_test_command_verbatim():
     ci_lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
     assert _readme_commands()[1] in ci_lines

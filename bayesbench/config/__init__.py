@@ -5,7 +5,7 @@ every problem (unknown key, wrong type or value, missing data file, unknown clas
 parameter or parameter value) with its key path, such as ``classifiers[2].params.k``,
 and raises them together as one :class:`~bayesbench.errors.ConfigError` before any work
 starts; :func:`key_paths` does the same for the problems found when the experiment is
-planned on its data. The README's ``## Configuration`` section documents each key.
+planned on its data. docs/configuration.md documents each key.
 """
 from __future__ import annotations
 
@@ -21,7 +21,8 @@ from ..evaluation.metrics import DEFAULT_METRICS, METRIC_NAMES, is_metric
 from ..report.tables import FORMATS
 from ..spec import CVSpec, Experiment, RunOptions
 from . import sections
-from .datasets import DATA_ENV, data_dirs, datasets
+from ..data.load import DATA_ENV
+from .datasets import data_dirs, datasets
 from .problems import Problems, kind_of
 from .yaml_file import read_yaml
 

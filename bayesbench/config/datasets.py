@@ -4,19 +4,10 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from ..data import bundled_dir, find_dataset
+from ..data import find_dataset
+from ..data.load import DATA_FORMATS, search_dirs
 from ..spec import DatasetSpec
 from .problems import Problems, join
-
-DATA_ENV = "BAYESBENCH_DATA"
-_DATA_SUFFIXES = (".arff", ".csv", ".libsvm", ".svm")
-
-
-def search_dirs(data_dirs) -> list[Path]:
-    """Where a data set given by name is looked for, in order."""
-    dirs = [Path.cwd() / "datasets", *map(Path, data_dirs)]
-    dirs += [Path(d) for d in os.environ.get(DATA_ENV, "").split(os.pathsep) if d]
-    return dirs + [bundled_dir()]
 
 
 def relative(path: str, base_dir: Path) -> Path:
@@ -92,7 +83,7 @@ def _dataset(item, key, p: Problems, base_dir, dirs, missing) -> DatasetSpec | N
 
 def _locate(ref: str, key: str, p: Problems, base_dir, dirs, missing) -> Path | None:
     """The data file ``ref`` names: a path, or a name looked for in ``dirs``."""
-    looks_like_path = os.sep in ref or "/" in ref or Path(ref).suffix.lower() in _DATA_SUFFIXES
+    looks_like_path = os.sep in ref or "/" in ref or Path(ref).suffix.lower() in DATA_FORMATS
     path = relative(ref, base_dir) if looks_like_path else find_dataset(ref, dirs)
     if path is not None and Path(path).is_file():
         return path

@@ -5,27 +5,28 @@ from __future__ import annotations
 import itertools
 import re
 
+from ..data.encode import INPUT_KINDS
 from ..errors import ClassifierError
 from ..evaluation.metrics import METRIC_NAMES, is_metric
 from ..evaluation.prepare import NOISE_SIDES, SCOPES
-from ..models.registry import list_classifiers, make_classifier
+from ..models.registry import (classifier_class, is_import_path, make_classifier,
+                               parameter_defaults)
 from ..preprocess.discretize import METHODS
 from ..preprocess.impute import STRATEGIES
 from ..stats import FOLD_TESTS
-from ..spec import ClassifierSpec, CompareSpec, CVSpec, NoiseSpec, PreprocessSpec
+from ..spec import ClassifierSpec, CompareSpec, CVSpec, NoiseSpec, PreprocessSpec, TuneSpec
 from .problems import Problems, join, kind_of, suggest
 
-# `discretize: none` leaves numeric attributes as they are (continuous learners only).
-DISCRETIZE = (*METHODS, "none")
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
 ARM_KEYS = ("name", "preprocess", "cv")
+CLASSIFIER_KEYS = ("name", "params", "label", "input", "tune")
 _CV_KINDS = ("holdout", "resubstitution", "loo")
 
 
 def preprocess(value, p: Problems, at: str = "preprocess") -> PreprocessSpec:
     value = p.mapping(value, at, ("impute", "discretize", "bins", "scope", "noise"))
     kw = {}
-    for key, choices in (("impute", STRATEGIES), ("discretize", DISCRETIZE), ("scope", SCOPES)):
+    for key, choices in (("impute", STRATEGIES), ("discretize", METHODS), ("scope", SCOPES)):
         if key in value:
             kw[key] = p.typed(value[key], f"{at}.{key}", str, choices=choices)
     if "bins" in value:
@@ -94,31 +95,37 @@ def _classifier(item, key: str, p: Problems) -> list[ClassifierSpec]:
     given = item
     if isinstance(item, str):
         item = {"name": item}
-    item = p.mapping(item, key, ("name", "params", "label"))
+    item = p.mapping(item, key, CLASSIFIER_KEYS)
     if "name" not in item:
         if isinstance(given, dict):
             p.add(join(key, "name"), "required")
         return []
     learner = p.typed(item["name"], join(key, "name"), str)
     label = p.typed(item["label"], join(key, "label"), str) if "label" in item else None
+    kind = (p.typed(item["input"], join(key, "input"), str, choices=INPUT_KINDS)
+            if "input" in item else None)
     params = item.get("params") or {}
     if not isinstance(params, dict):
         p.add(join(key, "params"), f"expected a mapping, got {kind_of(params)}")
         params = {}
     if learner is None or not _known_params(learner, params, key, p):
         return []
+    tuning = _tune(item["tune"], learner, params, join(key, "tune"), p) if "tune" in item else None
     grid = [k for k, v in params.items() if isinstance(v, list)]
     for name in grid:
         if not params[name]:
             p.add(f"{key}.params.{name}", "an empty list gives no classifier")
     if any(not params[name] for name in grid):
         return []
+    # A class named by its import path is labelled by its class name, not the whole path.
+    label = label or (learner.rpartition(":")[2].rpartition(".")[2] if is_import_path(learner)
+                      else learner)
     out = []
     for combo in itertools.product(*(params[k] for k in grid)):
         chosen = dict(params, **dict(zip(grid, combo)))
         suffix = ",".join(f"{k}={v}" for k, v in zip(grid, combo))
-        out.append(ClassifierSpec(f"{label or learner}({suffix})" if grid else label or learner,
-                                  learner, chosen))
+        out.append(ClassifierSpec(f"{label}({suffix})" if grid else label, learner, chosen,
+                                  input=kind, tune=tuning))
         _check_values(learner, chosen, key, p)
     return out
 
@@ -126,13 +133,11 @@ def _classifier(item, key: str, p: Problems) -> list[ClassifierSpec]:
 def _known_params(learner: str, params: dict, key: str, p: Problems) -> bool:
     """Whether ``learner`` exists and takes every parameter in ``params``."""
     try:
-        valid = list(make_classifier(learner).get_params())
-    except ClassifierError:
-        known = list_classifiers()
-        p.add(join(key, "name"), f"unknown classifier '{learner}'{suggest(learner, known)}; "
-                                 f"known: {', '.join(known)}")
+        valid = parameter_defaults(classifier_class(learner))
+    except ClassifierError as exc:
+        p.add(join(key, "name"), str(exc))
         return False
-    unknown = [name for name in params if name not in valid]
+    unknown = [name for name in params if valid is not None and name not in valid]
     for name in unknown:
         p.add(f"{key}.params.{name}",
               f"'{learner}' has no parameter '{name}'{suggest(name, valid)}; "
@@ -147,6 +152,39 @@ def _check_values(learner: str, params: dict, key: str, p: Problems) -> None:
     except ClassifierError as err:
         parameter = getattr(err, "parameter", None)
         p.add(f"{key}.params.{parameter}" if parameter else join(key, "params"), str(err))
+
+
+def _tune(value, learner: str, params: dict, key: str, p: Problems) -> TuneSpec | None:
+    """``tune: {params: {name: [values]}, folds: 5, metric: accuracy}`` of a classifier."""
+    value = p.mapping(value, key, ("params", "folds", "metric"))
+    grid = p.typed(value.get("params"), join(key, "params"), dict) if "params" in value else None
+    if "params" not in value:
+        p.add(join(key, "params"), "required: a mapping of parameters to lists of values")
+    folds = p.typed(value.get("folds", 5), join(key, "folds"), int, low=2)
+    metric = p.typed(value.get("metric", "accuracy"), join(key, "metric"), str,
+                     choices=METRIC_NAMES)
+    if not grid:
+        if grid == {}:
+            p.add(join(key, "params"), "the mapping is empty")
+        return None
+    ok = _known_params(learner, grid, key, p)
+    valid = parameter_defaults(classifier_class(learner))
+    # The values are checked beside the first value of any list under params.
+    base = {k: v[0] if isinstance(v, list) and v else v for k, v in params.items()}
+    for name, values in grid.items():
+        where = f"{key}.params.{name}"
+        if not isinstance(values, list) or not values:
+            p.add(where, f"expected a non-empty list of values, got {kind_of(values)}")
+            ok = False
+        elif isinstance(params.get(name), list):
+            p.add(where, f"'{name}' is also a list under params; tune it in one place")
+            ok = False
+        elif valid is None or name in valid:
+            for candidate in values:
+                _check_values(learner, {**base, name: candidate}, key, p)
+    if not ok or folds is None or metric is None:
+        return None
+    return TuneSpec({k: tuple(v) for k, v in grid.items()}, folds, metric)
 
 
 def arms(value, p: Problems, top_preprocess, top_cv) -> list[tuple[str, PreprocessSpec, CVSpec]]:

@@ -1,10 +1,14 @@
-"""Data sets: the typed :class:`Dataset`, readers and writers (ARFF, CSV, libsvm), bundled data."""
+"""Data sets: the typed :class:`Dataset`, readers and writers (ARFF, CSV, libsvm), finding a
+data set by name, and the catalog of what the names resolve to."""
 from .dataset import MISSING, Attribute, Dataset
-from .load import bundled_dir, find_dataset, load_dataset, locate_dataset
+from .load import (DATA_ENV, bundled_dir, checkout_dir, find_dataset, load_dataset,
+                   locate_dataset, search_dirs, search_path)
 from .arff_format import write_arff
+from .catalog import describe_dataset, list_datasets
 
 __all__ = ["MISSING", "Attribute", "Dataset", "load_dataset", "write_arff", "write_csv",
-           "find_dataset", "bundled_dir", "locate_dataset"]
+           "find_dataset", "bundled_dir", "checkout_dir", "locate_dataset", "search_path",
+           "search_dirs", "DATA_ENV", "list_datasets", "describe_dataset"]
 
 
 def __getattr__(name):

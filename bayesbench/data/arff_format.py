@@ -1,16 +1,24 @@
-"""ARFF reading and writing (Weka's format), parsed by liac-arff.
+"""ARFF reading and writing (Weka's format).
 
-Supported: ``numeric``/``real``/``integer`` and nominal attributes (quoted names
-and values, spaces inside quotes), ``%`` comments, ``?`` for missing values,
-sparse rows (``{index value, ...}``; an absent value is 0 for a numeric
-attribute and the first category for a nominal one, as in Weka), LF or CRLF
-line endings, UTF-8 or Latin-1 text.
+Reading goes in two steps. The header (relation, attributes) is parsed by
+:mod:`.arff_header` through liac-arff, accepting what Weka 3.6's loader
+accepts. The data section, dense or sparse, goes through pandas' C reader
+(:mod:`.c_reader`); when that cannot tell a value apart (quotes of both
+kinds, backslash escapes, a quoted ``?``...) or finds something wrong, the
+rows are decoded one by one by liac-arff (:mod:`.arff_rows`), which gives the
+same columns and names the line of an error.
 
-Conversions: a ``string`` attribute becomes nominal with its distinct values
-as categories in order of first appearance (recorded in ``Dataset.notes``).
-``date`` and ``relational`` attributes are refused with an error naming the
-attribute; convert them first (for example with Weka's ``NominalToString``,
-``StringToNominal`` or by removing them).
+Values: ``?`` (and an empty field) is missing; a number is read as
+:mod:`.tokens` says (``inf`` is a number, ``NaN`` missing); in a sparse row an
+absent value is 0 for a numeric attribute and the first category for a
+nominal one, as in Weka.
+
+Conversions, each recorded in ``Dataset.notes``: a ``string`` attribute
+becomes nominal with its distinct values as categories in order of first
+appearance; a ``date`` attribute becomes numeric, in milliseconds since
+1970-01-01 00:00 UTC as Weka stores dates (Weka parses in the machine's time
+zone; here a date without a zone is taken as UTC, so results do not depend on
+the machine). ``integer`` attributes are numeric (Weka keeps 3.7 in one).
 """
 from __future__ import annotations
 
@@ -19,142 +27,125 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import DataError
+from . import c_reader
+from .arff_header import Declared, invalid, read_header
+from .arff_rows import decode_rows
 from .assemble import assemble
 from .dataset import MISSING, Attribute, Dataset
+from .text import read_bytes
+from .tokens import Factorized, numbers
 
-_ATTRIBUTE_LINE = re.compile(
-    r"""^\s*@attribute\s+('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|\S+)\s+(\S+)""", re.I)
-_LIAC_LINE_SUFFIX = re.compile(r",?\s*(?:at|in) line -?\d+\.?")
-
-
-def read_text(path: Path) -> str:
-    """The file's text: UTF-8, else Latin-1 (older Weka files)."""
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise DataError("no such file", path=path) from None
-    except IsADirectoryError:
-        raise DataError("is a directory, not a data file", path=path) from None
-    except OSError as exc:
-        raise DataError(f"cannot read the file ({exc.strerror})", path=path) from None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return raw.decode("latin-1")
+_DATA_LINE = re.compile(rb"^[ \t]*@data\b[^\n]*(?:\n|\Z)", re.IGNORECASE | re.MULTILINE)
+# characters other than \n that str.splitlines() also breaks lines at
+_OTHER_LINE_BREAKS = (b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e")
+_OTHER_LINE_BREAKS_UTF8 = ("\x85".encode(), "\u2028".encode(), "\u2029".encode())
 
 
-def _unquote_name(token: str) -> str:
-    if token[:1] in ("'", '"') and token[-1:] == token[:1] and len(token) >= 2:
-        return re.sub(r"\\(.)", r"\1", token[1:-1])
-    return token
+class _BadValue(Exception):
+    """A value that does not read as its attribute's type, at ``row`` (0-based)."""
+
+    def __init__(self, row: int, message: str):
+        super().__init__(message)
+        self.row = row
 
 
-def _declared_names(lines: list[str]) -> list[str]:
-    """Attribute names as declared, unescaped (liac-arff keeps backslash escapes in names)."""
-    names = []
-    for text in lines:
-        if text.lstrip()[:5].lower() == "@data":
-            break
-        m = _ATTRIBUTE_LINE.match(text)
-        if m is not None:
-            names.append(_unquote_name(m.group(1)))
-    return names
+def _date_millis(texts: np.ndarray, fmt: str) -> np.ndarray:
+    import pandas as pd  # lazy: keeps `bayesbench --help` fast
+
+    stamps = pd.to_datetime(pd.Index(texts, dtype=object), format=fmt, errors="coerce",
+                            utc=True)
+    epoch = pd.Timestamp(0, tz="UTC")
+    return np.asarray((stamps - epoch) / pd.Timedelta(milliseconds=1), dtype=np.float64)
 
 
-def _integer_as_numeric(lines: list[str]) -> list[str]:
-    """Declare ``integer`` attributes ``numeric``: Weka keeps 3.7 in one, liac-arff truncates to 3."""
-    out = list(lines)
-    for i, text in enumerate(lines):
-        if text.lstrip()[:5].lower() == "@data":
-            break
-        m = _ATTRIBUTE_LINE.match(text)
-        if m is not None and m.group(2).lower() == "integer":
-            out[i] = text[:m.start(2)] + "numeric" + text[m.end(2):]
-    return out
+def _in_order_of_appearance(parsed: Factorized) -> tuple[tuple[str, ...], np.ndarray]:
+    codes = parsed.codes
+    seen, first = np.unique(codes[codes >= 0], return_index=True)
+    order = seen[np.argsort(first, kind="stable")]
+    remap = np.full(parsed.uniques.shape[0], MISSING, dtype=np.int64)
+    remap[order] = np.arange(order.size)
+    return tuple(parsed.uniques[order].tolist()), parsed.recode(remap, MISSING)
 
 
-def _unsupported_type(lines: list[str], line: int, path) -> DataError | None:
-    if not 1 <= line <= len(lines):
+def _convert(decl: Declared, parsed) -> tuple[Attribute, np.ndarray, str | None]:
+    """The attribute and column of one parsed column; raises :class:`_BadValue`."""
+    if decl.kind == "nominal":
+        return Attribute(decl.name, "nominal", decl.categories), parsed, None
+    if decl.kind == "numeric" and not isinstance(parsed, Factorized):
+        return Attribute(decl.name, "numeric"), parsed, None
+    if decl.kind == "string":
+        categories, column = _in_order_of_appearance(parsed)
+        note = (f"string attribute '{decl.name}' read as nominal ({len(categories)} values in "
+                f"order of appearance)")
+        return Attribute(decl.name, "nominal", categories), column, note
+    if decl.kind == "numeric":
+        values, bad = numbers(parsed.uniques)
+        message = "a value of a numeric attribute is not a number"
+        note = None
+    else:
+        values = _date_millis(parsed.uniques, decl.date_format)
+        bad = np.isnan(values)
+        message = f"a value of date attribute '{decl.name}' does not match its format"
+        note = (f"date attribute '{decl.name}' read as numeric: milliseconds since "
+                f"1970-01-01 00:00 UTC")
+    if bad.any():
+        raise _BadValue(parsed.first_row(bad), message)
+    return Attribute(decl.name, "numeric"), parsed.recode(values, np.nan), note
+
+
+def sections(raw: bytes) -> tuple[list[str], bytes] | None:
+    """The header's lines (through ``@data``) and the data section's bytes, or None when
+    the file has no ``@data`` line or breaks lines otherwise than with newlines (the
+    row decoder reads it then)."""
+    match = _DATA_LINE.search(raw)
+    if (match is None or (b"\r" in raw and raw.count(b"\r") != raw.count(b"\r\n"))
+            or any(c in raw for c in _OTHER_LINE_BREAKS)
+            or (not raw.isascii() and any(c in raw for c in _OTHER_LINE_BREAKS_UTF8))):
         return None
-    m = _ATTRIBUTE_LINE.match(lines[line - 1])
-    if m is None:
+    return raw[:match.end()].decode("utf-8").splitlines(), raw[match.end():]
+
+
+def _fast_columns(raw: bytes, path):
+    """``(header, columns or None)`` through the C reader, or None (see :func:`sections`)."""
+    split = sections(raw)
+    if split is None:
         return None
-    name, kind = _unquote_name(m.group(1)), m.group(2).lower()
-    if kind in ("date", "relational"):
-        return DataError(f"{kind} attributes are not supported; remove or convert the "
-                         "attribute first", path=path, line=line, attribute=name)
-    return None
+    header = read_header(split[0], path)
+    if b"{" in split[1]:
+        return header, c_reader.arff_sparse(split[1], header)
+    return header, c_reader.arff_dense(split[1], header)
 
 
-def _liac_error(exc, lines: list[str], path) -> DataError:
-    import arff
+def read_arff(path, class_attribute: str | None = None, *, engine: str = "c") -> Dataset:
+    """Read an ARFF file into a :class:`Dataset` (see the module docstring).
 
-    line = exc.line if getattr(exc, "line", -1) and exc.line > 0 else None
-    if isinstance(exc, arff.BadAttributeType) and line is not None:
-        special = _unsupported_type(lines, line, path)
-        if special is not None:
-            return special
-    try:
-        text = str(exc)
-    except TypeError:  # some liac-arff messages lack their '%d'
-        text = exc.message or type(exc).__name__
-    text = _LIAC_LINE_SUFFIX.sub("", text).strip().rstrip(".")
-    if isinstance(exc, arff.BadDataFormat):
-        text = "a data row has the wrong number of values or cannot be split into values"
-    elif isinstance(exc, arff.BadNumericalValue):
-        text = "a value of a numeric attribute is not a number"
-    if line is not None and 1 <= line <= len(lines):
-        snippet = lines[line - 1].strip()
-        if len(snippet) > 60:
-            snippet = snippet[:57] + "..."
-        text += f" (line: {snippet!r})"
-    return DataError(f"not a valid ARFF file: {text}", path=path, line=line)
-
-
-def read_arff(path, class_attribute: str | None = None) -> Dataset:
-    """Read an ARFF file into a :class:`Dataset` (see the module docstring)."""
-    import arff
-
+    ``engine="python"`` decodes every row with liac-arff, the reference reading
+    the C reader is checked against (slower; the result is the same).
+    """
+    if engine not in ("c", "python"):
+        raise ValueError(f"engine must be 'c' or 'python', got {engine!r}")
     path = Path(path)
-    lines = read_text(path).splitlines()
-    try:
-        parsed = arff.ArffDecoder().decode(_integer_as_numeric(lines), encode_nominal=True,
-                                           return_type=arff.DENSE)
-    except arff.ArffException as exc:
-        raise _liac_error(exc, lines, path) from None
-
-    declared = parsed["attributes"]
-    names = _declared_names(lines)
-    if len(names) == len(declared):
-        declared = [(name, kind) for name, (_, kind) in zip(names, declared)]
-    rows = parsed["data"]
-    table = np.array(rows, dtype=object).reshape(len(rows), len(declared))
-    notes: list[str] = []
-    attributes: list[Attribute] = []
-    columns: list[np.ndarray] = []
-    for j, (name, kind) in enumerate(declared):
-        raw = table[:, j]
-        missing = np.array([v is None for v in raw], dtype=bool)
-        if isinstance(kind, (list, tuple)):
-            categories = tuple(kind)
-            if len(set(categories)) != len(categories):
-                raise DataError("a category is declared twice", path=path, attribute=name)
-            col = np.where(missing, MISSING, raw).astype(np.int64)
-            attributes.append(Attribute(name, "nominal", categories))
-        elif kind == "STRING":
-            present = raw[~missing]
-            categories = tuple(dict.fromkeys(present.tolist()))
-            index = {c: i for i, c in enumerate(categories)}
-            col = np.full(raw.shape[0], MISSING, dtype=np.int64)
-            col[~missing] = [index[v] for v in present]
-            notes.append(f"string attribute '{name}' read as nominal "
-                         f"({len(categories)} values in order of appearance)")
-            attributes.append(Attribute(name, "nominal", categories))
-        else:
-            col = np.where(missing, np.nan, raw).astype(np.float64)
-            attributes.append(Attribute(name, "numeric"))
-        columns.append(col)
+    raw = read_bytes(path)
+    fast = _fast_columns(raw, path) if engine == "c" else None
+    header, parsed = fast if fast is not None else (None, None)
+    converted = None
+    if parsed is not None:
+        try:
+            converted = [_convert(d, c) for d, c in zip(header.attributes, parsed)]
+        except _BadValue:
+            converted = None  # the row decoder names the line
+    if converted is None:
+        lines = raw.decode("utf-8").splitlines()
+        header = header or read_header(lines, path)
+        parsed, row_lines = decode_rows(lines, header, path)
+        try:
+            converted = [_convert(d, c) for d, c in zip(header.attributes, parsed)]
+        except _BadValue as bad:
+            line = int(row_lines[bad.row])
+            raise invalid(str(bad), lines[line - 1], line, path) from None
+    attributes = [a for a, _, _ in converted]
+    columns = [c for _, c, _ in converted]
+    notes = [n for _, _, n in converted if n]
     return assemble(path.stem, attributes, columns, class_attribute, path, notes)
 
 

@@ -7,8 +7,6 @@ and a data set with no rows or a single observed class is refused.
 """
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
 from ..errors import DataError
@@ -40,7 +38,7 @@ def assemble(name: str, attributes: list[Attribute], columns: list[np.ndarray],
     target, y = attributes[k], columns[k]
     if not target.is_nominal:
         raise DataError("the class attribute is numeric; bayesbench needs a nominal class "
-                        "(discretize it or pick another with --class)",
+                        "(discretize it or name another class attribute)",
                         path=path, attribute=target.name)
     if y.shape[0] == 0:
         raise DataError("the data set has no rows", path=path)
@@ -61,26 +59,3 @@ def assemble(name: str, attributes: list[Attribute], columns: list[np.ndarray],
         y = y[keep]
     return Dataset(name=name, attributes=others, columns=other_cols, target=target, y=y,
                    source=None if path is None else str(path), notes=notes)
-
-
-def encode_nominal(values, categories: tuple[str, ...]) -> np.ndarray:
-    """Codes of string values (None = missing) into ``categories``; raises KeyError."""
-    index = {c: i for i, c in enumerate(categories)}
-    return np.fromiter((MISSING if v is None else index[v] for v in values),
-                       dtype=np.int64, count=len(values))
-
-
-_NUMBER = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
-
-
-def is_number(text: str) -> bool:
-    """True for a decimal number as written in data files (not ``nan`` or ``inf``)."""
-    return _NUMBER.match(text) is not None
-
-
-def sorted_categories(values) -> tuple[str, ...]:
-    """Distinct labels, in numeric order when all look like numbers, else in text order."""
-    distinct = set(values)
-    if distinct and all(is_number(v) for v in distinct):
-        return tuple(sorted(distinct, key=lambda v: (float(v), v)))
-    return tuple(sorted(distinct))

@@ -1,16 +1,27 @@
 """CSV reading and writing.
 
-The first non-blank line is the header (attribute names). ``?``, an empty
-field and ``NA`` are missing values. A column is numeric when every present
-value is a decimal number, otherwise nominal; the class column is always
-nominal. Nominal categories are sorted (numerically when they all look like
-numbers), since a CSV file declares no order. Fields may be quoted as in
-RFC 4180; ``delimiter`` changes the separator (for example ``;`` or a tab).
+The first non-blank line is the header (attribute names). The delimiter is
+detected on it among comma, semicolon and tab (the one that gives the most
+fields, a comma on a tie) unless one is given; a header that reads as a single
+column is refused, since that is nearly always a wrong delimiter. Fields may be
+quoted as in RFC 4180 and are stripped of surrounding spaces.
+
+``?``, an empty field, ``NA`` and ``nan`` (any case) are missing values. A
+column is numeric when every present value is a number (``inf`` included, see
+:mod:`.tokens`), otherwise nominal; the class column is always nominal.
+Nominal categories are sorted (numerically when they all read as numbers),
+since a CSV file declares no order.
+
+The body goes through pandas' C reader (:func:`.c_reader.csv_columns`); when
+that cannot be sure to read what the ``csv`` module reads (a stray quote, a
+short record), the rows are read by the ``csv`` module, which also names the
+line of an error.
 
 Writing puts the class last and ``?`` for missing values. Reading a written
 file gives back the same values; the types are inferred again, so a nominal
 attribute whose labels all look like numbers comes back numeric (use ARFF to
-keep declared types and category orders).
+keep declared types and category orders). A category that would read back as
+a missing value (``?``, ``NA``, ``nan``, empty) is refused.
 """
 from __future__ import annotations
 
@@ -21,17 +32,70 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import DataError
-from .arff_format import read_text
-from .assemble import assemble, encode_nominal, is_number, sorted_categories
+from . import c_reader
+from .assemble import assemble
 from .dataset import MISSING, Attribute, Dataset
+from .text import read_bytes
+from .tokens import Factorized, is_nan, numbers, sorted_categories
 
 MISSING_TOKENS = frozenset({"?", "", "NA"})
+#: The delimiters a CSV file's header is tried with, the first winning a tie.
+DELIMITERS = (",", ";", "\t")
 
 
-def _rows(path: Path, delimiter: str):
-    """(line number, fields) of every non-blank record, fields stripped."""
-    reader = csv.reader(io.StringIO(read_text(path), newline=""), delimiter=delimiter,
-                        strict=True)
+def is_missing(text: str) -> bool:
+    """True for a stripped CSV field that stands for a missing value."""
+    return text in MISSING_TOKENS or is_nan(text)
+
+
+def _fields(line: str, delimiter: str) -> list[str] | None:
+    try:
+        return [f.strip() for f in next(csv.reader([line], delimiter=delimiter, strict=True), [])]
+    except csv.Error:
+        return None
+
+
+def _first_line(raw: bytes) -> str:
+    """The first line with more than delimiters and spaces: the header's (first) line."""
+    pos = 0
+    while pos < len(raw):
+        end = raw.find(b"\n", pos)
+        end = len(raw) if end < 0 else end
+        line = raw[pos:end].decode("utf-8")
+        if line.strip(" \t\r,;"):
+            return line
+        pos = end + 1
+    return ""
+
+
+def _delimiter(raw: bytes, given: str | None, path) -> str:
+    if given is not None:
+        if len(given) != 1:
+            raise DataError(f"the delimiter must be one character, got {given!r}", path=path)
+        return given
+    line = _first_line(raw)
+    counts = [len(_fields(line, d) or [None]) for d in DELIMITERS]
+    return DELIMITERS[counts.index(max(counts))]
+
+
+def _check_header(header: list[str], delimiter: str, given: bool, path) -> None:
+    if len(header) == 1:
+        shown = header[0] if len(header[0]) <= 40 else header[0][:37] + "..."
+        how = (f"with the delimiter {delimiter!r}" if given else
+               "with a comma, semicolon or tab as delimiter")
+        raise DataError(f"the header reads as a single column ({shown!r}) {how}, leaving no "
+                        "attribute besides the class; set the file's delimiter", path=path)
+    for i, name in enumerate(header):
+        if not name:
+            raise DataError(f"column {i + 1} of the header has no name", path=path, line=1)
+    if len(set(header)) != len(header):
+        twice = sorted({n for n in header if header.count(n) > 1})
+        raise DataError(f"the header names {twice} more than once", path=path)
+
+
+def _records(text: str, delimiter: str, path):
+    """(line number, stripped fields) of every record with a non-blank field."""
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     try:
         for fields in reader:
             if fields and any(f.strip() for f in fields):
@@ -41,45 +105,85 @@ def _rows(path: Path, delimiter: str):
                         line=reader.line_num) from None
 
 
-def read_csv(path, class_attribute: str | None = None, *,
-             delimiter: str | None = None) -> Dataset:
-    """Read a CSV file with a header row into a :class:`Dataset` (see the module docstring)."""
-    path = Path(path)
-    delimiter = "," if delimiter is None else delimiter
-    if len(delimiter) != 1:
-        raise DataError(f"the delimiter must be one character, got {delimiter!r}", path=path)
-    records = _rows(path, delimiter)
+def _header_fast(raw: bytes, delimiter: str) -> tuple[list[str], bytes] | None:
+    """The header and the bytes after it, when the header is one line without stray quotes."""
+    pos = 0
+    while pos < len(raw):
+        end = raw.find(b"\n", pos)
+        end = len(raw) if end < 0 else end
+        fields = _fields(raw[pos:end].decode("utf-8"), delimiter)
+        if fields is None or raw.count(b'"', pos, end) % 2:
+            return None
+        if any(fields):
+            return fields, raw[end + 1:]
+        pos = end + 1
+    return None
+
+
+def _read_rows(raw: bytes, delimiter: str, given: bool, path):
+    """Header and Factorized columns through the ``csv`` module (the row decoder)."""
+    records = _records(raw.decode("utf-8"), delimiter, path)
     try:
         _, header = next(records)
     except StopIteration:
-        raise DataError("the file is empty; expected a header row", path=path) from None
-    for i, name in enumerate(header):
-        if not name:
-            raise DataError(f"column {i + 1} of the header has no name", path=path, line=1)
-    if len(set(header)) != len(header):
-        twice = sorted({n for n in header if header.count(n) > 1})
-        raise DataError(f"the header names {twice} more than once", path=path)
+        raise DataError("every line is blank; expected a header row", path=path) from None
+    _check_header(header, delimiter, given, path)
     body = []
     for line, fields in records:
         if len(fields) != len(header):
             raise DataError(f"expected {len(header)} fields as in the header, found {len(fields)}",
                             path=path, line=line)
         body.append(fields)
+    table = np.array(body, dtype=object).reshape(len(body), len(header))
+    return header, [Factorized.of(table[:, j]) for j in range(len(header))]
 
+
+def _typed(name: str, column, nominal: bool) -> tuple[Attribute, np.ndarray]:
+    """The attribute and values of a column of stripped texts (see the module docstring),
+    or of the numbers the C reader found it to hold."""
+    if not isinstance(column, Factorized):
+        return Attribute(name, "numeric"), column
+    texts = column.uniques
+    missing = np.array([is_missing(t) for t in texts], dtype=bool)
+    if not nominal:
+        values, bad = numbers(texts)
+        if not (bad & ~missing).any():
+            values[missing] = np.nan
+            return Attribute(name, "numeric"), column.recode(values, np.nan)
+    categories = sorted_categories(texts[~missing].tolist())
+    index = {c: i for i, c in enumerate(categories)}
+    table = np.array([MISSING if m else index[t] for t, m in zip(texts, missing)],
+                     dtype=np.int64)
+    return Attribute(name, "nominal", categories), column.recode(table, MISSING)
+
+
+def read_csv(path, class_attribute: str | None = None, *, delimiter: str | None = None,
+             engine: str = "c") -> Dataset:
+    """Read a CSV file with a header row into a :class:`Dataset` (see the module docstring).
+
+    ``engine="python"`` reads every record with the ``csv`` module, the
+    reference reading the C reader is checked against (slower; same result).
+    """
+    if engine not in ("c", "python"):
+        raise ValueError(f"engine must be 'c' or 'python', got {engine!r}")
+    path = Path(path)
+    raw = read_bytes(path)
+    given = delimiter is not None
+    delimiter = _delimiter(raw, delimiter, path)
+    split = _header_fast(raw, delimiter) if engine == "c" else None
+    columns = None
+    if split is not None:
+        header, body = split
+        _check_header(header, delimiter, given, path)
+        class_name = header[-1] if class_attribute is None else class_attribute
+        columns = c_reader.csv_columns(body, len(header), delimiter,
+                                       [j for j, name in enumerate(header) if name == class_name])
+    if columns is None:
+        header, columns = _read_rows(raw, delimiter, given, path)
     class_name = header[-1] if class_attribute is None else class_attribute
-    attributes, columns = [], []
-    for j, name in enumerate(header):
-        tokens = [None if r[j] in MISSING_TOKENS else r[j] for r in body]
-        present = [t for t in tokens if t is not None]
-        if name != class_name and all(is_number(t) for t in present):
-            attributes.append(Attribute(name, "numeric"))
-            columns.append(np.array([np.nan if t is None else float(t) for t in tokens],
-                                    dtype=np.float64))
-        else:
-            categories = sorted_categories(present)
-            attributes.append(Attribute(name, "nominal", categories))
-            columns.append(encode_nominal(tokens, categories))
-    return assemble(path.stem, attributes, columns, class_attribute, path)
+    typed = [_typed(name, col, name == class_name) for name, col in zip(header, columns)]
+    return assemble(path.stem, [a for a, _ in typed], [c for _, c in typed], class_attribute,
+                    path)
 
 
 def _cell_text(att: Attribute, col: np.ndarray) -> list[str]:
@@ -90,8 +194,17 @@ def _cell_text(att: Attribute, col: np.ndarray) -> list[str]:
 
 
 def write_csv(ds: Dataset, path, delimiter: str = ",") -> None:
-    """Write ``ds`` as CSV with a header row, the class last, ``?`` for missing values."""
+    """Write ``ds`` as CSV with a header row, the class last, ``?`` for missing values.
+
+    A category that would read back as a missing value is refused (a
+    :class:`~bayesbench.errors.DataError` naming the attribute): write ARFF instead.
+    """
     every = list(ds.attributes) + [ds.target]
+    for att in every:
+        for category in att.categories:
+            if is_missing(category.strip()):
+                raise DataError(f"the category {category!r} would read back from CSV as a "
+                                "missing value; rename it or write ARFF", attribute=att.name)
     cells = [_cell_text(a, c) for a, c in zip(every, list(ds.columns) + [ds.y])]
     with open(path, "w", newline="", encoding="utf-8") as fh:
         writer = csv.writer(fh, delimiter=delimiter, lineterminator="\n")

@@ -8,10 +8,11 @@ pair, ``1:x 2:y ... classLabel:democrat``; the class attribute takes the
 pair's name (``classLabel``).
 
 Attributes are named ``att_<index>``. A column is numeric when every value
-given for it is a decimal number; an index that a row leaves out is then 0,
-the sparse convention. A column with any other value is nominal (categories
-sorted), and an index a row leaves out is then missing. ``?`` is missing in
-either case. Text after ``#`` is a comment. Class labels are nominal, sorted
+given for it is a number (``inf`` included, see :mod:`.tokens`); an index that
+a row leaves out is then 0, the sparse convention. A column with any other
+value is nominal (categories sorted), and an index a row leaves out is then
+missing. ``?`` and ``nan`` (any case) are missing in either case, and as class
+labels. Text after ``#`` is a comment. Class labels are nominal, sorted
 numerically when they all look like numbers (``-1 < +1``).
 """
 from __future__ import annotations
@@ -21,9 +22,24 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import DataError
-from .arff_format import read_text
-from .assemble import assemble, encode_nominal, is_number, sorted_categories
-from .dataset import Attribute, Dataset
+from .assemble import assemble
+from .dataset import MISSING, Attribute, Dataset
+from .text import read_text
+from .tokens import is_nan, numbers, sorted_categories
+
+
+def _is_missing(token: str) -> bool:
+    return token == "?" or is_nan(token)
+
+
+def _nominal(tokens: list, name: str) -> tuple[Attribute, np.ndarray]:
+    """A nominal column of tokens (None or a missing token: missing), categories sorted."""
+    tokens = [None if t is None or _is_missing(t) else t for t in tokens]
+    categories = sorted_categories([t for t in tokens if t is not None])
+    index = {c: i for i, c in enumerate(categories)}
+    codes = np.fromiter((MISSING if t is None else index[t] for t in tokens), dtype=np.int64,
+                        count=len(tokens))
+    return Attribute(name, "nominal", categories), codes
 
 
 def _parse_line(text: str, line: int, path):
@@ -78,18 +94,18 @@ def read_libsvm(path, class_attribute: str | None = None) -> Dataset:
     for index in indices:
         name = f"att_{index}"
         tokens = [r.get(index) for r in rows]
-        given = [t for t in tokens if t is not None and t != "?"]
-        if all(is_number(t) for t in given):
+        given = sorted({t for t in tokens if t is not None})
+        values, bad = numbers(given)
+        if not any(b and not _is_missing(t) for t, b in zip(given, bad)):
+            value_of = {t: np.nan if _is_missing(t) else v for t, v in zip(given, values)}
             attributes.append(Attribute(name, "numeric"))
-            columns.append(np.array([0.0 if t is None else np.nan if t == "?" else float(t)
-                                     for t in tokens], dtype=np.float64))
+            columns.append(np.array([0.0 if t is None else value_of[t] for t in tokens],
+                                    dtype=np.float64))
         else:
-            categories = sorted_categories(given)
-            attributes.append(Attribute(name, "nominal", categories))
-            columns.append(encode_nominal([None if t == "?" else t for t in tokens],
-                                          categories))
-    labels = [None if t == "?" else t for t in labels]
-    categories = sorted_categories([t for t in labels if t is not None])
-    attributes.append(Attribute(class_name, "nominal", categories))
-    columns.append(encode_nominal(labels, categories))
+            attribute, codes = _nominal(tokens, name)
+            attributes.append(attribute)
+            columns.append(codes)
+    attribute, codes = _nominal(labels, class_name)
+    attributes.append(attribute)
+    columns.append(codes)
     return assemble(path.stem, attributes, columns, class_attribute, path)

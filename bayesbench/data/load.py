@@ -1,13 +1,15 @@
 """Loading a data set by path or by name, whatever its format."""
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Iterable
 
 from ..errors import DataError
 from .dataset import Dataset
 
-_FORMATS = {".arff": "arff", ".csv": "csv", ".libsvm": "libsvm", ".svm": "libsvm"}
+# Data file extensions and their readers, in the order find_dataset tries them.
+DATA_FORMATS = {".arff": "arff", ".csv": "csv", ".libsvm": "libsvm", ".svm": "libsvm"}
 
 
 def load_dataset(path, class_attribute: str | None = None, *,
@@ -19,7 +21,8 @@ def load_dataset(path, class_attribute: str | None = None, *,
     path : str or Path
         ``.arff`` (Weka), ``.csv`` (header row; ``?``, empty and ``NA`` are
         missing) or ``.libsvm``/``.svm`` (``label idx:val ...``, or the class
-        last as ``classLabel:value``).
+        last as ``classLabel:value``). When no such file exists, a data set
+        name (``"car"``) looked up as :func:`locate_dataset` does.
     class_attribute : str, optional
         Name of the class attribute; the last attribute when omitted.
     delimiter : str, optional
@@ -27,15 +30,20 @@ def load_dataset(path, class_attribute: str | None = None, *,
 
     Rows whose class is missing are dropped, and ``Dataset.notes`` says how
     many. Raises :class:`~bayesbench.errors.DataError` naming the file (and
-    line or attribute) when the file cannot be used.
+    line or attribute) when the file cannot be found or used.
+
+    Examples
+    --------
+    >>> from bayesbench.data import load_dataset
+    >>> car = load_dataset("car")
+    >>> car.n_rows, car.n_attributes, car.class_names
+    (1728, 6, ('unacc', 'acc', 'good', 'vgood'))
     """
-    path = Path(path)
-    kind = _FORMATS.get(path.suffix.lower())
+    path = locate_dataset(path)
+    kind = DATA_FORMATS.get(path.suffix.lower())
     if kind is None:
         raise DataError(f"unknown data format '{path.suffix or '(no extension)'}'; "
-                        f"expected one of {sorted(_FORMATS)}", path=path)
-    if not path.exists():
-        raise DataError("no such file", path=path)
+                        f"expected one of {sorted(DATA_FORMATS)}", path=path)
     if kind == "arff":
         from .arff_format import read_arff
         return read_arff(path, class_attribute)
@@ -46,38 +54,79 @@ def load_dataset(path, class_attribute: str | None = None, *,
     return read_libsvm(path, class_attribute)
 
 
+DATA_ENV = "BAYESBENCH_DATA"
+"""Environment variable: directories (``os.pathsep``-separated) searched for data sets given
+by name, after a config's ``data_dirs``."""
+
+
 def bundled_dir() -> Path:
     """The directory of the small data sets shipped inside the package."""
     return Path(__file__).resolve().parent.parent / "datasets"
 
 
-def find_dataset(name: str, search_dirs: Iterable) -> Path | None:
-    """The first file called ``name``, ``name.arff`` or ``name.csv`` in ``search_dirs``.
+def checkout_dir() -> Path | None:
+    """The ``datasets/`` directory of the bayesbench checkout being run, or None.
 
-    Directories are searched in order; within one, the exact name wins over
-    the ``.arff`` and then the ``.csv`` spelling. Returns None when none exists.
+    The checkout is the source tree the package is imported from (an editable
+    install, or the tree on ``sys.path``), else the working directory when it is
+    a bayesbench checkout (so that ``pip install .`` followed by commands run in
+    the clone still finds the clone's data).
+    """
+    for root in (Path(__file__).resolve().parents[2], Path.cwd()):
+        pyproject = root / "pyproject.toml"
+        if ((root / "datasets").is_dir() and pyproject.is_file()
+                and 'name = "bayesbench"' in pyproject.read_text(errors="replace")):
+            return root / "datasets"
+    return None
+
+
+def search_path(data_dirs: Iterable = ()) -> list[tuple[str, Path]]:
+    """Where a data set given by name is looked for, in order, each directory with
+    where it comes from: ``data_dirs`` (a config's), ``BAYESBENCH_DATA``, ``checkout``
+    (:func:`checkout_dir`), ``bundled`` (:func:`bundled_dir`)."""
+    dirs = [("data_dirs", Path(d)) for d in data_dirs]
+    dirs += [(DATA_ENV, Path(d)) for d in os.environ.get(DATA_ENV, "").split(os.pathsep) if d]
+    checkout = checkout_dir()
+    if checkout is not None:
+        dirs.append(("checkout", checkout))
+    return dirs + [("bundled", bundled_dir())]
+
+
+def search_dirs(data_dirs: Iterable = ()) -> list[Path]:
+    """The directories of :func:`search_path`, in order."""
+    return [directory for _, directory in search_path(data_dirs)]
+
+
+def find_dataset(name: str, search_dirs: Iterable) -> Path | None:
+    """The first file called ``name`` or ``name`` plus a data extension in ``search_dirs``.
+
+    Directories are searched in order; within one, the exact name wins, then
+    ``.arff``, ``.csv``, ``.libsvm`` and ``.svm``. Returns None when none exists.
     """
     for directory in search_dirs:
         directory = Path(directory)
-        for candidate in (name, f"{name}.arff", f"{name}.csv"):
+        for candidate in (name, *(name + suffix for suffix in DATA_FORMATS)):
             path = directory / candidate
             if path.is_file():
                 return path
     return None
 
 
-def locate_dataset(data) -> Path:
-    """``data`` as a path if that file exists, else the bundled data set of that name.
+def locate_dataset(data, data_dirs: Iterable = ()) -> Path:
+    """``data`` as a path if that file exists, else the data set of that name on the
+    :func:`search_path`.
 
     Raises :class:`~bayesbench.errors.DataError` when neither exists.
     """
     path = Path(data)
     if path.is_file():
         return path
-    # A directory of the same name (say ./iris/ for results) must not hide the bundled set.
-    found = find_dataset(str(data), [bundled_dir()])
+    # A directory of the same name (say ./iris/ for results) must not hide the data set.
+    dirs = search_dirs(data_dirs)
+    found = find_dataset(str(data), dirs)
     if found is None:
         if path.is_dir():
             raise DataError("is a directory, not a data file", path=path)
-        raise DataError("no such file (nor a bundled data set of that name)", path=path)
+        raise DataError("no such file, nor a data set of that name in "
+                        + ", ".join(map(str, dirs)), path=path)
     return found

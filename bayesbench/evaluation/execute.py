@@ -8,100 +8,129 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
-import pandas as pd
-
+from ..data.encode import encode, used_attributes
 from ..data.folds import fold_rng
-from ..errors import BayesbenchError
-from ..models.registry import make_classifier
+from ..models.base import BaseClassifier
+from ..models.registry import (classifier_class, default_input, make_classifier,
+                               parameter_defaults)
 from ..spec import ClassifierSpec, RunOptions
+from .adapter import fit_predict
 from .executors import execute as map_jobs
 from .metrics import evaluate
 from .plan import FoldJob, Plan
-from .prepare import CLASSIFIER_STREAM, prepare_fold
+from .prepare import CLASSIFIER_STREAM, TUNE_STREAM, prepare_fold
 from .progress import Progress
+from .tune import tune
+
 
 def task_seed(seed: int, dataset: str, repetition: int, fold: int) -> int:
     """The ``random_state`` given to a classifier whose own is left None."""
     return int(fold_rng(seed, dataset, repetition, fold, CLASSIFIER_STREAM).integers(2 ** 31 - 1))
 
 
-def _matrices(kind: str, train, test):
-    # Named columns, so that learned structures in the records read with attribute names.
-    if kind == "continuous":
-        names = [a.name for a in train.attributes if not a.is_nominal]
-        if not names:
-            raise BayesbenchError("the data set has no numeric attributes for a continuous learner")
-        return (pd.DataFrame(train.numeric_matrix(), columns=names),
-                pd.DataFrame(test.numeric_matrix(), columns=names), {})
-    names = train.attribute_names
-    return (pd.DataFrame(train.codes(), columns=names), pd.DataFrame(test.codes(), columns=names),
-            {"cardinalities": train.cardinalities})
+# Which prepared view of a fold each input kind reads: codes need nominal attributes.
+VIEW_OF = {"codes": "discrete", "onehot": "continuous", "numeric": "continuous",
+           "frame": "continuous"}
 
 
-def _fit_and_score(clf, train, test, matrices) -> dict:
-    """The record fields of ``clf`` fitted on ``train`` and scored on ``test`` (whose
-    ``matrices`` the learner reads)."""
-    X_train, X_test, extra = matrices
-    n_classes = train.n_classes
-    cpu, t0 = time.thread_time(), time.perf_counter()
-    clf.fit(X_train, train.y, n_classes=n_classes, **extra)
-    t1 = time.perf_counter()
-    proba = np.asarray(clf.predict_proba(X_test), dtype=np.float64)
-    t2 = time.perf_counter()
-    # This thread's CPU time: other tasks running in threads of the same worker do not count.
-    cpu = time.thread_time() - cpu
-    if proba.shape != (test.n_rows, n_classes) or not np.isfinite(proba).all():
-        raise BayesbenchError(f"predict_proba returned an unusable array of shape "
-                              f"{proba.shape} (non-finite values or wrong shape)")
-    scores = evaluate(test.y, proba.argmax(axis=1), proba, n_classes)
-    structure = getattr(clf, "structure_", None)
-    summary = (structure.summary() if structure is not None else
-               clf.structure_summary() if hasattr(clf, "structure_summary") else "")
-    return {"confusion": scores["confusion"].tolist(),
-            "metrics": {**scores["metrics"], "cpu_seconds": cpu},
-            "per_class": {k: v.tolist() for k, v in scores["per_class"].items()},
-            "fit_seconds": t1 - t0, "predict_seconds": t2 - t1, "structure": summary,
-            "network": network(structure, train.target.name)}
+def _scores(outcome, test) -> dict:
+    """The record fields of an outcome on the test part ``test``."""
+    scores = evaluate(test.y, outcome.labels, outcome.proba, test.n_classes)
+    out = {"confusion": scores["confusion"].tolist(),
+           "metrics": {**scores["metrics"], "cpu_seconds": outcome.cpu_seconds},
+           "per_class": {k: v.tolist() for k, v in scores["per_class"].items()},
+           "fit_seconds": outcome.fit_seconds, "predict_seconds": outcome.predict_seconds}
+    if outcome.proba is None:
+        out["probabilities"] = False  # the probability metrics were not computed
+    if outcome.warnings:
+        out["warnings"] = list(outcome.warnings)
+    return out
 
 
-def network(structure, class_name: str):
+def network(clf, class_name: str):
     """A learned structure as record data (``class``, ``attributes``, ``nodes`` as
     ``[attributes, parents]`` index lists), or None when there is none to draw: no
-    structure, or plain naive Bayes over every attribute (naive Bayes, AODE)."""
-    if structure is None or (not structure.arcs() and not structure.dropped
-                             and all(len(n.attributes) == 1 for n in structure.nodes)):
+    ``structure_``, or plain naive Bayes over every attribute (naive Bayes, AODE)."""
+    structure = getattr(clf, "structure_", None)
+    if not hasattr(structure, "nodes") or (
+            not structure.arcs() and not structure.dropped
+            and all(len(n.attributes) == 1 for n in structure.nodes)):
         return None
     return {"class": class_name, "attributes": list(structure.names()),
             "nodes": [[list(n.attributes), list(n.parents)] for n in structure.nodes]}
 
 
+def _structure(clf) -> str:
+    structure = getattr(clf, "structure_", None)
+    summary = getattr(clf, "structure_summary", None)
+    return (structure.summary() if structure is not None else
+            summary() if callable(summary) else "")
+
+
+def _inputs(cls, kind: str, views, record: dict):
+    """The fold's training and test data, and their matrices for a ``cls`` taking ``kind``;
+    notes in ``record`` the sizes, classes and (when fewer than all) attributes used."""
+    train, test = views[VIEW_OF[kind]]()
+    # bayesbench's learners read attribute names from named columns (for their structures).
+    named = issubclass(cls, BaseClassifier)
+    X_train, X_test = encode(train, kind, named=named), encode(test, kind, named=named)
+    record.update(n_train=int(train.n_rows), n_test=int(test.n_rows),
+                  classes=list(train.class_names))
+    used = used_attributes(train, kind)
+    if len(used) < train.n_attributes:
+        record.update(attributes=used, n_attributes=train.n_attributes)
+    return train, test, X_train, X_test
+
+
 def run_classifier(spec: ClassifierSpec, views, job: FoldJob) -> dict:
-    """The outcome fields of one task's record: parameters, sizes, classes, scores."""
+    """The outcome fields of one task's record: parameters, sizes, classes, scores.
+
+    Any failure (the class cannot be imported here, its input cannot be made, it
+    raises, it returns unusable predictions) is the task's recorded error.
+    """
     params = dict(spec.params)
-    defaults = make_classifier(spec.learner).get_params()
-    if "random_state" in defaults and params.get("random_state") is None:
-        params["random_state"] = task_seed(job.seed, job.dataset.name, job.repetition, job.fold)
     record = {"learner": spec.learner, "params": params, "status": "ok",
               "n_train": int(job.train.size), "n_test": int(job.test.size)}
+    if spec.input is not None:
+        record["input"] = spec.input
     try:
+        cls = classifier_class(spec.learner)
+        if "random_state" in (parameter_defaults(cls) or {}) and params.get(
+                "random_state") is None:
+            params["random_state"] = task_seed(job.seed, job.dataset.name, job.repetition,
+                                               job.fold)
+        kind = spec.input or default_input(cls, spec.learner)
+        train, test, X_train, X_test = _inputs(cls, kind, views, record)
+        cards = train.cardinalities if kind == "codes" else None
+        if spec.tune is not None:
+            params.update(_tuned(spec, params, X_train, train, cards, job, record))
         clf = make_classifier(spec.learner, **params)
-        kind = getattr(clf, "input_kind", "discrete")
-        train, test = views[kind]()
-        matrices = _matrices(kind, train, test)
-        record.update(n_train=int(train.n_rows), n_test=int(test.n_rows),
-                      classes=list(train.class_names))
-        fitted = _fit_and_score(clf, train, test, matrices)
-        learned = fitted.pop("network")
-        record.update(fitted)
+        record.update(_scores(fit_predict(clf, X_train, train.y, X_test,
+                                          n_classes=train.n_classes, cardinalities=cards),
+                              test), structure=_structure(clf))
+        # Tuning is part of fitting a tuned learner: its cost counts in the timings.
+        record["fit_seconds"] += record.get("tune_seconds", 0.0)
         # The first fold's network is kept for the run's drawing of it (docs/results.md); the
         # other folds' would make every record as long as the data set is wide.
-        if learned is not None and (job.repetition, job.fold) == (0, 0):
+        learned = network(clf, train.target.name) if (job.repetition, job.fold) == (0, 0) else None
+        if learned is not None:
             record["network"] = learned
     except Exception as exc:  # noqa: BLE001 - a learner that fails is recorded, the run goes on
         record.update(status="error", error=f"{type(exc).__name__}: {exc}",
                       fit_seconds=0.0, predict_seconds=0.0)
     return record
+
+
+def _tuned(spec: ClassifierSpec, params: dict, X_train, train, cards, job, record) -> dict:
+    """The values ``spec.tune`` chooses on the training part (kept in ``record``)."""
+    t0 = time.perf_counter()
+    rng = fold_rng(job.seed, job.dataset.name, job.repetition, job.fold, TUNE_STREAM)
+    tuned = tune(lambda **c: make_classifier(spec.learner, **{**params, **c}),
+                 spec.tune.params, X_train, train.y, n_classes=train.n_classes,
+                 folds=spec.tune.folds, metric=spec.tune.metric, rng=rng, cardinalities=cards)
+    record.update(tuned=tuned.params, tune_scores=list(tuned.scores),
+                  tune_seconds=time.perf_counter() - t0)
+    return tuned.params
 
 
 def run_fold(job: FoldJob) -> list[dict]:

@@ -45,10 +45,12 @@ from ..stats import cohen_kappa
 
 @dataclass(frozen=True)
 class Metric:
-    """A score of a test fold: its name in table captions and its direction."""
+    """A score of a test fold: its name in table captions, its direction, and whether it
+    reads the predicted probabilities (a classifier without ``predict_proba`` has none)."""
 
     title: str
     lower_is_better: bool = False
+    needs_proba: bool = False
 
 
 # Every metric a record holds, in the order of the records' ``metrics``; config validation,
@@ -58,11 +60,13 @@ METRICS = {"accuracy": Metric("accuracy"), "error": Metric("0/1 loss", True),
            "f1_macro": Metric("macro F1"), "precision_weighted": Metric("weighted precision"),
            "recall_weighted": Metric("weighted recall"), "f1_weighted": Metric("weighted F1"),
            "specificity_macro": Metric("macro specificity"),
-           "log_loss": Metric("log loss", True), "brier": Metric("Brier score", True),
-           "auc_ovr": Metric("one-vs-rest AUC"), "kappa": Metric("Cohen's kappa"),
+           "log_loss": Metric("log loss", True, needs_proba=True),
+           "brier": Metric("Brier score", True, needs_proba=True),
+           "auc_ovr": Metric("one-vs-rest AUC", needs_proba=True), "kappa": Metric("Cohen's kappa"),
            "cpu_seconds": Metric("CPU seconds (fit and predict)", True)}
 METRIC_NAMES = tuple(METRICS)
 LOWER_IS_BETTER = frozenset(name for name, m in METRICS.items() if m.lower_is_better)
+PROBABILITY_METRICS = tuple(name for name, m in METRICS.items() if m.needs_proba)
 DEFAULT_METRICS = ("accuracy", "error", "precision_macro", "recall_macro", "f1_macro")
 # The metrics a fold's confusion matrix alone determines, which are pooled over the folds of a
 # repetition when its test folds are too small (see pooled); accuracy and error are too, but
@@ -218,13 +222,17 @@ def evaluate(y_true, y_pred, proba, n_classes: int) -> dict:
 
     Returns ``{"confusion": ndarray, "metrics": {name: float}, "per_class":
     {name: ndarray}}`` with the metric names of :data:`METRIC_NAMES` but
-    ``cpu_seconds``, which the caller measures.
+    ``cpu_seconds``, which the caller measures; with ``proba`` None (a classifier
+    without probabilities), those of :data:`PROBABILITY_METRICS` are NaN.
     """
     y_true = np.asarray(y_true, dtype=np.int64)
     y_pred = np.asarray(y_pred, dtype=np.int64)
     cm = confusion_matrix(y_true, y_pred, n_classes)
     metrics, per_class = confusion_scores(cm)
-    metrics["log_loss"] = log_loss(y_true, proba)
-    metrics["brier"] = brier_score(y_true, proba)
-    metrics["auc_ovr"] = auc_ovr(y_true, proba)
+    if proba is None:
+        metrics.update(dict.fromkeys(PROBABILITY_METRICS, float("nan")))
+    else:
+        metrics["log_loss"] = log_loss(y_true, proba)
+        metrics["brier"] = brier_score(y_true, proba)
+        metrics["auc_ovr"] = auc_ovr(y_true, proba)
     return {"confusion": cm, "metrics": metrics, "per_class": per_class}

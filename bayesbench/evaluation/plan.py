@@ -63,11 +63,14 @@ class Plan:
 
 def task_id(identity: dict, dataset: DatasetSpec, split: Split, clf: ClassifierSpec) -> str:
     """The id of one task of the experiment whose :meth:`~Experiment.identity` is given."""
+    # The input kind and the tuning join the key only when given, so that the tasks of
+    # result directories written before they existed keep their ids.
+    extra = {k: v for k, v in clf.identity().items() if k in ("input", "tune")}
     key = {"dataset": [dataset.name, dataset.path, dataset.class_attribute] + (
                [] if dataset.attributes is None else [list(dataset.attributes)]),
            "preprocess": identity["preprocess"], "cv": identity["cv"], "seed": identity["seed"],
            "repetition": split.repetition, "fold": split.fold, "fold_id": split.fold_id,
-           "classifier": [clf.label, clf.learner, clf.params]}
+           "classifier": [clf.label, clf.learner, clf.params] + ([extra] if extra else [])}
     blob = json.dumps(key, sort_keys=True, default=str).encode()
     return hashlib.sha256(blob).hexdigest()[:16]
 

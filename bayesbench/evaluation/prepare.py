@@ -27,7 +27,7 @@ SCOPES = ("fold", "global")
 NOISE_SIDES = ("train", "test", "both")
 
 # Streams of randomness within one fold.
-IMPUTE_STREAM, NOISE_STREAM, CLASSIFIER_STREAM, GLOBAL_IMPUTE_STREAM = 1, 2, 3, 4
+IMPUTE_STREAM, NOISE_STREAM, CLASSIFIER_STREAM, GLOBAL_IMPUTE_STREAM, TUNE_STREAM = 1, 2, 3, 4, 5
 
 
 @dataclass(frozen=True)

@@ -14,11 +14,13 @@ from .base import BaseClassifier, StructureLearner, fresh_fit
 from .counting import class_log_prior, counts, log_table, unseen_log_prob
 from .inference import joint_log_likelihood
 from .input import check_discrete_predict_X, start_discrete_fit
+from .scores import ModelScores
 from .structure import Structure
 from .validation import Interval
+from .weighting import WEIGHTS_CONSTRAINT, learn_weights
 
 
-class AugmentedNaiveBayes(StructureLearner, BaseClassifier):
+class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
     """Augmented naive Bayes over discrete attributes; subclasses learn the structure.
 
     The model is ``p(c, x) = p(c) prod_v p(x_v | x_pa(v), c)`` over the nodes of
@@ -37,6 +39,10 @@ class AugmentedNaiveBayes(StructureLearner, BaseClassifier):
         Additive (Laplace for 1, Lidstone otherwise) pseudo-count per table
         cell; 0 gives maximum-likelihood estimates, with which a value never
         seen with a class makes that class impossible.
+    weights : {None, 'awnb', 'manb', 'wanbia'}, default None
+        Parameter learning beyond smoothing, for every structure (Hall's
+        attribute weights, Dash and Cooper's model averaging, Zaidi et al.'s
+        CLL-optimal weights; see :mod:`.weighting`).
 
     Attributes
     ----------
@@ -52,13 +58,24 @@ class AugmentedNaiveBayes(StructureLearner, BaseClassifier):
         For a DataFrame fitted with categorical columns, each column's
         categories (None for an integer column); prediction maps a frame's
         values onto them, a value outside them being unseen. None for an array.
+    node_weights_ : ndarray or None
+        The exponent of each node (``weights`` awnb or wanbia), else None.
+    weighting_ : LearnedWeights or None
+        What ``weights`` learned (attribute weights, MANB's arc posteriors).
+
+    Model scores (log-likelihood, conditional log-likelihood, free parameters,
+    AIC, BIC) are methods, from :class:`~bayesbench.models.scores.ModelScores`.
     """
 
     input_kind = "discrete"
-    _parameter_constraints = {"alpha": [Interval(Real, 0, None, closed="left")]}
+    _parameter_constraints = {"alpha": [Interval(Real, 0, None, closed="left")],
+                              "weights": WEIGHTS_CONSTRAINT}
+    # For subclasses whose __init__ does not take ``weights``: they learn no weights.
+    weights = None
 
-    def __init__(self, *, alpha: float = 1.0):
+    def __init__(self, *, alpha: float = 1.0, weights=None):
         self.alpha = alpha
+        self.weights = weights
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
         raise NotImplementedError
@@ -78,9 +95,19 @@ class AugmentedNaiveBayes(StructureLearner, BaseClassifier):
         self.unseen_ = [unseen_log_prob(c, alpha) for c in self.counts_]
         self.class_count_ = np.bincount(codes, minlength=k).astype(np.float64)
         self.class_log_prior_ = class_log_prior(codes, k, alpha)
+        self.node_weights_ = self.weighting_ = None
+        if self.weights is not None:
+            # AWNB's bootstrap follows the learner's seed when it has one, else a fixed one.
+            seed = getattr(self, "random_state", 0)
+            self.weighting_ = learn_weights(
+                self.weights, structure, X, codes, self.counts_, self.tables_, self.unseen_,
+                self.class_log_prior_, cards, k, alpha, np.random.default_rng(seed))
+            self.tables_, self.unseen_ = self.weighting_.tables, self.weighting_.unseen
+            self.node_weights_ = self.weighting_.node_weights
         return self
 
     def _joint_log_likelihood(self, X, plain: bool = False) -> np.ndarray:
         X = check_discrete_predict_X(self, X)
         return joint_log_likelihood(self.structure_, self.tables_, X, self.class_log_prior_,
-                                    unseen=self.unseen_, plain=plain)
+                                    unseen=self.unseen_, plain=plain,
+                                    node_weights=self.node_weights_)

@@ -63,7 +63,8 @@ def node_log_probs(structure: Structure, tables: Sequence[np.ndarray], X: np.nda
 def joint_log_likelihood(structure: Structure, tables: Sequence[np.ndarray], X: np.ndarray,
                          log_prior: np.ndarray, *, cardinalities: Sequence[int] | None = None,
                          unseen: Sequence[np.ndarray] | None = None,
-                         plain: bool = False) -> np.ndarray:
+                         plain: bool = False,
+                         node_weights: Sequence[float] | None = None) -> np.ndarray:
     """Unnormalised ``log p(c, x)`` for every row, shape ``(n_samples, n_classes)``.
 
     Parameters
@@ -81,15 +82,22 @@ def joint_log_likelihood(structure: Structure, tables: Sequence[np.ndarray], X: 
         Multiply plain probabilities instead of adding logs (paper 004's
         non-log modes); the product can underflow to 0, then every class of
         that row gets ``-inf``.
+    node_weights : sequence of float, optional
+        One exponent per node (attribute weighting: AWNB, WANBIA):
+        ``log p(c) + sum_v w_v log p(x_v | x_pa(v), c)``; default all 1.
     """
     n = X.shape[0]
+    terms = node_log_probs(structure, tables, X, cardinalities, unseen)
+    if node_weights is not None:
+        # A weight of 0 drops the node, even where its term is -inf (alpha = 0).
+        terms = (w * t if w else np.zeros_like(t) for w, t in zip(node_weights, terms))
     if plain:
         prob = np.tile(np.exp(log_prior), (n, 1))
-        for term in node_log_probs(structure, tables, X, cardinalities, unseen):
+        for term in terms:
             prob *= np.exp(term)
         with np.errstate(divide="ignore"):
             return np.log(prob)
     jll = np.tile(np.asarray(log_prior, dtype=np.float64), (n, 1))
-    for term in node_log_probs(structure, tables, X, cardinalities, unseen):
+    for term in terms:
         jll += term
     return jll

@@ -1,12 +1,12 @@
-"""Incremental cross-validated accuracy of semi-naive Bayes models, for FSS and BSEJ.
+"""Incremental cross-validated accuracy of augmented naive Bayes models, for the wrappers.
 
 A wrapper search scores hundreds of candidate structures, each by stratified
 k-fold accuracy on the training data. Refitting every candidate on every fold
 is wasteful, because the model is a product of independent node tables:
 
-    log p(c, x) = log p(c) + sum over nodes v of log p(x_v | c)
+    log p(c, x) = log p(c) + sum over nodes v of log p(x_v | x_pa(v), c)
 
-and each table depends only on its own counts. So the engine
+and each table depends only on its own counts (of its node and parents). So the engine
 
 * assigns the inner folds once and counts, per node, the ``(fold, class,
   value)`` table with one ``np.bincount``; the counts of the training part of
@@ -18,8 +18,10 @@ and each table depends only on its own counts. So the engine
 
 Removing a single-attribute node costs one subtraction; joining two nodes, or
 taking one attribute out of a joined node, one ``bincount`` over the new
-node's code plus a subtraction and an addition. Every estimate is the exact
-held-out accuracy that refitting would give.
+node's code plus a subtraction and an addition; giving a node another parent
+(TAN and kDB searches, :meth:`InnerCV.family`) one ``bincount`` over the
+``(fold, class, parent configuration, value)`` index. Every estimate is the
+exact held-out accuracy that refitting would give.
 
 Smoothing is additive with the outer model's ``alpha``: ``p(v | c) = (n_cv +
 alpha) / (n_c + alpha r_v)`` with ``r_v`` the declared cardinality of the node
@@ -105,21 +107,26 @@ class InnerCV:
     def n(self) -> int:
         return self.y.shape[0]
 
-    def _contribution(self, codes: np.ndarray, n_values: int, cardinality: int) -> np.ndarray:
+    def _contribution(self, codes: np.ndarray, n_values: int, cardinality: int,
+                      parents: np.ndarray | None = None, n_parent_values: int = 1) -> np.ndarray:
+        """Held-out ``log p(x_v | c)``, or ``log p(x_v | x_pa, c)`` given parents' joint codes."""
         k, rc = self.n_folds, self.n_classes
-        observed = codes >= 0
+        if parents is None:
+            parents = np.zeros_like(codes)
+        observed = (codes >= 0) & (parents >= 0)
         all_observed = observed.all()
-        key = self._fold_class * n_values + codes
+        key = (self._fold_class * n_parent_values + parents) * n_values + codes
+        size = k * rc * n_parent_values * n_values
         counts = np.bincount(key if all_observed else key[observed],
-                             minlength=k * rc * n_values).reshape(k, rc, n_values)
+                             minlength=size).reshape(k, rc, n_parent_values, n_values)
         train = counts.sum(axis=0)[None] - counts
         # Float cardinality: alpha * r stays finite for any join found in practice.
-        denom = np.log(train.sum(axis=2) + self.alpha * float(cardinality))
-        log_table = np.log(train + self.alpha) - denom[:, :, None]
+        denom = np.log(train.sum(axis=3) + self.alpha * float(cardinality))
+        log_table = np.log(train + self.alpha) - denom[..., None]
         if all_observed:
-            return log_table[self.folds, :, codes]
+            return log_table[self.folds, :, parents, codes]
         out = np.zeros((self.n, rc))
-        out[observed] = log_table[self.folds[observed], :, codes[observed]]
+        out[observed] = log_table[self.folds[observed], :, parents[observed], codes[observed]]
         return out
 
     def _combine(self, a_codes, a_values, b_codes, b_values, compact):
@@ -142,8 +149,8 @@ class InnerCV:
             n_values = max(int(values.size), 1)
         return codes, n_values
 
-    def group(self, attributes) -> NodeScore:
-        """The node holding ``attributes`` (one attribute, or their Cartesian product)."""
+    def _joint_codes(self, attributes):
+        """Sorted attributes, their joint codes, number of codes and declared cardinality."""
         attributes = tuple(sorted(int(j) for j in attributes))
         codes = np.asarray(self.X[:, attributes[0]], dtype=np.int64)
         n_values = cardinality = self.cardinalities[attributes[0]]
@@ -153,8 +160,27 @@ class InnerCV:
                                             np.asarray(self.X[:, j], dtype=np.int64), r,
                                             compact=j == attributes[-1])
             cardinality *= r
+        return attributes, codes, n_values, cardinality
+
+    def group(self, attributes) -> NodeScore:
+        """The node holding ``attributes`` (one attribute, or their Cartesian product)."""
+        attributes, codes, n_values, cardinality = self._joint_codes(attributes)
         return NodeScore(attributes, codes, n_values, cardinality,
                          self._contribution(codes, n_values, cardinality))
+
+    def family(self, attributes, parents) -> np.ndarray:
+        """Held-out ``log p(x_attributes | x_parents, c)`` of each example, ``(n, n_classes)``.
+
+        The node's table given its attribute parents (TAN, kDB): counts per
+        (fold, class, parent configuration, value), smoothed over the node's
+        declared values, as :mod:`.counting` does for the final model. A row
+        missing a value of the node or of a parent contributes 0.
+        """
+        _, codes, n_values, cardinality = self._joint_codes(attributes)
+        if not parents:
+            return self._contribution(codes, n_values, cardinality)
+        _, parent_codes, n_parent_values, _ = self._joint_codes(parents)
+        return self._contribution(codes, n_values, cardinality, parent_codes, n_parent_values)
 
     def join(self, a: NodeScore, b: NodeScore, *, compact: bool = False) -> NodeScore:
         """The Cartesian-product node of ``a`` and ``b`` (codes compacted if ``compact``)."""

@@ -61,6 +61,8 @@ class KDB(AugmentedNaiveBayes):
         Pseudo-count per table cell.
     k : int, default 2
         Maximum number of attribute parents (bnclassify's ``kdbk`` default).
+    weights : {None, 'awnb', 'manb', 'wanbia'}, default None
+        See :class:`~bayesbench.models.anb.AugmentedNaiveBayes`.
 
     Attributes
     ----------
@@ -71,9 +73,10 @@ class KDB(AugmentedNaiveBayes):
     _parameter_constraints = {**AugmentedNaiveBayes._parameter_constraints,
                               "k": [Interval(Integral, 0, None, closed="left")]}
 
-    def __init__(self, *, alpha: float = 1.0, k: int = 2):
+    def __init__(self, *, alpha: float = 1.0, k: int = 2, weights=None):
         self.alpha = alpha
         self.k = k
+        self.weights = weights
 
     def _learn_structure(self, X, y, cardinalities, n_classes):
         mi = mutual_information_with_class(X, y, cardinalities, n_classes)

@@ -27,14 +27,17 @@ class NaiveBayes(AugmentedNaiveBayes):
         does not underflow; with many attributes it does, and then every class
         gets probability 0 and the posterior falls back to uniform (paper 004
         shows this failure).
+    weights : {None, 'awnb', 'manb', 'wanbia'}, default None
+        See :class:`~bayesbench.models.anb.AugmentedNaiveBayes`.
     """
 
     # "boolean": a string such as "no" is truthy and would silently mean log=True.
     _parameter_constraints = {**AugmentedNaiveBayes._parameter_constraints, "log": ["boolean"]}
 
-    def __init__(self, *, alpha: float = 1.0, log: bool = True):
+    def __init__(self, *, alpha: float = 1.0, log: bool = True, weights=None):
         self.alpha = alpha
         self.log = log
+        self.weights = weights
 
     def _learn_structure(self, X, y, cardinalities, n_classes):
         return Structure.naive(X.shape[1], info={"learner": "nb"})

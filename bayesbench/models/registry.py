@@ -1,14 +1,36 @@
-"""Config names of the classifiers, mapped to ``"module:Class"`` and imported lazily.
+"""Classifier names, resolved to classes: built-in, entry points, and import paths.
 
-A learner's module is imported only when it is asked for, so the registry
-never fails because of another learner, and listing names costs nothing.
+A name is resolved in this order:
+
+1. a built-in learner (``nb``, ``tan``, ...), mapped to ``"module:Class"`` in this
+   package and imported only when asked for, so that the registry never fails because
+   of another learner and listing names costs nothing;
+2. an import path ``package.module:Class`` (any class importable where the run runs);
+3. an entry point of the group ``bayesbench.classifiers`` that an installed package
+   declares (``myclf = mypkg.models:MyClassifier``); a built-in name always wins.
+
+Any class with ``fit`` and ``predict`` is a classifier (``docs/plugins.md`` states the
+contract): scikit-learn's estimators and bayesbench's learners alike. What input it
+takes is its ``input_kind`` class attribute (one of
+:data:`~bayesbench.data.encode.INPUT_KINDS`; bayesbench's own ``discrete`` and
+``continuous`` read as ``codes`` and ``numeric``), ``onehot`` when it declares none.
 """
 from __future__ import annotations
 
+import difflib
 import importlib
+import inspect
+import re
+import socket
+import sys
+from typing import NamedTuple
 
+from ..data.encode import INPUT_KINDS
 from ..errors import ClassifierError
-from .validation import validate_params
+from .base import BaseClassifier
+from .validation import describe, validate_params
+
+ENTRY_POINT_GROUP = "bayesbench.classifiers"
 
 _REGISTRY: dict[str, str] = {
     "nb": "naive_bayes:NaiveBayes",
@@ -26,56 +48,166 @@ _REGISTRY: dict[str, str] = {
     "fss": "wrapper:FSS",
     "bsej": "wrapper:BSEJ",
     "asb": "wrapper:ASB",
+    "tan_hc": "hill_climbing:TANHC",
+    "tan_hcsp": "hill_climbing:TANHCSP",
+    "kdb_hc": "hill_climbing:KDBHC",
+    "fssj": "hill_climbing:FSSJ",
 }
+# bayesbench's learners name their input by what it holds; the contract by its form.
+_OWN_INPUT = {"discrete": "codes", "continuous": "numeric"}
+DEFAULT_INPUT = "onehot"
+_ENTRY_POINTS: dict[tuple, dict[str, str]] = {}
 
 
 def list_classifiers() -> list[str]:
-    """Every registered classifier name, sorted."""
+    """Every built-in classifier name, sorted."""
     return sorted(_REGISTRY)
 
 
+def is_import_path(name) -> bool:
+    """Whether ``name`` is written as an import path, ``package.module:Class``."""
+    return isinstance(name, str) and ":" in name
+
+
+def entry_point_classifiers() -> dict[str, str]:
+    """``{name: "module:Class"}`` of the installed entry points of :data:`ENTRY_POINT_GROUP`
+    (read once per ``sys.path``), the built-in names left out: those always win."""
+    key = tuple(sys.path)
+    if key not in _ENTRY_POINTS:
+        from importlib.metadata import entry_points  # lazy: scans every installed package
+
+        found = {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+        _ENTRY_POINTS.clear()
+        _ENTRY_POINTS[key] = {k: v for k, v in sorted(found.items()) if k not in _REGISTRY}
+    return _ENTRY_POINTS[key]
+
+
+def classifier_names() -> list[str]:
+    """Every short name a config may use: the built-in ones, then the entry points'."""
+    return list_classifiers() + list(entry_point_classifiers())
+
+
+def target_of(name: str) -> str:
+    """The ``"module:Class"`` that ``name`` stands for; unknown names list what exists."""
+    if isinstance(name, str) and name in _REGISTRY:
+        return f"{__package__}.{_REGISTRY[name]}"
+    if is_import_path(name):
+        return name
+    found = entry_point_classifiers()
+    if isinstance(name, str) and name in found:
+        return found[name]
+    known = classifier_names()
+    close = difflib.get_close_matches(str(name), known, n=3)
+    hint = f" (did you mean {', '.join(close)}?)" if close else ""
+    raise ClassifierError(f"unknown classifier '{name}'{hint}; known classifiers are: "
+                          f"{', '.join(known)}; or name any class as package.module:Class")
+
+
 def classifier_class(name: str):
-    """The class registered under ``name``; unknown names list what exists."""
+    """The class ``name`` stands for, imported and checked to be a classifier."""
+    target = target_of(name)
+    module, _, qualname = target.partition(":")
+    if not re.fullmatch(r"[\w.]+", module) or not re.fullmatch(r"[\w.]+", qualname):
+        raise ClassifierError(f"classifier '{name}': '{target}' is not an import path; "
+                              f"expected package.module:Class")
     try:
-        target = _REGISTRY[name]
-    except (KeyError, TypeError):
-        raise ClassifierError(
-            f"unknown classifier '{name}'; known classifiers are: "
-            f"{', '.join(list_classifiers())}") from None
-    module, cls = target.split(":")
-    try:
-        mod = importlib.import_module(f"{__package__}.{module}")
+        obj = importlib.import_module(module)
     except ModuleNotFoundError as exc:
-        if exc.name != f"{__package__}.{module}":
-            raise
-        raise ClassifierError(
-            f"classifier '{name}' is registered but its module "
-            f"bayesbench.models.{module} is not available") from None
-    try:
-        return getattr(mod, cls)
-    except AttributeError:
-        raise ClassifierError(
-            f"classifier '{name}': bayesbench.models.{module} has no class {cls}") from None
+        # Also raised in a worker whose environment lacks the package: say where.
+        raise ClassifierError(f"cannot import classifier '{name}' on host "
+                              f"{socket.gethostname()}: no module named '{exc.name}'") from None
+    except Exception as exc:  # noqa: BLE001 - a plugin's own import error, told in one line
+        raise ClassifierError(f"cannot import classifier '{name}': importing {module} "
+                              f"raised {type(exc).__name__}: {exc}") from None
+    for part in qualname.split("."):
+        if not hasattr(obj, part):
+            options = [n for n in dir(obj) if not n.startswith("_")]
+            close = difflib.get_close_matches(part, options, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            raise ClassifierError(f"cannot import classifier '{name}': {obj.__name__} has no "
+                                  f"attribute '{part}'{hint}")
+        obj = getattr(obj, part)
+    check_classifier_class(obj, name)
+    return obj
+
+
+def check_classifier_class(cls, name: str) -> None:
+    """Raise :class:`ClassifierError` unless ``cls`` is a class with ``fit`` and ``predict``
+    and a known ``input_kind``."""
+    if not inspect.isclass(cls):
+        raise ClassifierError(f"classifier '{name}' is not a class but {type(cls).__name__}")
+    missing = [m for m in ("fit", "predict") if not callable(getattr(cls, m, None))]
+    if missing:
+        raise ClassifierError(f"'{name}' is not a classifier: {cls.__name__} has no "
+                              f"{' and no '.join(missing)} method")
+    default_input(cls, name)
+
+
+def default_input(cls, name: str | None = None) -> str:
+    """The input kind ``cls`` declares (its ``input_kind``), ``onehot`` if none."""
+    kind = getattr(cls, "input_kind", None)
+    kind = _OWN_INPUT.get(kind, kind) if isinstance(kind, str) else kind
+    if kind is None:
+        return DEFAULT_INPUT
+    if kind not in INPUT_KINDS:
+        raise ClassifierError(f"classifier '{name or cls.__name__}' declares input_kind = "
+                              f"{kind!r}; expected one of {', '.join(INPUT_KINDS)}")
+    return kind
+
+
+def parameter_defaults(cls) -> dict | None:
+    """``{parameter: default}`` of ``cls.__init__`` (``inspect.Parameter.empty`` when it
+    has none), or None when it also takes ``**kwargs`` (any name may be valid)."""
+    out = {}
+    for p in list(inspect.signature(cls.__init__).parameters.values())[1:]:
+        if p.kind == p.VAR_KEYWORD:
+            return None
+        if p.kind != p.VAR_POSITIONAL:
+            out[p.name] = p.default
+    return out
 
 
 def make_classifier(name: str, **params):
     """A new, unfitted classifier ``name`` with hyper-parameters ``params``, checked.
 
     An unknown parameter, or a value outside the learner's declared constraints
-    (:mod:`.validation`), raises :class:`~bayesbench.errors.ClassifierError`
-    whose ``parameter`` names it; an unknown parameter's message lists the
-    parameters the classifier takes.
+    (:mod:`.validation`, or scikit-learn's own parameter validation for its
+    estimators), raises :class:`~bayesbench.errors.ClassifierError` whose
+    ``parameter`` names it; an unknown parameter's message lists the parameters the
+    classifier takes. A constructor that raises is one such error too.
     """
     cls = classifier_class(name)
-    valid = cls._param_names()
-    unknown = sorted(set(params) - set(valid))
+    valid = parameter_defaults(cls)
+    unknown = sorted(set(params) - set(valid)) if valid is not None else []
     if unknown:
         raise ClassifierError(
             f"classifier '{name}' has no parameter(s) {', '.join(unknown)}; "
             f"its parameters are: {', '.join(valid) or '(none)'}", parameter=unknown[0])
-    model = cls(**params)
-    validate_params(model)
+    try:
+        model = cls(**params)
+    except ClassifierError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - the plugin's constructor, told in one line
+        raise ClassifierError(f"classifier '{name}': {cls.__name__}(...) raised "
+                              f"{type(exc).__name__}: {exc}") from None
+    _check_values(model)
     return model
+
+
+def _check_values(model) -> None:
+    """The model's own check of its parameter values, without fitting."""
+    if isinstance(model, BaseClassifier):
+        validate_params(model)
+        return
+    check = getattr(model, "_validate_params", None)  # scikit-learn's estimators (>= 1.2)
+    if not callable(check):
+        return
+    try:
+        check()
+    except (TypeError, ValueError) as exc:
+        found = re.search(r"The '(\w+)' parameter", str(exc))
+        raise ClassifierError(f"{type(model).__name__}: {exc}",
+                              parameter=found.group(1) if found else None) from None
 
 
 def check_classifier_params(name: str, params: dict) -> None:
@@ -84,3 +216,31 @@ def check_classifier_params(name: str, params: dict) -> None:
     For the config layer, which adds the key path of ``err.parameter``.
     """
     make_classifier(name, **params)
+
+
+class ClassifierInfo(NamedTuple):
+    """What ``bayesbench classifiers`` shows of one classifier."""
+
+    name: str
+    target: str
+    source: str           # "built-in", "entry point" or "import path"
+    input: str
+    defaults: dict        # parameter -> default (repr text), in signature order
+    constraints: dict     # parameter -> what it admits, in words (declared ones only)
+    summary: str          # the docstring's first line
+    doc: str
+
+
+def classifier_info(name: str) -> ClassifierInfo:
+    """The description of classifier ``name`` (any name :func:`classifier_class` takes)."""
+    cls = classifier_class(name)
+    source = ("built-in" if name in _REGISTRY else "import path" if is_import_path(name)
+              else "entry point")
+    defaults = {k: "(required)" if v is inspect.Parameter.empty else repr(v)
+                for k, v in (parameter_defaults(cls) or {}).items()}
+    declared = getattr(cls, "_parameter_constraints", {}) if issubclass(
+        cls, BaseClassifier) else {}
+    doc = inspect.cleandoc(cls.__doc__ or "")
+    return ClassifierInfo(name, target_of(name), source, default_input(cls, name), defaults,
+                          {k: describe(v) for k, v in declared.items() if k in defaults},
+                          doc.split("\n", 1)[0], doc)

@@ -4,11 +4,12 @@
   sec. 6.1): naive Bayes over the attributes whose G-test of independence from
   the class rejects at level ``significance``. An unreliable test (average cell
   count below 5) assumes independence, so the attribute is left out.
-* :class:`STAN`, selective tree augmented naive Bayes (Blanco et al. 2005, with
-  the conditional test of paper 002): TAN's Chow-Liu step restricted to the
-  attribute pairs whose conditional G-test given the class rejects; what
-  remains is a maximum weighted *forest* found by Kruskal's algorithm, edge
-  weights ``I(X_i; X_j | C)``.
+* :class:`STAN`, selective tree augmented naive Bayes as paper 002 ran it
+  (Blanco et al. 2005's two steps, with paper 002's conditional test): FFSS's
+  selection, then TAN's Chow-Liu step over the kept attributes restricted to
+  the pairs whose conditional G-test given the class rejects; what remains is
+  a maximum weighted *forest* found by Kruskal's algorithm, edge weights
+  ``I(X_i; X_j | C)``.
 
 The tests are in :mod:`.independence`; the forest is TAN's Kruskal
 (:func:`~bayesbench.models.tan.maximum_spanning_forest`) over a weight matrix
@@ -37,6 +38,21 @@ def decision_record(attributes, result: GTestResult, significance: float) -> dic
     record.update(result.as_dict())
     record["rejects"] = result.rejects(significance)
     return record
+
+
+def class_dependent_attributes(X, y, cardinalities, n_classes: int, significance: float):
+    """FFSS's selection: the attributes whose G-test of independence from the class rejects.
+
+    Returns the kept attribute indices (in index order) and one test record
+    per attribute; an unreliable test keeps independence, so drops the attribute.
+    """
+    tests, kept = [], []
+    for i in range(X.shape[1]):
+        result = independence_test(X[:, i], y, cardinalities[i], n_classes)
+        tests.append(decision_record((i,), result, significance))
+        if result.rejects(significance):
+            kept.append(i)
+    return kept, tests
 
 
 def dependence_forest(codes, cardinalities, y, n_classes: int, significance: float, labels=None):
@@ -77,7 +93,22 @@ def dependence_forest(codes, cardinalities, y, n_classes: int, significance: flo
 class STAN(AugmentedNaiveBayes):
     """Selective tree augmented naive Bayes: a forest over the significant dependencies.
 
-    For every pair of attributes, the G-test of ``X_i _||_ X_j | C``
+    Which paper does which. Blanco et al. (2005) defined STAN in two steps:
+    drop the attributes a chi-square test finds independent of the class, then
+    learn TAN's tree over the rest keeping only dependencies a chi-square
+    heuristic (built from unconditional tests) finds significant, which gives a
+    forest. Paper 002 (Mihaljevic et al. 2013, sec. 4 and 6.1) ran it with its
+    reliable conditional test in the second step, "the same test of
+    conditional independence as for ASB", and its FFSS test in the first: on
+    promoters and dermatology its STAN scores exactly as its FFSS. That is
+    ``select=True`` (the default). ``select=False`` skips the first step and
+    learns the forest over every attribute (bayesbench's STAN before issue 14;
+    no paper).
+
+    Step 1 (``select``): attribute ``X_i`` is kept when the G-test of
+    ``X_i _||_ C`` is reliable and rejects at ``significance``, as in
+    :class:`FFSS`. Step 2: for every pair of kept attributes, the G-test of
+    ``X_i _||_ X_j | C``
     (``G = 2 N I(X_i; X_j | C)``, chi-square with ``(r_i - 1)(r_j - 1) r_C``
     degrees of freedom) keeps the edge when it is reliable (``N / (r_i r_j r_C)
     >= 5``) and ``p < significance``; Kruskal's algorithm then takes the
@@ -90,27 +121,45 @@ class STAN(AugmentedNaiveBayes):
     alpha : float, default 1.0
         Additive smoothing of the tables (see :class:`AugmentedNaiveBayes`).
     significance : float, default 0.05
-        Level of the conditional independence tests (paper 002's alpha).
+        Level of both steps' tests (paper 002's alpha).
+    select : bool, default True
+        Drop the class-independent attributes first (paper 002's STAN).
+    weights : {None, 'awnb', 'manb', 'wanbia'}, default None
+        See :class:`~bayesbench.models.anb.AugmentedNaiveBayes`.
 
     Attributes
     ----------
     structure_ : Structure
-        ``info`` holds ``tests`` (one record per pair: attributes, statistic,
-        pvalue, dof, reliable, mutual_information, n, rejects), ``arcs``
-        (parent, child, weight) and ``roots``.
+        ``info`` holds ``tests`` (one record per pair of kept attributes:
+        attributes, statistic, pvalue, dof, reliable, mutual_information, n,
+        rejects), ``arcs`` (parent, child, weight) and ``roots``; with
+        ``select``, also ``class_tests`` (one record per attribute) and ``kept``.
     """
 
     _parameter_constraints = {**AugmentedNaiveBayes._parameter_constraints,
-                              "significance": SIGNIFICANCE}
+                              "significance": SIGNIFICANCE, "select": ["boolean"]}
 
-    def __init__(self, *, alpha: float = 1.0, significance: float = 0.05):
+    def __init__(self, *, alpha: float = 1.0, significance: float = 0.05, select: bool = True,
+                 weights=None):
         self.alpha = alpha
         self.significance = significance
+        self.select = select
+        self.weights = weights
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
-        parent_of, info = dependence_forest(X, cardinalities, y, n_classes,
-                                            float(self.significance))
-        return Structure.from_parents(parent_of, info=info)
+        significance = float(self.significance)
+        kept, info = list(range(X.shape[1])), {}
+        if self.select:
+            kept, class_tests = class_dependent_attributes(X, y, cardinalities, n_classes,
+                                                           significance)
+            info = {"class_tests": class_tests, "kept": kept}
+        forest, pairs = dependence_forest(X[:, kept], [cardinalities[a] for a in kept], y,
+                                          n_classes, significance, labels=kept)
+        info.update(pairs)
+        parent_of = [None] * X.shape[1]
+        for v, p in zip(kept, forest):
+            parent_of[v] = None if p is None else kept[p]
+        return Structure.from_parents(parent_of, attributes=kept, info=info)
 
 
 class FFSS(AugmentedNaiveBayes):
@@ -127,6 +176,8 @@ class FFSS(AugmentedNaiveBayes):
         Additive smoothing of the tables.
     significance : float, default 0.05
         Level of the tests.
+    weights : {None, 'awnb', 'manb', 'wanbia'}, default None
+        See :class:`~bayesbench.models.anb.AugmentedNaiveBayes`.
 
     Attributes
     ----------
@@ -137,17 +188,13 @@ class FFSS(AugmentedNaiveBayes):
     _parameter_constraints = {**AugmentedNaiveBayes._parameter_constraints,
                               "significance": SIGNIFICANCE}
 
-    def __init__(self, *, alpha: float = 1.0, significance: float = 0.05):
+    def __init__(self, *, alpha: float = 1.0, significance: float = 0.05, weights=None):
         self.alpha = alpha
         self.significance = significance
+        self.weights = weights
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
         significance = float(self.significance)
-        tests, kept = [], []
-        for i in range(X.shape[1]):
-            result = independence_test(X[:, i], y, cardinalities[i], n_classes)
-            tests.append(decision_record((i,), result, significance))
-            if result.rejects(significance):
-                kept.append(i)
+        kept, tests = class_dependent_attributes(X, y, cardinalities, n_classes, significance)
         return Structure.naive(X.shape[1], kept, info={
             "significance": significance, "tests": tests, "kept": kept})

@@ -14,8 +14,9 @@ import numpy as np
 
 from .anb import AugmentedNaiveBayes
 from .information import conditional_mutual_information_matrix, ddr_information_matrix
+from .scores import ARC_SCORES, arc_score_matrix
 from .structure import Structure
-from .validation import Interval, parameter_error
+from .validation import Interval, StrOptions, parameter_error
 
 _TIE_DECIMALS = 12
 
@@ -89,7 +90,7 @@ def orient(edges, n_attributes: int, attributes=None, root: int | None = None) -
 
 
 class TAN(AugmentedNaiveBayes):
-    """Tree-augmented naive Bayes with the Chow-Liu tree over ``I(Xi; Xj | C)``.
+    """Tree-augmented naive Bayes: the Chow-Liu tree over ``I(Xi; Xj | C)``, or a score's forest.
 
     Structure: the maximum weighted spanning tree of the complete graph whose
     edge ``(i, j)`` weighs ``I(Xi; Xj | C)`` (empirical, rows missing either
@@ -106,6 +107,16 @@ class TAN(AugmentedNaiveBayes):
     root : int, default 0
         Index of the root attribute (the choice changes only the smoothing,
         not the maximum-likelihood joint distribution).
+    criterion : {'cmi', 'loglik', 'aic', 'bic'}, default 'cmi'
+        ``'cmi'``: the spanning tree above. Otherwise edge ``(i, j)`` weighs
+        what the arc adds to that score (:func:`~bayesbench.models.scores.
+        arc_score_matrix`: ``N I`` minus AIC's or BIC's penalty) and only
+        edges of positive weight are kept, so the result is the maximum
+        weighted *forest*: each arc is there only if it improves the score
+        (bnclassify's ``tan_cl(score=)``; Friedman et al. 1997, sec. 4.2).
+        Not named ``score``, which is every estimator's accuracy method.
+    weights : {None, 'awnb', 'manb', 'wanbia'}, default None
+        See :class:`~bayesbench.models.anb.AugmentedNaiveBayes`.
 
     Attributes
     ----------
@@ -114,16 +125,24 @@ class TAN(AugmentedNaiveBayes):
         undirected edges in the order Kruskal added them) and ``"root"``.
     """
 
-    _measure = "cmi"
     _parameter_constraints = {**AugmentedNaiveBayes._parameter_constraints,
-                              "root": [Interval(Integral, 0, None, closed="left")]}
+                              "root": [Interval(Integral, 0, None, closed="left")],
+                              "criterion": [StrOptions({"cmi", *ARC_SCORES})]}
 
-    def __init__(self, *, alpha: float = 1.0, root: int = 0):
+    def __init__(self, *, alpha: float = 1.0, root: int = 0, criterion: str = "cmi",
+                 weights=None):
         self.alpha = alpha
         self.root = root
+        self.criterion = criterion
+        self.weights = weights
+
+    def _measure(self) -> str:
+        return self.criterion
 
     def _weights(self, X, y, cardinalities, n_classes):
-        return conditional_mutual_information_matrix(X, y, cardinalities, n_classes)
+        if self.criterion == "cmi":
+            return conditional_mutual_information_matrix(X, y, cardinalities, n_classes)
+        return arc_score_matrix(X, y, cardinalities, n_classes, self.criterion)
 
     def _learn_structure(self, X, y, cardinalities, n_classes):
         m = X.shape[1]
@@ -132,10 +151,12 @@ class TAN(AugmentedNaiveBayes):
             raise parameter_error(type(self).__name__, "root",
                                   f"an attribute index in 0..{m - 1}", self.root)
         weights = self._weights(X, y, cardinalities, n_classes)
-        tree = maximum_spanning_forest(weights)
+        measure = self._measure()
+        # A score keeps only the arcs that improve it; a measure's spanning tree keeps them all.
+        tree = maximum_spanning_forest(weights, min_weight=0.0 if measure in ARC_SCORES else None)
         parent_of = orient(tree, m, root=root if m else None)
         return Structure.from_parents(parent_of, info={
-            "learner": type(self).__name__, "measure": self._measure,
+            "learner": type(self).__name__, "measure": measure,
             "weights": weights, "tree": tree, "root": root})
 
 
@@ -156,7 +177,18 @@ class DDRTAN(TAN):
     :func:`~bayesbench.models.information.ddr_from_counts`).
     """
 
-    _measure = "ddr"
+    # No ``criterion``: the edge weight is always the ddr measure.
+    _parameter_constraints = {name: constraint
+                              for name, constraint in TAN._parameter_constraints.items()
+                              if name != "criterion"}
+
+    def __init__(self, *, alpha: float = 1.0, root: int = 0, weights=None):
+        self.alpha = alpha
+        self.root = root
+        self.weights = weights
+
+    def _measure(self) -> str:
+        return "ddr"
 
     def _weights(self, X, y, cardinalities, n_classes):
         return ddr_information_matrix(X, y, cardinalities, n_classes, float(self.alpha))

@@ -40,7 +40,7 @@ from .selective import SIGNIFICANCE, dependence_forest
 from .structure import Node, Structure
 from .validation import Interval
 
-#: Memory for BSEJ's cached candidate contributions (``n x n_classes`` floats
+#: Memory for a search's cached candidate contributions (``n x n_classes`` floats
 #: each); candidates beyond it are recomputed at every step instead.
 MAX_CACHE_BYTES = 256 * 2 ** 20
 
@@ -50,10 +50,14 @@ MAX_CACHE_BYTES = 256 * 2 ** 20
 MAX_JOIN_CELLS = 2 ** 22
 
 
-def _required_gain(cv: InnerCV, epsilon: float) -> int:
-    """Fewest extra correct predictions a step must bring: at least one, and at
-    least ``epsilon`` (a share of the examples) when that is larger."""
-    return max(1, math.ceil(epsilon * cv.n - 1e-9))
+def required_gain(n: int, epsilon: float, accept_ties: bool = False) -> int:
+    """Fewest extra correct predictions (of ``n`` examples) a step must bring.
+
+    ``epsilon n`` rounded up (``epsilon`` a share of the examples), and at least
+    one unless ``accept_ties`` (bnclassify's rule, under which ``epsilon = 0``
+    takes a step that only matches the current accuracy).
+    """
+    return max(0 if accept_ties else 1, math.ceil(epsilon * n - 1e-9))
 
 
 def forward_selection(cv: InnerCV, epsilon: float = 0.0) -> tuple[list[int], list[dict]]:
@@ -62,7 +66,7 @@ def forward_selection(cv: InnerCV, epsilon: float = 0.0) -> tuple[list[int], lis
     Returns the selected attributes in order of addition and the search trace
     (one entry per accepted step, with the inner accuracy after it).
     """
-    gain = _required_gain(cv, epsilon)
+    gain = required_gain(cv.n, epsilon)
     total = cv.log_prior.copy()
     best = cv.correct(total)
     trace = [{"operation": "start", "attributes": [], "accuracy": best / cv.n}]
@@ -86,36 +90,46 @@ def _join_allowed(cv: InnerCV, a: NodeScore, b: NodeScore) -> bool:
     return a.cardinality * b.cardinality * cv.n_classes <= MAX_JOIN_CELLS
 
 
-class _ContributionCache:
-    """Held-out contributions of candidate nodes, by attribute set, up to ``MAX_CACHE_BYTES``.
+def _nbytes(value) -> int:
+    if isinstance(value, NodeScore):
+        return value.codes.nbytes + value.contribution.nbytes
+    return value.nbytes
 
-    A node's contribution depends only on its attribute set, so the candidates of one
-    BSEJ step are kept for the next; those no longer candidates are let go after each step.
+
+class ContributionCache:
+    """Held-out contributions of candidate nodes, by key, up to ``MAX_CACHE_BYTES``.
+
+    A node's contribution (an ``(n, n_classes)`` array, or the :class:`NodeScore` that
+    holds it) depends only on its key, the node's attributes (and parents), so what a
+    search step scored is kept for the next (BSEJ here, every search of
+    :mod:`.hill_climbing`); beyond the budget it is rebuilt each time it is asked for.
     """
 
     def __init__(self):
-        self.values: dict[tuple[int, ...], np.ndarray] = {}
+        self.values: dict[tuple, np.ndarray | NodeScore] = {}
         self.nbytes = 0
-        self.used: set[tuple[int, ...]] = set()
+        self.used: set[tuple] = set()
 
-    def get(self, attributes, build) -> np.ndarray:
-        self.used.add(attributes)
-        hit = self.values.get(attributes)
+    def get(self, key, build):
+        """The value of ``key``, from ``build()`` the first time (or whenever it did not fit)."""
+        self.used.add(key)
+        hit = self.values.get(key)
         if hit is None:
-            hit = build().contribution
-            if self.nbytes + hit.nbytes <= MAX_CACHE_BYTES:
-                self.values[attributes] = hit
-                self.nbytes += hit.nbytes
+            hit = build()
+            if self.nbytes + _nbytes(hit) <= MAX_CACHE_BYTES:
+                self.values[key] = hit
+                self.nbytes += _nbytes(hit)
         return hit
 
     def keep_used(self):
-        """Forget every entry that was not a candidate since the last call."""
+        """Forget every entry not asked for since the last call (BSEJ's candidates change as
+        its nodes shrink and join, so most of a step's are never asked for again)."""
         self.values = {key: value for key, value in self.values.items() if key in self.used}
-        self.nbytes = sum(value.nbytes for value in self.values.values())
+        self.nbytes = sum(_nbytes(value) for value in self.values.values())
         self.used = set()
 
 
-def _best_bsej_move(cv: InnerCV, nodes, total, best: int, cache: _ContributionCache):
+def _best_bsej_move(cv: InnerCV, nodes, total, best: int, cache: ContributionCache):
     """The best-scoring candidate of one BSEJ step strictly above ``best``, first in the
     enumeration order on ties: ``(score, move)``, ``move`` None if none beats ``best``."""
     best_score, best_move = best, None
@@ -125,7 +139,7 @@ def _best_bsej_move(cv: InnerCV, nodes, total, best: int, cache: _ContributionCa
         partial = total - node.contribution
         rest = tuple(x for x in node.attributes if x != a)
         if rest:
-            partial = partial + cache.get(rest, lambda: cv.group(rest))
+            partial = partial + cache.get(rest, lambda: cv.group(rest).contribution)
         score = cv.correct(partial)
         if score > best_score:
             best_score, best_move = score, ("remove", owner[a], a)
@@ -136,7 +150,8 @@ def _best_bsej_move(cv: InnerCV, nodes, total, best: int, cache: _ContributionCa
             b = nodes[j]
             if not _join_allowed(cv, a, b):
                 continue
-            joined = cache.get(tuple(sorted(a.attributes + b.attributes)), lambda: cv.join(a, b))
+            joined = cache.get(tuple(sorted(a.attributes + b.attributes)),
+                               lambda: cv.join(a, b).contribution)
             score = cv.correct(partial - b.contribution + joined)
             if score > best_score:
                 best_score, best_move = score, ("join", i, j)
@@ -176,11 +191,11 @@ def backward_elimination_joining(cv: InnerCV, epsilon: float = 0.0
     tuple of attribute indices, ordered by smallest attribute) and the trace.
     """
     nodes = [cv.group((j,)) for j in range(cv.X.shape[1])]
-    gain = _required_gain(cv, epsilon)
+    gain = required_gain(cv.n, epsilon)
     total = cv.log_prior + sum(node.contribution for node in nodes)
     best = cv.correct(total)
     trace = [{"operation": "start", "attributes": [], "accuracy": best / cv.n}]
-    cache = _ContributionCache()
+    cache = ContributionCache()
     while nodes:
         score, move = _best_bsej_move(cv, nodes, total, best, cache)
         cache.keep_used()
@@ -192,10 +207,12 @@ def backward_elimination_joining(cv: InnerCV, epsilon: float = 0.0
     return [node.attributes for node in nodes], trace
 
 
-class _WrapperBase(AugmentedNaiveBayes):
-    """Shared set-up: the inner cross-validation engine over the training data."""
+class WrapperBase(AugmentedNaiveBayes):
+    """Shared parameters and set-up of every wrapper: the inner cross-validation engine
+    over the training data (here and in :mod:`.hill_climbing`)."""
 
     _parameter_constraints = {
+        **AugmentedNaiveBayes._parameter_constraints,
         # alpha > 0: with alpha = 0 a value unseen in an inner training fold has
         # probability 0, and the held-out accuracies of candidates cannot be compared.
         "alpha": [Interval(Real, 0, None, closed="neither")],
@@ -205,11 +222,12 @@ class _WrapperBase(AugmentedNaiveBayes):
     }
 
     def __init__(self, *, alpha: float = 1.0, inner_folds: int = 5, epsilon: float = 0.0,
-                 random_state=None):
+                 random_state=None, weights=None):
         self.alpha = alpha
         self.inner_folds = inner_folds
         self.epsilon = epsilon
         self.random_state = random_state
+        self.weights = weights
 
     def _rng(self) -> np.random.Generator:
         """The generator that places the examples into inner folds."""
@@ -220,7 +238,7 @@ class _WrapperBase(AugmentedNaiveBayes):
                        int(self.inner_folds), rng)
 
 
-class FSS(_WrapperBase):
+class FSS(WrapperBase):
     """Forward sequential selection (Langley and Sage 1994): a greedily grown selective naive Bayes.
 
     Starting from no attribute (the class prior alone), each step adds the
@@ -238,7 +256,9 @@ class FSS(_WrapperBase):
     epsilon : float in [0, 1), default 0.0
         Least gain in inner accuracy for a step to be taken (0: any strict gain).
     random_state : int or None
-        Seeds the placement of examples into inner folds.
+        Seeds the placement of examples into inner folds (and AWNB's bootstrap).
+    weights : {None, 'awnb', 'manb', 'wanbia'}, default None
+        See :class:`~bayesbench.models.anb.AugmentedNaiveBayes`.
 
     Attributes
     ----------
@@ -256,7 +276,7 @@ class FSS(_WrapperBase):
             "inner_folds": int(self.inner_folds)})
 
 
-class BSEJ(_WrapperBase):
+class BSEJ(WrapperBase):
     """Backward sequential elimination and joining (Pazzani 1996): a semi-naive Bayes.
 
     The model is ``p(c) prod_j p(x_Sj | c)`` over disjoint groups ``S_j`` of
@@ -277,7 +297,9 @@ class BSEJ(_WrapperBase):
     epsilon : float in [0, 1), default 0.0
         Least gain in inner accuracy for a step to be taken (0: any strict gain).
     random_state : int or None
-        Seeds the placement of examples into inner folds.
+        Seeds the placement of examples into inner folds (and AWNB's bootstrap).
+    weights : {None, 'awnb', 'manb', 'wanbia'}, default None
+        See :class:`~bayesbench.models.anb.AugmentedNaiveBayes`.
 
     Attributes
     ----------
@@ -333,7 +355,9 @@ class ASB(BSEJ):
     significance : float, default 0.05
         Level of the conditional independence tests.
     random_state : int or None
-        Seeds the placement of examples into BSEJ's inner folds.
+        Seeds the placement of examples into BSEJ's inner folds (and AWNB's bootstrap).
+    weights : {None, 'awnb', 'manb', 'wanbia'}, default None
+        See :class:`~bayesbench.models.anb.AugmentedNaiveBayes`.
 
     Attributes
     ----------
@@ -342,16 +366,17 @@ class ASB(BSEJ):
         groups), ``arcs`` (parent group, child group, weight) and ``roots``.
     """
 
-    _parameter_constraints = {**_WrapperBase._parameter_constraints,
+    _parameter_constraints = {**WrapperBase._parameter_constraints,
                               "significance": SIGNIFICANCE}
 
     def __init__(self, *, alpha: float = 1.0, inner_folds: int = 5, epsilon: float = 0.0,
-                 significance: float = 0.05, random_state=None):
+                 significance: float = 0.05, random_state=None, weights=None):
         self.alpha = alpha
         self.inner_folds = inner_folds
         self.epsilon = epsilon
         self.significance = significance
         self.random_state = random_state
+        self.weights = weights
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
         significance = float(self.significance)

@@ -1,6 +1,10 @@
-"""Preprocessing fitted on training data: imputation, discretization, attribute noise."""
+"""Preprocessing fitted on training data: imputation, discretization, attribute noise; the
+discretizers also as scikit-learn transformers (:mod:`.transformers`)."""
 from .discretize import Discretizer
 from .impute import Imputer
 from .noise import shuffle_attributes
+from .transformers import (EqualFrequencyDiscretizer, EqualWidthDiscretizer, FDDiscretizer,
+                           MDLDiscretizer)
 
-__all__ = ["Discretizer", "Imputer", "shuffle_attributes"]
+__all__ = ["Discretizer", "Imputer", "shuffle_attributes", "MDLDiscretizer", "FDDiscretizer",
+           "EqualWidthDiscretizer", "EqualFrequencyDiscretizer"]

@@ -41,8 +41,21 @@ Methods
     for the ``i/bins`` quantile is moved to the mid-point between the two
     adjacent distinct values around that quantile, so equal values always
     share a bin; cuts that coincide are merged, so heavy ties give fewer bins.
+``none``
+    Numeric attributes stay numeric (for the learners that model them).
 
 A constant (or entirely missing) training column gets no cut point: one bin.
+``width`` and ``frequency`` make at most as many bins as the attribute has
+distinct training values, whatever ``bins`` says, so that a huge ``bins``
+never allocates without bound. ``frequency`` cannot do otherwise (its cuts lie
+between distinct values; computing at most one quantile per value changes
+nothing). ``width`` lowers a larger ``bins`` to the number of distinct values,
+where Weka would keep the extra bins, all but that many of them empty.
+
+Cut points need finite numbers: ``fit`` refuses an attribute with an infinite
+training value, naming it (make such values missing, ``?``, or replace them).
+``transform`` puts ``-inf`` and ``inf`` into the outer bins like any value
+beyond the cut points. Errors are :class:`~bayesbench.errors.PreprocessError`.
 """
 from __future__ import annotations
 
@@ -50,11 +63,26 @@ import math
 
 import numpy as np
 
-from ..errors import ConfigError, DataError
+from ..errors import DataError, NotFittedError, PreprocessError
 from ..data.dataset import MISSING, Attribute, Dataset
 
-METHODS = ("mdl", "fd", "width", "frequency")
+#: Methods that choose cut points (what ``bayesbench discretize --method`` offers).
+CUT_METHODS = ("mdl", "fd", "width", "frequency")
+#: Every discretization an experiment may ask for: a cut-point method, or ``none``.
+METHODS = CUT_METHODS + ("none",)
+#: The methods that read ``bins``.
+BINNED_METHODS = ("width", "frequency")
 _LN2 = math.log(2.0)
+
+
+def present_values(x: np.ndarray) -> np.ndarray:
+    """The values of ``x`` that are not missing (NaN); refuses infinite ones."""
+    x = x[~np.isnan(x)]
+    n_inf = int(np.isinf(x).sum())
+    if n_inf:
+        raise PreprocessError(f"{n_inf} infinite value(s) among the values to discretize; "
+                              "cut points need finite numbers")
+    return x
 
 
 # ------------------------------------------------------------------ MDL
@@ -108,7 +136,7 @@ def mdl_cuts(x: np.ndarray, y: np.ndarray, n_classes: int) -> np.ndarray:
     Weka's supervised ``Discretize`` with default options.
     """
     present = ~np.isnan(x)
-    x, y = x[present], np.asarray(y)[present]
+    x, y = present_values(x), np.asarray(y)[present]
     order = np.argsort(x, kind="stable")
     xs, ys = x[order], y[order]
     n = xs.shape[0]
@@ -148,7 +176,7 @@ def mdl_cuts(x: np.ndarray, y: np.ndarray, n_classes: int) -> np.ndarray:
 # ------------------------------------------------------- unsupervised
 def fd_cuts(x: np.ndarray) -> np.ndarray:
     """Interior Freedman-Diaconis bin edges; Sturges' rule when FD degenerates (see above)."""
-    x = x[~np.isnan(x)]
+    x = present_values(x)
     if x.size == 0 or x.min() == x.max():
         return np.empty(0)
     q75, q25 = np.percentile(x, [75, 25])
@@ -161,21 +189,30 @@ def fd_cuts(x: np.ndarray) -> np.ndarray:
 
 
 def width_cuts(x: np.ndarray, bins: int) -> np.ndarray:
-    """``bins - 1`` equally spaced cut points over the range of ``x``."""
-    x = x[~np.isnan(x)]
+    """``bins - 1`` equally spaced cut points over the range of ``x``.
+
+    ``bins`` is lowered to the number of distinct values of ``x`` (see above).
+    """
+    x = present_values(x)
     if x.size == 0 or x.min() == x.max():
         return np.empty(0)
+    bins = min(bins, np.unique(x).size)
     lo, hi = float(x.min()), float(x.max())
     width = (hi - lo) / bins
     return np.unique(lo + width * np.arange(1, bins))
 
 
 def frequency_cuts(x: np.ndarray, bins: int) -> np.ndarray:
-    """Cut points near the ``i / bins`` quantiles, each half-way between distinct values."""
-    x = np.sort(x[~np.isnan(x)])
+    """Cut points near the ``i / bins`` quantiles, each half-way between distinct values.
+
+    At most ``x.size`` quantiles are computed: from that many on, every gap between
+    distinct values already holds one, so a larger ``bins`` gives the same cuts.
+    """
+    x = np.sort(present_values(x))
     distinct = np.unique(x)
     if distinct.size < 2:
         return np.empty(0)
+    bins = min(bins, x.size)
     targets = np.quantile(x, np.arange(1, bins) / bins)
     # index of the largest distinct value <= the quantile; the cut follows it
     below = np.searchsorted(distinct, targets, side="right") - 1
@@ -188,7 +225,7 @@ def _weka_number(value: float) -> str:
     """``weka.core.Utils.doubleToString(value, 6)``: 6 decimals, half away from zero, no trailing 0."""
     scaled = abs(value) * 1e6
     if scaled >= 2 ** 63:
-        return repr(value)
+        return repr(float(value))  # float(): numpy 2 would print 'np.float64(...)'
     q = int(scaled + 0.5)
     if q == 0:
         return "0"
@@ -227,15 +264,15 @@ class Discretizer:
 
     Parameters
     ----------
-    method : {"mdl", "fd", "width", "frequency"}, default "mdl"
-        How cut points are chosen (see the module docstring).
+    method : {"mdl", "fd", "width", "frequency", "none"}, default "mdl"
+        How cut points are chosen (see the module docstring); one of :data:`METHODS`.
     bins : int, default 10
-        Number of bins of ``width`` and ``frequency``; ignored by ``mdl`` and ``fd``.
+        Number of bins of ``width`` and ``frequency``; ignored by the other methods.
 
     Attributes
     ----------
     cuts_ : dict of str -> ndarray
-        Sorted cut points of every numeric attribute seen in ``fit``.
+        Sorted cut points of every numeric attribute seen in ``fit`` (empty for ``none``).
     """
 
     def __init__(self, method: str = "mdl", bins: int = 10):
@@ -243,24 +280,29 @@ class Discretizer:
         self.bins = bins
 
     def _check_params(self):
-        problems = []
         if self.method not in METHODS:
-            problems.append(("method", f"unknown discretization method {self.method!r}; "
-                                       f"expected one of {list(METHODS)}"))
-        if self.method in ("width", "frequency") and (
+            raise PreprocessError(f"unknown discretization method {self.method!r}; "
+                                  f"expected one of {', '.join(METHODS)}")
+        if self.method in BINNED_METHODS and (
                 isinstance(self.bins, bool) or not isinstance(self.bins, (int, np.integer))
                 or self.bins < 1):
-            problems.append(("bins", f"must be a positive integer, got {self.bins!r}"))
-        if problems:
-            raise ConfigError(problems)
+            raise PreprocessError(f"the number of bins must be a positive integer, "
+                                  f"got {self.bins!r}")
 
     def fit(self, ds: Dataset) -> "Discretizer":
         """Choose cut points for every numeric attribute of the training data ``ds``."""
         self._check_params()
         cuts = {}
         for att, col in zip(ds.attributes, ds.columns):
-            if att.is_nominal:
+            if att.is_nominal or self.method == "none":
                 continue
+            n_inf = int(np.isinf(col).sum())
+            if n_inf:
+                where = f"{ds.source}: " if ds.source else ""
+                raise PreprocessError(
+                    f"{where}attribute '{att.name}': {n_inf} infinite value(s) in the data to "
+                    f"discretize; cut points need finite numbers (make them missing with '?' "
+                    f"or replace them)")
             if self.method == "mdl":
                 cuts[att.name] = mdl_cuts(col, ds.y, ds.n_classes)
             elif self.method == "fd":
@@ -275,8 +317,9 @@ class Discretizer:
     def transform(self, ds: Dataset) -> Dataset:
         """``ds`` with each fitted numeric attribute replaced by its bin codes."""
         if not hasattr(self, "cuts_"):
-            from ..errors import NotFittedError
             raise NotFittedError("this Discretizer is not fitted yet; call fit first")
+        if self.method == "none":
+            return ds
         attributes, columns = [], []
         for att, col in zip(ds.attributes, ds.columns):
             if att.is_nominal:

@@ -19,15 +19,19 @@ Strategies
     Leave missing values as they are (the discrete models treat code ``-1``).
 
 A column with no observed training value cannot be imputed; ``fit`` says so,
-naming the attribute.
+naming the attribute (a :class:`~bayesbench.errors.DataError`). A numeric
+column whose training values include an infinity has no finite mean, and
+filling a missing value with it is refused. Other misuse is a
+:class:`~bayesbench.errors.PreprocessError`.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..data.dataset import MISSING, Dataset
-from ..errors import ConfigError, DataError, NotFittedError
+from ..errors import DataError, NotFittedError, PreprocessError
 
+#: The imputation strategies (see the module docstring).
 STRATEGIES = ("mean_mode", "weighted_random", "drop", "none")
 
 
@@ -56,8 +60,8 @@ class Imputer:
     def fit(self, ds: Dataset) -> "Imputer":
         """Learn each column's fill value (or distribution) from training data ``ds``."""
         if self.strategy not in STRATEGIES:
-            raise ConfigError([("strategy", f"unknown imputation strategy {self.strategy!r}; "
-                                            f"expected one of {list(STRATEGIES)}")])
+            raise PreprocessError(f"unknown imputation strategy {self.strategy!r}; "
+                                  f"expected one of {', '.join(STRATEGIES)}")
         self.attributes_ = list(ds.attributes)
         self.fill_, self.distributions_ = {}, {}
         if self.strategy in ("drop", "none"):
@@ -102,25 +106,30 @@ class Imputer:
                 out.notes.append(f"dropped {int(incomplete.sum())} rows with missing values")
             return out
         if self.strategy == "weighted_random" and not isinstance(rng, np.random.Generator):
-            raise ConfigError([("rng", "weighted_random imputation needs a "
-                                       "numpy.random.Generator, e.g. numpy.random.default_rng(1)")])
-        columns = []
-        for j, (att, col) in enumerate(zip(ds.attributes, ds.columns)):
-            holes = missing[:, j]
-            if not holes.any():
-                columns.append(col)
-                continue
-            if att.name not in self.fill_ and att.name not in self.distributions_:
-                raise DataError("has missing values but none in the training data",
-                                path=ds.source, attribute=att.name)
-            col = col.copy()
-            if att.name in self.distributions_:
-                p = self.distributions_[att.name]
-                col[holes] = rng.choice(p.size, size=int(holes.sum()), p=p)
-            else:
-                col[holes] = self.fill_[att.name]
-            columns.append(col)
+            raise TypeError("weighted_random imputation needs a numpy.random.Generator, "
+                            "e.g. numpy.random.default_rng(1)")
+        columns = [self._filled(att, col, missing[:, j], ds.source, rng) if missing[:, j].any()
+                   else col for j, (att, col) in enumerate(zip(ds.attributes, ds.columns))]
         return ds.with_columns(list(ds.attributes), columns)
+
+    def _filled(self, att, col: np.ndarray, holes: np.ndarray, source, rng) -> np.ndarray:
+        """A copy of ``col`` with its ``holes`` filled by the fitted rule of ``att``."""
+        if att.name not in self.fill_ and att.name not in self.distributions_:
+            raise DataError("has missing values but none in the training data",
+                            path=source, attribute=att.name)
+        col = col.copy()
+        if att.name in self.distributions_:
+            p = self.distributions_[att.name]
+            col[holes] = rng.choice(p.size, size=int(holes.sum()), p=p)
+            return col
+        fill = self.fill_[att.name]
+        if not np.isfinite(fill):
+            where = f"{source}: " if source else ""
+            raise PreprocessError(f"{where}attribute '{att.name}': cannot fill missing values "
+                                  f"with the training mean, which is {fill} because the "
+                                  f"training values include infinities")
+        col[holes] = fill
+        return col
 
     def fit_transform(self, ds: Dataset, rng: np.random.Generator | None = None) -> Dataset:
         return self.fit(ds).transform(ds, rng=rng)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..data.dataset import Dataset
-from ..errors import ConfigError
+from ..errors import PreprocessError
 
 
 def n_shuffled(fraction: float, n_attributes: int) -> int:
@@ -31,12 +31,14 @@ def shuffle_attributes(ds: Dataset, fraction: float, rng: np.random.Generator) -
         Chooses the attributes, then one permutation per chosen attribute in
         attribute order.
 
-    The chosen attribute names are recorded in ``Dataset.notes``.
+    The chosen attribute names are recorded in ``Dataset.notes``. A fraction
+    outside [0, 1] is a :class:`~bayesbench.errors.PreprocessError`.
     """
     if not 0 <= fraction <= 1:
-        raise ConfigError([("noise.fraction", f"must lie in [0, 1], got {fraction!r}")])
+        raise PreprocessError(f"the fraction of attributes to shuffle must lie in [0, 1], "
+                              f"got {fraction!r}")
     if not isinstance(rng, np.random.Generator):
-        raise ConfigError([("rng", "shuffle_attributes needs a numpy.random.Generator")])
+        raise TypeError("shuffle_attributes needs a numpy.random.Generator")
     k = n_shuffled(fraction, ds.n_attributes)
     chosen = np.sort(rng.choice(ds.n_attributes, size=k, replace=False)) if k else []
     columns = list(ds.columns)

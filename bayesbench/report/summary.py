@@ -32,8 +32,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..errors import BayesbenchError
-from ..evaluation.metrics import (LOWER_IS_BETTER, confusion_scores, needs_pooling,
-                                  per_class_metric, record_metric, title)
+from ..evaluation.metrics import (LOWER_IS_BETTER, PROBABILITY_METRICS, confusion_scores,
+                                  needs_pooling, per_class_metric, record_metric, title)
 from ..evaluation.store import records_to_frame, run_names
 from ..spec import Experiment
 from .analysis import compare
@@ -209,11 +209,18 @@ def _tables(records, pooled, small, experiment: Experiment, fmt):
     datasets = _order(records, "dataset", [d.name for d in experiment.datasets])
     classifiers = _order(records, "classifier", [c.label for c in experiment.classifiers])
     cv = experiment.cv
+    seen = attribute_notes(records, datasets, classifiers)
     for metric in experiment.metrics:
         rows, headers = metric_table(records_for(metric, records, pooled, small), metric,
                                      datasets, classifiers, fmt, small)
-        yield file_stem(metric), render(rows, headers, fmt,
-                                        caption=_metric_caption(metric, cv, datasets, small))
+        caption = _metric_caption(metric, cv, datasets, small)
+        notes = seen + probability_notes(records, metric, classifiers)
+        if fmt == "latex" and notes:  # a LaTeX table's notes go into its caption
+            caption = " ".join([f"{caption}."] + notes)
+        text = render(rows, headers, fmt, caption=caption)
+        if fmt in ("text", "markdown") and notes:  # CSV: one value per cell, no notes
+            text += "\n" + "".join(f"Note: {n}\n" for n in notes)
+        yield file_stem(metric), text
     yield "per_class", _per_class(pooled, datasets, classifiers, fmt)
     yield "confusion", _confusion(records, datasets, classifiers, fmt)
     yield "timings", _timings(records, datasets, classifiers, fmt)
@@ -221,6 +228,36 @@ def _tables(records, pooled, small, experiment: Experiment, fmt):
               for r in records if r["status"] != "ok"]
     if failed:
         yield FAILED_STEM, render(failed, FAILED_COLUMNS, fmt, caption="tasks that failed")
+
+
+def attribute_notes(records, datasets, classifiers) -> list[str]:
+    """A note per data set on which the classifiers saw different numbers of attributes
+    (a record keeps ``attributes`` and ``n_attributes`` when its learner saw fewer than
+    all, e.g. ``gnb`` the numeric ones only)."""
+    notes = []
+    for d in datasets:
+        used, total = {}, None
+        for r in records:
+            if r["dataset"] == d and r["status"] == "ok":
+                used[r["classifier"]] = len(r["attributes"]) if "attributes" in r else None
+                total = r.get("n_attributes", total)
+        if total is None:
+            continue
+        counts = [f"{c} {total if used[c] is None else used[c]} of {total}"
+                  for c in classifiers if c in used]
+        notes.append(f"{d}: the classifiers saw different attributes ({', '.join(counts)})")
+    return notes
+
+
+def probability_notes(records, metric: str, classifiers) -> list[str]:
+    """A note naming the classifiers without ``predict_proba`` when ``metric`` needs one."""
+    if metric not in PROBABILITY_METRICS:
+        return []
+    without = {r["classifier"] for r in records if r.get("probabilities") is False}
+    names = [c for c in classifiers if c in without]
+    if not names:
+        return []
+    return [f"{', '.join(names)}: no predict_proba, so no {title(metric)} (left empty)"]
 
 
 def _metric_caption(metric: str, cv, datasets, small) -> str:

@@ -29,6 +29,7 @@ import numpy as np
 from scipy import stats as _st
 
 from ..errors import StatsError
+from .effect_size import paired_scores
 
 __all__ = ["CorrelatedTTestResult", "bayesian_correlated_ttest",
            "SignedRankResult", "bayesian_signed_rank"]
@@ -42,15 +43,7 @@ def _check_rope(rope: float) -> float:
 
 def _differences(a, b, what: str, *, min_size: int, lower_is_better: bool) -> np.ndarray:
     """``a - b`` oriented so that a positive difference means ``a`` is better."""
-    a = np.asarray(a, dtype=float)
-    b = np.asarray(b, dtype=float)
-    if a.ndim != 1 or b.ndim != 1 or a.shape != b.shape:
-        raise StatsError(f"{what} needs two 1-d score vectors of equal length; "
-                         f"got shapes {a.shape} and {b.shape}")
-    if a.size < min_size:
-        raise StatsError(f"{what} needs at least {min_size} pairs of scores, got {a.size}")
-    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
-        raise StatsError("scores contain NaN or infinite values")
+    a, b = paired_scores(a, b, what, min_size=min_size)
     # b - a then negated, not a - b: the two are equal bit for bit, and b - a is the
     # difference baycomp forms, which keeps ties at the rope's edges identical.
     d = b - a

@@ -27,8 +27,9 @@ from .multiple import wilcoxon
 __all__ = ["MeanDifferenceResult", "mean_difference_ci", "cohens_dz", "rank_biserial"]
 
 
-def _paired(a, b, what: str, *, min_size: int) -> np.ndarray:
-    """The differences ``a - b`` of two paired score vectors."""
+def paired_scores(a, b, what: str, *, min_size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Two paired score vectors as float arrays, checked: 1-d, of equal length, at least
+    ``min_size`` pairs, finite. ``what`` names the statistic in the error."""
     a = np.asarray(a, dtype=float)
     b = np.asarray(b, dtype=float)
     if a.ndim != 1 or b.ndim != 1 or a.shape != b.shape:
@@ -38,6 +39,12 @@ def _paired(a, b, what: str, *, min_size: int) -> np.ndarray:
         raise StatsError(f"{what} needs at least {min_size} pairs of scores, got {a.size}")
     if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
         raise StatsError("scores contain NaN or infinite values")
+    return a, b
+
+
+def _paired(a, b, what: str, *, min_size: int) -> np.ndarray:
+    """The differences ``a - b`` of two paired score vectors."""
+    a, b = paired_scores(a, b, what, min_size=min_size)
     return a - b
 
 

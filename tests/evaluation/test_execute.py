@@ -1,6 +1,20 @@
-"""Per-fold execution: a learner's randomness is derived from the fold when left unset."""
+"""Per-fold execution: a learner's randomness is derived from the fold when left unset;
+classifiers of any origin, tuned or failing, in a run."""
+import numpy as np
+import pytest
+
+from bayesbench.config import parse_config
+from bayesbench.data import load_dataset
+from bayesbench.data.folds import fold_rng
+from bayesbench.errors import ConfigError
 from bayesbench.evaluation.execute import task_seed
+from bayesbench.evaluation.plan import plan
+from bayesbench.evaluation.prepare import TUNE_STREAM
 from bayesbench.evaluation.store import read_records
+from bayesbench.evaluation.tune import tune
+from bayesbench.models.registry import make_classifier
+from bayesbench.preprocess.discretize import Discretizer
+from helpers import run
 
 
 def test_random_state_is_derived_per_fold_when_left_none(finished):
@@ -29,3 +43,81 @@ def test_the_first_folds_network_is_kept_and_matches_its_summary(finished):
                               attribute_names=net["attributes"])
         assert structure.summary() == r["structure"]
     assert all(r["metrics"]["cpu_seconds"] >= 0 for r in records if r["status"] == "ok")
+
+
+# ------------------------------------------------------------- open classifiers in a run
+def _config(tmp_path, classifiers, datasets=("iris", "vote"), **over):
+    raw = {"name": "open", "seed": 5, "datasets": list(datasets), "cv": {"folds": 3},
+           "classifiers": classifiers, "output": str(tmp_path / "out"), **over}
+    return parse_config(raw, base_dir=tmp_path)
+
+
+def test_a_failing_classifier_loses_nothing_else(tmp_path):
+    result = run(_config(tmp_path, ["nb", {"name": "helpers:Unseen", "label": "unseen"},
+                                    {"name": "helpers:Raises", "label": "raises"},
+                                    {"name": "helpers:Majority", "label": "majority"}]),
+                 jobs=1, quiet=True)
+    by = {}
+    for r in result.records:
+        by.setdefault(r["classifier"], []).append(r)
+    assert all(r["status"] == "ok" for c in ("nb", "majority") for r in by[c])
+    assert {r["error"] for r in by["raises"]} == {"RuntimeError: singular matrix in fold"}
+    assert all(r["status"] == "error" and "predict returned labels not seen in training"
+               in r["error"] for r in by["unseen"])
+    # A classifier without predict_proba has no probability metrics, and its record says so.
+    assert all(r["probabilities"] is False and r["metrics"]["log_loss"] is None
+               for r in by["majority"])
+    assert all("probabilities" not in r for r in by["nb"])
+    errors = (result.run_dir / "summary" / "failed_tasks.txt").read_text()
+    assert "singular matrix in fold" in errors
+
+
+@pytest.mark.parametrize("name, fragment", [
+    ("no_such_module:Clf", "no module named 'no_such_module'"),
+    ("helpers:NoFit", "NoFit has no fit method"),
+])
+def test_an_unusable_class_is_a_config_error_before_anything_runs(tmp_path, name, fragment):
+    with pytest.raises(ConfigError) as err:
+        _config(tmp_path, ["nb", name])
+    [(key, message)] = err.value.problems
+    assert key == "classifiers[1].name" and fragment in message
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_tuned_tan_records_the_alpha_each_outer_fold_chose(tmp_path, uci_dir):
+    grid = [0.1, 1, 10]
+    config = _config(tmp_path, ["tan", {"name": "tan", "label": "tuned", "tune": {
+        "params": {"alpha": grid}, "folds": 4}}], datasets=["iris"])
+    records = [r for r in run(config, jobs=1, quiet=True).records if r["classifier"] == "tuned"]
+    assert len(records) == 3
+    ds = load_dataset(uci_dir / "iris.arff")
+    jobs = {job.fold: job for job in plan(config.experiment).jobs}
+    for r in records:
+        job = jobs[r["fold"]]
+        # The same choice made by hand on the outer training part alone.
+        train = Discretizer("mdl").fit_transform(ds.take(job.train))
+        expected = tune(lambda **c: make_classifier("tan", **c), {"alpha": grid}, train.codes(),
+                        train.y, n_classes=3, folds=4, metric="accuracy",
+                        rng=fold_rng(5, "iris", 0, r["fold"], TUNE_STREAM),
+                        cardinalities=train.cardinalities)
+        assert r["tuned"] == expected.params and r["params"] == expected.params
+        assert r["tune_scores"] == pytest.approx(list(expected.scores))
+        assert r["tuned"]["alpha"] in grid
+
+
+def test_records_keep_the_attributes_when_a_learner_saw_fewer(tmp_path, uci_dir):
+    result = run(_config(tmp_path, ["nb", "gnb", {"name": "gnb", "label": "gnb-onehot",
+                                                 "input": "onehot"}],
+                         datasets=[str(uci_dir / "german-credit.arff")]), jobs=1, quiet=True)
+    ds = load_dataset(uci_dir / "german-credit.arff")
+    numeric = [a.name for a in ds.attributes if not a.is_nominal]
+    for r in result.records:
+        if r["classifier"] == "gnb":
+            assert r["attributes"] == numeric and r["n_attributes"] == ds.n_attributes == 20
+        else:
+            assert "attributes" not in r, r["classifier"]
+    assert {r["input"] for r in result.records if r["classifier"] == "gnb-onehot"} == {"onehot"}
+    table = (result.run_dir / "summary" / "accuracy.txt").read_text()
+    assert (f"Note: german-credit: the classifiers saw different attributes (nb 20 of 20, "
+            f"gnb {len(numeric)} of 20, gnb-onehot 20 of 20)") in table
+    assert np.isfinite([r["metrics"]["accuracy"] for r in result.records]).all()

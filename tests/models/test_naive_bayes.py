@@ -16,7 +16,7 @@ from sklearn.pipeline import Pipeline  # noqa: E402
 from sklearn.preprocessing import FunctionTransformer  # noqa: E402
 
 UCI_NAMES = sorted(p.stem for p in __import__("pathlib").Path(
-    __file__).resolve().parents[3].joinpath("shared", "datasets", "uci").glob("*.arff"))
+    __file__).resolve().parents[2].joinpath("datasets").glob("*.arff"))
 
 
 def one_split(uci_dir, name):
@@ -128,7 +128,7 @@ def test_sklearn_clone_and_pipeline():
     y = (X[:, 0] > 0).astype(int)
     m = make_classifier("nb", alpha=0.5, log=False)
     c = clone(m)
-    assert c is not m and c.get_params() == {"alpha": 0.5, "log": False}
+    assert c is not m and c.get_params() == {"alpha": 0.5, "log": False, "weights": None}
     pipe = Pipeline([("shift", FunctionTransformer(lambda a: a + 0)), ("nb", c)])
     pipe.set_params(nb__alpha=2.0)
     pipe.fit(X, y)

@@ -6,7 +6,8 @@ from bayesbench.errors import ClassifierError
 from bayesbench.models.registry import classifier_class
 
 BRIEF_NAMES = {"nb", "map", "tan", "ddr_tan", "kdb", "aode", "gnb", "full_bayes",
-               "linear_full_bayes", "knaive", "stan", "ffss", "fss", "bsej", "asb"}
+               "linear_full_bayes", "knaive", "stan", "ffss", "fss", "bsej", "asb",
+               "tan_hc", "tan_hcsp", "kdb_hc", "fssj"}
 DISCRETE_OWN = ["nb", "map", "tan", "ddr_tan", "kdb", "aode"]
 
 
@@ -26,7 +27,7 @@ def test_discrete_classes_follow_the_estimator_conventions(name):
 
 def test_make_classifier_sets_parameters():
     model = bayesbench.make_classifier("kdb", k=3, alpha=0.5)
-    assert model.get_params() == {"alpha": 0.5, "k": 3}
+    assert model.get_params() == {"alpha": 0.5, "k": 3, "weights": None}
 
 
 def test_unknown_name_lists_known_names():
@@ -43,6 +44,15 @@ def test_unknown_parameter_lists_valid_ones():
         bayesbench.make_classifier("tan", depth=2)
     with pytest.raises(ClassifierError, match="parameters are: alpha, log"):
         bayesbench.make_classifier("nb").set_params(smoothing=1)
+
+
+@pytest.mark.parametrize("name", bayesbench.list_classifiers())
+def test_no_parameter_hides_a_method(name):
+    # __init__ stores each parameter on the instance, where it would shadow a method of
+    # that name: TAN's bnclassify-style ``score`` hid ``score(X, y)``, the accuracy that
+    # scikit-learn's cross_val_score calls.
+    cls = classifier_class(name)
+    assert [p for p in cls._param_names() if callable(getattr(cls, p, None))] == []
 
 
 def test_classifier_errors_are_value_errors_as_scikit_learn_expects():
@@ -64,3 +74,88 @@ def test_params_are_checked_without_fitting_for_the_config_layer():
     with pytest.raises(ClassifierError, match="has no parameter") as unknown:
         check_classifier_params("nb", {"log": True, "smoothing": 1})
     assert unknown.value.parameter == "smoothing"
+
+
+# ---------------------------------------------------------------- open classifiers
+def test_an_import_path_names_any_class_and_its_parameters_are_checked():
+    from sklearn.linear_model import LogisticRegression
+
+    model = bayesbench.make_classifier("sklearn.linear_model:LogisticRegression", C=0.5)
+    assert type(model) is LogisticRegression and model.C == 0.5
+    with pytest.raises(ClassifierError, match="has no parameter") as unknown:
+        bayesbench.make_classifier("sklearn.linear_model:LogisticRegression", depth=2)
+    assert unknown.value.parameter == "depth"
+    # scikit-learn's own check of the value, before any fit
+    with pytest.raises(ClassifierError, match="'C' parameter of LogisticRegression") as bad:
+        bayesbench.make_classifier("sklearn.linear_model:LogisticRegression", C=-1)
+    assert bad.value.parameter == "C"
+
+
+@pytest.mark.parametrize("name, fragments", [
+    ("no_such_package.models:Clf", ["cannot import classifier 'no_such_package.models:Clf'",
+                                    "on host", "no module named 'no_such_package'"]),
+    ("sklearn.tree:DecisionTreeClasifier", ["sklearn.tree has no attribute "
+                                            "'DecisionTreeClasifier'",
+                                            "did you mean 'DecisionTreeClassifier'"]),
+    ("helpers:NoFit", ["'helpers:NoFit' is not a classifier: NoFit has no fit method"]),
+    ("collections:OrderedDict", ["OrderedDict has no fit and no predict method"]),
+    ("os:path", ["'os:path' is not a class but module"]),
+    ("sklearn.tree:", ["is not an import path; expected package.module:Class"]),
+])
+def test_a_path_that_is_no_classifier_is_one_line_naming_it(name, fragments):
+    with pytest.raises(ClassifierError) as err:
+        bayesbench.make_classifier(name)
+    message = str(err.value)
+    assert "\n" not in message
+    for fragment in fragments:
+        assert fragment in message, message
+
+
+def test_a_constructor_that_raises_is_one_line():
+    with pytest.raises(ClassifierError, match=r"NeedsArgument\(...\) raised TypeError"):
+        bayesbench.make_classifier("helpers:NeedsArgument")
+
+
+def test_unknown_names_suggest_the_nearest_and_the_path_form():
+    with pytest.raises(ClassifierError) as err:
+        bayesbench.make_classifier("tann")
+    assert "(did you mean tan, stan, tan_hc?)" in str(err.value)
+    assert "package.module:Class" in str(err.value)
+
+
+def test_an_entry_point_names_a_classifier(oner_plugin):
+    from bayesbench.models.registry import classifier_names, entry_point_classifiers
+
+    assert entry_point_classifiers() == {"oner": "bayesbench_oner:OneR"}
+    assert classifier_names() == bayesbench.list_classifiers() + ["oner"]
+    model = bayesbench.make_classifier("oner", alpha=0.5)
+    assert type(model).__module__ == "bayesbench_oner" and model.alpha == 0.5
+    # The built-in names stay the built-in learners alone (scikit-learn's checks run over them).
+    assert "oner" not in bayesbench.list_classifiers()
+
+
+def test_input_kind_defaults():
+    from bayesbench.models.registry import default_input
+
+    assert default_input(classifier_class("nb")) == "codes"
+    assert default_input(classifier_class("gnb")) == "numeric"
+    assert default_input(classifier_class("sklearn.tree:DecisionTreeClassifier")) == "onehot"
+
+    class Odd:
+        input_kind = "pixels"
+
+    with pytest.raises(ClassifierError, match="declares input_kind = 'pixels'; expected one of "
+                                              "codes, onehot, numeric, frame"):
+        default_input(Odd)
+
+
+def test_classifier_info_reads_signature_constraints_and_docstring():
+    from bayesbench.models.registry import classifier_info
+
+    info = classifier_info("tan")
+    assert info.source == "built-in" and info.input == "codes"
+    assert info.defaults == {"alpha": "1.0", "root": "0", "criterion": "'cmi'", "weights": "None"}
+    assert info.constraints["alpha"] == "a number >= 0"
+    assert info.summary.startswith("Tree-augmented naive Bayes") and "Parameters" in info.doc
+    path = classifier_info("sklearn.tree:DecisionTreeClassifier")
+    assert path.source == "import path" and path.defaults["criterion"] == "'gini'"

@@ -39,6 +39,7 @@ EXPECTED_FAILURES = {
     "aode": DISCRETE, "asb": DISCRETE, "bsej": DISCRETE, "ddr_tan": DISCRETE,
     "ffss": DISCRETE, "fss": DISCRETE, "kdb": DISCRETE, "map": DISCRETE, "nb": DISCRETE,
     "stan": DISCRETE, "tan": DISCRETE,
+    "fssj": DISCRETE, "kdb_hc": DISCRETE, "tan_hc": DISCRETE, "tan_hcsp": DISCRETE,
     "full_bayes": CONTINUOUS, "gnb": CONTINUOUS, "knaive": CONTINUOUS,
     "linear_full_bayes": CONTINUOUS,
 }

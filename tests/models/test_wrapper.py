@@ -1,4 +1,5 @@
-"""FSS, BSEJ, ASB: the searches equal brute-force refitting and find known truths."""
+"""FSS, BSEJ, ASB: the searches equal brute-force refitting and find known truths; the
+shared stopping rule and seeding of every wrapper (hill-climbing ones included)."""
 import numpy as np
 import pytest
 
@@ -6,8 +7,17 @@ import bayesbench
 from bayesbench.errors import ClassifierError
 from bayesbench.models.inner_cv import stratified_fold_ids
 from bayesbench.models.selective import FFSS
-from bayesbench.models.wrapper import ASB, BSEJ, FSS
+from bayesbench.models.wrapper import ASB, BSEJ, FSS, required_gain
 from helpers import random_data, refit_scores
+
+
+def test_required_gain_is_one_example_or_epsilon_of_them():
+    assert required_gain(100, 0.0) == 1
+    assert required_gain(100, 0.0, accept_ties=True) == 0
+    assert required_gain(100, 0.025, accept_ties=True) == 3
+    assert required_gain(100, 0.01) == 1
+    assert required_gain(100, 0.025) == 3
+    assert required_gain(1728, 0.01) == 18
 
 
 def refit_correct(X, y, cards, k, alpha, folds, groups):
@@ -184,7 +194,7 @@ def test_bsej_without_cache_room_gives_the_same_search(monkeypatch):
     assert len(cached.info["trace"]) > 2  # the cache was actually reused across steps
 
 
-@pytest.mark.parametrize("name", ["fss", "bsej", "asb"])
+@pytest.mark.parametrize("name", ["fss", "bsej", "asb", "tan_hc", "tan_hcsp", "kdb_hc", "fssj"])
 def test_same_random_state_gives_the_same_structure(name):
     rng = np.random.default_rng(11)
     X = rng.integers(-1, 3, (120, 6))

@@ -117,3 +117,22 @@ def test_leave_one_out_f1_of_wdbc_class_m_is_the_same_in_every_file(uci_dir, tmp
     macro = pd.read_csv(summary / "f1_macro.csv").iloc[0]["mean"]
     assert macro == pytest.approx(skm.f1_score(truth, pred, average="macro"), abs=1e-12)
     check_summary_csvs(summary, ["accuracy", "f1_M", "f1_macro", "kappa"])
+
+
+def test_a_probability_table_names_the_classifiers_without_predict_proba(tmp_path):
+    from bayesbench.config import parse_config
+    from helpers import run
+
+    cfg = parse_config({"name": "p", "datasets": ["iris"], "cv": {"folds": 3},
+                        "classifiers": ["nb", {"name": "helpers:Majority", "label": "majority"}],
+                        "metrics": ["accuracy", "log_loss"], "output": str(tmp_path / "out")},
+                       base_dir=tmp_path)
+    summary = run(cfg, jobs=1, quiet=True).run_dir / "summary"
+    note = "majority: no predict_proba, so no log loss (left empty)"
+    assert f"Note: {note}\n" in (summary / "log_loss.txt").read_text()
+    assert f"Note: {note}\n" in (summary / "log_loss.md").read_text()
+    assert note.replace("_", r"\_") in (summary / "log_loss.tex").read_text()
+    assert "Note" not in (summary / "log_loss.csv").read_text()
+    assert "Note" not in (summary / "accuracy.txt").read_text()
+    table = pd.read_csv(summary / "log_loss.csv").set_index("classifier")
+    assert np.isnan(table.loc["majority", "mean"])

@@ -1,0 +1,145 @@
+"""Model scores of a fitted discrete classifier: likelihoods, free parameters, AIC, BIC.
+
+For an augmented naive Bayes with parameters ``theta`` and data ``D`` of ``N`` rows:
+
+* log-likelihood ``LL = sum_i log p(c_i, x_i | theta)``;
+* conditional log-likelihood ``CLL = sum_i log p(c_i | x_i, theta)`` (what a
+  classifier is judged by; minus scikit-learn's unnormalised ``log_loss``);
+* free parameters ``k = (r_C - 1) + sum_v (r_v - 1) q_v r_C``, ``r_v`` the
+  number of values of node ``v`` (the product of its attributes' cardinalities
+  for a joined node), ``q_v`` the number of configurations of its attribute
+  parents, ``r_C`` the number of classes;
+* ``AIC = 2 k - 2 LL`` and ``BIC = k ln N - 2 LL`` (Akaike 1974; Schwarz
+  1978), smaller is better, as R's ``stats::AIC`` and statsmodels define them.
+  bnclassify's ``AIC`` and ``BIC`` are ``LL - k`` and ``LL - k ln N / 2``,
+  i.e. ``-1/2`` times these: the same ranking of models.
+
+A missing value leaves its node out of ``log p(c, x)`` (see :mod:`.inference`),
+which is the marginal likelihood of the observed values when the node is a leaf.
+
+The arc scores of :func:`arc_score_matrix` are what adding one arc between two
+attributes of a naive Bayes changes in these scores (bnclassify's ``tan_cl``
+with ``score=``; Friedman, Geiger and Goldszmidt 1997, sec. 4.2).
+"""
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import numpy as np
+
+from ..errors import ClassifierError
+from .base import check_fitted
+from .information import cmi_from_counts, pair_counts
+from .structure import Structure
+
+#: The scores of :func:`arc_score_matrix`, each to be maximised.
+ARC_SCORES = ("loglik", "aic", "bic")
+
+
+def free_parameters(structure: Structure, cardinalities: Sequence[int], n_classes: int) -> int:
+    """Free parameters of the class prior and of every node's table (see the module docstring)."""
+    cards = [int(c) for c in cardinalities]
+    total = n_classes - 1
+    for node in structure.nodes:
+        r_v = math.prod(cards[a] for a in node.attributes)
+        q_v = math.prod(cards[p] for p in node.parents)
+        total += (r_v - 1) * q_v * n_classes
+    return int(total)
+
+
+def arc_score_matrix(X: np.ndarray, y: np.ndarray, cardinalities: Sequence[int],
+                     n_classes: int, score: str) -> np.ndarray:
+    """Gain in ``score`` from an arc between ``X_i`` and ``X_j`` (both children of the class).
+
+    With ``N_ij`` the rows where both are observed, ``I = I(X_i; X_j | C)`` on
+    those rows and ``d = (r_i - 1)(r_j - 1) r_C`` the parameters the arc adds:
+
+    * ``loglik``: ``N_ij I``, the gain in maximum log-likelihood;
+    * ``aic``: ``N_ij I - d`` (half the fall in AIC);
+    * ``bic``: ``N_ij I - d ln(N_ij) / 2`` (half the fall in BIC).
+
+    Returns the symmetric ``(m, m)`` matrix, zero diagonal. An arc helps the
+    score when its entry is positive.
+    """
+    if score not in ARC_SCORES:
+        raise ClassifierError(f"score must be one of {', '.join(ARC_SCORES)}, got {score!r}")
+    m = X.shape[1]
+    out = np.zeros((m, m))
+    for i, j, n in pair_counts(X, y, cardinalities, n_classes):
+        rows = float(n.sum())
+        gain = rows * cmi_from_counts(n)
+        dof = (int(cardinalities[i]) - 1) * (int(cardinalities[j]) - 1) * n_classes
+        if score == "aic":
+            gain -= dof
+        elif score == "bic":
+            gain -= dof * math.log(rows) / 2 if rows > 0 else 0.0
+        out[i, j] = out[j, i] = gain
+    return out
+
+
+class ModelScores:
+    """Scores of a fitted augmented naive Bayes, as methods (mixed into the estimator).
+
+    Reads ``structure_``, ``cardinalities_``, ``classes_`` and, when attribute
+    weights were learned, ``node_weights_``.
+    """
+
+    def _class_codes(self, y) -> np.ndarray:
+        y = np.asarray(y)
+        codes = np.searchsorted(self.classes_, y)
+        codes = np.clip(codes, 0, len(self.classes_) - 1)
+        unknown = self.classes_[codes] != y
+        if unknown.any():
+            known = ", ".join(str(c) for c in self.classes_.tolist())
+            raise ClassifierError(f"y holds class {y[np.argmax(unknown)].tolist()!r}, which "
+                                  f"was not seen at fit (classes: {known})")
+        return codes
+
+    def _rows(self, X, y) -> tuple[np.ndarray, np.ndarray]:
+        check_fitted(self)
+        codes = self._class_codes(y)
+        jll = self._joint_log_likelihood(X)
+        if jll.shape[0] != codes.shape[0]:
+            raise ClassifierError(f"X has {jll.shape[0]} rows but y has {codes.shape[0]}")
+        return jll, codes
+
+    def log_likelihood(self, X, y) -> float:
+        """``sum_i log p(c_i, x_i)`` under the fitted parameters.
+
+        Attribute weights (``weights='awnb'`` or ``'wanbia'``) make ``p(c, x)``
+        an unnormalised score, so there it is a ClassifierError; the
+        conditional log-likelihood stays defined.
+        """
+        if getattr(self, "node_weights_", None) is not None:
+            raise ClassifierError(
+                f"the log-likelihood is undefined with weights={self.weights!r}: weighted "
+                "tables do not give a normalised p(c, x); use conditional_log_likelihood")
+        jll, codes = self._rows(X, y)
+        return float(np.sum(jll[np.arange(codes.size), codes]))
+
+    def conditional_log_likelihood(self, X, y) -> float:
+        """``sum_i log p(c_i | x_i)``, the posterior of each row's own class."""
+        check_fitted(self)
+        codes = self._class_codes(y)
+        log_post = self.predict_log_proba(X)
+        if log_post.shape[0] != codes.shape[0]:
+            raise ClassifierError(f"X has {log_post.shape[0]} rows but y has {codes.shape[0]}")
+        return float(np.sum(log_post[np.arange(codes.size), codes]))
+
+    def n_free_parameters(self) -> int:
+        """Free parameters of the class prior and the tables (attribute weights not counted)."""
+        check_fitted(self)
+        return free_parameters(self.structure_, self.cardinalities_, len(self.classes_))
+
+    def aic(self, X, y) -> float:
+        """Akaike's information criterion ``2 k - 2 LL`` on ``(X, y)``; smaller is better."""
+        return 2.0 * self.n_free_parameters() - 2.0 * self.log_likelihood(X, y)
+
+    def bic(self, X, y) -> float:
+        """Schwarz's Bayesian information criterion ``k ln N - 2 LL``, ``N`` rows of ``X``."""
+        ll = self.log_likelihood(X, y)
+        n = len(self._class_codes(y))
+        if n == 0:
+            raise ClassifierError("BIC needs at least one row (its penalty is k ln N)")
+        return self.n_free_parameters() * math.log(n) - 2.0 * ll

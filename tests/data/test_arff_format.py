@@ -1,0 +1,232 @@
+"""ARFF reading: values and codes of the UCI files, and the format's corners (every file in
+datasets/ against its row in datasets/README.md: tests/data/test_load.py)."""
+from datetime import datetime, timedelta, timezone
+
+import numpy as np
+import pytest
+
+from bayesbench.data import MISSING, load_dataset, write_arff
+from bayesbench.errors import DataError
+
+def test_iris_values_and_codes(uci_dir):
+    ds = load_dataset(uci_dir / "iris.arff")
+    assert ds.attribute_names == ["sepallength", "sepalwidth", "petallength", "petalwidth"]
+    assert ds.class_names == ("Iris-setosa", "Iris-versicolor", "Iris-virginica")
+    # first and last data rows of the file
+    assert [c[0] for c in ds.columns] == [5.1, 3.5, 1.4, 0.2]
+    assert [c[-1] for c in ds.columns] == [5.9, 3.0, 5.1, 1.8]
+    assert np.bincount(ds.y).tolist() == [50, 50, 50]
+
+
+def test_missing_nominal_values_are_minus_one(uci_dir):
+    ds = load_dataset(uci_dir / "house-votes-84.arff")
+    codes = ds.codes()
+    assert (codes == MISSING).sum() == 392
+    assert codes.min() == MISSING and codes.max() == 1
+    frame = ds.to_frame()
+    assert int(frame.iloc[:, :-1].isna().sum().sum()) == 392
+
+
+def test_named_class_attribute(uci_dir):
+    ds = load_dataset(uci_dir / "weather-nominal.arff", class_attribute="outlook")
+    assert ds.target.name == "outlook"
+    assert ds.attribute_names == ["temperature", "humidity", "windy", "play"]
+
+
+TRICKY = """% a comment before the header
+@relation 'tricky relation'
+
+@attribute 'petal length' numeric
+@attribute count integer
+@attribute 'colour name' {'light red', "dark blue", green}
+% a comment between declarations
+@attribute weight REAL
+@attribute class {'yes', no}
+
+@data
+% a comment inside the data
+1.5, 3, 'light red', 2.25, 'yes'
+?,4,"dark blue",?,no
+ 2.0 , ? , green , 1e3 , yes
+3,5.5,?,0.5,no
+"""
+
+
+def test_quotes_comments_missing_and_types(tmp_path):
+    path = tmp_path / "tricky.arff"
+    path.write_text(TRICKY)
+    ds = load_dataset(path)
+    assert ds.attribute_names == ["petal length", "count", "colour name", "weight"]
+    assert [a.kind for a in ds.attributes] == ["numeric", "numeric", "nominal", "numeric"]
+    assert ds.attributes[2].categories == ("light red", "dark blue", "green")
+    np.testing.assert_array_equal(ds.columns[0], [1.5, np.nan, 2.0, 3.0])
+    # an integer attribute is numeric, its values kept as written (Weka does not truncate 5.5)
+    np.testing.assert_array_equal(ds.columns[1], [3, 4, np.nan, 5.5])
+    assert ds.columns[2].tolist() == [0, 1, 2, MISSING]
+    np.testing.assert_array_equal(ds.columns[3], [2.25, np.nan, 1000.0, 0.5])
+    assert ds.y.tolist() == [0, 1, 0, 1]
+
+
+def test_crlf_line_endings(tmp_path):
+    path = tmp_path / "crlf.arff"
+    path.write_bytes(TRICKY.replace("\n", "\r\n").encode())
+    lf = tmp_path / "lf.arff"
+    lf.write_text(TRICKY)
+    a, b = load_dataset(path), load_dataset(lf)
+    assert a.attribute_names == b.attribute_names
+    for x, y in zip(a.columns, b.columns):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_sparse_rows(tmp_path):
+    path = tmp_path / "sparse.arff"
+    path.write_text("@relation s\n@attribute a numeric\n@attribute b numeric\n"
+                    "@attribute c {x,y,z}\n@attribute class {p,q}\n@data\n"
+                    "{0 1.5, 2 z, 3 q}\n{1 2}\n{0 ?, 3 q}\n")
+    ds = load_dataset(path)
+    # an absent sparse value is 0 (numeric) or the first category (nominal), as in Weka
+    np.testing.assert_array_equal(ds.columns[0], [1.5, 0.0, np.nan])
+    np.testing.assert_array_equal(ds.columns[1], [0.0, 2.0, 0.0])
+    assert ds.columns[2].tolist() == [2, 0, 0]
+    assert ds.y.tolist() == [1, 0, 1]
+
+
+def test_string_attribute_becomes_nominal_with_a_note(tmp_path):
+    path = tmp_path / "str.arff"
+    path.write_text("@relation s\n@attribute word string\n@attribute class {p,q}\n@data\n"
+                    "b,p\na,q\n?,p\nb,q\n")
+    ds = load_dataset(path)
+    assert ds.attributes[0].categories == ("b", "a")
+    assert ds.columns[0].tolist() == [0, 1, MISSING, 0]
+    assert any("string attribute 'word'" in n for n in ds.notes)
+
+
+def test_date_attribute_is_refused_with_its_name_and_line(tmp_path):
+    # dates are read (see below); a format letter we cannot translate is refused
+    path = tmp_path / "date.arff"
+    path.write_text("@relation s\n@attribute when date 'yyyy-MM-dd G'\n@attribute class {p,q}\n"
+                    "@data\n2020-01-01 AD,p\n")
+    with pytest.raises(DataError) as err:
+        load_dataset(path)
+    msg = str(err.value)
+    assert msg.startswith(f"{path}:2: ") and "'when'" in msg and "date" in msg
+
+
+def _millis(*args, tz=timezone.utc):
+    return datetime(*args, tzinfo=tz).timestamp() * 1000
+
+
+def test_dates_read_as_weka_stores_them_milliseconds_since_1970(tmp_path):
+    path = tmp_path / "dates.arff"
+    path.write_text("@relation s\n"
+                    "@attribute iso date\n"  # Weka's default yyyy-MM-dd'T'HH:mm:ss
+                    "@attribute day DATE 'dd/MM/yyyy'\n"
+                    "@attribute stamp date \"yyyy-MM-dd HH:mm:ss Z\"\n"
+                    "@attribute class {p,q}\n@data\n"
+                    "2020-01-02T03:04:05,31/12/1999,'2001-04-03 12:12:12 +0200',p\n"
+                    "?,01/01/1970,?,q\n")
+    ds = load_dataset(path)
+    assert [a.kind for a in ds.attributes] == ["numeric"] * 3
+    np.testing.assert_array_equal(ds.columns[0], [_millis(2020, 1, 2, 3, 4, 5), np.nan])
+    np.testing.assert_array_equal(ds.columns[1], [_millis(1999, 12, 31), 0.0])
+    plus2 = timezone(timedelta(hours=2))
+    np.testing.assert_array_equal(ds.columns[2], [_millis(2001, 4, 3, 12, 12, 12, tz=plus2),
+                                                  np.nan])
+    assert "date attribute 'iso' read as numeric: milliseconds since 1970-01-01 00:00 UTC" \
+        in ds.notes
+    bad = tmp_path / "baddate.arff"
+    bad.write_text("@relation s\n@attribute d date 'yyyy-MM-dd'\n@attribute class {p,q}\n"
+                   "@data\n2020-01-01,p\n2020-13-45,q\n")
+    with pytest.raises(DataError) as err:
+        load_dataset(bad)
+    assert str(err.value).startswith(f"{bad}:6: ") and "does not match its format" in str(err.value)
+
+
+def test_numeric_types_followed_by_a_range_as_in_public_uci_copies(tmp_path):
+    # Weka 3.6 ignores whatever follows numeric/real/integer on the line
+    path = tmp_path / "zoo.arff"
+    path.write_text("@relation zoo\n@attribute legs INTEGER [0,9]\n@attribute w REAL [0.0,1.0)\n"
+                    "@attribute n numeric (-inf, inf)\n@attribute class {p,q}\n@data\n"
+                    "4,0.5,-1,p\n2,1,3.5,q\n")
+    ds = load_dataset(path)
+    assert [a.kind for a in ds.attributes] == ["numeric"] * 3
+    np.testing.assert_array_equal(ds.numeric_matrix(), [[4, 0.5, -1], [2, 1, 3.5]])
+
+
+def test_quoted_and_escaped_names_tabs_and_trailing_comments(tmp_path):
+    path = tmp_path / "names.arff"
+    path.write_text("@relation\t'r 1'\n"
+                    "@attribute 'it\\'s' numeric % a comment after the type\n"
+                    "@attribute\t\"x y\"\tnumeric\n"
+                    "@attribute 'tab\\there' {a, 'b c'} % nominal, then a comment\n"
+                    "@attribute '50%' numeric\n"
+                    "@attribute 'back\\\\slash' numeric\n"
+                    "@attribute class {p,q}\n@data\n"
+                    "1,2,a,3,4,p % a comment after a row\n"
+                    "5,6,'b c',7,8,q\n")
+    ds = load_dataset(path)
+    assert ds.attribute_names == ["it's", "x y", "tab\there", "50%", "back\\slash"]
+    assert ds.attributes[2].categories == ("a", "b c")
+    np.testing.assert_array_equal(ds.columns[0], [1, 5])
+    assert ds.columns[2].tolist() == [0, 1] and ds.y.tolist() == [0, 1]
+
+
+def test_a_nominal_attribute_without_categories_is_refused_at_load(tmp_path):
+    path = tmp_path / "empty-nominal.arff"
+    path.write_text("@relation r\n@attribute a numeric\n@attribute b {}\n@attribute class {x,y}\n"
+                    "@data\n1,?,x\n2,?,y\n")
+    with pytest.raises(DataError) as err:
+        load_dataset(path)
+    assert str(err.value) == (f"{path}:3: attribute 'b': declares no categories ({{}}); a "
+                              "nominal attribute needs at least one")
+
+
+def test_nan_is_missing_and_inf_a_number(tmp_path):
+    path = tmp_path / "inf.arff"
+    path.write_text("@relation r\n@attribute a numeric\n@attribute class {x,y}\n@data\n"
+                    "NaN,x\nnan,y\ninf,x\n-Infinity,y\n1e400,x\n")
+    ds = load_dataset(path)
+    np.testing.assert_array_equal(ds.columns[0], [np.nan, np.nan, np.inf, -np.inf, np.inf])
+
+
+def test_a_name_declared_twice_is_refused_with_both_lines(tmp_path):
+    path = tmp_path / "twice.arff"
+    path.write_text("@relation r\n@attribute a numeric\n@attribute a numeric\n"
+                    "@attribute class {x,y}\n@data\n1,2,x\n")
+    with pytest.raises(DataError) as err:
+        load_dataset(path)
+    assert str(err.value) == f"{path}:3: attribute 'a': the name is declared twice (first on line 2)"
+
+
+def test_rows_with_missing_class_are_dropped_and_noted(tmp_path):
+    path = tmp_path / "mc.arff"
+    path.write_text("@relation s\n@attribute a numeric\n@attribute class {p,q}\n@data\n"
+                    "1,p\n2,?\n3,q\n4,?\n5,p\n")
+    ds = load_dataset(path)
+    assert ds.n_rows == 3
+    np.testing.assert_array_equal(ds.columns[0], [1, 3, 5])
+    assert ds.notes == ["dropped 2 rows whose class 'class' is missing"]
+
+
+def test_write_arff_round_trip(uci_dir, tmp_path):
+    for name in ("imports-85.arff", "house-votes-84.arff", "lenses.arff"):
+        ds = load_dataset(uci_dir / name)
+        out = tmp_path / name
+        write_arff(ds, out)
+        back = load_dataset(out)
+        assert back.attributes == ds.attributes and back.target == ds.target
+        np.testing.assert_array_equal(back.y, ds.y)
+        for x, y in zip(back.columns, ds.columns):
+            np.testing.assert_array_equal(x, y)
+
+
+def test_write_arff_quotes_awkward_names(tmp_path):
+    path = tmp_path / "tricky.arff"
+    path.write_text(TRICKY)
+    ds = load_dataset(path)
+    out = tmp_path / "out.arff"
+    write_arff(ds, out)
+    back = load_dataset(out)
+    assert back.attributes == ds.attributes
+    for x, y in zip(back.columns, ds.columns):
+        np.testing.assert_array_equal(x, y)
