@@ -18,18 +18,21 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class DatasetSpec:
-    """One data set: the name used in records, its file, its class attribute (None: last)
-    and the attributes kept (None: all)."""
+    """One data set: the name used in records, its file, its class attribute (None: last),
+    the attributes kept (None: all) and, for a CSV file, its field separator (None: ',')."""
 
     name: str
     path: str
     class_attribute: str | None = None
     attributes: tuple[str, ...] | None = None
+    delimiter: str | None = None
 
     def identity(self) -> dict:
         out = {"name": self.name, "path": self.path, "class": self.class_attribute}
         if self.attributes is not None:  # absent when unused, so older result directories match
             out["attributes"] = list(self.attributes)
+        if self.delimiter is not None:  # likewise
+            out["delimiter"] = self.delimiter
         return out
 
 
