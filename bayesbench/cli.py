@@ -290,7 +290,9 @@ def _print_runs(results, first_metric: str, quiet: bool) -> None:
                 click.echo(table.read_text())
             click.echo(f"{result.run_dir}: {result.n_tasks} tasks ({result.n_skipped} already "
                        f"done, {result.n_run} run, {len(result.errors)} failed); tables in "
-                       f"{result.run_dir / 'summary'}, report in {result.report}")
+                       f"{result.run_dir / 'summary'}")
+            click.echo(f"figures in {result.run_dir / 'figures'}; everything on one page: "
+                       f"{result.report}")
         if result.errors:
             click.echo(f"{len(result.errors)} task(s) failed; see "
                        f"{result.run_dir / 'summary'}/{FAILED_STEM}.*", err=True)
