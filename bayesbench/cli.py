@@ -429,6 +429,9 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
 @click.option("--rope", default=0.01, show_default=True, type=click.FloatRange(min=0),
               help="Half-width of practical equivalence of the Bayesian tests, in the "
                    "metric's units (0.01: one point of accuracy).")
+@click.option("--samples", default=50000, show_default=True, type=click.IntRange(min=0),
+              help="Monte Carlo draws of the Bayesian signed-rank test (baycomp's default); "
+                   "fewer for many classifiers on many data sets, 0 to leave the test out.")
 @click.option("--format", "fmt", default="text", show_default=True,
               type=click.Choice((*FORMATS, "json")),
               help="Table format; json: one document with every table, for scripts.")
@@ -441,8 +444,8 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
               help="Also write DIR/report.html and the figures (DIR/figures/): the CD "
                    "diagram, fold scores, each classifier against the baseline, and the "
                    "learned networks of result directories.")
-def compare(inputs, metric, baseline, test, alpha, lower_is_better, rope, fmt, output, plot,
-            report_dir):
+def compare(inputs, metric, baseline, test, alpha, lower_is_better, rope, samples, fmt, output,
+            plot, report_dir):
     """Compare classifiers across runs with significance tests.
 
     RUN_DIR... are result directories written by `bayesbench run`, or
@@ -488,7 +491,7 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, rope, fmt, o
                                  f"{', '.join(METRIC_NAMES)} or a per-class score such as "
                                  f"f1[CLASS]", param_hint="--metric")
     options = {"metric": metric, "test": test, "alpha": alpha,
-               "lower_is_better": lower_is_better, "rope": rope}
+               "lower_is_better": lower_is_better, "rope": rope, "samples": samples}
     try:
         result = compare_paths(inputs, baseline=baseline, **options)
     except BayesbenchError as exc:

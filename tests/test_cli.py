@@ -225,7 +225,7 @@ BAD_VALUES = {
                    "fmt": ["--format", "xml"]},
     "compare": {"inputs": ["missing"], "metric": ["--metric", "kapa"],
                 "baseline": ["--baseline", "nope"], "test": ["--test", "t"],
-                "alpha": ["--alpha", "2"], "rope": ["--rope", "-0.1"], "fmt": ["--format", "html"],
+                "alpha": ["--alpha", "2"], "rope": ["--rope", "-0.1"], "samples": ["--samples", "-1"], "fmt": ["--format", "html"],
                 "output": ["-o", "/nonexistent/x.txt"], "plot": ["--plot", "cd.jpg"],
                 "report_dir": ["--report", "taken"]},
     "classifiers": {"name": ["tann"]},

@@ -43,6 +43,8 @@ __all__ = ["Comparison", "DatasetEffects", "FoldEffects", "compare", "compare_sc
 
 # The Bayesian signed-rank test's Monte Carlo draws: baycomp's default number, one fixed seed,
 # so that a comparison prints the same probabilities every time (and baycomp's, given seed 0).
+# Its cost grows as draws x data sets^2 per classifier (about 0.6 s for 200 data sets), so a
+# comparison at scale may ask for fewer draws, or none (samples=0: the test is left out).
 SIGNED_RANK_SAMPLES = 50000
 SIGNED_RANK_SEED = 0
 
@@ -75,11 +77,12 @@ class FoldEffects:
 class DatasetEffects:
     """One classifier against the baseline over the complete data sets: Cohen's d_z and the
     rank-biserial correlation of classifier - baseline (positive: higher scores), and the
-    Bayesian signed-rank test (``p_left``: the classifier is better by more than the rope)."""
+    Bayesian signed-rank test (``p_left``: the classifier is better by more than the rope;
+    None when the comparison asked for no draws)."""
 
     cohens_dz: float
     rank_biserial: float
-    signed_rank: S.SignedRankResult
+    signed_rank: S.SignedRankResult | None
 
 
 @dataclass(frozen=True)
@@ -172,7 +175,7 @@ def _resolve_baseline(names: list[str], baseline: str | None) -> str:
 
 def compare_scores(scores: pd.DataFrame, *, metric: str = "score", baseline: str | None = None,
                    alpha: float = 0.05, lower_is_better: bool = False,
-                   rope: float = 0.01) -> Comparison:
+                   rope: float = 0.01, samples: int = SIGNED_RANK_SAMPLES) -> Comparison:
     """Compare classifiers given one score per data set (rows) and classifier (columns).
 
     Only the tests over data sets apply; missing scores (NaN) leave a data set
@@ -187,12 +190,12 @@ def compare_scores(scores: pd.DataFrame, *, metric: str = "score", baseline: str
     base = _resolve_baseline(list(mean.columns), baseline)
     return _over_datasets(dict(metric=metric, baseline=base, test=None, alpha=alpha,
                                lower_is_better=bool(lower_is_better), mean=mean,
-                               rope=_check_rope(rope)), [])
+                               rope=_check_rope(rope)), [], samples)
 
 
 # ---- the tests over data sets ----------------------------------------------------------------
 
-def _over_datasets(fields: dict, notes: list[str]) -> Comparison:
+def _over_datasets(fields: dict, notes: list[str], samples: int) -> Comparison:
     """The :class:`Comparison` of ``fields`` (metric ... mean, std, pvalue, sign), with ranks,
     Friedman, post-hoc tests and win/tie/loss computed from ``fields["mean"]``."""
     mean, base, lower = fields["mean"], fields["baseline"], fields["lower_is_better"]
@@ -213,12 +216,13 @@ def _over_datasets(fields: dict, notes: list[str]) -> Comparison:
     else:
         complete_values = values[finite.all(axis=1)]
         fields.update(_rank_tests(complete_values, names, base, fields["alpha"], lower))
-        fields.update(_effects_over_datasets(complete_values, names, base, fields["rope"], lower))
+        fields.update(_effects_over_datasets(complete_values, names, base, fields["rope"], lower,
+                                             samples))
         fields.update(_all_pairs(complete_values, fields["alpha"], lower))
     return Comparison(**fields, notes=tuple(notes))
 
 
-def _effects_over_datasets(scores, names, base, rope, lower) -> dict:
+def _effects_over_datasets(scores, names, base, rope, lower, samples) -> dict:
     """Cohen's d_z, the rank-biserial correlation and the Bayesian signed-rank test of each
     classifier against the baseline over the complete data sets."""
     control = names.index(base)
@@ -231,8 +235,9 @@ def _effects_over_datasets(scores, names, base, rope, lower) -> dict:
             dz = S.cohens_dz(a, b)
         out[name] = DatasetEffects(
             cohens_dz=dz, rank_biserial=S.rank_biserial(a, b),
-            signed_rank=S.bayesian_signed_rank(a, b, rope=rope, n_samples=SIGNED_RANK_SAMPLES,
-                                               seed=SIGNED_RANK_SEED, lower_is_better=lower))
+            signed_rank=S.bayesian_signed_rank(a, b, rope=rope, n_samples=samples,
+                                               seed=SIGNED_RANK_SEED, lower_is_better=lower)
+            if samples else None)
     return dict(over_datasets=MappingProxyType(out))
 
 
@@ -303,7 +308,8 @@ class _Cells:
 
 def compare(frame: pd.DataFrame, metric: str = "accuracy", baseline: str | None = None,
             test: str = "corrected-t", alpha: float = 0.05,
-            lower_is_better: bool | None = None, *, datasets=None, rope: float = 0.01) -> Comparison:
+            lower_is_better: bool | None = None, *, datasets=None, rope: float = 0.01,
+            samples: int = SIGNED_RANK_SAMPLES) -> Comparison:
     """Compare the classifiers of one or more runs on ``metric``.
 
     ``frame`` has one row per finished (data set, repetition, fold, classifier)
@@ -315,7 +321,7 @@ def compare(frame: pd.DataFrame, metric: str = "accuracy", baseline: str | None 
     key of :data:`bayesbench.stats.FOLD_TESTS`; ``lower_is_better`` defaults to
     the metric's direction (:data:`~bayesbench.evaluation.metrics.LOWER_IS_BETTER`);
     ``rope`` is the half-width of practical equivalence of the Bayesian tests, in the
-    metric's units.
+    metric's units; ``samples`` the Bayesian signed-rank test's draws (0: no such test).
 
     Rows whose ``status`` is not "ok" are failed tasks (``records_frame(..., failed=True)``).
     A cell lacking a score on a (repetition, fold) that its run (``run`` column; the whole
@@ -353,7 +359,7 @@ def compare(frame: pd.DataFrame, metric: str = "accuracy", baseline: str | None 
                                lower_is_better=bool(lower_is_better), rope=rope,
                                effects=effects, scores=_long_scores(frame, metric, cells),
                                **frames),
-                          _fold_notes(cells, metric, test, n_nan, n_untested))
+                          _fold_notes(cells, metric, test, n_nan, n_untested), samples)
 
 
 def _long_scores(frame: pd.DataFrame, metric: str, cells: _Cells) -> pd.DataFrame:

@@ -18,7 +18,7 @@ import yaml
 from ..errors import StatsError
 from ..evaluation.metrics import LOWER_IS_BETTER
 from ..evaluation.store import RECORDS, iter_records, records_frame, run_names
-from .analysis import Comparison, compare, compare_scores
+from .analysis import SIGNED_RANK_SAMPLES, Comparison, compare, compare_scores
 from .pages import Network
 
 __all__ = ["ScoreTable", "read_scores_csv", "run_directories", "read_runs", "compare_paths",
@@ -244,7 +244,8 @@ def _declared_datasets(runs) -> list[str]:
 
 def compare_paths(paths, *, metric: str | None = None, baseline: str | None = None,
                   test: str = "corrected-t", alpha: float = 0.05,
-                  lower_is_better: bool | None = None, rope: float = 0.01) -> Comparison:
+                  lower_is_better: bool | None = None, rope: float = 0.01,
+                  samples: int = SIGNED_RANK_SAMPLES) -> Comparison:
     """Compare from disk: result directories, directories of them, or one CSV of scores.
 
     ``metric`` defaults to accuracy for result directories; for a CSV it picks the
@@ -262,12 +263,12 @@ def compare_paths(paths, *, metric: str | None = None, baseline: str | None = No
         if len(paths) > 1:
             raise StatsError("give either one CSV file of scores or result directories, not both")
         return _compare_csv(paths[0], metric=metric, baseline=baseline, test=test, alpha=alpha,
-                            lower_is_better=lower_is_better, rope=rope)
+                            lower_is_better=lower_is_better, rope=rope, samples=samples)
     runs = run_directories(paths)
     metric = metric or "accuracy"
     frame, declared = read_runs(runs, [metric])
     result = compare(frame, metric=metric, baseline=baseline, test=test, alpha=alpha,
-                     lower_is_better=lower_is_better, datasets=declared, rope=rope)
+                     lower_is_better=lower_is_better, datasets=declared, rope=rope, samples=samples)
     if len(result.classifiers) < 2:
         raise StatsError(f"{', '.join(map(str, runs))}: one classifier ({result.classifiers[0]}); "
                          f"a comparison needs at least 2 (give several result directories to "
@@ -275,13 +276,14 @@ def compare_paths(paths, *, metric: str | None = None, baseline: str | None = No
     return result
 
 
-def _compare_csv(path: Path, *, metric, baseline, test, alpha, lower_is_better, rope) -> Comparison:
+def _compare_csv(path: Path, *, metric, baseline, test, alpha, lower_is_better, rope,
+                 samples) -> Comparison:
     table = read_scores_csv(path, metric=metric)
     name = table.metric or "score"
     lower = name in LOWER_IS_BETTER if lower_is_better is None else bool(lower_is_better)
     if table.folds is not None:
         result = compare(table.folds, metric=name, baseline=baseline, test=test, alpha=alpha,
-                         lower_is_better=lower, rope=rope)
+                         lower_is_better=lower, rope=rope, samples=samples)
         if len(result.classifiers) < 2:
             raise StatsError(f"{path}: one classifier ({result.classifiers[0]}); a comparison "
                              f"needs at least 2")
@@ -295,7 +297,7 @@ def _compare_csv(path: Path, *, metric, baseline, test, alpha, lower_is_better, 
         raise StatsError(f"{path}: one data set row ({scores.index[0]}); the tests over data "
                          f"sets need at least 2")
     return compare_scores(scores, metric=name, baseline=baseline, alpha=alpha, lower_is_better=lower,
-                          rope=rope)
+                          rope=rope, samples=samples)
 
 
 def run_networks(paths) -> list:
