@@ -8,7 +8,7 @@ except PackageNotFoundError:  # running from a source tree that is not installed
 
 from .errors import BayesbenchError  # noqa: E402
 
-__all__ = ["__version__", "BayesbenchError", "load_dataset", "make_classifier",
+__all__ = ["__version__", "BayesbenchError", "load_dataset", "load_results", "make_classifier",
            "list_classifiers"]
 
 
@@ -17,6 +17,9 @@ def __getattr__(name):
     if name == "load_dataset":
         from .data import load_dataset
         return load_dataset
+    if name == "load_results":
+        from .evaluation.store import records_frame
+        return records_frame
     if name in ("make_classifier", "list_classifiers"):
         from .models import registry
         return getattr(registry, name)

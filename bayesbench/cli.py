@@ -252,7 +252,7 @@ def main():
 
     \b
     Exit status:
-      0    success, also when some tasks failed (see summary/errors.*)
+      0    success, also when some tasks failed (see summary/failed_tasks.*)
       1    an error, reported in one line on standard error
       2    an invalid config or command line
       130  interrupted (Ctrl-C); run the same command again to resume
@@ -301,7 +301,9 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
 
     Every classifier is cross-validated on every data set; one record per
     (data set, repetition, fold, classifier) goes to OUTPUT/records.jsonl as it
-    finishes, and summary tables to OUTPUT/summary/ at the end. Running the
+    finishes; at the end, summary tables go to OUTPUT/summary/, figures to
+    OUTPUT/figures/ and one self-contained page to OUTPUT/report.html
+    (docs/results.md describes every file). Running the
     same command again skips finished tasks, also after a crash. Options
     override the config keys of the same meaning. The config is checked
     completely first: every mistake is listed with its key path, and nothing
@@ -353,8 +355,11 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
 
 def _print_runs(results, first_metric: str, quiet: bool) -> None:
     """Each run's table of the first metric (in the most readable format written) and counts."""
-    from .report.summary import file_stem  # lazy: imports pandas, see run
+    from .report.plotting import SKIPPED_MESSAGE  # lazy: see run
+    from .report.summary import FAILED_STEM, file_stem  # lazy: imports pandas, see run
 
+    if any(r.figures_skipped for r in results):
+        click.echo(SKIPPED_MESSAGE, err=True)
     for result in results:
         if not quiet:
             tables = [result.run_dir / "summary" / f"{file_stem(first_metric)}.{ext}"
@@ -365,9 +370,11 @@ def _print_runs(results, first_metric: str, quiet: bool) -> None:
             click.echo(f"{result.run_dir}: {result.n_tasks} tasks ({result.n_skipped} already "
                        f"done, {result.n_run} run, {len(result.errors)} failed); tables in "
                        f"{result.run_dir / 'summary'}")
+            click.echo(f"figures in {result.run_dir / 'figures'}; everything on one page: "
+                       f"{result.report}")
         if result.errors:
             click.echo(f"{len(result.errors)} task(s) failed; see "
-                       f"{result.run_dir / 'summary'}/errors.*", err=True)
+                       f"{result.run_dir / 'summary'}/{FAILED_STEM}.*", err=True)
     if len(results) > 1 and not quiet:
         click.echo(f"arms compared in {results[0].run_dir.parent}/comparison.*")
 
@@ -499,14 +506,26 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
 @click.option("--lower-is-better/--higher-is-better", "lower_is_better", default=None,
               help="Direction of the scores (default: lower for error, log_loss and brier, and "
                    "higher for everything else, CSV scores included).")
-@click.option("--format", "fmt", default="text", show_default=True, type=click.Choice(FORMATS),
-              help="Table format.")
+@click.option("--rope", default=0.01, show_default=True, type=click.FloatRange(min=0),
+              help="Half-width of practical equivalence of the Bayesian tests, in the "
+                   "metric's units (0.01: one point of accuracy).")
+@click.option("--samples", default=50000, show_default=True, type=click.IntRange(min=0),
+              help="Monte Carlo draws of the Bayesian signed-rank test (baycomp's default); "
+                   "fewer for many classifiers on many data sets, 0 to leave the test out.")
+@click.option("--format", "fmt", default="text", show_default=True,
+              type=click.Choice((*FORMATS, "json")),
+              help="Table format; json: one document with every table, for scripts.")
 @click.option("-o", "--output", metavar="FILE", type=_OutputFile(),
               help="Write the tables to this file.")
 @click.option("--plot", metavar="FILE.png|FILE.svg|FILE.pdf",
               type=_OutputFile((".png", ".svg", ".pdf")),
               help="Also draw the critical-difference diagram (Demsar 2006, Fig. 1).")
-def compare(inputs, metric, baseline, test, alpha, lower_is_better, fmt, output, plot):
+@click.option("--report", "report_dir", metavar="DIR", type=click.Path(file_okay=False),
+              help="Also write DIR/report.html and the figures (DIR/figures/): the CD "
+                   "diagram, fold scores, each classifier against the baseline, and the "
+                   "learned networks of result directories.")
+def compare(inputs, metric, baseline, test, alpha, lower_is_better, rope, samples, fmt, output,
+            plot, report_dir):
     """Compare classifiers across runs with significance tests.
 
     RUN_DIR... are result directories written by `bayesbench run`, or
@@ -522,8 +541,14 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, fmt, output,
     t-test does not); average ranks and wins/ties/losses; Friedman's
     chi-square (Demsar's formula, and scipy's tie-corrected value) and the
     Iman-Davenport F; Nemenyi and Bonferroni-Dunn critical differences; Holm,
-    Bonferroni-Dunn, Wilcoxon signed-rank and sign tests against the baseline.
-    A CSV has one score per cell, so only the tests over data sets apply.
+    Bonferroni-Dunn, Wilcoxon signed-rank and sign tests against the baseline,
+    each with effect sizes (Cohen's d_z, rank-biserial) and the Bayesian
+    signed-rank test's P(better), P(rope), P(worse) (--rope); per data set the
+    fold test's p-value beside the mean difference with its 95% interval and
+    the Bayesian correlated t-test; every pair's Nemenyi and Holm-adjusted
+    Wilcoxon p-values. A CSV with one score per cell (a published table, a
+    run's summary/<metric>.csv) gets only the tests over data sets; a long
+    CSV with folds (a run's summary/scores.csv, with --metric) gets them all.
 
     A classifier that failed (or has no score) on some fold of a data set
     gets an empty cell there, and that data set is left out of the ranks and
@@ -535,20 +560,20 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, fmt, output,
       bayesbench compare results/ --metric f1_macro --baseline nb --format markdown
       bayesbench compare results/a results/b --test unpaired-t -o cmp.tex --format latex
       bayesbench compare table6.csv --plot cd.png
+      bayesbench compare results/quickstart --format json --rope 0.02
+      bayesbench compare results/a results/b --report cmp/
     """
     from .evaluation.metrics import METRIC_NAMES, is_metric  # lazy: scipy, see run
     from .report.inputs import compare_paths  # lazy: pandas, see run
-    from .report.render import plot_cd, render_comparison  # lazy: pandas, see run
 
-    _check_output(output, inputs, "--output")
-    _check_output(plot, inputs, "--plot")
-
+    for path, flag in ((output, "--output"), (plot, "--plot")):
+        _check_output(path, inputs, flag)
     if metric is not None and not Path(inputs[0]).is_file() and not is_metric(metric):
         raise click.BadParameter(f"unknown metric '{metric}'; expected one of "
                                  f"{', '.join(METRIC_NAMES)} or a per-class score such as "
                                  f"f1[CLASS]", param_hint="--metric")
     options = {"metric": metric, "test": test, "alpha": alpha,
-               "lower_is_better": lower_is_better}
+               "lower_is_better": lower_is_better, "rope": rope, "samples": samples}
     try:
         result = compare_paths(inputs, baseline=baseline, **options)
     except BayesbenchError as exc:
@@ -558,7 +583,16 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, fmt, output,
             _blame_option(exc, lambda: compare_paths(inputs, baseline=baseline,
                                                      **{**options, "metric": None}))
         raise
-    text = render_comparison(result, fmt)
+    _write_compared(result, inputs, fmt, output, plot, report_dir)
+
+
+def _write_compared(result, inputs, fmt, output, plot, report_dir) -> None:
+    """Print (or write) the comparison, and draw what --plot and --report ask for."""
+    from .report.pages import write_compare_report  # lazy: pandas, see run
+    from .report.plotting import SKIPPED_MESSAGE, plotting_available  # lazy: see run
+    from .report.render import comparison_json, plot_cd, render_comparison  # lazy: see run
+
+    text = comparison_json(result) if fmt == "json" else render_comparison(result, fmt)
     if output:
         Path(output).write_text(text)
     else:
@@ -566,6 +600,11 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, fmt, output,
     if plot:
         plot_cd(result, plot)
         click.echo(f"critical-difference diagram written to {plot}", err=True)
+    if report_dir:
+        page = write_compare_report(report_dir, result, inputs)
+        if not plotting_available():
+            click.echo(SKIPPED_MESSAGE, err=True)
+        click.echo(f"report written to {page}", err=True)
 
 
 @main.command(short_help="List the data sets a name can refer to, or describe one.")

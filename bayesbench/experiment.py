@@ -1,4 +1,5 @@
-"""Run an experiment: plan -> open the result directory -> execute -> finalize.
+"""Run an experiment: plan -> open the result directory -> execute -> finalize
+(summary tables, figures, report.html).
 
 Every arm is planned before any runs, so that a data problem in one arm stops them all
 before anything is written. Finished tasks already in a result directory are kept; the
@@ -15,7 +16,7 @@ from .evaluation.executors import connected
 from .evaluation.plan import Plan, plan
 from .evaluation.prepare import DataCache
 from .evaluation.rundir import open_run_dir
-from .report.summary import write_arm_comparison, write_summary
+from .report.summary import finalize_run, write_arm_comparison
 from .report.tables import FORMATS
 from .spec import Experiment, RunOptions
 
@@ -32,6 +33,8 @@ class RunResult:
     errors: list[dict] = field(default_factory=list)
     records: list[dict] = field(default_factory=list)
     summary_files: list[Path] = field(default_factory=list)
+    report: Path | None = None
+    figures_skipped: bool = False
 
 
 def run_experiment(experiment: Experiment, options: RunOptions = RunOptions()) -> list[RunResult]:
@@ -63,7 +66,8 @@ def _run(experiment: Experiment, work: Plan, options: RunOptions, scheduler) -> 
         new = execute(work, run, replace(options, scheduler=scheduler))
         experiment = replace(experiment, compare=replace(experiment.compare,
                                                          baseline=run.baseline))
-        files = write_summary(run.path / "summary", experiment, run.records, options.formats)
+        out = finalize_run(run.path, experiment, run.records, options.formats)
     return RunResult(run_dir=run.path, n_tasks=len(work.task_ids), n_skipped=n_skipped,
                      n_run=len(new), errors=[r for r in run.records if r["status"] != "ok"],
-                     records=list(run.records), summary_files=files)
+                     records=list(run.records), summary_files=out.files, report=out.report,
+                     figures_skipped=out.figures_skipped)

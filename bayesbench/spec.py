@@ -18,18 +18,21 @@ from pathlib import Path
 
 @dataclass(frozen=True)
 class DatasetSpec:
-    """One data set: the name used in records, its file, its class attribute (None: last)
-    and the attributes kept (None: all)."""
+    """One data set: the name used in records, its file, its class attribute (None: last),
+    the attributes kept (None: all) and, for a CSV file, its field separator (None: ',')."""
 
     name: str
     path: str
     class_attribute: str | None = None
     attributes: tuple[str, ...] | None = None
+    delimiter: str | None = None
 
     def identity(self) -> dict:
         out = {"name": self.name, "path": self.path, "class": self.class_attribute}
         if self.attributes is not None:  # absent when unused, so older result directories match
             out["attributes"] = list(self.attributes)
+        if self.delimiter is not None:  # likewise
+            out["delimiter"] = self.delimiter
         return out
 
 
@@ -133,16 +136,18 @@ class ClassifierSpec:
 @dataclass(frozen=True)
 class CompareSpec:
     """The end-of-run comparison: metric (None: the first of ``metrics``), baseline
-    (None: the first classifier; ``arm/label`` across arms), test over folds, level."""
+    (None: the first classifier; ``arm/label`` across arms), test over folds, level, and
+    the half-width of practical equivalence of the Bayesian tests (in the metric's units)."""
 
     metric: str | None = None
     baseline: str | None = None
     test: str = "corrected-t"
     alpha: float = 0.05
+    rope: float = 0.01
 
     def to_dict(self) -> dict:
         return {"metric": self.metric, "baseline": self.baseline, "test": self.test,
-                "alpha": self.alpha}
+                "alpha": self.alpha, "rope": self.rope}
 
 
 @dataclass(frozen=True)

@@ -83,14 +83,14 @@ def _cpu(seconds: dict, stage: str):
     seconds[stage] = time.process_time() - start
 
 
-def measure(run_dir: Path, test: str) -> dict:
+def measure(run_dir: Path, test: str, samples: int) -> dict:
     """CPU seconds of each stage of comparing ``run_dir`` with ``test``, their sum, the wall
     time of all three, and the peak memory of this process."""
     seconds, wall = {}, time.perf_counter()
     with _cpu(seconds, "read"):
-        frame, declared = read_runs(run_directories([run_dir]))
+        frame, declared = read_runs(run_directories([run_dir]), ["accuracy"])
     with _cpu(seconds, "analyse"):
-        result = compare(frame, metric="accuracy", test=test, datasets=declared)
+        result = compare(frame, metric="accuracy", test=test, datasets=declared, samples=samples)
     with _cpu(seconds, "render"):
         render_comparison(result, "text")
     seconds["cpu"] = sum(seconds.values())
@@ -106,24 +106,27 @@ def main():
     ap.add_argument("--folds", type=int, default=10)
     ap.add_argument("--tests", nargs="+", default=["corrected-t", "wilcoxon"])
     ap.add_argument("--dir", type=Path, help="where to write the run (default: a temporary directory)")
+    ap.add_argument("--samples", type=int, default=50000,
+                    help="draws of the Bayesian signed-rank test, as compare --samples (0: none)")
     ap.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # the child process's job
     args = ap.parse_args()
     if args.measure:
-        print(json.dumps(measure(args.measure, args.tests[0])))
+        print(json.dumps(measure(args.measure, args.tests[0], args.samples)))
         return
     with tempfile.TemporaryDirectory() as tmp:
         run_dir = args.dir or Path(tmp) / "run"
         n = write_run(run_dir, args.classifiers, args.datasets, args.folds)
         rows = []
         for test in args.tests:
-            out = subprocess.run([sys.executable, __file__, "--measure", str(run_dir), "--tests", test],
+            out = subprocess.run([sys.executable, __file__, "--measure", str(run_dir), "--tests", test,
+                                  "--samples", str(args.samples)],
                                  check=True, capture_output=True, text=True).stdout
             m = json.loads(out)
             rows.append([n, test, m["read"], m["analyse"], m["render"], m["cpu"], m["wall"], m["peak_mb"]])
     print(render(rows, ["records", "fold test", "read CPU s", "analyse CPU s", "render CPU s",
                         "total CPU s", "total wall s", "peak MB"], "text", floatfmt=".2f"))
     print(f"{args.classifiers} classifiers x {args.datasets} data sets x {args.folds} folds; "
-          f"numpy {np.__version__}")
+          f"{args.samples} signed-rank draws; numpy {np.__version__}")
 
 
 if __name__ == "__main__":

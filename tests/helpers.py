@@ -1,6 +1,9 @@
 """Helpers that several test modules share, imported as ``helpers`` (fixtures live in conftest.py)."""
 import csv
 import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -13,8 +16,12 @@ VARYING = ("fit_seconds", "predict_seconds", "tune_seconds", "checksum")
 
 
 def without_timings(record: dict) -> dict:
-    """A record minus the fields that vary between identical runs (timings, checksum)."""
-    return {k: v for k, v in record.items() if k not in VARYING}
+    """A record minus the fields that vary between identical runs (timings, the CPU time
+    among the metrics, checksum)."""
+    out = {k: v for k, v in record.items() if k not in VARYING}
+    if isinstance(out.get("metrics"), dict):
+        out["metrics"] = {k: v for k, v in out["metrics"].items() if k != "cpu_seconds"}
+    return out
 
 
 def stable_order(records: list[dict]) -> list[dict]:
@@ -180,6 +187,127 @@ def table6_scores(demsar):
     """Demšar's Table 6 as a data sets x classifiers DataFrame of AUCs."""
     t = demsar["table6"]
     return pd.DataFrame(np.array(t["auc"], dtype=float), index=t["datasets"], columns=t["classifiers"])
+
+
+# ---- report pages: well formed, self-contained, and rendered by a browser when there is one
+
+_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+class PageCheck(HTMLParser):
+    """Tag balance, ids, and every resource the page would load, from html.parser events."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.stack, self.problems = [], []
+        self.ids, self.img_src, self.refs, self.loads, self.text = [], [], [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        self._attrs(tag, attrs)
+        if tag not in _VOID:
+            self.stack.append((tag, self.getpos()))
+
+    def handle_startendtag(self, tag, attrs):  # <path .../> inside inline SVG
+        self._attrs(tag, attrs)
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1][0] != tag:
+            self.problems.append(f"</{tag}> at {self.getpos()} closes {self.stack[-1:] or 'nothing'}")
+        else:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        self.text.append(data)
+
+    def _attrs(self, tag, attrs):
+        for name, value in attrs:
+            value = value or ""
+            if name == "id":
+                self.ids.append(value)
+            if tag == "img" and name == "src":
+                self.img_src.append(value)
+            if name in ("href", "xlink:href") and value.startswith("#"):
+                self.refs.append(value[1:])
+            elif name in ("src", "href", "xlink:href", "action", "poster", "data"):
+                self.loads.append(value)
+            self.refs += re.findall(r"url\(#([^)]+)\)", value)
+
+
+def check_page(path: Path) -> PageCheck:
+    """Parse the page and assert it is well formed and needs no network and no other file."""
+    check = PageCheck()
+    check.feed(path.read_text(encoding="utf-8"))
+    check.close()
+    assert not check.problems, check.problems
+    assert not check.stack, f"unclosed: {check.stack}"
+    duplicated = {i for i in check.ids if check.ids.count(i) > 1}
+    assert not duplicated, f"duplicate ids: {sorted(duplicated)[:5]}"
+    assert set(check.refs) <= set(check.ids), f"dangling references: {set(check.refs) - set(check.ids)}"
+    for src in check.img_src:
+        assert src.startswith("data:") or ((path.parent / src).is_file() and "://" not in src), src[:60]
+    for target in check.loads:
+        assert target.startswith("data:") or not re.match(r"^(\w+:|//)", target), target[:60]
+        assert target.startswith("data:") or (path.parent / target).is_file(), target[:60]
+    return check
+
+
+def chromium():
+    return shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+
+
+# ---- summary CSVs: one value per cell, in the documented columns (docs/results.md)
+
+# The documented columns of every CSV a run writes into summary/ (docs/results.md).
+COMPARISON_COLUMNS = {
+    "comparison": ["dataset", "classifier", "mean", "std", "rank", "best", "mark"],
+    "comparison_tests": ["test", "statistic", "df", "df_denominator", "pvalue", "q"],
+    "comparison_posthoc": ["classifier", "average_rank", "z", "pvalue", "holm_pvalue",
+                           "holm_reject", "bonferroni_dunn_reject", "wilcoxon_statistic",
+                           "wilcoxon_pvalue", "sign_wins", "sign_n", "sign_pvalue", "wins",
+                           "ties", "losses", "cohens_dz", "rank_biserial", "p_better", "p_rope",
+                           "p_worse"],
+    "comparison_pvalues": ["dataset", "classifier", "pvalue", "mark", "difference", "ci_low",
+                           "ci_high", "p_better", "p_rope", "p_worse"],
+    "comparison_pairs": ["classifier_a", "classifier_b", "rank_difference", "nemenyi_pvalue",
+                         "nemenyi_reject", "wilcoxon_pvalue", "wilcoxon_holm_pvalue",
+                         "wilcoxon_holm_reject"],
+}
+
+
+def documented_columns(stem, metrics):
+    from bayesbench.report import summary
+
+    if stem in metrics:
+        return summary.METRIC_COLUMNS
+    if stem == "scores":
+        return None  # parameters vary: checked below
+    return {"per_class": summary.PER_CLASS_COLUMNS, "confusion": summary.CONFUSION_COLUMNS,
+            "timings": summary.TIMING_COLUMNS, "failed_tasks": summary.FAILED_COLUMNS,
+            **COMPARISON_COLUMNS}[stem]
+
+
+def check_summary_csvs(directory, metrics):
+    """Every CSV in ``summary`` loads with pd.read_csv into its documented columns, one value
+    per cell (no cell holds a '±', a mark after a number, or a comment line)."""
+    stems = set()
+    for path in sorted(directory.glob("*.csv")):
+        frame = pd.read_csv(path)
+        stems.add(path.stem)
+        expected = documented_columns(path.stem, metrics)
+        if expected is not None:
+            assert list(frame.columns) == expected, path.name
+        for column in frame.columns:
+            if frame[column].dtype == object:
+                text = frame[column].dropna().astype(str)
+                assert not text.str.contains("±|\\+-|^#|•").any(), (path.name, column)
+        for column in ("mean", "std", "pvalue", "value", "p_better", "count", "support"):
+            if column in frame and frame[column].notna().any():
+                assert pd.api.types.is_numeric_dtype(frame[column]), (path.name, column)
+    return stems
+
+
 
 
 # Classifiers that break the contract, named by import path (`helpers:Unseen`) in tests.

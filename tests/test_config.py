@@ -61,7 +61,7 @@ def test_nested_key_paths_and_types(tmp_path, data_dir):
         "preprocess": {"impute": "median", "bins": 1.5, "noise": {"fraction": 2, "on": "all"}},
         "cv": {"folds": 1, "stratified": "yes"},
         "classifiers": [{"name": "nb", "params": {"alpha": [1, 2]}, "lable": "z"}],
-        "metrics": ["accuracy", "kappa"], "jobs": 0, "format": "pdf"}, tmp_path)
+        "metrics": ["accuracy", "kapa"], "jobs": 0, "format": "pdf"}, tmp_path)
     assert set(problems) == {
         "datasets[1].path", "datasets[2].sep", "datasets[2].name", "preprocess.impute",
         "preprocess.bins",
@@ -419,3 +419,20 @@ def test_a_config_with_input_and_tune_resolves_and_loads_back(tmp_path, data_dir
     assert again.experiment.identity() == cfg.experiment.identity()
     assert [c.tune for c in again.experiment.classifiers] == [
         c.tune for c in cfg.experiment.classifiers]
+
+
+def test_a_csv_data_set_may_name_its_delimiter(tmp_path):
+    # A semicolon-separated file read with its delimiter; one character only.
+    (tmp_path / "semi.csv").write_text("a;b;class\n1;x;p\n2;y;q\n3;x;p\n4;y;q\n")
+    cfg = parse_config({"name": "d", "datasets": [{"path": str(tmp_path / "semi.csv"),
+                                                    "delimiter": ";"}],
+                        "classifiers": ["nb"]}, base_dir=tmp_path)
+    [spec] = cfg.experiment.datasets
+    assert spec.delimiter == ";" and spec.identity()["delimiter"] == ";"
+    from bayesbench.evaluation.prepare import load_prepared
+    data = load_prepared(spec, cfg.experiment.preprocess, 0)
+    assert data.imputed.attribute_names == ["a", "b"] and list(data.imputed.class_names) == ["p", "q"]
+    problems = _problems({"name": "d", "datasets": [{"path": str(tmp_path / "semi.csv"),
+                                                     "delimiter": ";;"}],
+                          "classifiers": ["nb"]}, tmp_path)
+    assert set(problems) == {"datasets[0].delimiter"}

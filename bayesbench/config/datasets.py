@@ -56,10 +56,10 @@ def datasets(raw: dict, p: Problems, base_dir, dirs, missing=None) -> list[Datas
 
 def _dataset(item, key, p: Problems, base_dir, dirs, missing) -> DatasetSpec | None:
     """One entry of ``datasets``: a name or path, or a mapping with ``path`` or ``name``."""
-    class_attribute = label = attributes = None
+    class_attribute = label = attributes = delimiter = None
     ref_key, ref = key, item
     if isinstance(item, dict):
-        item = p.mapping(item, key, ("path", "name", "class", "attributes"))
+        item = p.mapping(item, key, ("path", "name", "class", "attributes", "delimiter"))
         ref = item.get("path", item.get("name"))
         if ref is None:
             p.add(key, "needs 'path' or 'name'")
@@ -74,11 +74,22 @@ def _dataset(item, key, p: Problems, base_dir, dirs, missing) -> DatasetSpec | N
             label = p.typed(item["name"], join(key, "name"), str)
         if item.get("attributes") is not None:
             attributes = _attribute_list(item["attributes"], join(key, "attributes"), p)
+        if item.get("delimiter") is not None:
+            delimiter = _delimiter(item["delimiter"], join(key, "delimiter"), p)
     path = _locate(ref, ref_key, p, base_dir, dirs, missing)
     if path is None:
         return None
     return DatasetSpec(label or Path(path).stem, str(Path(path).resolve()), class_attribute,
-                       attributes)
+                       attributes, delimiter)
+
+
+def _delimiter(value, key, p: Problems) -> str | None:
+    """A CSV file's field separator: one character."""
+    delimiter = p.typed(value, key, str)
+    if delimiter is not None and len(delimiter) != 1:
+        p.add(key, f"'{delimiter}' is not one character (a CSV file's field separator)")
+        return None
+    return delimiter
 
 
 def _locate(ref: str, key: str, p: Problems, base_dir, dirs, missing) -> Path | None:

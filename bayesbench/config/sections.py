@@ -249,7 +249,7 @@ def _arm_name(value, key: str, p: Problems, seen: set) -> str | None:
 
 
 def compare(value, p: Problems, labels, arm_names) -> CompareSpec:
-    value = p.mapping(value, "compare", ("metric", "baseline", "test", "alpha"))
+    value = p.mapping(value, "compare", ("metric", "baseline", "test", "alpha", "rope"))
     kw = {}
     if value.get("metric") is not None:
         metric = p.typed(value["metric"], "compare.metric", str)
@@ -267,6 +267,8 @@ def compare(value, p: Problems, labels, arm_names) -> CompareSpec:
         if alpha in (0.0, 1.0):
             p.add("compare.alpha", "the level must lie strictly between 0 and 1")
         kw["alpha"] = alpha
+    if "rope" in value:
+        kw["rope"] = p.typed(value["rope"], "compare.rope", float, low=0.0)
     return CompareSpec(**{k: v for k, v in kw.items() if v is not None})
 
 

@@ -38,7 +38,8 @@ VIEW_OF = {"codes": "discrete", "onehot": "continuous", "numeric": "continuous",
 def _scores(outcome, test) -> dict:
     """The record fields of an outcome on the test part ``test``."""
     scores = evaluate(test.y, outcome.labels, outcome.proba, test.n_classes)
-    out = {"confusion": scores["confusion"].tolist(), "metrics": scores["metrics"],
+    out = {"confusion": scores["confusion"].tolist(),
+           "metrics": {**scores["metrics"], "cpu_seconds": outcome.cpu_seconds},
            "per_class": {k: v.tolist() for k, v in scores["per_class"].items()},
            "fit_seconds": outcome.fit_seconds, "predict_seconds": outcome.predict_seconds}
     if outcome.proba is None:
@@ -46,6 +47,19 @@ def _scores(outcome, test) -> dict:
     if outcome.warnings:
         out["warnings"] = list(outcome.warnings)
     return out
+
+
+def network(clf, class_name: str):
+    """A learned structure as record data (``class``, ``attributes``, ``nodes`` as
+    ``[attributes, parents]`` index lists), or None when there is none to draw: no
+    ``structure_``, or plain naive Bayes over every attribute (naive Bayes, AODE)."""
+    structure = getattr(clf, "structure_", None)
+    if not hasattr(structure, "nodes") or (
+            not structure.arcs() and not structure.dropped
+            and all(len(n.attributes) == 1 for n in structure.nodes)):
+        return None
+    return {"class": class_name, "attributes": list(structure.names()),
+            "nodes": [[list(n.attributes), list(n.parents)] for n in structure.nodes]}
 
 
 def _structure(clf) -> str:
@@ -98,6 +112,11 @@ def run_classifier(spec: ClassifierSpec, views, job: FoldJob) -> dict:
                               test), structure=_structure(clf))
         # Tuning is part of fitting a tuned learner: its cost counts in the timings.
         record["fit_seconds"] += record.get("tune_seconds", 0.0)
+        # The first fold's network is kept for the run's drawing of it (docs/results.md); the
+        # other folds' would make every record as long as the data set is wide.
+        learned = network(clf, train.target.name) if (job.repetition, job.fold) == (0, 0) else None
+        if learned is not None:
+            record["network"] = learned
     except Exception as exc:  # noqa: BLE001 - a learner that fails is recorded, the run goes on
         record.update(status="error", error=f"{type(exc).__name__}: {exc}",
                       fit_seconds=0.0, predict_seconds=0.0)

@@ -17,6 +17,20 @@ Probability-based scores use the full ``(n, n_classes)`` matrix ``proba``:
   test examples of the area under the ROC curve of ``p_k`` for class ``k``
   against the rest (Mann-Whitney, ties counted one half); ``nan`` if no class
   qualifies.
+
+Cohen's kappa is computed from the fold's confusion matrix
+(:func:`bayesbench.stats.cohen_kappa`). ``cpu_seconds`` is not a score of the
+predictions: it is the CPU time of the thread that fitted and scored the
+classifier on the fold (``time.thread_time``), recorded beside the scores so
+that the tables and comparisons treat it as one more "lower is better" metric.
+
+Metrics of the confusion matrix (:data:`CONFUSION_METRICS`: the per-class
+scores, their macro and weighted averages, kappa) are meaningless on a test
+fold smaller than the number of classes (a leave-one-out fold holds one
+example: its F1 of a class is 0 or 1). :func:`pooled` computes them from the
+confusion matrix pooled over the folds of a repetition instead, with the same
+code that scores one fold, so that a summary table and ``per_class`` cannot
+disagree.
 """
 from __future__ import annotations
 
@@ -25,6 +39,8 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.stats import rankdata
+
+from ..stats import cohen_kappa
 
 
 @dataclass(frozen=True)
@@ -46,11 +62,17 @@ METRICS = {"accuracy": Metric("accuracy"), "error": Metric("0/1 loss", True),
            "specificity_macro": Metric("macro specificity"),
            "log_loss": Metric("log loss", True, needs_proba=True),
            "brier": Metric("Brier score", True, needs_proba=True),
-           "auc_ovr": Metric("one-vs-rest AUC", needs_proba=True)}
+           "auc_ovr": Metric("one-vs-rest AUC", needs_proba=True), "kappa": Metric("Cohen's kappa"),
+           "cpu_seconds": Metric("CPU seconds (fit and predict)", True)}
 METRIC_NAMES = tuple(METRICS)
 LOWER_IS_BETTER = frozenset(name for name, m in METRICS.items() if m.lower_is_better)
 PROBABILITY_METRICS = tuple(name for name, m in METRICS.items() if m.needs_proba)
 DEFAULT_METRICS = ("accuracy", "error", "precision_macro", "recall_macro", "f1_macro")
+# The metrics a fold's confusion matrix alone determines, which are pooled over the folds of a
+# repetition when its test folds are too small (see pooled); accuracy and error are too, but
+# their mean over folds equals the pooled value already (up to unequal fold sizes).
+CONFUSION_METRICS = ("precision_macro", "recall_macro", "f1_macro", "precision_weighted",
+                     "recall_weighted", "f1_weighted", "specificity_macro", "kappa")
 
 PER_CLASS = ("precision", "recall", "specificity", "f1")
 _PER_CLASS_NAME = re.compile(rf"^({'|'.join(PER_CLASS)})\[(.+)\]$")
@@ -79,6 +101,12 @@ def title(metric: str) -> str:
         score, cls = per_class
         return f"{'F1' if score == 'f1' else score} of class {cls}"
     return METRICS[metric].title
+
+
+def needs_pooling(name: str) -> bool:
+    """Whether metric ``name`` comes from the confusion matrix (a per-class score or one of
+    :data:`CONFUSION_METRICS`), and so is pooled over the folds when they are too small."""
+    return name in CONFUSION_METRICS or per_class_metric(name) is not None
 
 
 def record_metric(record: dict, name: str):
@@ -159,27 +187,48 @@ def auc_ovr(y_true, proba) -> float:
     return float(np.mean(aucs)) if aucs else float("nan")
 
 
-def evaluate(y_true, y_pred, proba, n_classes: int) -> dict:
-    """Every metric of one test fold.
-
-    Returns ``{"confusion": ndarray, "metrics": {name: float}, "per_class":
-    {name: ndarray}}`` with the metric names of :data:`METRIC_NAMES`; with ``proba``
-    None (a classifier without probabilities), those of :data:`PROBABILITY_METRICS`
-    are NaN.
-    """
-    y_true = np.asarray(y_true, dtype=np.int64)
-    y_pred = np.asarray(y_pred, dtype=np.int64)
-    cm = confusion_matrix(y_true, y_pred, n_classes)
+def confusion_scores(cm: np.ndarray) -> tuple[dict, dict]:
+    """``(metrics, per_class)`` of a confusion matrix: accuracy, error, the macro and
+    weighted averages, kappa, and the per-class scores (:func:`per_class_scores`)."""
+    cm = np.asarray(cm)
     per_class = per_class_scores(cm)
     true_count = cm.sum(axis=1)
     present = (true_count + cm.sum(axis=0)) > 0
-    n = y_true.size
+    n = cm.sum()
     metrics = {"accuracy": float(np.trace(cm) / n) if n else float("nan")}
     metrics["error"] = 1.0 - metrics["accuracy"]
     for name in ("precision", "recall", "f1"):
         metrics[f"{name}_macro"] = float(per_class[name][present].mean())
         metrics[f"{name}_weighted"] = float(np.sum(per_class[name] * true_count) / n)
     metrics["specificity_macro"] = float(per_class["specificity"][present].mean())
+    metrics["kappa"] = cohen_kappa(cm) if n else float("nan")
+    return metrics, per_class
+
+
+def pooled(cm: np.ndarray, classes, name: str) -> float:
+    """Metric ``name`` (one of :data:`CONFUSION_METRICS` or a per-class score such as
+    ``f1[M]``) of the confusion matrix ``cm`` pooled over folds; NaN if the class is absent."""
+    metrics, per_class = confusion_scores(cm)
+    score_class = per_class_metric(name)
+    if score_class is None:
+        return metrics[name]
+    score, cls = score_class
+    classes = list(classes)
+    return float(per_class[score][classes.index(cls)]) if cls in classes else float("nan")
+
+
+def evaluate(y_true, y_pred, proba, n_classes: int) -> dict:
+    """Every score of one test fold's predictions.
+
+    Returns ``{"confusion": ndarray, "metrics": {name: float}, "per_class":
+    {name: ndarray}}`` with the metric names of :data:`METRIC_NAMES` but
+    ``cpu_seconds``, which the caller measures; with ``proba`` None (a classifier
+    without probabilities), those of :data:`PROBABILITY_METRICS` are NaN.
+    """
+    y_true = np.asarray(y_true, dtype=np.int64)
+    y_pred = np.asarray(y_pred, dtype=np.int64)
+    cm = confusion_matrix(y_true, y_pred, n_classes)
+    metrics, per_class = confusion_scores(cm)
     if proba is None:
         metrics.update(dict.fromkeys(PROBABILITY_METRICS, float("nan")))
     else:

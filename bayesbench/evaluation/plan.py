@@ -67,7 +67,8 @@ def task_id(identity: dict, dataset: DatasetSpec, split: Split, clf: ClassifierS
     # result directories written before they existed keep their ids.
     extra = {k: v for k, v in clf.identity().items() if k in ("input", "tune")}
     key = {"dataset": [dataset.name, dataset.path, dataset.class_attribute] + (
-               [] if dataset.attributes is None else [list(dataset.attributes)]),
+               [] if dataset.attributes is None else [list(dataset.attributes)]) + (
+               [] if dataset.delimiter is None else [{"delimiter": dataset.delimiter}]),
            "preprocess": identity["preprocess"], "cv": identity["cv"], "seed": identity["seed"],
            "repetition": split.repetition, "fold": split.fold, "fold_id": split.fold_id,
            "classifier": [clf.label, clf.learner, clf.params] + ([extra] if extra else [])}

@@ -55,7 +55,7 @@ class DataCache:
 
 def load_prepared(spec: DatasetSpec, preprocess: PreprocessSpec, seed: int) -> PreparedData:
     """Read the data set of ``spec`` and prepare it as ``preprocess`` asks before splitting."""
-    ds = load_dataset(spec.path, spec.class_attribute)
+    ds = load_dataset(spec.path, spec.class_attribute, delimiter=spec.delimiter)
     if spec.attributes is not None:
         ds = ds.select(spec.attributes)
     ds.name = spec.name

@@ -58,12 +58,13 @@ def choose_run_dir(experiment: Experiment, options: RunOptions) -> tuple[Path, b
     stored = run_dir / "config.yaml"
     if not stored.exists():
         return run_dir, False
-    identity = experiment.identity()
+    identity = json.loads(json.dumps(experiment.identity()))
     try:
         previous = yaml.safe_load(stored.read_text())
-        same = {k: previous.get(k) for k in identity} == json.loads(json.dumps(identity))
+        changed = differences({k: previous.get(k) for k in identity}, identity)
     except (yaml.YAMLError, AttributeError, OSError):
-        same = False
+        changed = ["config.yaml (unreadable)"]
+    same = not changed
     if options.force:
         n = 2
         while Path(f"{run_dir}-{n}").exists():
@@ -71,10 +72,22 @@ def choose_run_dir(experiment: Experiment, options: RunOptions) -> tuple[Path, b
         return Path(f"{run_dir}-{n}"), False
     if same or options.resume:
         return run_dir, True
+    shown = ", ".join(changed[:6]) + (f" and {len(changed) - 6} more" if len(changed) > 6 else "")
     raise ResultStoreError(
-        f"{run_dir} holds results of a different configuration; use --resume to continue it "
-        "with this configuration (finished tasks that still match are kept) or --force to "
-        "write into a new directory")
+        f"{run_dir} holds results of a different configuration (it differs in {shown}); use "
+        "--resume to continue it with this configuration (finished tasks that still match are "
+        "kept) or --force to write into a new directory")
+
+
+def differences(old, new, at: str = "") -> list[str]:
+    """Where two experiment identities differ, as the config keys that hold them
+    (``cv.folds``, ``classifiers[1].params.k``; a list of another length as a whole)."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        return [d for k in dict.fromkeys([*old, *new])
+                for d in differences(old.get(k), new.get(k), f"{at}.{k}" if at else str(k))]
+    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
+        return [d for i, (a, b) in enumerate(zip(old, new)) for d in differences(a, b, f"{at}[{i}]")]
+    return [] if old == new else [at or "the config"]
 
 
 class RunDirectory:

@@ -9,6 +9,9 @@ that is truncated, not JSON, or whose checksum does not match, and
 :func:`repair` rewrites the file without them (atomically, through a temporary
 file and ``os.replace``) so that the tasks they stood for are run again.
 
+Every record written carries ``schema_version`` (:data:`SCHEMA_VERSION`; a record
+without it is of version 1); docs/results.md documents the fields of each version.
+
 Only one process writes a result directory at a time: :class:`RunLock` creates
 ``lock`` with ``O_CREAT | O_EXCL`` and writes its host and pid into it; a lock
 left by a dead process on the same host is stale and is taken over.
@@ -30,6 +33,9 @@ from ..errors import ResultStoreError
 RECORDS = "records.jsonl"
 LOCK = "lock"
 TASKS = "tasks.txt"
+# 2: records carry schema_version, the metrics kappa and cpu_seconds, and the first fold's
+# learned network (docs/results.md).
+SCHEMA_VERSION = 2
 
 
 def _clean(value):
@@ -67,9 +73,45 @@ def _parse(line: bytes):
         record = json.loads(line)
     except ValueError:
         return None
-    if not isinstance(record, dict) or record.get("checksum") != checksum(record):
+    if not isinstance(record, dict) or not isinstance(record.get("checksum"), str):
         return None
-    return record
+    if _written_checksum(line, record["checksum"]) or record["checksum"] == checksum(record):
+        return record
+    return None
+
+
+def _written_checksum(line: bytes, stored: str) -> bool:
+    """Whether ``line`` is a record as :func:`encode_record` wrote it, checksum right.
+
+    Such a line is the canonical JSON of the record with the checksum entry inserted, so
+    hashing the line without that entry checks it without serialising the record again
+    (most of the cost of reading a large directory). Any other line, e.g. one written by
+    another JSON library, is checked the slow way by the caller.
+    """
+    entry = b'"checksum":"' + stored.encode("ascii", "replace") + b'"'
+    at = line.find(entry)
+    if at < 1:
+        return False
+    end = at + len(entry)
+    if line[at - 1:at] == b"{":  # the first key: drop the comma after it
+        body = line[:at] + line[end + 1:-1] if line[end:end + 1] == b"," else line[:at] + line[end:-1]
+    else:
+        body = line[:at - 1] + line[end:-1]
+    return hashlib.sha256(body).hexdigest()[:16] == stored
+
+
+def iter_records(run_dir):
+    """The valid records of a result directory, one at a time, in the order written
+    (damaged lines skipped): a directory is never held in memory as a whole."""
+    path = Path(run_dir) / RECORDS
+    if not path.exists():
+        return
+    with open(path, "rb") as fh:
+        for line in fh:
+            if line.strip():
+                record = _parse(line)
+                if record is not None:
+                    yield record
 
 
 def scan(run_dir) -> tuple[list[dict], int]:
@@ -150,7 +192,7 @@ class RecordWriter:
         """Write ``record``; return it as :func:`read_records` will read it back (with its
         checksum, undefined scores as None), so that what a run keeps in memory is what
         it stored."""
-        data = encode_record(record)
+        data = encode_record({"schema_version": SCHEMA_VERSION, **record})
         view = memoryview(data)
         try:
             # A write may take part of the line only (a nearly full disk, a signal): the
@@ -235,51 +277,140 @@ class RunLock:
         self.release()
 
 
-def records_frame(run_dirs, *, failed: bool = False):
-    """One row per ``ok`` record of the given result directories (``failed=True``: per record).
+# The fields of a record that are not scores, in the order of a frame's columns; the
+# hyper-parameters come after ``learner`` as ``param_<name>``.
+ID_COLUMNS = ("run", "dataset", "classifier", "learner")
+TASK_COLUMNS = ("repetition", "fold", "fold_id", "seed", "task_id", "status", "error", "n_train",
+                "n_test", "fit_seconds", "predict_seconds", "structure", "schema_version")
+PARAM_PREFIX = "param_"
 
-    Columns: the record's scalar fields (``dataset``, ``repetition``, ``fold``,
-    ``classifier``, ``learner``, ``seed``, ``fold_id``, ``n_train``, ``n_test``,
-    ``fit_seconds``, ``predict_seconds``, ...), every entry of ``metrics`` as its
-    own column (``accuracy``, ``f1_macro``, ...; undefined scores are NaN), every
-    per-class score as ``<score>[<class>]`` (``f1[M]``, ``recall[Iris-setosa]``),
-    and ``run``, the directory's name (with its parents' when two runs share it).
-    Records of tasks that the directory's current config no longer has (see
-    :func:`current_tasks`) are left out. With ``failed=True`` the failed tasks are rows too
-    (``status`` "error", ``error`` their message, no scores), so that a comparison can say
-    which cells they leave empty.
+
+def records_frame(run_dirs, *, failed: bool = False, long: bool = False, metrics=None):
+    """The records of result directories as a pandas frame (``bayesbench.load_results``).
+
+    Wide (default): one row per ``ok`` record (``failed=True``: per record, failed tasks
+    with ``status`` "error", ``error`` their message and no scores). Columns, in order:
+    ``run`` (the directory's name, with its parents' when two runs share it), ``dataset``,
+    ``classifier`` (the label), ``learner`` (the registry name), one ``param_<name>``
+    column per hyper-parameter of any classifier (empty where a classifier lacks it;
+    a list or mapping value as JSON text), then ``repetition``, ``fold``, ``fold_id``,
+    ``seed``, ``task_id``, ``status``, ``error``, ``n_train``, ``n_test``,
+    ``fit_seconds``, ``predict_seconds``, ``structure``, ``schema_version``, and one
+    column per metric (``accuracy``, ``f1_macro``, ..., ``kappa``, ``cpu_seconds``) and
+    per-class score (``f1[M]``, ``recall[Iris-setosa]``); undefined scores are NaN.
+
+    ``long=True``: one row per record and metric, the score columns replaced by
+    ``metric`` and ``value`` (the tidy form: ``frame.pivot_table(...)``, seaborn).
+
+    ``metrics`` (a list of names, per-class ones such as ``f1[M]`` included) keeps only
+    those scores; the default keeps every metric, and per-class scores in the wide form only.
+    Records are read one at a time and only the chosen columns are kept, so that large
+    directories fit in memory. Records of tasks that the directory's current config no
+    longer has (see :func:`current_tasks`) are left out.
     """
     if isinstance(run_dirs, (str, os.PathLike)):
         run_dirs = [run_dirs]
     run_dirs = list(dict.fromkeys(Path(d).resolve() for d in run_dirs))
-    runs = []
     for run_dir in run_dirs:
         if not (run_dir / RECORDS).exists():
             raise ResultStoreError(f"{run_dir}: not a result directory (no {RECORDS})")
-        current = current_tasks(run_dir)
-        runs.append([r for r in read_records(run_dir)
-                     if current is None or r.get("task_id") in current])
-    return records_to_frame(runs, run_names(run_dirs), failed=failed)
+
+    def current(run_dir):
+        tasks = current_tasks(run_dir)
+        return (r for r in iter_records(run_dir) if tasks is None or r.get("task_id") in tasks)
+
+    return records_to_frame((current(d) for d in run_dirs), run_names(run_dirs), failed=failed,
+                            long=long, metrics=metrics)
 
 
-def records_to_frame(runs, names, *, failed: bool = False):
+def records_to_frame(runs, names, *, failed: bool = False, long: bool = False, metrics=None):
     """The frame of :func:`records_frame` from records in memory: ``runs`` holds each run's
-    records, ``names`` each run's name (its ``run`` column)."""
+    records (any iterable), ``names`` each run's name (its ``run`` column)."""
+    from .metrics import METRIC_NAMES  # lazy: metrics imports scipy, which reading needs not
+
+    wanted = _Wanted(metrics) if metrics is not None else None
     rows = []
     for records, run_name in zip(runs, names):
         for record in records:
             if record.get("status") != "ok" and not failed:
                 continue
-            row = {k: v for k, v in record.items()
-                   if not isinstance(v, (dict, list)) and k != "checksum"}
-            for name, value in (record.get("metrics") or {}).items():
-                row[name] = float("nan") if value is None else value
-            for score, values in (record.get("per_class") or {}).items():
-                for cls, value in zip(record.get("classes") or [], values):
-                    row[f"{score}[{cls}]"] = float("nan") if value is None else value
-            row["run"] = run_name
-            rows.append(row)
-    return pd.DataFrame(rows)
+            row = _task_fields(record, run_name)
+            scores = _scores(record, wanted, per_class=not long or wanted is not None)
+            if long:
+                names_ = list(scores) or list(METRIC_NAMES)  # a failed task: every metric NaN
+                rows += [{**row, "metric": m, "value": scores.get(m, math.nan)} for m in names_]
+            else:
+                row.update(scores)
+                rows.append(row)
+    frame = pd.DataFrame(rows)
+    if wanted is not None and len(frame):  # a score no record holds is not there at all
+        absent = [m for m in wanted.names if m not in wanted.found]
+        frame = (frame[~frame["metric"].isin(absent)].reset_index(drop=True) if long
+                 else frame.drop(columns=absent))
+    return _ordered(frame, long)
+
+
+def _task_fields(record: dict, run_name: str) -> dict:
+    row = {"run": run_name}
+    for key in ("dataset", "classifier", "learner"):
+        row[key] = record.get(key)
+    for name, value in (record.get("params") or {}).items():
+        row[PARAM_PREFIX + name] = (json.dumps(value, sort_keys=True)
+                                    if isinstance(value, (dict, list)) else value)
+    for key in TASK_COLUMNS:
+        if key in record:
+            row[key] = record[key]
+    return row
+
+
+def _scores(record: dict, wanted, *, per_class: bool) -> dict:
+    """``{metric: value}`` of a record (NaN for undefined), restricted to ``wanted`` (a
+    :class:`_Wanted`) when given."""
+    metrics = record.get("metrics") or {}
+    if wanted is not None:
+        return wanted.scores(record, metrics)
+    out = {name: math.nan if value is None else value for name, value in metrics.items()}
+    if per_class:
+        classes = record.get("classes") or []
+        for score, values in (record.get("per_class") or {}).items():
+            for cls, value in zip(classes, values):
+                out[f"{score}[{cls}]"] = math.nan if value is None else value
+    return out
+
+
+class _Wanted:
+    """The scores to keep, told apart once: metrics by name, per-class scores by
+    ``(score, class)``, so that each record costs a few dictionary look-ups."""
+
+    def __init__(self, names):
+        from .metrics import per_class_metric  # lazy: metrics imports scipy
+
+        self.names = list(names)
+        self.per_class = {name: per_class_metric(name) for name in self.names}
+        self.found = set()  # the names some record holds; the others are no column at all
+
+    def scores(self, record: dict, metrics: dict) -> dict:
+        out = {}
+        for name, score_class in self.per_class.items():
+            if score_class is None:
+                held, value = name in metrics, metrics.get(name)
+            else:
+                score, cls = score_class
+                classes = record.get("classes") or []
+                values = (record.get("per_class") or {}).get(score)
+                held = bool(values) and cls in classes
+                value = values[classes.index(cls)] if held else None
+            if held:
+                self.found.add(name)
+            out[name] = math.nan if value is None else value
+        return out
+
+
+def _ordered(frame: pd.DataFrame, long: bool) -> pd.DataFrame:
+    """The columns in the documented order: identity, parameters, task fields, scores."""
+    params = sorted(c for c in frame.columns if c.startswith(PARAM_PREFIX))
+    first = [c for c in (*ID_COLUMNS, *params, *TASK_COLUMNS) if c in frame.columns]
+    return frame[first + [c for c in frame.columns if c not in first]]
 
 
 def run_names(run_dirs) -> list[str]:

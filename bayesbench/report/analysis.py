@@ -13,7 +13,14 @@ them :mod:`.render`):
   data sets (Demšar 2006): Friedman's chi-square_F and Iman-Davenport's F_F,
   the Nemenyi and Bonferroni-Dunn critical differences, each classifier against
   the baseline (z, Holm, Bonferroni-Dunn, Wilcoxon signed-rank, sign test),
-  and wins/ties/losses.
+  and wins/ties/losses;
+- beside every significance mark an effect size: per data set the mean
+  difference to the baseline with its 95% confidence interval over the folds
+  (Nadeau and Bengio's corrected variance) and the Bayesian correlated t-test
+  (:class:`FoldEffects`); over data sets Cohen's d_z, the rank-biserial
+  correlation and the Bayesian signed-rank test (:class:`DatasetEffects`), with
+  a region of practical equivalence ``rope``; and every pair's Nemenyi and
+  Holm-adjusted Wilcoxon p-values.
 
 The fold tests run on all cells at once (:func:`bayesbench.stats.fold_tests`
 on a data sets x classifiers x folds array), so that comparing 50 classifiers
@@ -32,12 +39,50 @@ from .. import stats as S
 from ..errors import StatsError
 from ..evaluation.metrics import LOWER_IS_BETTER, METRIC_NAMES
 
-__all__ = ["Comparison", "compare", "compare_scores"]
+__all__ = ["Comparison", "DatasetEffects", "FoldEffects", "compare", "compare_scores"]
 
+# The Bayesian signed-rank test's Monte Carlo draws: baycomp's default number, one fixed seed,
+# so that a comparison prints the same probabilities every time (and baycomp's, given seed 0).
+# Its cost grows as draws x data sets^2 per classifier (about 0.6 s for 200 data sets), so a
+# comparison at scale may ask for fewer draws, or none (samples=0: the test is left out).
+SIGNED_RANK_SAMPLES = 50000
+SIGNED_RANK_SEED = 0
 
 
 def _none() -> Mapping:
     return MappingProxyType({})
+
+
+@dataclass(frozen=True)
+class FoldEffects:
+    """Each classifier against the baseline on each data set, over the folds (data sets x
+    classifiers frames; NaN in the baseline's column and where there are < 2 paired folds).
+
+    ``difference`` is the mean of classifier - baseline, ``low``/``high`` its 95% confidence
+    interval with Nadeau and Bengio's corrected variance (the interval the corrected t-test
+    inverts); ``p_left``/``p_rope``/``p_right`` the Bayesian correlated t-test's
+    probabilities that the classifier is better by more than ``rope``, practically
+    equivalent, or worse (rho = n_test / n_total; NaN without the fold sizes).
+    """
+
+    difference: pd.DataFrame
+    low: pd.DataFrame
+    high: pd.DataFrame
+    p_left: pd.DataFrame
+    p_rope: pd.DataFrame
+    p_right: pd.DataFrame
+
+
+@dataclass(frozen=True)
+class DatasetEffects:
+    """One classifier against the baseline over the complete data sets: Cohen's d_z and the
+    rank-biserial correlation of classifier - baseline (positive: higher scores), and the
+    Bayesian signed-rank test (``p_left``: the classifier is better by more than the rope;
+    None when the comparison asked for no draws)."""
+
+    cohens_dz: float
+    rank_biserial: float
+    signed_rank: S.SignedRankResult | None
 
 
 @dataclass(frozen=True)
@@ -51,8 +96,12 @@ class Comparison:
     The tests over data sets use the ``complete`` data sets (a score for every
     classifier); ``friedman`` and the post-hoc results are None when fewer than
     two data sets or classifiers are available (``notes`` says why).
-    ``wilcoxon``, ``sign_test``, ``win_tie_loss`` and ``significant_win_tie_loss``
-    map each classifier but the baseline to its result against the baseline.
+    ``wilcoxon``, ``sign_test``, ``win_tie_loss``, ``significant_win_tie_loss`` and
+    ``over_datasets`` map each classifier but the baseline to its result against the
+    baseline; ``scores`` holds the fold scores compared (columns ``dataset``,
+    ``classifier``, ``repetition``, ``fold``, ``value``; NaN for a failed task); ``effects`` holds the effect sizes and Bayesian tests per data set (fold
+    scores only), ``nemenyi_pairs`` and ``wilcoxon_pairs`` every pair's post-hoc test
+    (pairs of column indices of ``mean``).
     """
 
     metric: str
@@ -76,6 +125,12 @@ class Comparison:
     sign_test: Mapping[str, S.SignTestResult] = field(default_factory=_none)
     win_tie_loss: Mapping[str, S.WinTieLoss] = field(default_factory=_none)
     significant_win_tie_loss: Mapping[str, S.WinTieLoss] = field(default_factory=_none)
+    rope: float = 0.01
+    scores: pd.DataFrame | None = None
+    effects: FoldEffects | None = None
+    over_datasets: Mapping[str, DatasetEffects] = field(default_factory=_none)
+    nemenyi_pairs: S.PairwiseResult | None = None
+    wilcoxon_pairs: S.PairwiseResult | None = None
     notes: tuple[str, ...] = ()
 
     @property
@@ -93,6 +148,12 @@ class Comparison:
         names = self.classifiers
         return [[names[i] for i in g] for g in
                 S.cd_groups(self.average_ranks.to_numpy(), self.nemenyi.critical_difference)]
+
+
+def _check_rope(rope) -> float:
+    if isinstance(rope, bool) or not np.isfinite(rope) or rope < 0:
+        raise StatsError(f"rope must be a number >= 0, got {rope!r}")
+    return float(rope)
 
 
 def _check_options(test, alpha) -> None:
@@ -113,7 +174,8 @@ def _resolve_baseline(names: list[str], baseline: str | None) -> str:
 # ---- one score per data set and classifier ---------------------------------------------------
 
 def compare_scores(scores: pd.DataFrame, *, metric: str = "score", baseline: str | None = None,
-                   alpha: float = 0.05, lower_is_better: bool = False) -> Comparison:
+                   alpha: float = 0.05, lower_is_better: bool = False,
+                   rope: float = 0.01, samples: int = SIGNED_RANK_SAMPLES) -> Comparison:
     """Compare classifiers given one score per data set (rows) and classifier (columns).
 
     Only the tests over data sets apply; missing scores (NaN) leave a data set
@@ -127,12 +189,13 @@ def compare_scores(scores: pd.DataFrame, *, metric: str = "score", baseline: str
     mean.columns = [str(c) for c in mean.columns]
     base = _resolve_baseline(list(mean.columns), baseline)
     return _over_datasets(dict(metric=metric, baseline=base, test=None, alpha=alpha,
-                               lower_is_better=bool(lower_is_better), mean=mean), [])
+                               lower_is_better=bool(lower_is_better), mean=mean,
+                               rope=_check_rope(rope)), [], samples)
 
 
 # ---- the tests over data sets ----------------------------------------------------------------
 
-def _over_datasets(fields: dict, notes: list[str]) -> Comparison:
+def _over_datasets(fields: dict, notes: list[str], samples: int) -> Comparison:
     """The :class:`Comparison` of ``fields`` (metric ... mean, std, pvalue, sign), with ranks,
     Friedman, post-hoc tests and win/tie/loss computed from ``fields["mean"]``."""
     mean, base, lower = fields["mean"], fields["baseline"], fields["lower_is_better"]
@@ -151,8 +214,37 @@ def _over_datasets(fields: dict, notes: list[str]) -> Comparison:
         notes.append(f"the tests over data sets need at least 2 data sets with every classifier; "
                      f"there are {len(complete)}.")
     else:
-        fields.update(_rank_tests(values[finite.all(axis=1)], names, base, fields["alpha"], lower))
+        complete_values = values[finite.all(axis=1)]
+        fields.update(_rank_tests(complete_values, names, base, fields["alpha"], lower))
+        fields.update(_effects_over_datasets(complete_values, names, base, fields["rope"], lower,
+                                             samples))
+        fields.update(_all_pairs(complete_values, fields["alpha"], lower))
     return Comparison(**fields, notes=tuple(notes))
+
+
+def _effects_over_datasets(scores, names, base, rope, lower, samples) -> dict:
+    """Cohen's d_z, the rank-biserial correlation and the Bayesian signed-rank test of each
+    classifier against the baseline over the complete data sets."""
+    control = names.index(base)
+    out = {}
+    for i, name in enumerate(names):
+        if i == control:
+            continue
+        a, b = scores[:, i], scores[:, control]
+        with np.errstate(invalid="ignore", divide="ignore"):
+            dz = S.cohens_dz(a, b)
+        out[name] = DatasetEffects(
+            cohens_dz=dz, rank_biserial=S.rank_biserial(a, b),
+            signed_rank=S.bayesian_signed_rank(a, b, rope=rope, n_samples=samples,
+                                               seed=SIGNED_RANK_SEED, lower_is_better=lower)
+            if samples else None)
+    return dict(over_datasets=MappingProxyType(out))
+
+
+def _all_pairs(scores, alpha, lower) -> dict:
+    """Every pair's Nemenyi p-value and Holm-adjusted Wilcoxon signed-rank p-value."""
+    return dict(nemenyi_pairs=S.nemenyi_pairwise(scores, alpha=alpha, lower_is_better=lower),
+                wilcoxon_pairs=S.wilcoxon_pairwise(scores, alpha=alpha))
 
 
 def _win_tie_loss(values, finite, names, base, sign, lower) -> dict:
@@ -216,7 +308,8 @@ class _Cells:
 
 def compare(frame: pd.DataFrame, metric: str = "accuracy", baseline: str | None = None,
             test: str = "corrected-t", alpha: float = 0.05,
-            lower_is_better: bool | None = None, *, datasets=None) -> Comparison:
+            lower_is_better: bool | None = None, *, datasets=None, rope: float = 0.01,
+            samples: int = SIGNED_RANK_SAMPLES) -> Comparison:
     """Compare the classifiers of one or more runs on ``metric``.
 
     ``frame`` has one row per finished (data set, repetition, fold, classifier)
@@ -226,7 +319,9 @@ def compare(frame: pd.DataFrame, metric: str = "accuracy", baseline: str | None 
     t-test); a ``run`` column tells runs apart. ``baseline`` defaults to the
     first classifier; ``test`` is the test over the folds of each data set, a
     key of :data:`bayesbench.stats.FOLD_TESTS`; ``lower_is_better`` defaults to
-    True for error, log_loss and brier.
+    the metric's direction (:data:`~bayesbench.evaluation.metrics.LOWER_IS_BETTER`);
+    ``rope`` is the half-width of practical equivalence of the Bayesian tests, in the
+    metric's units; ``samples`` the Bayesian signed-rank test's draws (0: no such test).
 
     Rows whose ``status`` is not "ok" are failed tasks (``records_frame(..., failed=True)``).
     A cell lacking a score on a (repetition, fold) that its run (``run`` column; the whole
@@ -240,6 +335,7 @@ def compare(frame: pd.DataFrame, metric: str = "accuracy", baseline: str | None 
     change the table.
     """
     _check_options(test, alpha)
+    rope = _check_rope(rope)
     frame = _checked_records(frame, metric, test)
     if lower_is_better is None:
         lower_is_better = metric in LOWER_IS_BETTER
@@ -258,9 +354,57 @@ def compare(frame: pd.DataFrame, metric: str = "accuracy", baseline: str | None 
     frames = {name: pd.DataFrame(x, index=cells.datasets, columns=cells.names)
               for name, x in (("mean", mean), ("std", std), ("pvalue", pvalue), ("sign", sign))}
     n_nan = int((cells.present & ~np.isfinite(cells.values)).sum())
+    effects = _fold_effects(cells, k_base, rope, bool(lower_is_better))
     return _over_datasets(dict(metric=metric, baseline=base, test=test, alpha=alpha,
-                               lower_is_better=bool(lower_is_better), **frames),
-                          _fold_notes(cells, metric, test, n_nan, n_untested))
+                               lower_is_better=bool(lower_is_better), rope=rope,
+                               effects=effects, scores=_long_scores(frame, metric, cells),
+                               **frames),
+                          _fold_notes(cells, metric, test, n_nan, n_untested), samples)
+
+
+def _long_scores(frame: pd.DataFrame, metric: str, cells: _Cells) -> pd.DataFrame:
+    """The fold scores compared, one row each, data sets and classifiers in table order."""
+    out = pd.DataFrame({"dataset": pd.Categorical(frame["dataset"], categories=cells.datasets),
+                        "classifier": pd.Categorical(frame["_label"], categories=cells.names),
+                        "repetition": frame["repetition"].to_numpy(),
+                        "fold": frame["fold"].to_numpy(),
+                        "value": frame[metric].where(frame["_ok"]).to_numpy(dtype=float)})
+    out = out.dropna(subset=["dataset"]).sort_values(["dataset", "classifier", "repetition", "fold"],
+                                                     kind="stable")
+    return out.astype({"dataset": str, "classifier": str}).reset_index(drop=True)
+
+
+def _fold_effects(cells: _Cells, k_base: int, rope: float, lower: bool) -> FoldEffects:
+    """The mean difference to the baseline with its corrected interval, and the Bayesian
+    correlated t-test, of every cell over its folds (all cells at once)."""
+    n_sets, n_names, _ = cells.values.shape
+    has = cells.present.any(axis=2)
+    pairs = has & has[:, k_base:k_base + 1]
+    pairs[:, k_base] = False
+    d_idx, k_idx = np.nonzero(pairs)
+    a, b = cells.values[d_idx, k_idx], cells.values[d_idx, k_base]
+    ratio = np.full(d_idx.size, np.nan)
+    if cells.n_train is not None and cells.n_test is not None:
+        used = np.isfinite(a) & np.isfinite(b)
+        train = np.where(used, cells.n_train[d_idx, k_base], 0.0).sum(axis=1)
+        test = np.where(used, cells.n_test[d_idx, k_base], 0.0).sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            ratio = np.where(train > 0, test / train, np.nan)
+    diff = S.mean_difference_rows(a, b, test_train_ratio=ratio)
+    with np.errstate(invalid="ignore"):  # the difference itself needs no fold sizes
+        paired = np.isfinite(a) & np.isfinite(b)
+        estimate = np.where(paired, a - b, 0.0).sum(axis=1) / paired.sum(axis=1)
+    bayes = S.correlated_ttest_rows(a, b, rho=ratio / (1.0 + ratio), rope=rope,
+                                    lower_is_better=lower)
+
+    def frame(values):
+        out = np.full((n_sets, n_names), np.nan)
+        out[d_idx, k_idx] = values
+        return pd.DataFrame(out, index=cells.datasets, columns=cells.names)
+
+    return FoldEffects(difference=frame(estimate), low=frame(diff.low), high=frame(diff.high),
+                       p_left=frame(bayes.p_left), p_rope=frame(bayes.p_rope),
+                       p_right=frame(bayes.p_right))
 
 
 def _checked_records(frame, metric: str, test: str) -> pd.DataFrame:

@@ -18,17 +18,19 @@ import yaml
 
 from ..errors import StatsError
 from ..evaluation.metrics import LOWER_IS_BETTER
-from ..evaluation.store import RECORDS, records_frame
-from .analysis import Comparison, compare, compare_scores
+from ..evaluation.store import RECORDS, iter_records, records_frame, run_names
+from .analysis import SIGNED_RANK_SAMPLES, Comparison, compare, compare_scores
+from .pages import Network
 
-__all__ = ["ScoreTable", "read_scores_csv", "run_directories", "read_runs", "compare_paths"]
+__all__ = ["ScoreTable", "read_scores_csv", "run_directories", "read_runs", "compare_paths",
+           "run_networks"]
 
 
 # The three shapes of a CSV of scores, as read_scores_csv tells them apart.
 _LAYOUTS = ("a wide table (data set, then one score column per classifier), a bayesbench summary "
-            "table (data set, then '<classifier> mean' and '<classifier> std' columns) or a long "
-            "table (columns dataset, classifier, optionally repetition and fold, and value or the "
-            "metric's name)")
+            "table (columns dataset, classifier, mean, ...; or, from older versions, data set then "
+            "'<classifier> mean' and '<classifier> std' columns) or a long table (columns dataset, "
+            "classifier, optionally repetition and fold, and value or the metric's name)")
 _LONG_WORDS = {"classifier", "fold", "repetition", "metric", "value"}
 # Cells of a long table that stand for a missing score (pandas' reading of a wide table
 # treats these as missing too).
@@ -61,8 +63,11 @@ def read_scores_csv(path, *, metric: str | None = None) -> ScoreTable:
       (with a ``metric`` column naming it: the rows of ``metric``, needed when there
       are several) or in the column named ``metric`` (default accuracy), per fold when
       there is a ``fold`` column (``repetition`` 0 unless given);
-    - summary: after the data set, ``<classifier> mean`` / ``<classifier> std`` column
-      pairs, as a run writes ``summary/<metric>.csv``; the means are compared;
+    - summary: ``dataset``, ``classifier`` and ``mean`` columns (and no ``value`` or
+      ``fold``), one row per data set and classifier, as a run writes
+      ``summary/<metric>.csv`` and ``summary/comparison.csv``; the means are compared
+      (the metric is the file's name). Older versions wrote, after the data set,
+      ``<classifier> mean`` / ``<classifier> std`` column pairs: read too;
     - wide: first column the data set names, one column per classifier.
 
     A header with long-table words (fold, repetition, metric, value) but no
@@ -102,6 +107,8 @@ def _read_scores(path: Path, metric: str | None) -> ScoreTable:
     if twice:
         raise StatsError(f"{path}: classifier column(s) {', '.join(twice)} appear more than once")
     lowered = {h.lower() for h in header}
+    if {"dataset", "classifier", "mean"} <= lowered and not lowered & {"value", "fold"}:
+        return ScoreTable("summary", metric or path.stem, scores=_summary_long(path, metric or path.stem))
     if "classifier" in lowered:
         return _long_table(path, metric)
     if any(h.endswith((" mean", " std")) for h in header[1:]):
@@ -151,6 +158,16 @@ def _summary_table(path: Path, header: list[str]) -> pd.DataFrame:
     means = _wide_table(path).iloc[:, 0::2]
     means.columns = [c[:-len(" mean")] for c in columns[0::2]]
     return means
+
+
+def _summary_long(path: Path, metric: str) -> pd.DataFrame:
+    """The ``mean`` column of a run's summary table, one column per classifier."""
+    table = pd.read_csv(path, dtype=str, keep_default_na=False)
+    table.columns = [str(c).strip().lower() for c in table.columns]
+    frame = pd.DataFrame({"dataset": table["dataset"], "classifier": table["classifier"]})
+    frame[metric] = _numbers(path, table["mean"].mask(table["mean"].str.strip().str.lower().isin(_MISSING)),
+                             lambda row: f"line {row + 2}, column 'mean'")
+    return _one_per_cell(path, frame, metric)
 
 
 def _long_table(path: Path, metric: str | None) -> ScoreTable:
@@ -229,10 +246,11 @@ def run_directories(paths) -> list[Path]:
     return list(runs.values())
 
 
-def read_runs(runs) -> tuple[pd.DataFrame, list[str]]:
+def read_runs(runs, metrics=None) -> tuple[pd.DataFrame, list[str]]:
     """The records of result directories ``runs`` (failed tasks included, as ``compare``
-    wants them), and the data set names in the order their configs list them."""
-    return records_frame(runs, failed=True), _declared_datasets(runs)
+    wants them; only the scores ``metrics`` when given), and the data set names in the
+    order their configs list them."""
+    return records_frame(runs, failed=True, metrics=metrics), _declared_datasets(runs)
 
 
 def _declared_datasets(runs) -> list[str]:
@@ -250,7 +268,8 @@ def _declared_datasets(runs) -> list[str]:
 
 def compare_paths(paths, *, metric: str | None = None, baseline: str | None = None,
                   test: str = "corrected-t", alpha: float = 0.05,
-                  lower_is_better: bool | None = None) -> Comparison:
+                  lower_is_better: bool | None = None, rope: float = 0.01,
+                  samples: int = SIGNED_RANK_SAMPLES) -> Comparison:
     """Compare from disk: result directories, directories of them, or one CSV of scores.
 
     ``metric`` defaults to accuracy for result directories; for a CSV it picks the
@@ -268,11 +287,12 @@ def compare_paths(paths, *, metric: str | None = None, baseline: str | None = No
         if len(paths) > 1:
             raise StatsError("give either one CSV file of scores or result directories, not both")
         return _compare_csv(paths[0], metric=metric, baseline=baseline, test=test, alpha=alpha,
-                            lower_is_better=lower_is_better)
+                            lower_is_better=lower_is_better, rope=rope, samples=samples)
     runs = run_directories(paths)
-    frame, declared = read_runs(runs)
-    result = compare(frame, metric=metric or "accuracy", baseline=baseline, test=test, alpha=alpha,
-                     lower_is_better=lower_is_better, datasets=declared)
+    metric = metric or "accuracy"
+    frame, declared = read_runs(runs, [metric])
+    result = compare(frame, metric=metric, baseline=baseline, test=test, alpha=alpha,
+                     lower_is_better=lower_is_better, datasets=declared, rope=rope, samples=samples)
     if len(result.classifiers) < 2:
         raise StatsError(f"{', '.join(map(str, runs))}: one classifier ({result.classifiers[0]}); "
                          f"a comparison needs at least 2 (give several result directories to "
@@ -280,13 +300,14 @@ def compare_paths(paths, *, metric: str | None = None, baseline: str | None = No
     return result
 
 
-def _compare_csv(path: Path, *, metric, baseline, test, alpha, lower_is_better) -> Comparison:
+def _compare_csv(path: Path, *, metric, baseline, test, alpha, lower_is_better, rope,
+                 samples) -> Comparison:
     table = read_scores_csv(path, metric=metric)
     name = table.metric or "score"
     lower = name in LOWER_IS_BETTER if lower_is_better is None else bool(lower_is_better)
     if table.folds is not None:
         result = compare(table.folds, metric=name, baseline=baseline, test=test, alpha=alpha,
-                         lower_is_better=lower)
+                         lower_is_better=lower, rope=rope, samples=samples)
         if len(result.classifiers) < 2:
             raise StatsError(f"{path}: one classifier ({result.classifiers[0]}); a comparison "
                              f"needs at least 2")
@@ -299,4 +320,20 @@ def _compare_csv(path: Path, *, metric, baseline, test, alpha, lower_is_better) 
     if scores.shape[0] < 2:
         raise StatsError(f"{path}: one data set row ({scores.index[0]}); the tests over data "
                          f"sets need at least 2")
-    return compare_scores(scores, metric=name, baseline=baseline, alpha=alpha, lower_is_better=lower)
+    return compare_scores(scores, metric=name, baseline=baseline, alpha=alpha, lower_is_better=lower,
+                          rope=rope, samples=samples)
+
+
+def run_networks(paths) -> list:
+    """The first fold's learned networks in the result directories among ``paths`` (none
+    for a CSV), as :class:`~.pages.Network` entries labelled as a comparison labels them."""
+    paths = [Path(p) for p in paths]
+    if any(p.is_file() for p in paths):
+        return []
+    runs = run_directories(paths)
+    names = run_names([r.resolve() for r in runs])
+    found = []
+    for run, name in zip(runs, names):
+        found += [Network(r["dataset"], r["classifier"] if len(runs) == 1 else f"{name}/{r['classifier']}",
+                          r["network"]) for r in iter_records(run) if r.get("network")]
+    return found

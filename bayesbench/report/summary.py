@@ -1,31 +1,61 @@
-"""Summary tables of a run, written into ``<run>/summary/`` in each requested format.
+"""The summary of a run, written into ``<run>/summary/`` in each requested format.
 
-- ``<metric>.<ext>``: data sets x classifiers, mean +- standard deviation
-  (``ddof=1``) over all folds and repetitions, one file per metric of the
-  config's ``metrics`` (CSV: separate mean and std columns);
-- ``per_class.<ext>``: per data set, classifier and class, precision, recall,
-  specificity and F1 of the confusion matrix summed over all folds;
-- ``confusion.<ext>``: those summed confusion matrices, rows true classes,
-  columns predicted (CSV: one row per cell);
-- ``timings.<ext>``: mean fit and predict seconds per fold, and the total;
-- ``errors.<ext>``: tasks whose learner failed (only when there are some);
-- ``comparison.<ext>``: the statistical comparison of the classifiers.
+- ``<metric>.<ext>``: each classifier's mean and standard deviation (``ddof=1``) over
+  all folds and repetitions on each data set, one file per metric of the config's
+  ``metrics``; metrics of the confusion matrix are pooled where folds are too small
+  (below); CSV: one row per data set and classifier;
+- ``per_class.<ext>``: per data set, classifier and class, support, precision,
+  recall, specificity and F1 of each repetition's confusion matrix pooled over its
+  folds, averaged over the repetitions;
+- ``confusion.<ext>``: the confusion matrices summed over all folds and repetitions;
+- ``timings.<ext>``: mean fit, predict and CPU seconds per fold, and the total;
+- ``failed_tasks.<ext>``: tasks whose learner failed (only when there are some);
+- ``comparison*.<ext>``: the statistical comparison of the classifiers (the text
+  formats in one file, CSV one table per file);
+- ``scores.csv`` (and ``scores.parquet`` when pyarrow is installed): every score of
+  every task in long form.
+
+With leave-one-out, and whenever a test fold holds fewer examples than the data set
+has classes, the per-class and macro metrics of a fold mean nothing (a one-example
+fold's F1 of a class is 0 or 1): on such a data set they are computed from the
+confusion matrix pooled over the folds of each repetition (``pooled`` is true in the
+CSV, the caption says so), the way ``per_class`` computes them, so that the two
+cannot disagree. docs/results.md documents every column.
 """
 from __future__ import annotations
 
+import importlib.util
 from collections import defaultdict
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
 from ..errors import BayesbenchError
-from ..evaluation.metrics import (LOWER_IS_BETTER, PROBABILITY_METRICS, per_class_metric,
-                                  per_class_scores, record_metric, title)
+from ..evaluation.metrics import (LOWER_IS_BETTER, PROBABILITY_METRICS, confusion_scores,
+                                  needs_pooling, per_class_metric, record_metric, title)
 from ..evaluation.store import records_to_frame, run_names
 from ..spec import Experiment
 from .analysis import compare
-from .render import render_comparison
+from .html import Table
+from .pages import REPORT, Network, draw_figures, write_report
+from .plotting import plotting_available
+from .render import comparison_tables, render_comparison
 from .tables import EXTENSIONS, render
+
+# The CSV columns of each summary table (docs/results.md; tests/report/test_summary.py).
+METRIC_COLUMNS = ["dataset", "classifier", "mean", "std", "folds", "failed", "pooled"]
+PER_CLASS_COLUMNS = ["dataset", "classifier", "class", "support", "precision", "recall",
+                     "specificity", "f1"]
+CONFUSION_COLUMNS = ["dataset", "classifier", "true_class", "predicted_class", "count"]
+TIMING_COLUMNS = ["dataset", "classifier", "folds", "fit_seconds", "predict_seconds",
+                  "cpu_seconds", "total_seconds"]
+FAILED_COLUMNS = ["dataset", "repetition", "fold", "classifier", "error"]
+FAILED_STEM = "failed_tasks"  # not "errors": "error" is the 0/1 loss metric's table
+# scores.csv: the records' long form less what only the record store needs; with fold_id and
+# the fold sizes, `bayesbench compare summary/scores.csv --metric M` runs the paired tests.
+SCORE_DROPPED = ["run", "seed", "task_id", "error", "structure", "schema_version", "fit_seconds",
+                 "predict_seconds"]
 
 
 def _order(records, key, declared):
@@ -33,100 +63,171 @@ def _order(records, key, declared):
     return [x for x in declared if x in present]
 
 
-def metric_table(records, metric, datasets, classifiers, fmt):
-    """Rows and headers of one metric's data sets x classifiers table."""
-    values, failed = defaultdict(list), defaultdict(int)
+def task_order(records, experiment: Experiment) -> list[dict]:
+    """``records`` in the config's order of data sets, then by repetition and fold, then in
+    the config's order of classifiers: the tables must not depend on the order in which
+    tasks finished (floating-point sums depend on the order of their terms), and a
+    comparison lists the classifiers (and takes its default baseline) in config order."""
+    position = {c.label: i for i, c in enumerate(experiment.classifiers)}
+    where = {d.name: i for i, d in enumerate(experiment.datasets)}
+    return sorted(records, key=lambda r: (where.get(r["dataset"], len(where)), r["dataset"],
+                                          r["repetition"], r["fold"],
+                                          position.get(r["classifier"], len(position)),
+                                          r["classifier"]))
+
+
+def small_fold_datasets(records) -> set[str]:
+    """The data sets with a test fold smaller than their number of classes (leave-one-out
+    among them), whose confusion-matrix metrics are pooled over the folds."""
+    return {r["dataset"] for r in records
+            if r["status"] == "ok" and r["n_test"] < len(r.get("classes") or ())}
+
+
+def pooled_records(records) -> list[dict]:
+    """One record per data set, classifier and repetition: the scores of the confusion
+    matrix summed over the repetition's finished folds (:func:`confusion_scores`), the
+    other metrics (log loss, Brier, AUC, CPU seconds) averaged over them."""
+    groups = defaultdict(list)
     for r in records:
         if r["status"] == "ok":
+            groups[r["dataset"], r["classifier"], r["repetition"]].append(r)
+    out = []
+    for (dataset, classifier, repetition), rs in groups.items():
+        cm = sum(np.asarray(r["confusion"], dtype=np.int64) for r in rs)
+        metrics, per_class = confusion_scores(cm)
+        for name in ("log_loss", "brier", "auc_ovr", "cpu_seconds"):
+            values = [r["metrics"].get(name) for r in rs]
+            values = [v for v in values if v is not None]
+            metrics[name] = float(np.mean(values)) if values else None
+        out.append({"dataset": dataset, "classifier": classifier, "repetition": repetition,
+                    "fold": 0, "fold_id": f"pooled-{repetition}", "status": "ok",
+                    "learner": rs[0].get("learner"), "params": rs[0].get("params", {}),
+                    "n_train": sum(r["n_train"] for r in rs), "n_test": sum(r["n_test"] for r in rs),
+                    "classes": rs[0]["classes"], "confusion": cm.tolist(), "metrics": metrics,
+                    "per_class": {k: v.tolist() for k, v in per_class.items()}, "folds": len(rs)})
+    return out
+
+
+def records_for(metric: str, records, pooled, small: set) -> list[dict]:
+    """The records a metric's table and comparison read: on the small-fold data sets, the
+    pooled ones for a confusion-matrix metric (failed tasks kept, to be counted)."""
+    if not small or not needs_pooling(metric):
+        return list(records)
+    return ([r for r in records if r["dataset"] not in small or r["status"] != "ok"]
+            + [p for p in pooled if p["dataset"] in small])
+
+
+def _cell_values(records, metric):
+    values, failed, folds = defaultdict(list), defaultdict(int), defaultdict(int)
+    for r in records:
+        key = r["dataset"], r["classifier"]
+        if r["status"] == "ok":
             v = record_metric(r, metric)
-            values[r["dataset"], r["classifier"]].append(np.nan if v is None else v)
+            values[key].append(np.nan if v is None else v)
+            folds[key] += r.get("folds", 1)
         else:
-            failed[r["dataset"], r["classifier"]] += 1
+            failed[key] += 1
+    return values, failed, folds
+
+
+def metric_table(records, metric, datasets, classifiers, fmt, small=frozenset()):
+    """Rows and headers of one metric's table: for CSV one row per data set and classifier
+    (:data:`METRIC_COLUMNS`), otherwise data sets x classifiers cells ``mean ± std``."""
+    values, failed, folds = _cell_values(records, metric)
     rows = []
     for d in datasets:
         row = [d]
+        pooled = d in small and needs_pooling(metric)
         for c in classifiers:
             v = np.asarray(values.get((d, c), []), dtype=float)
             v = v[~np.isnan(v)]
             mean = float(v.mean()) if v.size else float("nan")
             std = float(v.std(ddof=1)) if v.size > 1 else 0.0 if v.size else float("nan")
+            n_failed = failed.get((d, c), 0)
             if fmt == "csv":
-                row += [mean, std]
+                rows.append([d, c, mean, std if v.size > 1 or not pooled else float("nan"),
+                             folds.get((d, c), 0), n_failed, pooled])
             elif not v.size:
                 row.append("-")
             else:
                 # A mean over the folds that did not fail is not comparable with a full one.
-                n_failed = failed.get((d, c), 0)
-                note = (f" ({n_failed} of {n_failed + len(values[d, c])} folds failed)"
-                        if n_failed else "")
-                row.append(f"{mean:.4f} ± {std:.4f}{note}")
-        rows.append(row)
-    headers = ["dataset"] + ([f"{c} {s}" for c in classifiers for s in ("mean", "std")]
-                             if fmt == "csv" else list(classifiers))
+                total = n_failed + folds.get((d, c), 0)
+                note = f" ({n_failed} of {total} folds failed)" if n_failed else ""
+                spread = f" ± {std:.4f}" if v.size > 1 or not pooled else " (pooled)"
+                row.append(f"{mean:.4f}{spread}{note}")
+        if fmt != "csv":
+            rows.append(row)
+    headers = METRIC_COLUMNS if fmt == "csv" else ["dataset"] + list(classifiers)
     return rows, headers
-
-
-def _summed(records):
-    sums, classes, counts = {}, {}, defaultdict(int)
-    for r in records:
-        if r["status"] != "ok":
-            continue
-        key = r["dataset"], r["classifier"]
-        cm = np.asarray(r["confusion"], dtype=np.int64)
-        sums[key] = sums.get(key, 0) + cm
-        classes[key] = r["classes"]
-        counts[key] += 1
-    return sums, classes, counts
 
 
 def write_summary(out_dir, experiment: Experiment, records, formats) -> list[Path]:
     """Write every summary table of ``records`` (a run's records, in the order written)
-    in each format, and the comparison the experiment's ``compare`` asks for; return the
-    files."""
+    in each format, ``scores.csv`` (and ``.parquet``), and the comparison the experiment's
+    ``compare`` asks for; return the files."""
+    return write_run_summary(out_dir, experiment, records, formats)[0]
+
+
+def write_run_summary(out_dir, experiment: Experiment, records, formats):
+    """:func:`write_summary`, also returning the comparison (None if it could not be made)
+    and, then, why."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    # In task order, so that the tables do not depend on the order in which tasks finished
-    # (floating-point sums depend on the order of their terms).
-    ordered = sorted(records, key=lambda r: (r["dataset"], r["repetition"], r["fold"],
-                                             r["classifier"]))
+    ordered = task_order(records, experiment)
+    small = small_fold_datasets(ordered)
+    pooled = pooled_records(ordered)
     files = []
     for fmt in formats:
-        for stem, text in _tables(ordered, experiment, fmt):
+        for stem, text in _tables(ordered, pooled, small, experiment, fmt):
             path = out_dir / f"{stem}.{EXTENSIONS[fmt]}"
             path.write_text(text)
             files.append(path)
     run = run_names([out_dir.resolve().parent])
-    frame = records_to_frame([records], run, failed=True)
-    return files + write_comparison(out_dir, frame, experiment, formats,
-                                    experiment.compare.baseline)
+    files += write_scores(out_dir, records_to_frame([ordered], run, failed=True, long=True))
+    metric = experiment.compare.metric or experiment.metrics[0]
+    compared = records_for(metric, ordered, pooled, small)
+    frame = records_to_frame([compared], run, failed=True, metrics=[metric])
+    written, result, reason = write_comparison(out_dir, frame, experiment, formats,
+                                               experiment.compare.baseline)
+    return files + written, result, reason
 
 
-def _tables(records, experiment: Experiment, fmt):
+def write_scores(out_dir, long) -> list[Path]:
+    """``scores.csv`` (and ``scores.parquet`` when pyarrow is installed): the long frame of
+    :func:`~bayesbench.evaluation.store.records_frame` without the run column."""
+    frame = long.drop(columns=SCORE_DROPPED, errors="ignore")
+    files = [Path(out_dir) / "scores.csv"]
+    frame.to_csv(files[0], index=False)
+    if importlib.util.find_spec("pyarrow") is not None:
+        files.append(Path(out_dir) / "scores.parquet")
+        frame.to_parquet(files[1], index=False)
+    return files
+
+
+def _tables(records, pooled, small, experiment: Experiment, fmt):
     """``(file stem, text)`` of each table of ``records`` in the format ``fmt``."""
     datasets = _order(records, "dataset", [d.name for d in experiment.datasets])
     classifiers = _order(records, "classifier", [c.label for c in experiment.classifiers])
-    sums, classes, counts = _summed(records)
     cv = experiment.cv
     seen = attribute_notes(records, datasets, classifiers)
     for metric in experiment.metrics:
-        rows, headers = metric_table(records, metric, datasets, classifiers, fmt)
-        caption = (f"{title(metric)}: mean ± std over {cv.n_repetitions} repetition(s) "
-                   f"of {_cv_words(cv)}")
+        rows, headers = metric_table(records_for(metric, records, pooled, small), metric,
+                                     datasets, classifiers, fmt, small)
+        caption = _metric_caption(metric, cv, datasets, small)
         notes = seen + probability_notes(records, metric, classifiers)
         if fmt == "latex" and notes:  # a LaTeX table's notes go into its caption
             caption = " ".join([f"{caption}."] + notes)
         text = render(rows, headers, fmt, caption=caption)
-        if fmt in ("text", "markdown") and notes:
+        if fmt in ("text", "markdown") and notes:  # CSV: one value per cell, no notes
             text += "\n" + "".join(f"Note: {n}\n" for n in notes)
         yield file_stem(metric), text
-    yield "per_class", _per_class(sums, classes, datasets, classifiers, fmt)
-    yield "confusion", _confusion(sums, classes, counts, datasets, classifiers, fmt)
+    yield "per_class", _per_class(pooled, datasets, classifiers, fmt)
+    yield "confusion", _confusion(records, datasets, classifiers, fmt)
     yield "timings", _timings(records, datasets, classifiers, fmt)
-    errors = [[r["dataset"], r["repetition"], r["fold"], r["classifier"], r["error"]]
+    failed = [[r["dataset"], r["repetition"], r["fold"], r["classifier"], r["error"]]
               for r in records if r["status"] != "ok"]
-    if errors:
-        yield "errors", render(errors, ["dataset", "repetition", "fold", "classifier", "error"],
-                               fmt, caption="tasks that failed")
+    if failed:
+        yield FAILED_STEM, render(failed, FAILED_COLUMNS, fmt, caption="tasks that failed")
 
 
 def attribute_notes(records, datasets, classifiers) -> list[str]:
@@ -159,6 +260,16 @@ def probability_notes(records, metric: str, classifiers) -> list[str]:
     return [f"{', '.join(names)}: no predict_proba, so no {title(metric)} (left empty)"]
 
 
+def _metric_caption(metric: str, cv, datasets, small) -> str:
+    caption = (f"{title(metric)}: mean ± std over {cv.n_repetitions} repetition(s) "
+               f"of {_cv_words(cv)}")
+    if needs_pooling(metric) and small:
+        caption += (f"; on {', '.join(d for d in datasets if d in small)} (a test fold "
+                    f"smaller than the number of classes) from the confusion matrix "
+                    f"pooled over the folds of each repetition, as per_class")
+    return caption
+
+
 def file_stem(metric: str) -> str:
     """A file name for a metric's table: ``f1[M]`` -> ``f1_M`` (brackets upset shells)."""
     per_class = per_class_metric(metric)
@@ -176,30 +287,46 @@ def _cv_words(cv) -> str:
             "loo": "leave-one-out"}[cv.kind]
 
 
-def _per_class(sums, classes, datasets, classifiers, fmt) -> str:
+def _per_class(pooled, datasets, classifiers, fmt) -> str:
+    cells = defaultdict(list)
+    for p in pooled:
+        cells[p["dataset"], p["classifier"]].append(p)
     rows = []
     for d in datasets:
         for c in classifiers:
-            if (d, c) not in sums:
+            reps = cells.get((d, c))
+            if not reps:
                 continue
-            cm = sums[d, c]
-            scores = per_class_scores(cm)
-            for k, name in enumerate(classes[d, c]):
-                rows.append([d, c, name, int(cm[k].sum())] +
-                            [float(scores[m][k]) for m in ("precision", "recall",
-                                                           "specificity", "f1")])
-    return render(rows, ["dataset", "classifier", "class", "support", "precision",
-                         "recall (sensitivity)", "specificity", "F1"], fmt,
-                  caption="per-class scores of the confusion matrix summed over all folds")
+            support = np.sum([np.asarray(p["confusion"]).sum(axis=1) for p in reps], axis=0) // len(reps)
+            means = {m: np.mean([p["per_class"][m] for p in reps], axis=0) for m in
+                     ("precision", "recall", "specificity", "f1")}
+            for k, name in enumerate(reps[0]["classes"]):
+                rows.append([d, c, name, int(support[k])] + [float(means[m][k]) for m in means])
+    headers = (PER_CLASS_COLUMNS if fmt == "csv" else
+               ["dataset", "classifier", "class", "support", "precision", "recall (sensitivity)",
+                "specificity", "F1"])
+    return render(rows, headers, fmt, caption="per-class scores of each repetition's confusion "
+                  "matrix pooled over its folds, averaged over the repetitions")
 
 
-def _confusion(sums, classes, counts, datasets, classifiers, fmt) -> str:
+def _summed(records):
+    sums, classes, counts = {}, {}, defaultdict(int)
+    for r in records:
+        if r["status"] == "ok":
+            key = r["dataset"], r["classifier"]
+            sums[key] = sums.get(key, 0) + np.asarray(r["confusion"], dtype=np.int64)
+            classes[key] = r["classes"]
+            counts[key] += 1
+    return sums, classes, counts
+
+
+def _confusion(records, datasets, classifiers, fmt) -> str:
+    sums, classes, counts = _summed(records)
     if fmt == "csv":
         rows = [[d, c, t, p, int(sums[d, c][i, j])]
                 for d in datasets for c in classifiers if (d, c) in sums
                 for i, t in enumerate(classes[d, c]) for j, p in enumerate(classes[d, c])]
-        return render(rows, ["dataset", "classifier", "true class", "predicted class",
-                             "count"], fmt)
+        return render(rows, CONFUSION_COLUMNS, fmt)
     blocks = []
     for d in datasets:
         for c in classifiers:
@@ -214,46 +341,133 @@ def _confusion(sums, classes, counts, datasets, classifiers, fmt) -> str:
 
 
 def _timings(records, datasets, classifiers, fmt) -> str:
-    fit, pred = defaultdict(list), defaultdict(list)
+    times = defaultdict(list)
     for r in records:
         if r["status"] == "ok":
-            fit[r["dataset"], r["classifier"]].append(r["fit_seconds"])
-            pred[r["dataset"], r["classifier"]].append(r["predict_seconds"])
-    rows = [[d, c, len(fit[d, c]), float(np.mean(fit[d, c])), float(np.mean(pred[d, c])),
-             float(np.sum(fit[d, c]) + np.sum(pred[d, c]))]
-            for d in datasets for c in classifiers if fit.get((d, c))]
-    return render(rows, ["dataset", "classifier", "folds", "fit s (mean)", "predict s (mean)",
-                         "total s"], fmt, caption="time per fold, in seconds")
+            cpu = r["metrics"].get("cpu_seconds")
+            times[r["dataset"], r["classifier"]].append(
+                (r["fit_seconds"], r["predict_seconds"], np.nan if cpu is None else cpu))
+    rows = []
+    for d in datasets:
+        for c in classifiers:
+            t = np.asarray(times.get((d, c), []), dtype=float)
+            if t.size:
+                rows.append([d, c, len(t), float(t[:, 0].mean()), float(t[:, 1].mean()),
+                             float(np.nanmean(t[:, 2])) if np.isfinite(t[:, 2]).any() else float("nan"),
+                             float(t[:, 0].sum() + t[:, 1].sum())])
+    headers = (TIMING_COLUMNS if fmt == "csv" else
+               ["dataset", "classifier", "folds", "fit s (mean)", "predict s (mean)",
+                "CPU s (mean)", "total s"])
+    return render(rows, headers, fmt, caption="time per fold, in seconds (wall clock; CPU: "
+                  "the fitting and predicting thread's)")
 
 
-def write_comparison(out_dir, frame, experiment: Experiment, formats, baseline) -> list[Path]:
-    """Write ``compare(frame, ...)`` with the experiment's ``compare`` settings in each format
-    (a comparison that cannot be made is written as its one-line reason)."""
+def _compared(frame, experiment: Experiment, baseline):
     spec = experiment.compare
     metric = spec.metric or experiment.metrics[0]
+    return compare(frame, metric=metric, baseline=baseline, test=spec.test, alpha=spec.alpha,
+                   lower_is_better=metric in LOWER_IS_BETTER, rope=spec.rope,
+                   datasets=[d.name for d in experiment.datasets])
+
+
+def write_comparison(out_dir, frame, experiment: Experiment, formats, baseline):
+    """Write ``compare(frame, ...)`` with the experiment's ``compare`` settings in each format
+    (a comparison that cannot be made is written as its one-line reason); CSV as one file per
+    table (``comparison.csv`` the scores, ``comparison_<table>.csv`` the others). Return the
+    files, the comparison (None if it could not be made) and the reason."""
     try:
-        result = compare(frame, metric=metric, baseline=baseline, test=spec.test,
-                         alpha=spec.alpha, lower_is_better=metric in LOWER_IS_BETTER,
-                         datasets=[d.name for d in experiment.datasets])
+        result, reason = _compared(frame, experiment, baseline), ""
     except BayesbenchError as exc:
-        text = {fmt: f"no statistical comparison: {exc}\n" for fmt in formats}
-    else:
-        text = {fmt: render_comparison(result, fmt) for fmt in formats}
+        result, reason = None, f"no statistical comparison: {exc}"
     files = []
     for fmt in formats:
-        path = Path(out_dir) / f"comparison.{EXTENSIONS[fmt]}"
-        path.write_text(text[fmt])
-        files.append(path)
-    return files
+        if fmt == "csv" and result is not None:
+            for table in comparison_tables(result, "csv"):
+                stem = "comparison" if table.name == "scores" else f"comparison_{table.name}"
+                files.append(Path(out_dir) / f"{stem}.csv")
+                files[-1].write_text(render(table.rows, table.headers, "csv"))
+            continue
+        files.append(Path(out_dir) / f"comparison.{EXTENSIONS[fmt]}")
+        files[-1].write_text(render_comparison(result, fmt) if result is not None else
+                             render([[reason]], ["note"], "csv") if fmt == "csv" else reason + "\n")
+    return files, result, reason
 
 
 def write_arm_comparison(experiment: Experiment, runs, formats) -> list[Path]:
     """``<output>/comparison.*``: the classifiers of every arm of ``experiment`` compared,
     labelled ``<arm>/<classifier>``; ``runs`` holds each arm's ``(run_dir, records)``."""
     dirs = [Path(run_dir) for run_dir, _ in runs]
-    frame = records_to_frame([records for _, records in runs],
-                             run_names([d.resolve() for d in dirs]), failed=True)
+    metric = experiment.compare.metric or experiment.metrics[0]
+    frame = records_to_frame([records_for(metric, records, pooled_records(records),
+                                          small_fold_datasets(records)) for _, records in runs],
+                             run_names([d.resolve() for d in dirs]), failed=True, metrics=[metric])
     baseline = experiment.compare.baseline
     if baseline is not None and "/" not in baseline:
         baseline = f"{dirs[0].name}/{baseline}"
-    return write_comparison(dirs[0].parent, frame, experiment, formats, baseline)
+    return write_comparison(dirs[0].parent, frame, experiment, formats, baseline)[0]
+
+
+class RunOutputs(NamedTuple):
+    """What the end of a run wrote: the summary files, figures included, and report.html;
+    ``figures_skipped`` when matplotlib is missing."""
+
+    files: list
+    report: Path
+    figures_skipped: bool
+
+
+def finalize_run(run_dir, experiment: Experiment, records, formats) -> RunOutputs:
+    """The summary tables (:func:`write_run_summary`), the figures (the comparison's and
+    the first fold's learned networks, in ``<run>/figures``) and ``<run>/report.html``."""
+    run_dir = Path(run_dir)
+    files, result, reason = write_run_summary(run_dir / "summary", experiment, records, formats)
+    drawn = draw_figures(run_dir, result, first_fold_networks(records, experiment))
+    report = write_report(run_dir / REPORT, title=f"bayesbench: {experiment.name}",
+                          protocol=protocol(experiment, records),
+                          tables=metric_tables(experiment, records), result=result,
+                          reason=reason, drawn=drawn)
+    return RunOutputs(files + drawn.files, report, not plotting_available())
+
+
+def metric_tables(experiment: Experiment, records) -> list[Table]:
+    """Each metric's data sets x classifiers table, for the report page."""
+    ordered = task_order(records, experiment)
+    small, pooled = small_fold_datasets(ordered), pooled_records(ordered)
+    datasets = _order(ordered, "dataset", [d.name for d in experiment.datasets])
+    classifiers = _order(ordered, "classifier", [c.label for c in experiment.classifiers])
+    tables = []
+    for metric in experiment.metrics:
+        rows, headers = metric_table(records_for(metric, ordered, pooled, small), metric,
+                                     datasets, classifiers, "text", small)
+        tables.append(Table(_metric_caption(metric, experiment.cv, datasets, small),
+                            headers=headers, rows=rows))
+    return tables
+
+
+def first_fold_networks(records, experiment: Experiment) -> list[Network]:
+    """The learned networks the records of the first fold hold, in config order."""
+    found = {(r["dataset"], r["classifier"]): r["network"] for r in records if r.get("network")}
+    return [Network(d.name, c.label, found[d.name, c.label]) for d in experiment.datasets
+            for c in experiment.classifiers if (d.name, c.label) in found]
+
+
+def protocol(experiment: Experiment, records) -> list[tuple]:
+    """What was run, for the report's protocol section."""
+    pre, spec = experiment.preprocess, experiment.compare
+    failed = sum(r["status"] != "ok" for r in records)
+    return [("data sets", [d.name for d in experiment.datasets]),
+            ("classifiers", [f"{c.label} ({c.learner}{_params(c.params)})"
+                             for c in experiment.classifiers]),
+            ("validation", f"{experiment.cv.n_repetitions} repetition(s) of {_cv_words(experiment.cv)}"),
+            ("preprocessing", f"impute {pre.impute}, discretize {pre.discretize}"
+                              + (f" ({pre.bins} bins)" if pre.discretize in ("width", "frequency") else "")
+                              + f", fitted on the {'training fold' if pre.scope == 'fold' else 'whole data set'}"),
+            ("seed", experiment.seed), ("metrics", list(experiment.metrics)),
+            ("comparison", f"{spec.metric or experiment.metrics[0]}, baseline "
+                           f"{spec.baseline or experiment.classifiers[0].label}, {spec.test}, "
+                           f"alpha {spec.alpha:g}, rope {spec.rope:g}"),
+            ("tasks", f"{len(records)} ({failed} failed)")]
+
+
+def _params(params: dict) -> str:
+    return "".join(f", {k}={v}" for k, v in params.items() if k != "random_state")

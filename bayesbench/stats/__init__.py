@@ -29,17 +29,18 @@ __all__ = [
 ]
 
 # Bayesian tests with a region of practical equivalence (after Benavoli et al. 2017).
-from .bayesian import (CorrelatedTTestResult, SignedRankResult,  # noqa: E402
-                       bayesian_correlated_ttest, bayesian_signed_rank)
+from .bayesian import (CorrelatedTTestResult, CorrelatedTTestRows, SignedRankResult,  # noqa: E402
+                       bayesian_correlated_ttest, bayesian_signed_rank, correlated_ttest_rows)
 
 __all__ += ["CorrelatedTTestResult", "bayesian_correlated_ttest", "SignedRankResult",
-            "bayesian_signed_rank"]
+            "bayesian_signed_rank", "CorrelatedTTestRows", "correlated_ttest_rows"]
 
 # Effect sizes to report beside the significance marks.
-from .effect_size import (MeanDifferenceResult, cohens_dz, mean_difference_ci,  # noqa: E402
-                          rank_biserial)
+from .effect_size import (MeanDifferenceResult, MeanDifferenceRows, cohens_dz,  # noqa: E402
+                          mean_difference_ci, mean_difference_rows, rank_biserial)
 
-__all__ += ["MeanDifferenceResult", "mean_difference_ci", "cohens_dz", "rank_biserial"]
+__all__ += ["MeanDifferenceResult", "mean_difference_ci", "cohens_dz", "rank_biserial",
+            "MeanDifferenceRows", "mean_difference_rows"]
 
 # Agreement of predictions with the truth beyond chance.
 from .agreement import KAPPA_WEIGHTS, cohen_kappa  # noqa: E402

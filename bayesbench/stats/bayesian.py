@@ -288,3 +288,68 @@ def bayesian_signed_rank(a, b, *, rope: float = 0.01, prior_strength: float = 0.
     return SignedRankResult(p_left=float(p[0]), p_rope=float(p[1]), p_right=float(p[2]),
                             sample=theta, rope=r, prior_strength=float(prior_strength),
                             seed=int(seed))
+
+
+@dataclass(frozen=True)
+class CorrelatedTTestRows:
+    """:func:`correlated_ttest_rows`: one entry per row, NaN where a row has < 2 pairs."""
+
+    p_left: np.ndarray
+    p_rope: np.ndarray
+    p_right: np.ndarray
+    mean: np.ndarray
+    scale: np.ndarray
+    df: np.ndarray
+    rope: float
+
+
+def correlated_ttest_rows(a, b, *, rho, rope: float = 0.01,
+                          lower_is_better: bool = False) -> CorrelatedTTestRows:
+    """:func:`bayesian_correlated_ttest` of ``a[i]`` against ``b[i]`` for every row i at once.
+
+    ``a`` and ``b`` are m x n arrays of fold scores, NaN where a classifier has no
+    score; row i pairs the columns where both have one. ``rho`` is one number or one per
+    row (n_test / n_total of that row's folds). Same formulas and degenerate cases as the
+    one-pair function, so that comparing many classifiers on many data sets costs array
+    operations; rows with fewer than 2 pairs, or a ``rho`` outside [0, 1), give NaN.
+
+    Examples
+    --------
+    >>> a = [[0.80, 0.82, 0.79, 0.85], [0.7, 0.7, 0.7, float("nan")]]
+    >>> b = [[0.78, 0.80, 0.80, 0.82], [0.6, 0.6, 0.6, 0.6]]
+    >>> res = correlated_ttest_rows(a, b, rho=1 / 4, rope=0.01)
+    >>> res.p_left.round(3).tolist(), res.df.tolist()
+    ([0.635, 1.0], [3.0, 2.0])
+    """
+    r = _check_rope(rope)
+    a, b = np.atleast_2d(np.asarray(a, dtype=float)), np.atleast_2d(np.asarray(b, dtype=float))
+    if a.shape != b.shape:
+        raise StatsError(f"fold scores of shapes {a.shape} and {b.shape}; expected equal shapes")
+    d = b - a if lower_is_better else -(b - a)  # as _differences forms them
+    used = np.isfinite(d)
+    n = used.sum(axis=1)
+    rho = np.broadcast_to(np.asarray(rho, dtype=float), n.shape)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        m = np.where(used, d, 0.0).sum(axis=1) / n
+        var = np.where(used, (d - m[:, None]) ** 2, 0.0).sum(axis=1) / (n - 1)
+        var = var * (1.0 / n + rho / (1.0 - rho))
+        scale = np.sqrt(var)
+        point = var == 0.0  # every difference the same: a point mass at m
+        safe = np.where(point, 1.0, scale)
+        left = np.where(point, (m > r) + 0.0, _st.t.sf(r, n - 1, loc=m, scale=safe))
+        right = np.where(point, (m < -r) + 0.0, _st.t.cdf(-r, n - 1, loc=m, scale=safe))
+    if r == 0.0:
+        half = point & (m == 0.0)
+        left, right = np.where(half, 0.5, left), np.where(half, 0.5, right)
+    p_rope = np.zeros_like(left) if r == 0.0 else np.maximum(1.0 - left - right, 0.0)
+    bad = (n < 2) | ~np.isfinite(rho) | (rho < 0) | (rho >= 1)
+    sign = -1.0 if lower_is_better else 1.0
+
+    def out(x):
+        return np.where(bad, np.nan, x)
+
+    return CorrelatedTTestRows(p_left=out(left), p_rope=out(p_rope), p_right=out(right),
+                               mean=out(sign * m), scale=out(scale), df=out(n - 1.0), rope=r)
+
+
+__all__ += ["CorrelatedTTestRows", "correlated_ttest_rows"]

@@ -177,3 +177,57 @@ def rank_biserial(a, b, *, zero_method: str = "demsar") -> float:
     res = wilcoxon(a, b, zero_method=zero_method, method="approx")
     total = res.r_plus + res.r_minus
     return 0.0 if total == 0.0 else (res.r_plus - res.r_minus) / total
+
+
+@dataclass(frozen=True)
+class MeanDifferenceRows:
+    """:func:`mean_difference_rows`: one entry per row, NaN where a row has < 2 pairs."""
+
+    estimate: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    standard_error: np.ndarray
+    df: np.ndarray
+    confidence_level: float
+
+
+def mean_difference_rows(a, b, *, test_train_ratio=None,
+                         confidence_level: float = 0.95) -> MeanDifferenceRows:
+    """:func:`mean_difference_ci` of ``a[i] - b[i]`` for every row i of two m x n arrays.
+
+    NaN marks a missing score; row i pairs the columns where both have one.
+    ``test_train_ratio`` is None, one number, or one per row (NaN: not computed).
+
+    Examples
+    --------
+    >>> res = mean_difference_rows([[0.80, 0.82, 0.79, 0.85]], [[0.78, 0.80, 0.80, 0.82]],
+    ...                            test_train_ratio=1 / 3)
+    >>> print(f"{res.estimate[0]:.4f} [{res.low[0]:.4f}, {res.high[0]:.4f}]")
+    0.0150 [-0.0271, 0.0571]
+    """
+    if isinstance(confidence_level, bool) or not 0.0 < confidence_level < 1.0:
+        raise StatsError(f"confidence_level must lie strictly between 0 and 1, got {confidence_level!r}")
+    a, b = np.atleast_2d(np.asarray(a, dtype=float)), np.atleast_2d(np.asarray(b, dtype=float))
+    if a.shape != b.shape:
+        raise StatsError(f"scores of shapes {a.shape} and {b.shape}; expected equal shapes")
+    d = a - b
+    used = np.isfinite(d)
+    k = used.sum(axis=1)
+    ratio = np.broadcast_to(np.asarray(0.0 if test_train_ratio is None else test_train_ratio,
+                                       dtype=float), k.shape)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        m = np.where(used, d, 0.0).sum(axis=1) / k
+        var = np.where(used, (d - m[:, None]) ** 2, 0.0).sum(axis=1) / (k - 1)
+        se = np.sqrt((1.0 / k + ratio) * var)
+        half = _st.t.ppf(0.5 + confidence_level / 2.0, k - 1) * se
+    bad = (k < 2) | ~np.isfinite(ratio) | (ratio < 0)
+
+    def out(x):
+        return np.where(bad, np.nan, x)
+
+    return MeanDifferenceRows(estimate=out(m), low=out(m - half), high=out(m + half),
+                              standard_error=out(se), df=out(k - 1.0),
+                              confidence_level=float(confidence_level))
+
+
+__all__ += ["MeanDifferenceRows", "mean_difference_rows"]

@@ -27,6 +27,24 @@ def test_random_state_is_derived_per_fold_when_left_none(finished):
             assert "random_state" not in r["params"]
 
 
+def test_the_first_folds_network_is_kept_and_matches_its_summary(finished):
+    # The record's network is the structure its one-line summary describes; only the first
+    # fold's record holds it, and naive Bayes (nothing learned) has none.
+    from bayesbench.models.structure import Node, Structure
+
+    _, result = finished
+    records = read_records(result.run_dir)
+    held = [r for r in records if "network" in r]
+    assert held and {(r["repetition"], r["fold"]) for r in held} == {(0, 0)}
+    assert {r["learner"] for r in held} == {"fss"}
+    for r in held:
+        net = r["network"]
+        structure = Structure([Node(a, p) for a, p in net["nodes"]], len(net["attributes"]),
+                              attribute_names=net["attributes"])
+        assert structure.summary() == r["structure"]
+    assert all(r["metrics"]["cpu_seconds"] >= 0 for r in records if r["status"] == "ok")
+
+
 # ------------------------------------------------------------- open classifiers in a run
 def _config(tmp_path, classifiers, datasets=("iris", "vote"), **over):
     raw = {"name": "open", "seed": 5, "datasets": list(datasets), "cv": {"folds": 3},
@@ -50,7 +68,7 @@ def test_a_failing_classifier_loses_nothing_else(tmp_path):
     assert all(r["probabilities"] is False and r["metrics"]["log_loss"] is None
                for r in by["majority"])
     assert all("probabilities" not in r for r in by["nb"])
-    errors = (result.run_dir / "summary" / "errors.txt").read_text()
+    errors = (result.run_dir / "summary" / "failed_tasks.txt").read_text()
     assert "singular matrix in fold" in errors
 
 

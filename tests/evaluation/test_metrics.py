@@ -4,7 +4,8 @@ import pytest
 from sklearn import metrics as skm
 
 from bayesbench.evaluation.metrics import (
-    auc_ovr, brier_score, confusion_matrix, evaluate, log_loss, per_class_scores)
+    CONFUSION_METRICS, METRICS, auc_ovr, brier_score, confusion_matrix, evaluate, log_loss,
+    needs_pooling, per_class_scores, pooled)
 
 
 def _case(seed, n, k, drop_class=None):
@@ -48,6 +49,21 @@ def test_scores_match_sklearn(seed, n, k):
                     skm.roc_auc_score(y, proba, multi_class="ovr", average="macro",
                                       labels=labels))
     assert m["auc_ovr"] == pytest.approx(expected_auc)
+    assert m["kappa"] == pytest.approx(skm.cohen_kappa_score(y, pred))
+
+
+def test_pooled_scores_are_those_of_the_concatenated_predictions():
+    # Leave-one-out: each fold's F1 of a class is 0 or 1; pooled over the folds it is the
+    # F1 of all the predictions at once, as scikit-learn computes it on them.
+    y, proba, pred = _case(5, 30, 3)
+    cm = sum(confusion_matrix(y[i:i + 1], pred[i:i + 1], 3) for i in range(y.size))
+    assert pooled(cm, ["a", "b", "c"], "f1[b]") == pytest.approx(
+        skm.f1_score(y, pred, labels=[1], average=None)[0])
+    assert pooled(cm, ["a", "b", "c"], "f1_macro") == pytest.approx(skm.f1_score(y, pred, average="macro"))
+    assert pooled(cm, ["a", "b", "c"], "kappa") == pytest.approx(skm.cohen_kappa_score(y, pred))
+    assert np.isnan(pooled(cm, ["a", "b", "c"], "f1[z]"))
+    assert set(CONFUSION_METRICS) <= set(METRICS)
+    assert needs_pooling("recall[b]") and needs_pooling("kappa") and not needs_pooling("accuracy")
 
 
 def test_specificity_is_recall_of_the_negative_class():

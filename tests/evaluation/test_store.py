@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from bayesbench.errors import ResultStoreError
@@ -82,6 +83,47 @@ def test_records_frame_flattens_metrics_and_skips_errors(tmp_path):
     assert sorted(frame["run"]) == ["a", "a", "b"]
     assert frame["accuracy"].tolist() == [0.9, 0.91, 0.9]
     assert frame["auc_ovr"].isna().all()
+
+
+def test_records_carry_the_schema_version_and_read_back_unchanged(tmp_path):
+    from bayesbench.evaluation.store import SCHEMA_VERSION, encode_record
+    _write(tmp_path, 2)
+    records = read_records(tmp_path)
+    assert [r["schema_version"] for r in records] == [SCHEMA_VERSION] * 2
+    # A line written by another JSON library (spaces, other key order) is still checked,
+    # the slow way: a good one is read, a tampered one is dropped.
+    good = json.loads(encode_record({**_record(5), "schema_version": 1}))
+    bad = dict(good, fold=6)
+    with open(tmp_path / RECORDS, "a") as fh:
+        fh.write(json.dumps(good, indent=None) + "\n" + json.dumps(bad) + "\n")
+    records, damaged = scan(tmp_path)
+    assert [r["fold"] for r in records] == [0, 1, 5] and damaged == 1
+    assert encode_record(records[0]) == (tmp_path / RECORDS).read_bytes().splitlines(True)[0]
+
+
+def test_records_frame_has_parameters_and_a_long_form(tmp_path):
+    import bayesbench
+    with RecordWriter(tmp_path) as w:
+        for i, (label, params) in enumerate([("kdb(k=1)", {"k": 1}), ("kdb(k=2)", {"k": 2}),
+                                             ("nb", {})]):
+            r = _record(i)
+            r.update(classifier=label, learner=label[:3], params=params, classes=["a", "b"],
+                     per_class={"f1": [0.25, 0.75]})
+            w.append(r)
+        w.append(_record(3, status="error"))
+    frame = bayesbench.load_results(tmp_path)
+    assert list(frame.columns[:5]) == ["run", "dataset", "classifier", "learner", "param_k"]
+    assert frame["param_k"].tolist()[:2] == [1, 2] and np.isnan(frame["param_k"][2])
+    assert frame["f1[b]"].tolist() == [0.75] * 3
+    long = records_frame(tmp_path, long=True)
+    assert list(long.columns[-2:]) == ["metric", "value"] and len(long) == 3 * 2
+    assert long.pivot_table(index="classifier", columns="metric", values="value")[
+        "accuracy"].tolist() == [0.9, 0.91, 0.92]
+    some = records_frame(tmp_path, long=True, failed=True, metrics=["accuracy", "f1[a]", "f1[z]"])
+    assert sorted(set(some["metric"])) == ["accuracy", "f1[a]"]  # no record has a class z
+    assert some[some["status"] == "error"]["value"].isna().all()
+    wide = records_frame(tmp_path, metrics=["f1[a]"])
+    assert [c for c in wide.columns if "[" in c or c in ("accuracy", "auc_ovr")] == ["f1[a]"]
 
 
 def test_records_frame_rejects_a_directory_without_records(tmp_path):

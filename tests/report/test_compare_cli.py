@@ -48,11 +48,13 @@ def test_table6_csv_through_cli_reproduces_friedman_and_cd(table6_csv, demsar, t
     plot = tmp_path / "cd.png"
     res = CliRunner().invoke(main, ["compare", str(table6_csv), "--format", "csv", "--plot", str(plot)])
     assert res.exit_code == 0, res.output
-    scores, tests, posthoc = _csv_sections(res.stdout)
-    header, rows = scores[0], {r[0]: r[1:] for r in scores[1:]}
-    assert header[1:] == demsar["table6"]["classifiers"]
+    scores, tests, posthoc, _pairs = _csv_sections(res.stdout)
+    header, rows = scores[0], scores[1:]
+    assert header == ["dataset", "classifier", "mean", "std", "rank", "best", "mark"]
+    names = list(dict.fromkeys(r[1] for r in rows))
+    assert names == demsar["table6"]["classifiers"]
     exact = demsar["quick_oracle"]["friedman_table6"]["exact_from_printed_aucs"]
-    ranks = [float(v) for v in rows["average rank (14 data sets)"]]
+    ranks = [np.mean([float(r[4]) for r in rows if r[1] == name]) for name in names]
     np.testing.assert_allclose(ranks, exact["avg_ranks"], atol=5e-4)
     stats = {r[0]: r[1:] for r in tests[1:]}
     # Ranking the printed AUCs: 9.857 / 3.987 (the paper's rank table gives 9.28 / 3.69, see test_stats).
@@ -62,8 +64,8 @@ def test_table6_csv_through_cli_reproduces_friedman_and_cd(table6_csv, demsar, t
         exact["scipy_friedmanchisquare_tie_corrected"], abs=1e-6)
     ff = stats["Iman-Davenport F_F (from uncorrected chi2_F)"]
     assert float(ff[0]) == pytest.approx(exact["F_F"], abs=1e-6)
-    assert ff[1] == "3, 39"
-    assert float(ff[2]) == pytest.approx(exact["p_F"], abs=1e-6)
+    assert ff[1:3] == ["3", "39"]
+    assert float(ff[3]) == pytest.approx(exact["p_F"], abs=1e-6)
     cd = next(v for k, v in stats.items() if k.startswith("Nemenyi"))
     assert float(cd[0]) == pytest.approx(1.253559, abs=1e-6)
     assert round(float(cd[0]), 2) == float(demsar["posthoc"]["paper"]["nemenyi"]["CD_0.05"])
@@ -73,9 +75,9 @@ def test_table6_csv_through_cli_reproduces_friedman_and_cd(table6_csv, demsar, t
     for row in posthoc[1:]:
         name = row[0]
         assert float(row[head.index("z")]) == pytest.approx(ref[name]["z"], abs=1e-4)
-        assert float(row[head.index("p")]) == pytest.approx(ref[name]["p"], abs=1e-5)
-        assert (row[head.index("Holm")] == "reject") == ref[name]["holm_reject"]
-        assert (row[head.index("Bonferroni-Dunn")] == "reject") == ref[name]["bonferroni_dunn_reject"]
+        assert float(row[head.index("pvalue")]) == pytest.approx(ref[name]["p"], abs=1e-5)
+        assert (row[head.index("holm_reject")] == "True") == ref[name]["holm_reject"]
+        assert (row[head.index("bonferroni_dunn_reject")] == "True") == ref[name]["bonferroni_dunn_reject"]
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -86,13 +88,13 @@ def test_table2_csv_reproduces_wilcoxon_example(table2_csv, demsar):
     head, row = posthoc[0], posthoc[1]
     paper = demsar["wilcoxon_example"]["paper"]
     assert row[0] == "C4.5+m"
-    assert float(row[head.index("Wilcoxon T")]) == paper["T"] == 12
+    assert float(row[head.index("wilcoxon_statistic")]) == paper["T"] == 12
     # Demšar's zero rule, then scipy's auto choice (normal approximation with ties) for N = 14.
-    assert float(row[head.index("Wilcoxon p")]) == pytest.approx(
+    assert float(row[head.index("wilcoxon_pvalue")]) == pytest.approx(
         demsar["wilcoxon_example"]["recomputed"]["scipy.stats.wilcoxon(d) variants"]
         ["zero_method=zsplit, method=auto"]["pvalue"], abs=1e-6)
-    assert row[head.index("sign wins")] == "11/14"
-    assert float(row[head.index("sign p")]) == pytest.approx(0.057373, abs=1e-6)
+    assert (float(row[head.index("sign_wins")]), int(row[head.index("sign_n")])) == (11, 14)
+    assert float(row[head.index("sign_pvalue")]) == pytest.approx(0.057373, abs=1e-6)
 
 
 def test_csv_and_cli_errors_are_one_line(tmp_path, table6_csv):

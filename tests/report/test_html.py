@@ -2,78 +2,17 @@
 Debian's chromium is installed) rendered by a real browser in headless mode."""
 import base64
 import re
-import shutil
 import subprocess
-from html.parser import HTMLParser
-from pathlib import Path
 
 import numpy as np
 import pytest
+
+from helpers import check_page, chromium
 
 from bayesbench.errors import ReportError
 from bayesbench.models.structure import Node, Structure
 from bayesbench.report.html import Figure, Section, Table, inline_svg, render_report_html, write_report_html
 from bayesbench.report.network import plot_network
-
-_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
-
-
-class _PageCheck(HTMLParser):
-    """Tag balance, ids, and every resource the page would load, from html.parser events."""
-
-    def __init__(self):
-        super().__init__(convert_charrefs=True)
-        self.stack, self.problems = [], []
-        self.ids, self.img_src, self.refs, self.loads, self.text = [], [], [], [], []
-
-    def handle_starttag(self, tag, attrs):
-        self._attrs(tag, attrs)
-        if tag not in _VOID:
-            self.stack.append((tag, self.getpos()))
-
-    def handle_startendtag(self, tag, attrs):  # <path .../> inside inline SVG
-        self._attrs(tag, attrs)
-
-    def handle_endtag(self, tag):
-        if not self.stack or self.stack[-1][0] != tag:
-            self.problems.append(f"</{tag}> at {self.getpos()} closes {self.stack[-1:] or 'nothing'}")
-        else:
-            self.stack.pop()
-
-    def handle_data(self, data):
-        self.text.append(data)
-
-    def _attrs(self, tag, attrs):
-        for name, value in attrs:
-            value = value or ""
-            if name == "id":
-                self.ids.append(value)
-            if tag == "img" and name == "src":
-                self.img_src.append(value)
-            if name in ("href", "xlink:href") and value.startswith("#"):
-                self.refs.append(value[1:])
-            elif name in ("src", "href", "xlink:href", "action", "poster", "data"):
-                self.loads.append(value)
-            self.refs += re.findall(r"url\(#([^)]+)\)", value)
-
-
-def check_page(path: Path) -> _PageCheck:
-    """Parse the page and assert it is well formed and needs no network and no other file."""
-    check = _PageCheck()
-    check.feed(path.read_text(encoding="utf-8"))
-    check.close()
-    assert not check.problems, check.problems
-    assert not check.stack, f"unclosed: {check.stack}"
-    duplicated = {i for i in check.ids if check.ids.count(i) > 1}
-    assert not duplicated, f"duplicate ids: {sorted(duplicated)[:5]}"
-    assert set(check.refs) <= set(check.ids), f"dangling references: {set(check.refs) - set(check.ids)}"
-    for src in check.img_src:
-        assert src.startswith("data:") or ((path.parent / src).is_file() and "://" not in src), src[:60]
-    for target in check.loads:
-        assert target.startswith("data:") or not re.match(r"^(\w+:|//)", target), target[:60]
-        assert target.startswith("data:") or (path.parent / target).is_file(), target[:60]
-    return check
-
 
 @pytest.fixture(scope="module")
 def figures(tmp_path_factory):
@@ -178,15 +117,11 @@ def test_the_page_checker_catches_what_it_should(tmp_path):
     check_page(ok)
 
 
-def _chromium():
-    return shutil.which("chromium") or shutil.which("chromium-browser")
-
-
-@pytest.mark.skipif(_chromium() is None, reason="chromium not installed: the page was only validated "
+@pytest.mark.skipif(chromium() is None, reason="chromium not installed: the page was only validated "
                     "(test_page_is_well_formed_and_self_contained)")
 def test_page_renders_in_headless_chromium(page, tmp_path):
     # Offline as far as the browser knows: no proxy reachable, no background networking.
-    common = [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    common = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
               "--proxy-server=http://127.0.0.1:9", f"--user-data-dir={tmp_path / 'profile'}",
               "--hide-scrollbars", "--window-size=1200,1600"]
     shot = tmp_path / "shot.png"

@@ -10,7 +10,7 @@ from bayesbench.report.render import plot_cd, render_comparison
 def test_latex_output_is_a_well_formed_table(demsar):
     text = render_comparison(compare_scores(table6_scores(demsar), metric="AUC"), "latex")
     check_latex(text)
-    assert text.count(r"\begin{table}") == 3
+    assert text.count(r"\begin{table}") == 4  # scores, tests, post-hoc, all pairs
     assert r"\textbf{0.7980}" in text
 
 

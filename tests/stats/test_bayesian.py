@@ -232,3 +232,22 @@ def test_signed_rank_rejects_bad_scores():
 def test_examples_run_as_doctests():
     result = doctest.testmod(bayesian)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_rows_version_is_the_one_pair_test_on_every_row():
+    from bayesbench.stats import correlated_ttest_rows
+    rng = np.random.default_rng(3)
+    a, b = rng.uniform(0.6, 0.9, (6, 10)), rng.uniform(0.6, 0.9, (6, 10))
+    a[1, 7:] = b[1, 7:] = np.nan           # a row with 7 folds
+    b[2] = a[2] - 0.05                      # every difference the same: a point mass
+    rho = np.array([0.1, 0.2, 0.1, 0.1, 0.1, 0.1])
+    for lower, rope in itertools.product((False, True), (0.0, 0.01)):
+        rows = correlated_ttest_rows(a, b, rho=rho, rope=rope, lower_is_better=lower)
+        for i in range(6):
+            used = np.isfinite(a[i])
+            one = bayesian_correlated_ttest(a[i, used], b[i, used], rho=rho[i], rope=rope,
+                                            lower_is_better=lower)
+            got = [rows.p_left[i], rows.p_rope[i], rows.p_right[i], rows.mean[i]]
+            assert got == pytest.approx([one.p_left, one.p_rope, one.p_right, one.mean], abs=1e-12)
+    short = correlated_ttest_rows([[0.5, np.nan]], [[0.4, np.nan]], rho=0.1)
+    assert np.isnan(short.p_left[0])

@@ -133,3 +133,17 @@ def test_rank_biserial_equals_scipys_statistic_relation(table2):
 def test_examples_run_as_doctests():
     result = doctest.testmod(effect_size)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_the_rows_version_is_the_one_pair_interval_on_every_row():
+    from bayesbench.stats import mean_difference_ci, mean_difference_rows
+    rng = np.random.default_rng(4)
+    a, b = rng.uniform(0.6, 0.9, (5, 10)), rng.uniform(0.6, 0.9, (5, 10))
+    a[0, 6:] = np.nan
+    ratio = np.array([1 / 9, 1 / 4, 0.0, 1 / 9, 1 / 9])
+    rows = mean_difference_rows(a, b, test_train_ratio=ratio)
+    for i in range(5):
+        used = np.isfinite(a[i])
+        one = mean_difference_ci(a[i, used], b[i, used], test_train_ratio=ratio[i])
+        assert [rows.estimate[i], rows.low[i], rows.high[i]] == pytest.approx(
+            [one.estimate, one.low, one.high], abs=1e-12)

@@ -1,0 +1,141 @@
+"""The figures and the report.html of a run or of a comparison, from what they hold.
+
+:func:`draw_figures` draws, into ``<dir>/figures/``, the figures of a
+:class:`~.analysis.Comparison` (Demšar's critical-difference diagram, the fold
+scores of every data set, each classifier against the baseline; PNG and SVG)
+and the learned networks it is given (SVG and Graphviz ``.dot``).
+:func:`write_report` writes ``report.html``: the protocol, the tables, the
+statistics and those figures on one self-contained page (:mod:`.html`).
+Drawing needs matplotlib; :func:`draw_figures` returns no figure without it and
+the caller says so once (:data:`~.plotting.SKIPPED_MESSAGE`).
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import NamedTuple
+
+from ..models.structure import Node, Structure
+from .analysis import Comparison
+from .figures import plot_against_baseline, plot_fold_scores
+from .html import Figure, Section, Table, write_report_html
+from .network import plot_network, write_dot
+from .plotting import plotting_available
+from .render import comparison_tables, notes, plot_cd
+
+FIGURES = "figures"
+REPORT = "report.html"
+
+
+class Network(NamedTuple):
+    """A learned network to draw: its data set, classifier label, and the record's
+    ``network`` field (``class``, ``attributes``, ``nodes``)."""
+
+    dataset: str
+    classifier: str
+    data: dict
+
+
+class Drawn(NamedTuple):
+    """What :func:`draw_figures` wrote: the figures to show (SVG), every file written
+    (PNG, SVG, DOT), and why a figure was not drawn."""
+
+    figures: list
+    files: list
+    skipped: list
+
+
+def slug(text: str) -> str:
+    """``text`` as a file-name part: letters, digits, ``.``, ``_``, ``-``."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", str(text)).strip("_") or "x"
+
+
+def structure_of(network: dict) -> Structure:
+    """The :class:`Structure` a record's ``network`` field describes."""
+    return Structure([Node(a, p) for a, p in network["nodes"]], len(network["attributes"]),
+                     attribute_names=network["attributes"], class_name=network["class"])
+
+
+def draw_figures(out_dir, result: Comparison | None, networks=()) -> Drawn:
+    """Draw the figures of ``result`` and the ``networks`` (:class:`Network`) into
+    ``out_dir/figures``; nothing without matplotlib."""
+    drawn = Drawn([], [], [])
+    if not plotting_available():
+        return drawn
+    where = Path(out_dir) / FIGURES
+    if result is not None:
+        _comparison_figures(where, result, drawn)
+    for net in networks:
+        stem = where / f"network-{slug(net.dataset)}-{slug(net.classifier)}"
+        title = f"{net.classifier} on {net.dataset} (first fold)"
+        plot_network(structure_of(net.data), stem.with_suffix(".svg"), title=title)
+        write_dot(structure_of(net.data), stem.with_suffix(".dot"), name=f"{net.classifier}")
+        drawn.figures.append(Figure(stem.with_suffix(".svg"), f"learned network: {title}"))
+        drawn.files.extend([stem.with_suffix(".svg"), stem.with_suffix(".dot")])
+    return drawn
+
+
+def _comparison_figures(where: Path, result: Comparison, drawn: Drawn) -> None:
+    metric = result.metric
+    if result.nemenyi is not None:
+        _both(where / "cd", lambda p: plot_cd(result, p, title=f"{metric}: average ranks"),
+              f"critical-difference diagram of {metric} (Nemenyi, alpha = {result.alpha:g})",
+              drawn)
+    else:
+        drawn.skipped.append("critical-difference diagram: it needs at least 2 data sets "
+                             "with a score for every classifier")
+    if result.scores is not None:
+        _both(where / "folds", lambda p: plot_fold_scores(result.scores, p, metric=metric)[0],
+              f"{metric} of every fold, per data set", drawn, many=len(result.datasets) > 12)
+    if len(result.classifiers) > 1:
+        _both(where / "baseline", lambda p: plot_against_baseline(
+            result.mean, result.baseline, p, metric=metric,
+            higher_is_better=not result.lower_is_better),
+            f"mean {metric} of each classifier against {result.baseline}, one point per "
+            f"data set", drawn)
+
+
+def _both(stem: Path, draw, caption: str, drawn: Drawn, *, many: bool = False) -> None:
+    """Draw one figure as SVG and PNG (one file per data set when ``many``)."""
+    for suffix in (".svg", ".png"):
+        draw(stem.with_suffix(suffix))
+    files = (sorted(stem.parent.glob(f"{stem.name}-*.svg")) + sorted(stem.parent.glob(f"{stem.name}-*.png"))
+             if many else [stem.with_suffix(".svg"), stem.with_suffix(".png")])
+    drawn.files.extend(files)
+    drawn.figures.extend(Figure(f, caption) for f in files if f.suffix == ".svg")
+
+
+def comparison_sections(result: Comparison | None, reason: str = "") -> list[Section]:
+    """The statistics of ``result`` as report sections (or why there are none)."""
+    if result is None:
+        return [Section("Statistical comparison", text=reason or "no comparison")]
+    tables = [Table(t.caption, headers=t.headers, rows=t.rows)
+              for t in comparison_tables(result, "text")]
+    return [Section("Statistical comparison", tables=tables, text="\n\n".join(notes(result)))]
+
+
+def write_report(path, *, title: str, protocol, tables=(), result: Comparison | None = None,
+                 reason: str = "", drawn: Drawn | None = None, extra=()) -> Path:
+    """Write report.html: ``protocol`` (pairs), ``tables`` (:class:`~.html.Table`), the
+    statistics of ``result`` and the figures of ``drawn``."""
+    statistics = comparison_sections(result, reason) + list(extra)
+    figures = list(drawn.figures) if drawn is not None else []
+    if drawn is not None and drawn.skipped:
+        statistics.append(Section("Figures not drawn", text="\n\n".join(drawn.skipped)))
+    return write_report_html(path, title=title, protocol=protocol, tables=tables,
+                             statistics=statistics, figures=figures)
+
+
+def write_compare_report(out_dir, result: Comparison, inputs) -> Path:
+    """``out_dir/report.html`` and ``out_dir/figures/`` of a comparison of ``inputs`` (result
+    directories or a CSV of scores), with the networks the result directories hold."""
+    from .inputs import run_networks  # lazy: inputs imports this module
+
+    out_dir = Path(out_dir)
+    drawn = draw_figures(out_dir, result, run_networks(inputs))
+    protocol = [("compared", [str(p) for p in inputs]), ("metric", result.metric),
+                ("baseline", result.baseline), ("test over folds", result.test or "none"),
+                ("alpha", result.alpha), ("rope", result.rope),
+                ("data sets", result.datasets), ("classifiers", result.classifiers)]
+    return write_report(out_dir / REPORT, title=f"bayesbench compare: {result.metric}",
+                        protocol=protocol, result=result, drawn=drawn)

@@ -1,0 +1,136 @@
+"""The figures and report.html of `bayesbench run configs/quickstart.yaml` and of `compare`.
+
+One quick-start run (two, for the byte comparison) serves every test here: its page is
+well formed, self-contained and drawn by headless chromium when installed, every figure
+it names is there, its SVGs are the same bytes in a second run, every summary CSV loads
+into its documented columns, and the Bayesian probabilities `compare` prints are
+baycomp's on the same fold scores.
+"""
+import json
+import subprocess
+from pathlib import Path
+
+import baycomp
+import numpy as np
+import pytest
+from click.testing import CliRunner
+from helpers import check_page, check_summary_csvs, chromium
+
+from bayesbench.cli import main
+from bayesbench.evaluation.store import records_frame
+from bayesbench.report.inputs import compare_paths
+
+QUICKSTART = Path(__file__).resolve().parents[2] / "configs" / "quickstart.yaml"
+FIGURES = ["cd", "folds", "baseline"]
+
+
+def _run(out):
+    res = CliRunner().invoke(main, ["run", str(QUICKSTART), "-o", str(out), "-j", "2", "-q"])
+    assert res.exit_code == 0, res.output
+    return out
+
+
+@pytest.fixture(scope="module")
+def quickstart(tmp_path_factory):
+    return _run(tmp_path_factory.mktemp("quickstart") / "run")
+
+
+def test_the_quickstart_writes_its_figures_and_page(quickstart):
+    figures = quickstart / "figures"
+    for stem in FIGURES:
+        for suffix in (".svg", ".png"):
+            assert (figures / f"{stem}{suffix}").stat().st_size > 0, stem
+    # TAN and kDB learn a network on each data set; naive Bayes and AODE have none to draw.
+    networks = sorted(p.name for p in figures.glob("network-*"))
+    assert networks == sorted(f"network-{d}-{c}{s}" for d in ("iris", "wine", "glass", "diabetes")
+                              for c in ("tan", "kdb") for s in (".svg", ".dot"))
+    dot = (figures / "network-iris-tan.dot").read_text()
+    assert dot.startswith('digraph "tan"') and '"class" [shape=doublecircle]' in dot
+    page = quickstart / "report.html"
+    check = check_page(page)
+    text = page.read_text()
+    # Every SVG figure the run drew is on the page (inlined), and nothing else is.
+    svgs = sorted(figures.glob("*.svg"))
+    assert text.count("<svg") == len(svgs) == 3 + 8
+    words = " ".join(check.text)
+    for needed in ("Protocol", "Statistical comparison", "P(better)", "tan", "diabetes",
+                   "critical-difference diagram", "learned network: tan on iris (first fold)"):
+        assert needed in words, needed
+
+
+def test_svgs_are_the_same_bytes_in_a_second_run(quickstart, tmp_path):
+    again = _run(tmp_path / "again")
+    first = sorted(p.name for p in (quickstart / "figures").glob("*.svg"))
+    assert first == sorted(p.name for p in (again / "figures").glob("*.svg"))
+    for name in first:
+        assert (quickstart / "figures" / name).read_bytes() == (again / "figures" / name).read_bytes(), name
+
+
+def test_every_quickstart_summary_csv_loads_into_its_documented_columns(quickstart):
+    stems = check_summary_csvs(quickstart / "summary", ["accuracy", "error", "precision_macro",
+                                                        "recall_macro", "f1_macro"])
+    assert {"comparison", "comparison_tests", "comparison_posthoc", "comparison_pvalues",
+            "comparison_pairs", "scores"} <= stems
+
+
+def test_compare_on_the_summary_accuracy_table_gives_the_ranks_of_the_run(quickstart):
+    from_run = compare_paths([quickstart])
+    from_table = compare_paths([quickstart / "summary" / "accuracy.csv"])
+    assert from_table.classifiers == from_run.classifiers == ["nb", "tan", "kdb", "aode", "gnb"]
+    assert from_table.average_ranks.tolist() == pytest.approx(from_run.average_ranks.tolist(), abs=1e-12)
+    # The long scores.csv with folds gets the fold tests too, with the run's p-values.
+    from_scores = compare_paths([quickstart / "summary" / "scores.csv"], metric="accuracy")
+    np.testing.assert_allclose(from_scores.pvalue.loc[from_run.datasets, from_run.classifiers],
+                               from_run.pvalue.to_numpy(float), atol=1e-12)
+
+
+def test_compare_prints_baycomps_probabilities(quickstart):
+    res = CliRunner().invoke(main, ["compare", str(quickstart), "--baseline", "nb", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    frame = records_frame(quickstart, metrics=["accuracy"])
+    folds = {c: frame[frame.classifier == c].sort_values(["dataset", "repetition", "fold"])
+             for c in ("nb", "tan")}
+    for row in doc["tables"]["pvalues"]:
+        if row["classifier"] != "tan":
+            continue
+        tan = folds["tan"][folds["tan"].dataset == row["dataset"]]["accuracy"].to_numpy()
+        nb = folds["nb"][folds["nb"].dataset == row["dataset"]]["accuracy"].to_numpy()
+        expected = baycomp.CorrelatedTTest.probs(tan, nb, rope=0.01, runs=1)
+        assert [row["p_better"], row["p_rope"], row["p_worse"]] == pytest.approx(expected, abs=1e-6)
+    # One mean per data set, in the order compare lists them (the draws follow that order).
+    means = {c: f.groupby("dataset")["accuracy"].mean()[doc["datasets"]].to_numpy()
+             for c, f in folds.items()}
+    [tan_row] = [r for r in doc["tables"]["posthoc"] if r["classifier"] == "tan"]
+    expected = baycomp.SignedRankTest.probs(means["tan"], means["nb"], rope=0.01, nsamples=50000,
+                                            random_state=0)
+    assert [tan_row["p_better"], tan_row["p_rope"], tan_row["p_worse"]] == pytest.approx(expected, abs=1e-6)
+
+
+def test_compare_writes_the_same_figures_and_a_page(quickstart, tmp_path):
+    out = tmp_path / "cmp"
+    res = CliRunner().invoke(main, ["compare", str(quickstart), "--report", str(out)])
+    assert res.exit_code == 0, res.output
+    names = {p.name for p in (out / "figures").iterdir()}
+    assert names == {p.name for p in (quickstart / "figures").iterdir()}
+    for name in names:
+        if name.startswith("network-"):  # the same networks, from the records
+            assert (out / "figures" / name).read_bytes() == (quickstart / "figures" / name).read_bytes()
+    check_page(out / "report.html")
+
+
+@pytest.mark.skipif(chromium() is None, reason="chromium not installed: the page was only validated "
+                    "(test_the_quickstart_writes_its_figures_and_page)")
+def test_the_quickstart_page_renders_in_headless_chromium(quickstart, tmp_path):
+    common = [chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+              "--proxy-server=http://127.0.0.1:9", f"--user-data-dir={tmp_path / 'profile'}",
+              "--hide-scrollbars", "--window-size=1200,1600"]
+    page = (quickstart / "report.html").as_uri()
+    shot = tmp_path / "shot.png"
+    res = subprocess.run(common + [f"--screenshot={shot}", page], capture_output=True, timeout=180)
+    assert shot.is_file(), res.stderr.decode(errors="replace")[-2000:]
+    import matplotlib.image
+    pixels = matplotlib.image.imread(shot)
+    assert pixels[..., :3].std() > 0.05 and (pixels[..., :3].mean(axis=2) < 0.3).mean() > 0.001
+    dom = subprocess.run(common + ["--dump-dom", page], capture_output=True, timeout=180, text=True).stdout
+    assert dom.count("<svg") == 11 and "critical-difference diagram" in dom
