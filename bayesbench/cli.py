@@ -9,22 +9,53 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
+import signal
 import sys
+import threading
 from pathlib import Path
 
 import click
 
 from . import __version__
-from .errors import BayesbenchError, ConfigError, DataError, Interrupted
+from .errors import BayesbenchError, ConfigError, DataChangedError, DataError, Interrupted
 from .report.tables import FORMATS, render
+from .spec import MAX_REPEATS
 
 # What an interrupted command says (ctx.meta key): the run command names its directory.
 INTERRUPTED = "bayesbench.interrupted"
+# Exit statuses of a command stopped by a signal, as a shell reports them (128 + signal).
+EXIT_SIGPIPE, EXIT_SIGTERM = 141, 143
+# A line of an error message is cut here: a value quoted in it may be a whole file.
+MAX_LINE = 1000
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the main thread is so that it unwinds as Ctrl-C does: the
+    records written are kept, the session says it was interrupted, the lock is released."""
+
+
+def _terminated(signum, frame):
+    raise _Terminated()
 
 
 def _fail(message: str, code: int):
-    click.echo(f"bayesbench: error: {message}", err=True)
+    lines = [line if len(line) <= MAX_LINE else line[:MAX_LINE - 3] + "..."
+             for line in str(message).splitlines() or [""]]
+    click.echo("bayesbench: error: " + "\n".join(lines), err=True)
     sys.exit(code)
+
+
+def _reader_gone():
+    """Standard output's reader went away (``bayesbench ... | head``): stop quietly,
+    with what was written kept, and keep Python from failing again when it flushes
+    standard output on the way out."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real standard output (a test runner's buffer)
+        pass
+    sys.exit(EXIT_SIGPIPE)
 
 
 def _usage_message(exc: click.ClickException) -> str:
@@ -64,10 +95,22 @@ class _Group(click.Group):
             _fail(f"{where}{exc.strerror or exc}", 1)
 
     def invoke(self, ctx):
+        main_thread = threading.current_thread() is threading.main_thread()
+        previous = signal.signal(signal.SIGTERM, _terminated) if main_thread else None
         try:
             return super().invoke(ctx)
-        except KeyboardInterrupt:  # Ctrl-C, caught here only
-            raise Interrupted(ctx.meta.get(INTERRUPTED, "interrupted")) from None
+        except BrokenPipeError:  # here, before click turns it into a silent exit status 1
+            _reader_gone()
+        except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM, caught here only
+            message = ctx.meta.get(INTERRUPTED, "interrupted")
+            if isinstance(exc, _Terminated):
+                stopped = Interrupted("terminated" + message.removeprefix("interrupted"))
+                stopped.exit_code = EXIT_SIGTERM
+                raise stopped from None
+            raise Interrupted(message) from None
+        finally:
+            if main_thread:
+                signal.signal(signal.SIGTERM, previous)
 
 
 class _Choice(click.Choice):
@@ -149,6 +192,26 @@ def _character_problem(value: str) -> str | None:
     return None if len(value) == 1 else f"'{value}' is not one character"
 
 
+def _check_output(output, inputs, hint: str) -> None:
+    """Refuse (a usage error) an output file that is one of the command's input files, or
+    a file that a result directory owns (its records, config, ... or summary tables)."""
+    if output is None:
+        return
+    from .evaluation.rundir import owning_run  # lazy: imports pandas, see run
+
+    target = Path(output)
+    for given in map(Path, inputs):
+        same = given.is_file() and (target.resolve() == given.resolve() or (
+            target.exists() and os.path.samefile(target, given)))
+        if same:
+            raise click.BadParameter(f"{output} is an input of this command; write the output "
+                                     "elsewhere", param_hint=hint)
+    run_dir = owning_run(target)
+    if run_dir is not None:
+        raise click.BadParameter(f"{output} belongs to the result directory {run_dir}; write "
+                                 "the output elsewhere", param_hint=hint)
+
+
 def _blame_option(exc: BayesbenchError, retry) -> None:
     """Raise ``exc`` as a usage error if ``retry``, the same call without one option's value,
     succeeds: then that value (a name the data lack) was the mistake. The library's message
@@ -193,6 +256,8 @@ def main():
       1    an error, reported in one line on standard error
       2    an invalid config or command line
       130  interrupted (Ctrl-C); run the same command again to resume
+      141  standard output was closed (e.g. by `| head`)
+      143  terminated (SIGTERM), as Ctrl-C
     """
 
 
@@ -217,13 +282,21 @@ def main():
               help="Data sets given by name that are found nowhere are named, with the "
                    "directories searched, as a warning, and the others run (without it "
                    "they are a config error).")
-@click.option("--repeats", type=click.IntRange(min=1), metavar="N",
+@click.option("--repeats", type=click.IntRange(min=1, max=MAX_REPEATS), metavar="N",
               help="Override cv.repeats (k-fold and holdout), e.g. 1 for a smoke test; "
                    "a different experiment, so give it its own --output.")
 @click.option("--datasets", "only", metavar="NAME[,NAME...]", type=_Names(),
               help="Run only these data sets of the config (by their names in results).")
+@click.option("--rerun-changed", is_flag=True,
+              help="When a data file changed since its finished tasks were run (its SHA-256 "
+                   "differs from the one recorded), drop their records and run them again "
+                   "(without it, the run is refused).")
+@click.option("--max-table-cells", type=click.IntRange(min=1), metavar="N",
+              help="Largest table of counts a learner may allocate (config key "
+                   "'max_table_cells'; default: see docs/limits.md); a task over it fails "
+                   "with a message naming the attributes and the size.")
 def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_missing, repeats,
-        only):
+        only, rerun_changed, max_table_cells):
     """Run the experiment described by the YAML file CONFIG.
 
     Every classifier is cross-validated on every data set; one record per
@@ -258,7 +331,9 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
     try:
         loaded = override(loaded, repeats=repeats, datasets=only, output=output, jobs=jobs,
                           scheduler=scheduler, formats=sum(formats, ()) or None, resume=resume,
-                          force=force, quiet=quiet, command=tuple(sys.argv))
+                          force=force, quiet=quiet, command=tuple(sys.argv),
+                          rerun_changed=rerun_changed or None,
+                          max_table_cells=max_table_cells)
     except ConfigError as exc:  # the data sets chosen are the only override that can fail
         raise click.BadParameter("; ".join(m for _, m in exc.problems),
                                  param_hint="--datasets") from None
@@ -269,8 +344,12 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
     where = "" if force else f" in {options.run_dir(experiment)}"
     click.get_current_context().meta[INTERRUPTED] = (
         f"interrupted; the finished tasks are kept{where}: run the same command again to resume")
-    with key_paths(loaded.source):
-        results = run_experiment(experiment, options)
+    try:
+        with key_paths(loaded.source):
+            results = run_experiment(experiment, options)
+    except DataChangedError as exc:
+        raise click.UsageError(f"{exc}; --rerun-changed runs them again in that directory, "
+                               f"--force writes a new one") from None
     _print_runs(results, experiment.metrics[0], quiet)
 
 
@@ -384,6 +463,7 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
         path = locate_dataset(data)
     except DataError as exc:  # DATA names no file and no bundled data set
         raise click.UsageError(str(exc)) from None
+    _check_output(output, [path], "--output")
     try:
         ds = load_dataset(path, class_attribute, delimiter=delimiter)
     except DataError as exc:
@@ -485,6 +565,9 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, rope, sample
     """
     from .evaluation.metrics import METRIC_NAMES, is_metric  # lazy: scipy, see run
     from .report.inputs import compare_paths  # lazy: pandas, see run
+
+    _check_output(output, inputs, "--output")
+    _check_output(plot, inputs, "--plot")
 
     if metric is not None and not Path(inputs[0]).is_file() and not is_metric(metric):
         raise click.BadParameter(f"unknown metric '{metric}'; expected one of "

@@ -15,7 +15,7 @@ Error policy
    one place: one line on standard error and exit status 2, as ``--help`` says. A config
    that does not validate is also exit 2, one line per problem. Any other
    ``BayesbenchError`` is one line with its ``exit_code`` (1), and so is an ``OSError``
-   naming a file; Ctrl-C is caught once and exits 130.
+   naming a file; Ctrl-C is caught once and exits 130 (SIGTERM: 143).
 4. Anything else is a bug and keeps its traceback.
 """
 from __future__ import annotations
@@ -89,6 +89,19 @@ class ResultStoreError(BayesbenchError):
     """A result directory is locked, inconsistent, or from a different config."""
 
 
+class DataChangedError(ResultStoreError):
+    """A result directory holds finished tasks of a data file whose content has changed
+    since (its SHA-256 differs from the one recorded): continuing would mix results of
+    two different data sets. ``datasets`` names the data sets; exit status 2, as for
+    another mistake in how the run was asked for."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, *, datasets=()):
+        super().__init__(message)
+        self.datasets = tuple(datasets)
+
+
 class PreprocessError(BayesbenchError, ValueError):
     """A preprocessing step (imputation, discretization, noise) cannot be fitted or applied.
 
@@ -118,7 +131,8 @@ class PlanError(BayesbenchError):
 
 
 class Interrupted(BayesbenchError):
-    """The user stopped a command (Ctrl-C); exit status 130 as for a shell's SIGINT."""
+    """The user stopped a command (Ctrl-C); exit status 130 as for a shell's SIGINT (the
+    command line sets 143 on one stopped by SIGTERM)."""
 
     exit_code = 130
 

@@ -7,10 +7,12 @@ summary tables are written from the records the run holds in memory.
 """
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .evaluation.execute import execute
+from .evaluation.executors import connected
 from .evaluation.plan import Plan, plan
 from .evaluation.prepare import DataCache
 from .evaluation.rundir import open_run_dir
@@ -46,17 +48,24 @@ def run_experiment(experiment: Experiment, options: RunOptions = RunOptions()) -
     options = replace(options, formats=tuple(options.formats or FORMATS))
     cache = DataCache()
     plans = [plan(run, cache) for run in experiment.runs()]
-    results = [_run(run, work, options) for run, work in zip(experiment.runs(), plans)]
+    # A scheduler that cannot be reached is an error before any directory is made.
+    with connected(options.scheduler) as scheduler:
+        results = [_run(run, work, options, scheduler)
+                   for run, work in zip(experiment.runs(), plans)]
     if experiment.arms:
         write_arm_comparison(experiment, [(r.run_dir, r.records) for r in results],
                              options.formats)
     return results
 
 
-def _run(experiment: Experiment, work: Plan, options: RunOptions) -> RunResult:
+def _run(experiment: Experiment, work: Plan, options: RunOptions, scheduler) -> RunResult:
     with open_run_dir(experiment, options, work.tasks) as run:
+        for note in run.notes:  # said even when quiet: they concern the results
+            print(f"{run.path}: {note}", file=options.stream or sys.stderr)
         n_skipped = len(run.records)
-        new = execute(work, run, options)
+        new = execute(work, run, replace(options, scheduler=scheduler))
+        experiment = replace(experiment, compare=replace(experiment.compare,
+                                                         baseline=run.baseline))
         out = finalize_run(run.path, experiment, run.records, options.formats)
     return RunResult(run_dir=run.path, n_tasks=len(work.task_ids), n_skipped=n_skipped,
                      n_run=len(new), errors=[r for r in run.records if r["status"] != "ok"],

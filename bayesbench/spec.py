@@ -63,6 +63,11 @@ class PreprocessSpec:
                 "noise": None if noise is None else {"fraction": noise.fraction, "on": noise.on}}
 
 
+# Repetitions of a cross-validation: a bound on the work one experiment plans (published
+# designs use 10; each repetition adds one task per fold and classifier).
+MAX_REPEATS = 1000
+
+
 @dataclass(frozen=True)
 class CVSpec:
     """How to split: ``kind`` is ``kfold``, ``holdout``, ``resubstitution`` or ``loo``.
@@ -194,6 +199,11 @@ class RunOptions:
     looked for) and ``skipped`` (``(name, reason)`` of data sets found nowhere) are
     recorded with the run. ``command`` (None: ``sys.argv``) is recorded in each
     session; ``stream`` receives progress (None: standard error).
+    ``max_table_cells`` bounds the tables of counts a learner may allocate (None: the
+    models' default); a task whose table would be larger fails, and stays failed in
+    that directory (a limit is about the machine, not the experiment).
+    ``rerun_changed``: the finished tasks of a data file that changed since they ran
+    are run again (their records dropped) instead of the run being refused.
     """
 
     output: str | None = None
@@ -207,6 +217,8 @@ class RunOptions:
     skipped: tuple[tuple[str, str], ...] = ()
     command: tuple[str, ...] | None = None
     stream: object = None
+    max_table_cells: int | None = None
+    rerun_changed: bool = False
 
     def __post_init__(self):
         if self.resume and self.force:
@@ -229,4 +241,6 @@ def resolved_config(experiment: Experiment, options: RunOptions, run_dir) -> dic
                 "scheduler": scheduler if isinstance(scheduler, (str, type(None))) else "client",
                 "format": list(options.formats or ()), "data_dirs": list(options.data_dirs),
                 "compare": experiment.compare.to_dict()})
+    if options.max_table_cells is not None:
+        out["max_table_cells"] = options.max_table_cells
     return out

@@ -22,6 +22,7 @@ from bayesbench.config import DATA_ENV, load_config
 from bayesbench.data import load_dataset
 from bayesbench.errors import ConfigError, DataError, Interrupted
 from bayesbench.evaluation.store import read_records
+from helpers import run, stable_order, without_timings
 
 
 def invoke(*args):
@@ -218,7 +219,8 @@ FIXTURE_RUN = Path(__file__).resolve().parent / "fixtures" / "run-d38ed37" / "ru
 BAD_VALUES = {
     "run": {"config": ["missing.yaml"], "output": ["-o", "taken"], "jobs": ["-j", "0"],
             "scheduler": ["--scheduler", "nowhere"], "formats": ["--format", "text,html"],
-            "repeats": ["--repeats", "0"], "only": ["--datasets", "nope"]},
+            "repeats": ["--repeats", "0"], "only": ["--datasets", "nope"],
+            "max_table_cells": ["--max-table-cells", "0"]},
     "discretize": {"data": ["nowhere"], "method": ["--method", "median"],
                    "bins": ["--bins", "0"], "class_attribute": ["--class", "colour"],
                    "delimiter": ["--delimiter", ";;"], "output": ["-o", "nowhere/x.arff"],
@@ -437,6 +439,139 @@ def test_cli_run_prints_the_first_metric_in_the_format_written(uci_dir, tmp_path
     assert result.exit_code == 0, result.output
     table = (tmp_path / "results" / "cli" / "summary" / "f1_macro.md").read_text()
     assert result.stdout.startswith(table) and "| lenses" in result.stdout
+
+
+# ------------------------------------------------------------- processes that die together
+
+KILL_CONFIG = ("name: k\nseed: 4\ndatasets: [vote, soybean]\ncv: {folds: 5}\n"
+               "preprocess: {impute: mean_mode}\nclassifiers: [nb, bsej, asb]\n")
+
+
+def _session(sid: int) -> list[int]:
+    """The live processes of session ``sid`` (zombies excepted)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            fields = stat[stat.rindex(")") + 2:].split()
+            if int(fields[3]) == sid and fields[0] != "Z":
+                found.append(int(entry))
+    return found
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(tmp_path_factory):
+    """The records of the kill tests' experiment, run without interruption."""
+    where = tmp_path_factory.mktemp("kill-reference")
+    (where / "exp.yaml").write_text(KILL_CONFIG)
+    result = run(load_config(where / "exp.yaml"), output=where / "out", jobs=1, quiet=True)
+    return [without_timings(r) for r in stable_order(result.records)]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
+def test_a_killed_parallel_run_leaves_no_process_and_resumes_to_the_same_records(
+        sig, tmp_path, uninterrupted):
+    # Killed with SIGKILL, the workers of `run --jobs 2` lived on under PID 1 holding the
+    # output pipe (a reader such as `| head` waited for them); SIGTERM left the lock file.
+    (tmp_path / "exp.yaml").write_text(KILL_CONFIG)
+    out = tmp_path / "out"
+    command = [sys.executable, "-m", "bayesbench.cli", "run", str(tmp_path / "exp.yaml"),
+               "-o", str(out), "--jobs", "2", "-q", "--format", "csv"]
+    with open(tmp_path / "stderr", "wb") as err:
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=err,
+                                start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while not (out / "records.jsonl").exists() or not (out / "records.jsonl").stat().st_size:
+            assert proc.poll() is None and time.monotonic() < deadline, "no record was written"
+            time.sleep(0.02)
+        assert len(_session(proc.pid)) >= 2, "the workers had not started"
+        os.kill(proc.pid, sig)  # the parent only, as a crash or `kill PID` would
+        killed = time.monotonic()
+        proc.wait(timeout=30)
+        while _session(proc.pid) and time.monotonic() - killed < 5:
+            time.sleep(0.05)
+        assert _session(proc.pid) == [], "processes left 5 s after the kill"
+        assert proc.stdout.read() == b""  # end of file: nobody holds the pipe any more
+    finally:
+        for pid in _session(proc.pid):
+            os.kill(pid, signal.SIGKILL)
+        proc.stdout.close()
+    n_kept = len(read_records(out))
+    assert 0 < n_kept < len(uninterrupted), "the run was not killed in the middle"
+    if sig == signal.SIGTERM:
+        assert proc.returncode == 143
+        assert not (out / "lock").exists()
+        lines = (tmp_path / "stderr").read_text().strip().splitlines()
+        assert lines == [f"bayesbench: error: terminated; the finished tasks are kept in {out}: "
+                         "run the same command again to resume"]
+        session = json.loads((out / "environment.json").read_text())["sessions"][-1]
+        assert session["interrupted"] is True and session["end"] is not None
+    resumed = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 0, resumed.stderr
+    assert [without_timings(r) for r in stable_order(read_records(out))] == uninterrupted
+
+
+def test_a_closed_standard_output_ends_the_command_quietly(tmp_path):
+    # `bayesbench ... | head`: the reader is gone; no traceback, no error, exit 141.
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    proc = subprocess.run([sys.executable, "-m", "bayesbench.cli", "compare", str(FIXTURE_RUN)],
+                          stdout=write_end, stderr=subprocess.PIPE, timeout=120)
+    os.close(write_end)
+    assert (proc.returncode, proc.stderr) == (141, b"")
+
+
+# ------------------------------------------------------------- outputs never destroy inputs
+
+def test_compare_refuses_to_write_over_a_run_directory_or_its_own_input(tmp_path):
+    run_dir = tmp_path / "run"
+    shutil.copytree(FIXTURE_RUN, run_dir)
+    records = (run_dir / "records.jsonl").read_bytes()
+    for target in ("records.jsonl", "config.yaml", "environment.json", "summary/accuracy.csv"):
+        line = one_line_error(invoke("compare", run_dir, "-o", run_dir / target), 2,
+                              "--output", "belongs to the result directory")
+        assert str(run_dir) in line
+    one_line_error(invoke("compare", run_dir, "--plot", run_dir / "summary" / "cd.png"), 2,
+                   "--plot", "belongs to the result directory")
+    assert (run_dir / "records.jsonl").read_bytes() == records
+    table = tmp_path / "scores.csv"
+    table.write_text("dataset,a,b\nd1,0.9,0.8\nd2,0.7,0.75\nd3,0.6,0.65\n")
+    before = table.read_text()
+    one_line_error(invoke("compare", table, "-o", table), 2, "--output", "is an input")
+    one_line_error(invoke("compare", table, "-o", tmp_path / "." / "scores.csv"), 2, "is an input")
+    assert table.read_text() == before
+    assert invoke("compare", table, "-o", tmp_path / "out.txt").exit_code == 0
+
+
+def test_discretize_refuses_to_write_over_its_own_input(tmp_path):
+    data = tmp_path / "glass.arff"
+    shutil.copy(Path(__file__).resolve().parents[1] / "datasets" / "glass.arff", data)
+    before = data.read_bytes()
+    one_line_error(invoke("discretize", data, "-o", data), 2, "--output", "is an input")
+    (tmp_path / "link.arff").symlink_to(data)
+    one_line_error(invoke("discretize", data, "-o", tmp_path / "link.arff"), 2, "is an input")
+    assert data.read_bytes() == before
+
+
+def test_an_unreachable_scheduler_is_reported_before_any_directory_is_made(tmp_path,
+                                                                           monkeypatch):
+    import bayesbench.evaluation.executors as executors
+    from bayesbench.errors import BayesbenchError
+
+    def unreachable(address):
+        raise BayesbenchError(f"cannot reach the Dask scheduler at {address}: refused")
+
+    monkeypatch.setattr(executors, "connect", unreachable)
+    config = tmp_path / "exp.yaml"
+    config.write_text(f"name: x\noutput: {tmp_path / 'out'}\ndatasets: [iris]\n"
+                      "classifiers: [nb]\nscheduler: tcp://127.0.0.1:1\n")
+    one_line_error(invoke("run", config), 1, "cannot reach the Dask scheduler")
+    assert not (tmp_path / "out").exists()
 
 
 # --------------------------------------------------------------- classifiers

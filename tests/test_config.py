@@ -1,4 +1,5 @@
 """Config validation: every mistake reported at once with its key path, before any work."""
+import os
 import textwrap
 from pathlib import Path
 
@@ -215,6 +216,153 @@ def test_problems_found_on_the_data_are_named_by_their_key_paths(tmp_path, data_
     assert str(info.value).startswith("exp.yaml: cv.holdout: ")
 
 
+# ------------------------------------------------------------------ bounded reading (issue 15)
+
+def _refusal(path) -> str:
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    [(key, message)] = info.value.problems
+    return message
+
+
+def test_billion_laughs_are_refused_before_they_expand(tmp_path):
+    # Nine aliases of nine aliases ...: 9^9 = 387,420,489 strings in a few hundred bytes;
+    # quoting the value in an error message ran out of memory.
+    lines = ["x0: &x0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
+    lines += [f"x{i}: &x{i} [{', '.join([f'*x{i - 1}'] * 9)}]" for i in range(1, 9)]
+    path = tmp_path / "laughs.yaml"
+    path.write_text("\n".join(lines + ["name: *x8", "datasets: [iris]", "classifiers: [nb]"]))
+    assert path.stat().st_size < 1000
+    assert "aliases expand to more than 100,000 values" in _refusal(path)
+
+
+def test_aliases_within_the_limit_still_work(tmp_path, data_dir):
+    path = tmp_path / "exp.yaml"
+    path.write_text(f"data_dirs: [{data_dir}]\nname: x\ndatasets: [toy]\nclassifiers:\n"
+                    "  - {name: nb, params: &p {alpha: 2}}\n  - {name: tan, params: *p}\n")
+    cfg = load_config(path)
+    assert [c.params for c in cfg.experiment.classifiers] == [{"alpha": 2}, {"alpha": 2}]
+
+
+@pytest.mark.parametrize("text, words", [
+    ("a: &a [1, *a]\n", "refers to a value that contains it"),
+    ("name: " + "[" * 60 + "]" * 60 + "\n", "nested more than 50 levels"),
+    ("name: " + "[" * 5000 + "]" * 5000 + "\n", "nested more than 50 levels"),
+    ("seed: " + "9" * 5000 + "\n", "not a usable value"),
+])
+def test_recursive_deep_or_huge_values_are_refused_in_one_line(tmp_path, text, words):
+    path = tmp_path / "exp.yaml"
+    path.write_text(text)
+    assert words in _refusal(path)
+
+
+def test_a_config_over_one_megabyte_is_refused_unread(tmp_path):
+    path = tmp_path / "big.yaml"
+    path.write_text("name: x\n# " + "x" * (1 << 20) + "\n")
+    assert "larger than 1,048,576 bytes" in _refusal(path)
+
+
+def _loads_within(path, seconds=10.0):
+    """load_config(path) in a thread: what it raised, or "blocked" after ``seconds``."""
+    import threading
+
+    outcome = []
+
+    def target():
+        try:
+            load_config(path)
+        except ConfigError as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=target, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    return outcome[0] if outcome else "blocked"
+
+
+def test_devices_and_fifos_are_refused_without_reading(tmp_path):
+    # /dev/zero was read without end, and a FIFO waited for a writer forever.
+    fifo = tmp_path / "exp.yaml"
+    os.mkfifo(fifo)
+    for path in ("/dev/zero", fifo):
+        outcome = _loads_within(path)
+        assert isinstance(outcome, ConfigError), outcome
+        assert "not a regular file" in str(outcome)
+
+
+def test_messages_quote_a_short_excerpt_of_a_long_value(tmp_path):
+    path = tmp_path / "exp.yaml"
+    long_name = "y" * 200_000
+    path.write_text(f"name: [{long_name}]\ndatasets: [{long_name}]\nclassifiers: [{long_name}]\n"
+                    f"{long_name[:1000]}: 1\n")  # PyYAML's longest simple key
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    lines = str(info.value).splitlines()
+    assert len(lines) == 4 and max(map(len, lines)) < 600, [len(line) for line in lines]
+
+
+def test_a_grid_of_a_hundred_million_settings_is_refused_with_its_size(tmp_path, data_dir):
+    # Five lists of 40 values, 1.3 KB of YAML: 40^5 = 102,400,000 classifiers, which ran
+    # out of memory while they were expanded and checked.
+    values = {"alpha": [1.0 + i for i in range(40)], "inner_folds": list(range(2, 42)),
+              "epsilon": [i / 100 for i in range(40)], "significance": [i / 100 for i in range(1, 41)],
+              "random_state": list(range(40))}
+    path = _write(tmp_path, {"name": "x", "datasets": [str(data_dir / "toy.csv")],
+                             "classifiers": [{"name": "asb", "params": values}]})
+    assert Path(path).stat().st_size < 2500
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert info.value.problems == [("classifiers[0].params", "a grid of 102,400,000 settings "
+                                    "(40 x 40 x 40 x 40 x 40); at most 1,000")]
+
+
+def test_more_than_a_thousand_classifiers_in_all_are_refused(tmp_path, data_dir):
+    entry = {"name": "nb", "params": {"alpha": [1.0 + i for i in range(600)]}}
+    labelled = [dict(entry, label=f"nb{i}") for i in range(2)]
+    problems = _problems({"name": "x", "datasets": [str(data_dir / "toy.csv")],
+                          "classifiers": labelled}, data_dir)
+    assert "more than 1,000 classifiers in all" in problems["classifiers"]
+    cfg = parse_config({"name": "x", "datasets": [str(data_dir / "toy.csv")],
+                        "classifiers": labelled[:1]}, base_dir=data_dir)
+    assert len(cfg.experiment.classifiers) == 600
+
+
+def test_every_setting_of_a_grid_is_checked_against_the_constraints(tmp_path, data_dir):
+    problems = _problems({"name": "x", "datasets": [str(data_dir / "toy.csv")],
+                          "classifiers": [{"name": "nb", "params": {"alpha": [1, 0.5, -1]}},
+                                          {"name": "kdb", "params": {"k": "two"}}]}, data_dir)
+    assert set(problems) == {"classifiers[0].params.alpha", "classifiers[1].params.k"}
+    assert problems["classifiers[0].params.alpha"].endswith("must be a number >= 0, got -1")
+    assert "got 'two'" in problems["classifiers[1].params.k"]
+    res = CliRunner().invoke(main, ["run", _write(tmp_path, {
+        "name": "x", "datasets": [str(data_dir / "toy.csv")], "output": str(tmp_path / "out"),
+        "classifiers": [{"name": "nb", "params": {"alpha": [1, -1]}}]})])
+    assert res.exit_code == 2 and "classifiers[0].params.alpha" in res.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def _write(tmp_path, raw) -> str:
+    path = tmp_path / "exp.yaml"
+    path.write_text(yaml.safe_dump(raw))
+    return str(path)
+
+
+@pytest.mark.parametrize("key, value, words", [
+    ("metrics", [], "the list is empty"), ("format", [], "the list is empty"),
+    ("max_table_cells", 0, "expected a value at least 1"),
+    ("cv", {"repeats": 1001}, "expected a value between 1 and 1000"),
+])
+def test_empty_lists_and_limits_out_of_range_are_config_errors(tmp_path, data_dir, key, value,
+                                                                words):
+    # `metrics: []` ran every task and then crashed in the summary; `format: []` wrote all
+    # the tables; `cv.repeats: 10^9` planned for ever.
+    raw = {"name": "x", "datasets": [str(data_dir / "toy.csv")], "classifiers": ["nb"],
+           "output": str(tmp_path / "out"), key: value}
+    res = CliRunner().invoke(main, ["run", _write(tmp_path, raw)])
+    assert res.exit_code == 2 and words in res.stderr, res.stderr
+    assert not (tmp_path / "out").exists()
+
+
 # ------------------------------------------------------------- open classifiers
 def test_import_paths_input_and_tune_parse_into_the_spec(tmp_path, data_dir):
     cfg = parse_config({"name": "x", "datasets": [str(data_dir / "toy.csv")], "classifiers": [
@@ -257,7 +405,7 @@ def test_open_classifier_mistakes_are_named_by_key_path(tmp_path, data_dir):
     assert "did you mean 'folds'" in problems["classifiers[4].tune.fold"]
     assert "no module named 'no'" in problems["classifiers[5].name"]
     assert "NoFit has no fit method" in problems["classifiers[6].name"]
-    assert "did you mean tan, stan?" in problems["classifiers[7].name"]
+    assert "did you mean tan, stan, tan_hc?" in problems["classifiers[7].name"]
 
 
 def test_a_config_with_input_and_tune_resolves_and_loads_back(tmp_path, data_dir):

@@ -10,6 +10,7 @@ Blocks are fenced and say what they are; each kind is checked as what it is:
   ``--help``, accept every option it uses, and name only files that exist;
 - ``yaml``: parsed; a block with ``classifiers`` is validated as an experiment config;
 - ``json``: parsed; a record example must have the keys of a record ``bayesbench run`` writes;
+- ``toml``: parsed; an entry-point table must be the one examples/oner declares;
 - ``text``: not code (a directory tree), left alone.
 
 The blocks of a page run in a fresh working directory holding links to the checkout's
@@ -37,7 +38,7 @@ from bayesbench.data import DATA_ENV
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FENCE = re.compile(r"^```(?P<lang>[\w-]*)\n(?P<body>.*?)^```$", re.M | re.S)
-KINDS = {"python", "pycon", "console", "sh", "yaml", "json", "text"}
+KINDS = {"python", "pycon", "console", "sh", "yaml", "json", "toml", "text"}
 CHECKER = doctest.OutputChecker()
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 BIN = Path(sys.executable).parent
@@ -122,6 +123,17 @@ def check_json(body: str, where: str, record_keys) -> None:
         assert set(data["per_class"]) == per_class, where
 
 
+def check_toml(body: str, where: str) -> None:
+    """A TOML block parses, and an entry-point table is the example plugin's own."""
+    import tomllib
+
+    data = tomllib.loads(body)
+    points = data.get("project", {}).get("entry-points")
+    if points is not None:
+        example = tomllib.loads((ROOT / "examples" / "oner" / "pyproject.toml").read_text())
+        assert points == example["project"]["entry-points"], where
+
+
 @pytest.fixture(scope="module")
 def record_keys(tmp_path_factory):
     """The keys of a record written by `bayesbench run`, computed once when asked for."""
@@ -141,7 +153,8 @@ def record_keys(tmp_path_factory):
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
-def test_every_code_block_runs(page, workspace, record_keys):
+def test_every_code_block_runs(page, workspace, record_keys, oner_plugin):
+    # oner_plugin: docs/plugins.md names examples/oner's entry point, as after `pip install`
     assert not unfenced_code(page), f"{page.name}: indented code blocks at lines " \
                                     f"{unfenced_code(page)}; fence them with a language"
     namespace = {"__name__": f"docs_{page.stem}"}
@@ -167,6 +180,8 @@ def test_every_code_block_runs(page, workspace, record_keys):
                 parse_config(raw, base_dir=ROOT)
         elif lang == "json":
             check_json(body, where, record_keys)
+        elif lang == "toml":
+            check_toml(body, where)
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)

@@ -23,14 +23,15 @@ from ..spec import CVSpec, Experiment, RunOptions
 from . import sections
 from ..data.load import DATA_ENV
 from .datasets import data_dirs, datasets
-from .problems import Problems, kind_of
+from .problems import Problems, kind_of, shown
 from .yaml_file import read_yaml
 
 __all__ = ["Config", "DATA_ENV", "key_path", "key_paths", "load_config", "override",
            "parse_config"]
 
 TOP_KEYS = ("name", "seed", "datasets", "data_dirs", "preprocess", "cv", "classifiers",
-            "metrics", "output", "jobs", "scheduler", "format", "compare", "arms")
+            "metrics", "output", "jobs", "scheduler", "format", "compare", "arms",
+            "max_table_cells")
 
 
 class Config(NamedTuple):
@@ -89,7 +90,7 @@ def _experiment(raw: dict, p: Problems, base_dir: Path, missing) -> tuple[Experi
     else:
         name = p.typed(raw["name"], "name", str)
     if name is not None and not sections.NAME.match(name):
-        p.add("name", f"'{name}' must be letters, digits, '_', '.', '+' or '-' "
+        p.add("name", f"{shown(name)} must be at most 100 letters, digits, '_', '.', '+' or '-' "
                       "(it names the result directory)")
     seed = p.typed(raw["seed"], "seed", int, low=0) if "seed" in raw else 0
     dirs = data_dirs(raw["data_dirs"], p, base_dir) if "data_dirs" in raw else []
@@ -109,6 +110,7 @@ def _options(raw: dict, p: Problems, dirs: list, missing: list) -> RunOptions:
     formats = p.str_list(raw["format"], "format", FORMATS) if "format" in raw else list(FORMATS)
     output = p.optional(raw, "output", str)
     jobs = p.optional(raw, "jobs", int, low=1)
+    max_cells = p.optional(raw, "max_table_cells", int, low=1)
     scheduler = p.optional(raw, "scheduler", str)
     if scheduler is not None and address_problem(scheduler):
         p.add("scheduler", address_problem(scheduler))
@@ -116,7 +118,7 @@ def _options(raw: dict, p: Problems, dirs: list, missing: list) -> RunOptions:
         # An output path is relative to the working directory, not to the config file.
         output=None if output is None else os.path.expanduser(output),
         jobs=jobs, scheduler=scheduler, formats=tuple(formats), data_dirs=tuple(dirs),
-        skipped=tuple(missing))
+        skipped=tuple(missing), max_table_cells=max_cells)
 
 
 def with_arms(experiment: Experiment, arms) -> Experiment:

@@ -7,7 +7,7 @@ from pathlib import Path
 from ..data import find_dataset
 from ..data.load import DATA_FORMATS, search_dirs
 from ..spec import DatasetSpec
-from .problems import Problems, join
+from .problems import Problems, join, shown
 
 
 def relative(path: str, base_dir: Path) -> Path:
@@ -95,9 +95,17 @@ def _delimiter(value, key, p: Problems) -> str | None:
 def _locate(ref: str, key: str, p: Problems, base_dir, dirs, missing) -> Path | None:
     """The data file ``ref`` names: a path, or a name looked for in ``dirs``."""
     looks_like_path = os.sep in ref or "/" in ref or Path(ref).suffix.lower() in DATA_FORMATS
-    path = relative(ref, base_dir) if looks_like_path else find_dataset(ref, dirs)
-    if path is not None and Path(path).is_file():
-        return path
+    try:
+        path = relative(ref, base_dir) if looks_like_path else find_dataset(ref, dirs)
+        if path is not None and Path(path).is_file():
+            return path
+        if path is not None and Path(path).exists() and not Path(path).is_dir():
+            # A device or FIFO would be read without end, or block.
+            p.add(key, f"{ref} is not a regular file; expected a data file")
+            return None
+    except OSError as exc:  # a name too long for a file name, ...
+        p.add(key, f"{shown(ref)}: {exc.strerror}")
+        return None
     where = "" if looks_like_path else "; searched " + ", ".join(str(d) for d in dirs)
     if missing is not None and not looks_like_path:
         missing.append((ref, f"data file not found: {ref}{where}"))

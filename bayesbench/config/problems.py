@@ -2,8 +2,37 @@
 from __future__ import annotations
 
 import difflib
+import reprlib
 
 from ..errors import ConfigError
+
+# A message shows a value by a short excerpt: a config may hold a megabyte string, or a
+# list that aliases made long, and one line on the terminal must stay one line.
+_EXCERPT = reprlib.Repr()
+_EXCERPT.maxstring = _EXCERPT.maxother = _EXCERPT.maxlong = 40
+_EXCERPT.maxlist = _EXCERPT.maxtuple = _EXCERPT.maxdict = _EXCERPT.maxset = 4
+_EXCERPT.maxlevel = 2
+MAX_KEY_CHARS, MAX_MESSAGE_CHARS = 120, 400
+
+
+def shown(value) -> str:
+    """``repr(value)`` cut to a short excerpt (``'abc...xyz'``, ``[1, 2, 3, 4, ...]``)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return "a very long integer"  # repr would refuse past 4,300 digits
+    return clip(_EXCERPT.repr(value), 60)
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, ``...`` marking the cut."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def one_line(text: str) -> str:
+    """``text`` with every character that would break or hide a line escaped (a key may
+    hold a carriage return)."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in text)
 
 _KIND_NAMES = {int: "an integer", float: "a number", str: "a string", bool: "true or false",
                list: "a list", dict: "a mapping"}
@@ -11,7 +40,7 @@ _KIND_NAMES = {int: "an integer", float: "a number", str: "a string", bool: "tru
 
 def suggest(word, options) -> str:
     """`` (did you mean 'x'?)`` for the option closest to ``word``, or nothing."""
-    close = difflib.get_close_matches(str(word), list(options), n=1)
+    close = difflib.get_close_matches(clip(str(word), 100), list(options), n=1)
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
@@ -38,6 +67,8 @@ class Problems:
         self.items: list[tuple[str, str]] = []
 
     def add(self, key: str, message: str) -> None:
+        key = clip(one_line(key), MAX_KEY_CHARS)
+        message = clip(one_line(message), MAX_MESSAGE_CHARS)
         if (key, message) not in self.items:  # a grid of parameters repeats one mistake
             self.items.append((key, message))
 
@@ -64,14 +95,14 @@ class Problems:
             value, ok = float(value), True
         if not ok:
             self.add(key, f"expected {_KIND_NAMES.get(kind, kind.__name__)}, "
-                          f"got {kind_of(value)} {value!r}")
+                          f"got {kind_of(value)} {shown(value)}")
             return None
         if choices is not None and value not in choices:
-            self.add(key, f"'{value}' is not one of {', '.join(choices)}")
+            self.add(key, f"{shown(value)} is not one of {', '.join(choices)}")
             return None
         if (low is not None and value < low) or (high is not None and value > high):
             bounds = f"at least {low}" if high is None else f"between {low} and {high}"
-            self.add(key, f"expected a value {bounds}, got {value!r}")
+            self.add(key, f"expected a value {bounds}, got {shown(value)}")
             return None
         return value
 
@@ -91,8 +122,11 @@ class Problems:
         return items or []
 
     def str_list(self, value, key: str, choices, accept=None) -> list[str]:
-        """A string or list of strings from ``choices`` (or that ``accept`` accepts)."""
+        """A string or list of strings from ``choices`` (or that ``accept`` accepts); an
+        empty list is noted (it would ask for nothing)."""
         items = [value] if isinstance(value, str) else self.typed(value, key, list) or []
+        if value == []:
+            self.add(key, "the list is empty (leave the key out for the default)")
         out = []
         for i, item in enumerate(items):
             item_key = key if isinstance(value, str) else f"{key}[{i}]"

@@ -3,6 +3,7 @@ and ``compare``, each checked against the choice lists of the modules that imple
 from __future__ import annotations
 
 import itertools
+import math
 import re
 
 from ..data.encode import INPUT_KINDS
@@ -13,14 +14,19 @@ from ..models.registry import (classifier_class, is_import_path, make_classifier
                                parameter_defaults)
 from ..preprocess.discretize import METHODS
 from ..preprocess.impute import STRATEGIES
+from ..spec import (MAX_REPEATS, ClassifierSpec, CompareSpec, CVSpec, NoiseSpec,
+                    PreprocessSpec, TuneSpec)
 from ..stats import FOLD_TESTS
-from ..spec import ClassifierSpec, CompareSpec, CVSpec, NoiseSpec, PreprocessSpec, TuneSpec
-from .problems import Problems, join, kind_of, suggest
+from .problems import Problems, join, kind_of, shown, suggest
 
-NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]*$")
+# A name that names a directory: at most 100 characters (a file name has at most 255 bytes).
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,99}$")
 ARM_KEYS = ("name", "preprocess", "cv")
 CLASSIFIER_KEYS = ("name", "params", "label", "input", "tune")
 _CV_KINDS = ("holdout", "resubstitution", "loo")
+# Classifiers of one experiment, each setting of a parameter grid counted: a bound on the
+# work a config check does and on the tasks it asks for.
+MAX_CLASSIFIERS = 1000
 
 
 def preprocess(value, p: Problems, at: str = "preprocess") -> PreprocessSpec:
@@ -58,7 +64,7 @@ def cv(value, p: Problems, at: str = "cv") -> CVSpec:
         return CVSpec()
     kw = {}
     if "repeats" in value:
-        kw["repeats"] = p.typed(value["repeats"], f"{at}.repeats", int, low=1)
+        kw["repeats"] = p.typed(value["repeats"], f"{at}.repeats", int, low=1, high=MAX_REPEATS)
     if "stratified" in value:
         kw["stratified"] = p.typed(value["stratified"], f"{at}.stratified", bool)
     if "folds" in value:
@@ -83,6 +89,10 @@ def classifiers(raw: dict, p: Problems) -> list[ClassifierSpec]:
     out = []
     for i, item in enumerate(items):
         out += _classifier(item, f"classifiers[{i}]", p)
+        if len(out) > MAX_CLASSIFIERS:
+            p.add("classifiers", f"more than {MAX_CLASSIFIERS:,} classifiers in all (counting "
+                                 "each setting of a grid); split the experiment")
+            return out
     labels = [c.label for c in out]
     for dup in sorted({x for x in labels if labels.count(x) > 1}):
         p.add("classifiers", f"label '{dup}' is used more than once; give each a 'label'")
@@ -117,6 +127,13 @@ def _classifier(item, key: str, p: Problems) -> list[ClassifierSpec]:
             p.add(f"{key}.params.{name}", "an empty list gives no classifier")
     if any(not params[name] for name in grid):
         return []
+    size = math.prod(len(params[k]) for k in grid)
+    if size > MAX_CLASSIFIERS:
+        # Refused before expanding: ten lists of ten values are 10^10 classifiers.
+        p.add(f"{key}.params", f"a grid of {size:,} settings ("
+                               f"{' x '.join(str(len(params[k])) for k in grid)}); at most "
+                               f"{MAX_CLASSIFIERS:,}")
+        return []
     # A class named by its import path is labelled by its class name, not the whole path.
     label = label or (learner.rpartition(":")[2].rpartition(".")[2] if is_import_path(learner)
                       else learner)
@@ -140,7 +157,7 @@ def _known_params(learner: str, params: dict, key: str, p: Problems) -> bool:
     unknown = [name for name in params if valid is not None and name not in valid]
     for name in unknown:
         p.add(f"{key}.params.{name}",
-              f"'{learner}' has no parameter '{name}'{suggest(name, valid)}; "
+              f"'{learner}' has no parameter {shown(name)}{suggest(name, valid)}; "
               f"its parameters: {', '.join(valid) or '(none)'}")
     return not unknown
 
@@ -221,8 +238,8 @@ def _arm_name(value, key: str, p: Problems, seen: set) -> str | None:
     """The arm's name (it names the arm's result directory), None if unusable."""
     name = p.typed(value, key, str)
     if name is not None and not NAME.match(name):
-        p.add(key, f"'{name}' must be letters, digits, '_', '.', '+' or '-' (it names the "
-                   "arm's result directory)")
+        p.add(key, f"{shown(name)} must be at most 100 letters, digits, '_', '.', '+' or '-' "
+                   "(it names the arm's result directory)")
         name = None
     elif name in seen:
         p.add(key, f"arm '{name}' is used twice")
@@ -237,7 +254,7 @@ def compare(value, p: Problems, labels, arm_names) -> CompareSpec:
     if value.get("metric") is not None:
         metric = p.typed(value["metric"], "compare.metric", str)
         if metric is not None and not is_metric(metric):
-            p.add("compare.metric", f"unknown metric '{metric}'{suggest(metric, METRIC_NAMES)}; "
+            p.add("compare.metric", f"unknown metric {shown(metric)}{suggest(metric, METRIC_NAMES)}; "
                                     f"expected one of {', '.join(METRIC_NAMES)} or a per-class "
                                     "score such as f1[CLASS]")
         kw["metric"] = metric
@@ -260,7 +277,7 @@ def _baseline(value, p: Problems, labels, arm_names) -> str | None:
     arm, _, label = (baseline or "").rpartition("/")
     if baseline is not None and (label not in labels or (arm and arm not in arm_names)):
         choices = [f"{a}/{c}" for a in arm_names for c in labels] if arm_names else labels
-        p.add("compare.baseline", f"'{baseline}' is not a classifier label"
+        p.add("compare.baseline", f"{shown(baseline)} is not a classifier label"
                                   f"{suggest(baseline, choices)}; expected one of "
                                   f"{', '.join(choices)}")
     return baseline

@@ -7,10 +7,12 @@ interleaved. A learner that fails is recorded as a failed task and the run goes 
 from __future__ import annotations
 
 import time
+from functools import partial
 
 from ..data.encode import encode, used_attributes
 from ..data.folds import fold_rng
 from ..models.base import BaseClassifier
+from ..models.counting import table_limit
 from ..models.registry import (classifier_class, default_input, make_classifier,
                                parameter_defaults)
 from ..spec import ClassifierSpec, RunOptions
@@ -133,8 +135,14 @@ def _tuned(spec: ClassifierSpec, params: dict, X_train, train, cards, job, recor
     return tuned.params
 
 
-def run_fold(job: FoldJob) -> list[dict]:
-    """Run every classifier of a fold job; return one record per classifier."""
+def run_fold(job: FoldJob, max_table_cells: int | None = None) -> list[dict]:
+    """Run every classifier of a fold job; return one record per classifier. A learner
+    whose table of counts would exceed ``max_table_cells`` fails (None: the default)."""
+    with table_limit(max_table_cells):
+        return _run_fold(job)
+
+
+def _run_fold(job: FoldJob) -> list[dict]:
     views = prepare_fold(job)
     records = []
     for spec, tid in zip(job.classifiers, job.task_ids):
@@ -162,7 +170,8 @@ def execute(work: Plan, run, options: RunOptions) -> list[dict]:
         if done and not options.quiet:
             print(f"{run.path}: {len(done)} of {sum(totals.values())} tasks already done; "
                   f"running the rest", file=progress.stream)
-        for _, records in map_jobs(run_fold, todo, jobs=options.jobs, scheduler=options.scheduler):
+        task = partial(run_fold, max_table_cells=options.max_table_cells)
+        for _, records in map_jobs(task, todo, jobs=options.jobs, scheduler=options.scheduler):
             new += [run.keep(record) for record in records]
             progress.update(records[0]["dataset"], len(records),
                             sum(r["status"] != "ok" for r in records))

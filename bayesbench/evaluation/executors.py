@@ -8,9 +8,16 @@ job carries its own seeds.
 """
 from __future__ import annotations
 
+import ctypes
+import multiprocessing
 import os
 import re
+import signal
+import sys
+import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from typing import Callable, Iterator, Sequence
 
 from ..errors import BayesbenchError
@@ -67,7 +74,8 @@ def execute(fn: Callable, jobs_list: Sequence, *, jobs: int | None = None,
 def _processes(fn, jobs_list, jobs) -> Iterator[tuple[int, object]]:
     # Keep only a bounded number of jobs in flight so that a long run does not
     # pickle every job up front, and an interrupted one stops quickly.
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(jobs_list)))
+    pool = ProcessPoolExecutor(max_workers=min(jobs, len(jobs_list)), mp_context=_CONTEXT,
+                               initializer=worker_start, initargs=(os.getpid(),))
     try:
         pending, queue = {}, iter(enumerate(jobs_list))
         for i, job in queue:
@@ -82,34 +90,104 @@ def _processes(fn, jobs_list, jobs) -> Iterator[tuple[int, object]]:
                 nxt = next(queue, None)
                 if nxt is not None:
                     pending[pool.submit(fn, nxt[1])] = nxt[0]
+    except BaseException:
+        # Interrupted (Ctrl-C, SIGTERM) or abandoned: the running jobs are not waited for.
+        _stop_workers(pool)
+        raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
-def _dask(fn, jobs_list, scheduler) -> Iterator[tuple[int, object]]:
+# Workers are forked on Linux (as Python <= 3.13 does by default) so that the process
+# that starts them is this one, the parent whose death they watch.
+_CONTEXT = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
+_PR_SET_PDEATHSIG = 1
+
+
+def worker_start(parent: int) -> None:
+    """Run in each worker process as it starts: it dies with its parent and leaves Ctrl-C
+    and SIGTERM to it.
+
+    Without this, a parent killed with SIGKILL leaves its workers running under PID 1,
+    holding the terminal or the pipe the parent wrote to (``bayesbench run | head`` would
+    wait for them).
+    """
+    # Ctrl-C reaches the whole process group; the parent stops its workers itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # The parent's own SIGTERM handler is inherited by fork; a worker just ends.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if not _kill_on_parent_death():
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    if os.getppid() != parent:  # the parent died before the watch began
+        os._exit(1)
+
+
+def _kill_on_parent_death() -> bool:
+    """Ask Linux to send this process SIGKILL when its parent dies; False elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return False
     try:
-        from distributed import Client, as_completed  # lazy: optional (bayesbench[dask])
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(parent: int) -> None:
+    """Elsewhere, poll: a process whose parent died is adopted by another."""
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(1)
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """End the pool's worker processes now, whatever they are running."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python >= 3.14
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
+
+
+@contextmanager
+def connected(scheduler):
+    """``scheduler`` as :func:`execute` takes it, with an address replaced by a connected
+    ``distributed.Client`` (closed on leaving): connecting first lets a caller report an
+    unreachable scheduler before it writes anything."""
+    if not isinstance(scheduler, str):
+        yield scheduler
+        return
+    client = connect(scheduler)
+    try:
+        yield client
+    finally:
+        client.close()
+
+
+def connect(address: str):
+    """A ``distributed.Client`` of the scheduler at ``address``; a missing Dask, an
+    unreachable scheduler or a malformed address is a one-line error."""
+    try:
+        from distributed import Client  # lazy: optional (bayesbench[dask])
     except ImportError:
         raise BayesbenchError("running on a Dask scheduler needs Dask: "
                               "pip install 'bayesbench[dask]'") from None
-    own = isinstance(scheduler, str)
-    if own:
-        try:
-            client = Client(scheduler, timeout="20s")
-        except (OSError, TimeoutError) as exc:
-            raise BayesbenchError(
-                f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
-        except ValueError as exc:  # distributed's parser of a malformed address
-            raise BayesbenchError(f"{scheduler}: not a Dask scheduler address ({exc}); "
-                                  f"expected e.g. {ADDRESS_EXAMPLE}") from None
-    else:
-        client = scheduler
     try:
+        return Client(address, timeout="20s")
+    except (OSError, TimeoutError) as exc:
+        raise BayesbenchError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    except ValueError as exc:  # distributed's parser of a malformed address
+        raise BayesbenchError(f"{address}: not a Dask scheduler address ({exc}); "
+                              f"expected e.g. {ADDRESS_EXAMPLE}") from None
+
+
+def _dask(fn, jobs_list, scheduler) -> Iterator[tuple[int, object]]:
+    with connected(scheduler) as client:
+        from distributed import as_completed  # lazy: optional; connected() checked it is there
+
         futures = [client.submit(fn, job, pure=False) for job in jobs_list]
         index = {fut.key: i for i, fut in enumerate(futures)}
         for fut in as_completed(futures):
             yield index[fut.key], fut.result()
             fut.release()
-    finally:
-        if own:
-            client.close()

@@ -18,16 +18,38 @@ import platform
 import socket
 import sys
 from contextlib import contextmanager
+from dataclasses import replace
 from importlib import metadata
 from pathlib import Path
 from typing import Iterator
 
 import yaml
 
-from ..errors import ResultStoreError
+from ..errors import DataChangedError, ResultStoreError
 from ..spec import Experiment, RunOptions, resolved_config
 from .executors import describe
-from .store import TASKS, RecordWriter, RunLock, read_records, repair
+from .store import (LOCK, RECORDS, TASKS, RecordWriter, RunLock, drop_records,
+                    read_records, repair)
+
+
+# The files a result directory holds besides its records (``summary/`` too): a command
+# that writes a file refuses to write over one of them.
+RUN_FILES = ("config.yaml", "environment.json", TASKS, LOCK, RECORDS)
+
+
+def owning_run(path) -> Path | None:
+    """The result directory whose own file ``path`` (symbolic links followed) is: one of
+    :data:`RUN_FILES`, a temporary file beside them, or a file of its ``summary/``. None
+    if it is no such file."""
+    path = Path(path).resolve()
+    if path.name in RUN_FILES or path.suffix == ".tmp":
+        candidate = path.parent
+    elif path.parent.name == "summary":
+        candidate = path.parent.parent
+    else:
+        return None
+    is_run = (candidate / "environment.json").is_file() or (candidate / RECORDS).is_file()
+    return candidate if is_run else None
 
 
 def choose_run_dir(experiment: Experiment, options: RunOptions) -> tuple[Path, bool]:
@@ -71,12 +93,18 @@ def differences(old, new, at: str = "") -> list[str]:
 class RunDirectory:
     """A result directory open for one session: ``records`` holds the valid records of the
     experiment's tasks, in the order written (one per task), those of this session included;
-    ``dropped`` counts the damaged records removed on opening."""
+    ``dropped`` counts the damaged records removed on opening; ``baseline`` is the
+    comparison's baseline, a property of the directory (:func:`stored_baseline`), and
+    ``notes`` says what the user should know about this session (a baseline that changes,
+    tasks run again because their data changed)."""
 
-    def __init__(self, path: Path, writer: RecordWriter, records: list[dict], dropped: int):
+    def __init__(self, path: Path, writer: RecordWriter, records: list[dict], dropped: int,
+                 baseline: str | None = None, notes=()):
         self.path = path
         self.records = records
         self.dropped = dropped
+        self.baseline = baseline
+        self.notes = list(notes)
         self.n_run = 0
         self._writer = writer
 
@@ -105,15 +133,23 @@ def open_run_dir(experiment: Experiment, options: RunOptions,
     path, existing = choose_run_dir(experiment, options)
     path.mkdir(parents=True, exist_ok=True)
     with RunLock(path):
+        env_path = path / "environment.json"
+        env = _read_json(env_path) if existing else None
+        shas = {d.name: _sha256(d.path) for d in experiment.datasets}
+        # Checked before anything is written: a refused run leaves the directory as it was.
+        notes = _changed_data(path, experiment, tasks, env, shas, options.rerun_changed)
+        baseline, note = stored_baseline(experiment, _read_yaml(path / "config.yaml")
+                                         if existing else None)
+        notes += [note] if note else []
         (path / "summary").mkdir(exist_ok=True)
-        config = resolved_config(experiment, options, path)
+        config = resolved_config(_with_baseline(experiment, baseline), options, path)
         _write_atomic(path / "config.yaml", yaml.safe_dump(config, sort_keys=False))
         _write_atomic(path / TASKS, "".join(f"{t}\n" for ids in tasks.values() for t in ids))
-        env_path = path / "environment.json"
-        env, session = _open_session(env_path, experiment, options, existing)
+        env, session = _open_session(env_path, env, experiment, options, shas)
         dropped = repair(path)
         with RecordWriter(path) as writer:
-            run = RunDirectory(path, writer, _current_records(path, tasks), dropped)
+            run = RunDirectory(path, writer, _current_records(path, tasks), dropped, baseline,
+                               notes)
             try:
                 yield run
             except KeyboardInterrupt:
@@ -138,16 +174,94 @@ def _current_records(path: Path, tasks) -> list[dict]:
     return out
 
 
-def _open_session(env_path: Path, experiment: Experiment, options: RunOptions, existing: bool):
+def _changed_data(path: Path, experiment: Experiment, tasks, env, shas: dict,
+                  rerun: bool) -> list[str]:
+    """Refuse (or, with ``rerun``, drop the records of) the finished tasks of every data
+    set whose file's SHA-256 differs from the one its last session recorded; return what
+    was dropped, as notes."""
+    recorded = _recorded_sha256(env)
+    done = {r["task_id"] for r in read_records(path)} if recorded else set()
+    changed = [d for d in experiment.datasets
+               if recorded.get(d.name, shas[d.name]) != shas[d.name]
+               and done.intersection(tasks.get(d.name, ()))]
+    if not changed:
+        return []
+    counts = {d.name: len(done.intersection(tasks[d.name])) for d in changed}
+    if not rerun:
+        which = "; ".join(
+            f"{d.path} (data set '{d.name}', {counts[d.name]} finished task(s); SHA-256 "
+            f"{recorded[d.name][:12]}... recorded, {shas[d.name][:12]}... now)" for d in changed)
+        raise DataChangedError(f"{path}: data file(s) changed since their tasks were run: "
+                               f"{which}", datasets=[d.name for d in changed])
+    names = {d.name for d in changed}
+    drop_records(path, lambda r: r.get("dataset") in names)
+    return [f"data set '{d.name}' changed since its {counts[d.name]} finished task(s) were "
+            f"run ({d.path}): they run again" for d in changed]
+
+
+def _recorded_sha256(env) -> dict:
+    """Each data set's SHA-256 as the last session that read it recorded it."""
+    out = {}
+    for session in (env or {}).get("sessions", []):
+        out.update(session.get("data_sha256") or {})
+    return out
+
+
+def stored_baseline(experiment: Experiment, previous) -> tuple[str, str | None]:
+    """The comparison's baseline of a result directory and, if it is not what the user
+    might expect, a note saying so.
+
+    The baseline is the experiment's ``compare.baseline`` if given, else the one the
+    directory's config (``previous``, None for a new directory) stored, else the first
+    classifier: listing another classifier first when a run is resumed does not silently
+    change what the others were tested against.
+    """
+    labels = [c.label for c in experiment.classifiers]
+    given = experiment.compare.baseline
+    stored = None
+    if isinstance(previous, dict):
+        compare = previous.get("compare") if isinstance(previous.get("compare"), dict) else {}
+        classifiers = previous.get("classifiers") or [{}]
+        stored = compare.get("baseline") or (classifiers[0] or {}).get("label")
+    if given is not None:
+        changes = stored is not None and stored != given
+        return given, (f"the comparison's baseline changes from '{stored}' to '{given}'"
+                       if changes else None)
+    if stored in labels:
+        return stored, (f"the comparison's baseline stays '{stored}', as the directory "
+                        f"stored it, although '{labels[0]}' is now listed first"
+                        if stored != labels[0] else None)
+    return labels[0], (f"the comparison's baseline changes from '{stored}', no longer a "
+                       f"classifier of the run, to '{labels[0]}'" if stored else None)
+
+
+def _with_baseline(experiment: Experiment, baseline: str) -> Experiment:
+    return replace(experiment, compare=replace(experiment.compare, baseline=baseline))
+
+
+def _read_json(path: Path):
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def _read_yaml(path: Path):
+    try:
+        return yaml.safe_load(path.read_text())
+    except (OSError, yaml.YAMLError):
+        return None
+
+
+def _open_session(env_path: Path, env, experiment: Experiment, options: RunOptions, shas):
     """The environment record with a new session (this invocation) appended, written."""
-    env = json.loads(env_path.read_text()) if existing and env_path.exists() else {
-        "seed": experiment.seed, "sessions": []}
+    if not isinstance(env, dict) or not isinstance(env.get("sessions"), list):
+        env = {"seed": experiment.seed, "sessions": []}
     session = {"start": _now(), "end": None, "command": list(options.command or sys.argv),
                "cwd": os.getcwd(), "host": socket.gethostname(),
                "platform": platform.platform(), "cpus": os.cpu_count(),
                "executor": describe(options.jobs, options.scheduler),
-               "versions": _versions(options.scheduler),
-               "data_sha256": {d.name: _sha256(d.path) for d in experiment.datasets}}
+               "versions": _versions(options.scheduler), "data_sha256": dict(shas)}
     if options.skipped:
         session["skipped_datasets"] = dict(options.skipped)
     env["sessions"].append(session)

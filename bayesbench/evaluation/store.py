@@ -18,6 +18,7 @@ left by a dead process on the same host is stale and is taken over.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import math
@@ -118,6 +119,8 @@ def scan(run_dir) -> tuple[list[dict], int]:
     path = Path(run_dir) / RECORDS
     if not path.exists():
         return [], 0
+    if not path.is_file():  # a device or FIFO would be read without end
+        raise ResultStoreError(f"{path}: not a regular file")
     records, damaged = [], 0
     with open(path, "rb") as fh:
         for line in fh:
@@ -152,14 +155,30 @@ def repair(run_dir) -> int:
     """Drop damaged lines from ``records.jsonl``; return how many were dropped."""
     records, damaged = scan(run_dir)
     if damaged:
-        path = Path(run_dir) / RECORDS
-        tmp = path.with_suffix(".jsonl.tmp")
-        with open(tmp, "wb") as fh:
-            fh.write(b"".join(encode_record(r) for r in records))
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        _rewrite(run_dir, records)
     return damaged
+
+
+def drop_records(run_dir, drop) -> int:
+    """Remove from ``records.jsonl`` the valid records for which ``drop(record)`` is true
+    (damaged lines go too); return how many were removed."""
+    records, _ = scan(run_dir)
+    kept = [r for r in records if not drop(r)]
+    if len(kept) < len(records):
+        _rewrite(run_dir, kept)
+    return len(records) - len(kept)
+
+
+def _rewrite(run_dir, records) -> None:
+    """Replace ``records.jsonl`` by ``records``, atomically (a temporary file, then
+    ``os.replace``), so that a kill leaves either the old file or the new one."""
+    path = Path(run_dir) / RECORDS
+    tmp = path.with_suffix(".jsonl.tmp")
+    with open(tmp, "wb") as fh:
+        fh.write(b"".join(encode_record(r) for r in records))
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
 
 
 class RecordWriter:
@@ -174,10 +193,20 @@ class RecordWriter:
         checksum, undefined scores as None), so that what a run keeps in memory is what
         it stored."""
         data = encode_record({"schema_version": SCHEMA_VERSION, **record})
-        written = os.write(self._fd, data)
-        if written != len(data):
-            raise ResultStoreError(f"{self.path}: short write ({written} of {len(data)} bytes)")
-        os.fsync(self._fd)
+        view = memoryview(data)
+        try:
+            # A write may take part of the line only (a nearly full disk, a signal): the
+            # rest follows; a line cut short by a failure is dropped when next read.
+            while view:
+                written = os.write(self._fd, view)
+                if written == 0:  # nothing taken and no error: the device is full
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+                view = view[written:]
+            os.fsync(self._fd)
+        except OSError as exc:
+            if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+                raise ResultStoreError(f"{self.path}: no space left on device") from None
+            raise OSError(exc.errno, exc.strerror, str(self.path)) from None
         return json.loads(data)
 
     def close(self) -> None:

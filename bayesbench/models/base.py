@@ -14,6 +14,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from ..errors import ClassifierError, NotFittedError
+from .counting import TableTooLarge
 from .validation import validate_params
 
 
@@ -31,6 +32,11 @@ def fresh_fit(fit):
         try:
             validate_params(self)
             return fit(self, *args, **kwargs)
+        except TableTooLarge as exc:
+            # The counting core knows positions only; the learner knows the names.
+            exc.name_attributes(getattr(self, "feature_names_in_", None))
+            self._forget_fit()
+            raise
         except BaseException:
             self._forget_fit()
             raise

@@ -13,14 +13,83 @@ Table layout, for a node with attributes ``A`` and parents ``P``: a float array
 of shape ``(n_classes, prod(card[P]), prod(card[A]))``; parent configurations
 and joined values are flattened in mixed radix with the first listed attribute
 most significant (``numpy.ravel_multi_index`` order).
+
+Every table is checked against a limit on its number of cells before it is allocated
+(:func:`check_table_size`, :func:`table_limit`): two ID-like attributes of 30,000 values
+each would otherwise ask for a 13 GiB table of pair counts, and a task fails with a
+one-line message instead of exhausting the machine's memory.
 """
 from __future__ import annotations
 
+import contextvars
+import math
+from contextlib import contextmanager
 from typing import Sequence
 
 import numpy as np
 
+from ..errors import ClassifierError
 from .structure import Node, Structure
+
+#: The most cells one table of counts may have unless :func:`table_limit` says otherwise:
+#: 2^25 cells are 256 MiB as float64, and building a table takes about three times that
+#: (the integer counts, the float copy, the smoothed logarithms).
+MAX_TABLE_CELLS = 2 ** 25
+
+_LIMIT = contextvars.ContextVar("max_table_cells", default=MAX_TABLE_CELLS)
+
+
+@contextmanager
+def table_limit(cells: int | None):
+    """Within the block, :func:`check_table_size` refuses tables of more than ``cells``
+    cells (None: :data:`MAX_TABLE_CELLS`)."""
+    token = _LIMIT.set(MAX_TABLE_CELLS if cells is None else int(cells))
+    try:
+        yield
+    finally:
+        _LIMIT.reset(token)
+
+
+class TableTooLarge(ClassifierError):
+    """A table of counts would exceed the limit on cells (:func:`table_limit`).
+
+    ``attributes`` holds the positions of the attributes the table is over (columns of
+    the ``X`` given to ``fit``); :meth:`name_attributes` puts their names in the message.
+    """
+
+    def __init__(self, shape: Sequence[int], attributes: Sequence[int], limit: int):
+        self.shape = tuple(int(s) for s in shape)
+        self.attributes = tuple(int(a) for a in attributes)
+        self.limit = limit
+        self.names = None
+        super().__init__(self._message())
+
+    def name_attributes(self, names) -> None:
+        """Name the attributes in the message, ``names`` being the columns of ``X``."""
+        if self.names is None and names is not None:
+            self.names = [str(names[a]) for a in self.attributes]
+            self.args = (self._message(),)
+
+    def _message(self) -> str:
+        if self.names is not None:
+            which = ", ".join(f"'{n[:40]}'" for n in self.names)
+        else:
+            which = "at positions " + ", ".join(map(str, self.attributes))
+        sizes = " x ".join(f"{s:,}" for s in self.shape)
+        return (f"the table of attribute(s) {which} would have {math.prod(self.shape):,} cells "
+                f"({sizes}), over the limit of {self.limit:,} (max_table_cells)")
+
+
+def check_table_size(shape: Sequence[int], attributes: Sequence[int]) -> None:
+    """Raise :class:`TableTooLarge` if a table of ``shape`` (over the attributes at
+    ``attributes``) has more cells than the limit; call it before allocating the table.
+
+    The product is taken over Python integers, so that it never overflows as the
+    mixed-radix index of a too large table would.
+    """
+    limit = _LIMIT.get()
+    if math.prod(int(s) for s in shape) > limit:
+        raise TableTooLarge(shape, attributes, limit)
 
 
 def mixed_radix(X, cols, cards):
@@ -108,6 +177,7 @@ def slotted_radix(X, cols, cards, clean):
 
 def _node_counts(node, X, y, cards, n_classes, clean, sample_weight):
     cols = list(node.parents) + list(node.attributes)
+    check_table_size([int(cards[c]) + (not clean[c]) for c in cols] + [n_classes], cols)
     index, widths = slotted_radix(X, cols, cards, clean)
     index *= n_classes
     index += y

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import chi2
 
+from .counting import check_table_size
 from .information import cmi_from_counts
 
 #: Minimal average cell count for the chi-square approximation to be trusted.
@@ -132,11 +133,14 @@ def _observed_codes(codes: np.ndarray, r: int, name: str) -> tuple[np.ndarray, i
 
 
 def conditional_independence_test(x, y, c, r_x: int, r_y: int, r_c: int, *,
-                                  min_average_count: float = MIN_AVERAGE_COUNT) -> GTestResult:
+                                  min_average_count: float = MIN_AVERAGE_COUNT,
+                                  attributes=()) -> GTestResult:
     """G-test of ``X _||_ Y | C`` from integer codes (-1 = missing).
 
     ``r_x``, ``r_y`` and ``r_c`` are the declared cardinalities (Python ints
     of any size); they set the degrees of freedom and the reliability rule.
+    ``attributes`` (positions in the learner's data) name X and Y when their table of
+    counts would exceed the limit of :func:`~.counting.check_table_size`.
     """
     x, y, c = (np.asarray(v, dtype=np.int64) for v in (x, y, c))
     if not (x.shape == y.shape == c.shape) or x.ndim != 1:
@@ -145,14 +149,17 @@ def conditional_independence_test(x, y, c, r_x: int, r_y: int, r_c: int, *,
     x, mx = _observed_codes(x[keep], r_x, "x")
     y, my = _observed_codes(y[keep], r_y, "y")
     c, mc = _observed_codes(c[keep], r_c, "c")
+    check_table_size((mx, my, mc), attributes)
     table = np.bincount((c * mx + x) * my + y, minlength=mc * mx * my).reshape(mc, mx, my)
     return _result(_g_statistic(table.astype(np.float64)), int(keep.sum()),
                    int(r_x), int(r_y), int(r_c), min_average_count)
 
 
 def independence_test(x, c, r_x: int, r_c: int, *,
-                      min_average_count: float = MIN_AVERAGE_COUNT) -> GTestResult:
+                      min_average_count: float = MIN_AVERAGE_COUNT,
+                      attributes=()) -> GTestResult:
     """G-test of ``X _||_ C`` from integer codes (-1 = missing)."""
     c = np.asarray(c, dtype=np.int64)
     return conditional_independence_test(x, c, np.zeros_like(c), r_x, r_c, 1,
-                                         min_average_count=min_average_count)
+                                         min_average_count=min_average_count,
+                                         attributes=attributes)

@@ -20,7 +20,7 @@ from typing import Callable, Iterator, Sequence
 
 import numpy as np
 
-from .counting import clean_columns, compact_codes
+from .counting import check_table_size, clean_columns, compact_codes
 
 
 def _slotted_columns(X, cards):
@@ -53,6 +53,7 @@ def pair_counts(X: np.ndarray, y: np.ndarray, cards: Sequence[int],
         base += cols[i]
         for j in range(i + 1, len(cols)):
             wj, rj = widths[j], int(cards[j])
+            check_table_size((wi, wj, n_classes), (i, j))
             index = base * wj
             index += cols[j]
             n = np.bincount(index, minlength=n_classes * wi * wj)
@@ -135,6 +136,7 @@ def mutual_information_with_class(X: np.ndarray, y: np.ndarray, cards: Sequence[
     cols, widths = _slotted_columns(X, cards)
     out = np.zeros(len(cols))
     for j, (col, w) in enumerate(zip(cols, widths)):
+        check_table_size((w, n_classes), (j,))
         index = y * w
         index += col
         n = np.bincount(index, minlength=n_classes * w).reshape(n_classes, w)

@@ -41,6 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..data.folds import kfold_assignment
+from .counting import check_table_size
 
 
 def stratified_fold_ids(y: np.ndarray, n_folds: int, rng: np.random.Generator) -> np.ndarray:
@@ -108,9 +109,15 @@ class InnerCV:
         return self.y.shape[0]
 
     def _contribution(self, codes: np.ndarray, n_values: int, cardinality: int,
-                      parents: np.ndarray | None = None, n_parent_values: int = 1) -> np.ndarray:
-        """Held-out ``log p(x_v | c)``, or ``log p(x_v | x_pa, c)`` given parents' joint codes."""
+                      parents: np.ndarray | None = None, n_parent_values: int = 1,
+                      attributes=()) -> np.ndarray:
+        """Held-out ``log p(x_v | c)``, or ``log p(x_v | x_pa, c)`` given parents' joint codes.
+
+        ``attributes`` (the node's and its parents' positions) name the table when it would
+        exceed the limit of :func:`~.counting.check_table_size`.
+        """
         k, rc = self.n_folds, self.n_classes
+        check_table_size((n_parent_values, n_values, rc, k), attributes)
         if parents is None:
             parents = np.zeros_like(codes)
         observed = (codes >= 0) & (parents >= 0)
@@ -166,7 +173,8 @@ class InnerCV:
         """The node holding ``attributes`` (one attribute, or their Cartesian product)."""
         attributes, codes, n_values, cardinality = self._joint_codes(attributes)
         return NodeScore(attributes, codes, n_values, cardinality,
-                         self._contribution(codes, n_values, cardinality))
+                         self._contribution(codes, n_values, cardinality,
+                                            attributes=attributes))
 
     def family(self, attributes, parents) -> np.ndarray:
         """Held-out ``log p(x_attributes | x_parents, c)`` of each example, ``(n, n_classes)``.
@@ -176,18 +184,20 @@ class InnerCV:
         declared values, as :mod:`.counting` does for the final model. A row
         missing a value of the node or of a parent contributes 0.
         """
-        _, codes, n_values, cardinality = self._joint_codes(attributes)
+        attributes, codes, n_values, cardinality = self._joint_codes(attributes)
         if not parents:
-            return self._contribution(codes, n_values, cardinality)
-        _, parent_codes, n_parent_values, _ = self._joint_codes(parents)
-        return self._contribution(codes, n_values, cardinality, parent_codes, n_parent_values)
+            return self._contribution(codes, n_values, cardinality, attributes=attributes)
+        parents, parent_codes, n_parent_values, _ = self._joint_codes(parents)
+        return self._contribution(codes, n_values, cardinality, parent_codes, n_parent_values,
+                                  attributes=parents + attributes)
 
     def join(self, a: NodeScore, b: NodeScore, *, compact: bool = False) -> NodeScore:
         """The Cartesian-product node of ``a`` and ``b`` (codes compacted if ``compact``)."""
         codes, n_values = self._combine(a.codes, a.n_values, b.codes, b.n_values, compact)
         cardinality = a.cardinality * b.cardinality
-        return NodeScore(tuple(sorted(a.attributes + b.attributes)), codes, n_values,
-                         cardinality, self._contribution(codes, n_values, cardinality))
+        attributes = tuple(sorted(a.attributes + b.attributes))
+        return NodeScore(attributes, codes, n_values, cardinality,
+                         self._contribution(codes, n_values, cardinality, attributes=attributes))
 
     def correct(self, scores: np.ndarray) -> int:
         """Number of examples whose highest-scoring class is their own."""

@@ -40,6 +40,11 @@ def decision_record(attributes, result: GTestResult, significance: float) -> dic
     return record
 
 
+def _positions(label) -> list:
+    """The attribute positions a variable of :func:`dependence_forest` stands for."""
+    return list(label) if isinstance(label, (list, tuple)) else [label]
+
+
 def class_dependent_attributes(X, y, cardinalities, n_classes: int, significance: float):
     """FFSS's selection: the attributes whose G-test of independence from the class rejects.
 
@@ -48,7 +53,7 @@ def class_dependent_attributes(X, y, cardinalities, n_classes: int, significance
     """
     tests, kept = [], []
     for i in range(X.shape[1]):
-        result = independence_test(X[:, i], y, cardinalities[i], n_classes)
+        result = independence_test(X[:, i], y, cardinalities[i], n_classes, attributes=(i,))
         tests.append(decision_record((i,), result, significance))
         if result.rejects(significance):
             kept.append(i)
@@ -74,7 +79,8 @@ def dependence_forest(codes, cardinalities, y, n_classes: int, significance: flo
     for i in range(m):
         for j in range(i + 1, m):
             result = conditional_independence_test(
-                codes[:, i], codes[:, j], y, cardinalities[i], cardinalities[j], n_classes)
+                codes[:, i], codes[:, j], y, cardinalities[i], cardinalities[j], n_classes,
+                attributes=_positions(labels[i]) + _positions(labels[j]))
             tests.append(decision_record((labels[i], labels[j]), result, significance))
             if result.rejects(significance):
                 # At a level <= 0.05 a rejected test has G >= 3.84, so I = G / 2N

@@ -272,6 +272,6 @@ class EqualFrequencyDiscretizer(BinningTransformer):
         self.bins = bins
 
 
-# One transformer per discretization method of preprocess.discretize.METHODS.
+# One transformer per discretization method of preprocess.discretize.CUT_METHODS.
 TRANSFORMERS = {cls._method: cls for cls in (MDLDiscretizer, FDDiscretizer,
                                               EqualWidthDiscretizer, EqualFrequencyDiscretizer)}

@@ -8,6 +8,7 @@ scores to :mod:`.analysis`.
 """
 from __future__ import annotations
 
+import csv
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,6 +74,29 @@ def read_scores_csv(path, *, metric: str | None = None) -> ScoreTable:
     classifier column is refused rather than guessed at.
     """
     path = Path(path)
+    try:
+        _check_fields(path)
+        return _read_scores(path, metric)
+    except (pd.errors.ParserError, UnicodeDecodeError, csv.Error) as exc:
+        # Bytes that are no text, a NUL: the parser's message says where.
+        why = str(exc).strip().splitlines()[-1][:200]
+        raise StatsError(f"{path}: cannot read a CSV table of scores ({why})") from None
+
+
+def _check_fields(path: Path) -> None:
+    """Every row has as many fields as the header. pandas takes a first row one field
+    longer than the header as a row with an index, which shifts every score of the table
+    one classifier to the right without a word."""
+    with open(path, newline="", encoding="utf-8") as fh:
+        rows = csv.reader(fh)
+        header = next(rows, None)
+        for row in rows:
+            if row and header is not None and len(row) != len(header):
+                raise StatsError(f"{path}:{rows.line_num}: {len(row)} fields, but the header "
+                                 f"has {len(header)}")
+
+
+def _read_scores(path: Path, metric: str | None) -> ScoreTable:
     try:
         header = [str(h).strip() for h in pd.read_csv(path, header=None, nrows=1).iloc[0]]
     except (OSError, ValueError, pd.errors.ParserError) as exc:

@@ -1,5 +1,6 @@
 """The same seed gives bit-identical records serially, in local processes and on Dask."""
 import json
+import sys
 
 import pytest
 import yaml
@@ -71,3 +72,48 @@ def test_records_use_their_randomness(serial):
     assert len(accs) > 1
     seeds = {r["params"]["random_state"] for r in serial if r["learner"] == "fss"}
     assert len(seeds) == 2 * 2 * 3
+
+
+def _worker_state(_):
+    """What a worker process is set up with: the signal Linux sends it when its parent
+    dies, and how it takes Ctrl-C and SIGTERM."""
+    import ctypes
+    import os
+    import signal
+
+    value = ctypes.c_int()
+    ctypes.CDLL(None).prctl(2, ctypes.byref(value), 0, 0, 0)  # PR_GET_PDEATHSIG
+    return (os.getpid(), value.value, signal.getsignal(signal.SIGINT),
+            signal.getsignal(signal.SIGTERM))
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl is Linux's")
+def test_workers_die_with_their_parent_and_leave_signals_to_it():
+    import os
+    import signal
+
+    from bayesbench.evaluation.executors import execute
+
+    states = [state for _, state in execute(_worker_state, list(range(6)), jobs=2)]
+    assert all(pid != os.getpid() for pid, *_ in states)
+    assert {state[1:] for state in states} == {(int(signal.SIGKILL), signal.SIG_IGN,
+                                                signal.SIG_DFL)}
+
+
+def _slow(seconds):
+    import time
+
+    time.sleep(seconds)
+    return seconds
+
+
+def test_an_interrupted_pool_ends_its_workers_at_once():
+    import time
+
+    from bayesbench.evaluation.executors import execute
+
+    started = time.monotonic()
+    results = execute(_slow, [0.0, 30.0, 30.0, 30.0], jobs=2)
+    assert next(results)[1] == 0.0
+    results.close()  # as when Ctrl-C or SIGTERM unwinds the consumer
+    assert time.monotonic() - started < 15, "the running jobs were waited for"

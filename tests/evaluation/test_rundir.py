@@ -2,6 +2,7 @@
 the uninterrupted result; another experiment's directory is refused; the lock holds."""
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -12,7 +13,8 @@ import pytest
 import yaml
 
 from bayesbench.config import load_config
-from bayesbench.errors import ResultStoreError
+from bayesbench.errors import DataChangedError, ResultStoreError
+from bayesbench.evaluation.rundir import owning_run
 from bayesbench.evaluation.store import RECORDS, read_records
 from helpers import run, small_config, stable_order, without_timings
 
@@ -127,3 +129,94 @@ def test_a_second_writer_is_refused_by_the_lock(uci_dir, tmp_path):
     with pytest.raises(ResultStoreError, match="in use by another run"):
         run(cfg, jobs=1, quiet=True)
     assert not (out / "records.jsonl").exists()
+
+
+# ------------------------------------------------------------------ results match their inputs
+
+def _lenses_copy(uci_dir, tmp_path):
+    data = tmp_path / "data"
+    data.mkdir(exist_ok=True)
+    shutil.copy(uci_dir / "lenses.arff", data / "lenses.arff")
+    shutil.copy(uci_dir / "iris.arff", data / "iris.arff")
+    return data
+
+
+def _change_a_value(path):
+    lines = path.read_text().splitlines(keepends=True)
+    last = max(i for i, line in enumerate(lines) if line.strip() and not line.startswith("%"))
+    first, rest = lines[last].split(",", 1)
+    values = {"young", "pre-presbyopic", "presbyopic"} - {first.strip()}
+    lines[last] = f"{sorted(values)[0]},{rest}"
+    path.write_text("".join(lines))
+
+
+def test_a_data_file_changed_in_place_is_refused_then_rerun_on_request(uci_dir, tmp_path):
+    # Before, the run said "all already done" and kept the accuracies of the old data,
+    # although environment.json recorded the new SHA-256.
+    data = _lenses_copy(uci_dir, tmp_path)
+    cfg = small_config(uci_dir, tmp_path, data_dirs=[str(data)], classifiers=["nb"])
+    first = run(cfg, jobs=1, quiet=True)
+    _change_a_value(data / "lenses.arff")
+    out = first.run_dir
+    before = {name: (out / name).read_bytes() for name in ("config.yaml", "environment.json",
+                                                           "tasks.txt", RECORDS)}
+    with pytest.raises(DataChangedError) as info:
+        run(cfg, jobs=1, quiet=True)
+    assert info.value.exit_code == 2 and info.value.datasets == ("lenses",)
+    assert str(data / "lenses.arff") in str(info.value) and "\n" not in str(info.value)
+    assert {name: (out / name).read_bytes() for name in before} == before  # nothing written
+    assert not (out / "lock").exists()
+
+    again = run(cfg, jobs=1, quiet=True, rerun_changed=True)
+    n_lenses = sum(r["dataset"] == "lenses" for r in first.records)
+    assert (again.n_skipped, again.n_run) == (first.n_tasks - n_lenses, n_lenses)
+    fresh = run(small_config(uci_dir, tmp_path / "fresh", data_dirs=[str(data)],
+                             classifiers=["nb"]), jobs=1, quiet=True)
+    assert _final(out) == _final(fresh.run_dir)
+    assert run(cfg, jobs=1, quiet=True).n_run == 0  # the new data is what is recorded now
+
+
+def test_a_changed_data_file_without_finished_tasks_is_no_conflict(uci_dir, tmp_path):
+    data = _lenses_copy(uci_dir, tmp_path)
+    cfg = small_config(uci_dir, tmp_path, data_dirs=[str(data)], classifiers=["nb"],
+                       datasets=["iris"])
+    run(cfg, jobs=1, quiet=True)
+    _change_a_value(data / "lenses.arff")  # not a data set of this run
+    assert run(cfg, jobs=1, quiet=True).n_run == 0
+
+
+def _comparison_baseline(run_dir):
+    text = (run_dir / "summary" / "comparison.csv").read_text()
+    return yaml.safe_load((run_dir / "config.yaml").read_text())["compare"]["baseline"], text
+
+
+def test_the_baseline_is_a_property_of_the_directory(uci_dir, tmp_path, capsys):
+    # Resuming after listing another classifier first silently changed the baseline.
+    cfg = small_config(uci_dir, tmp_path, datasets=["lenses", "iris"], classifiers=["nb", "tan"])
+    first = run(cfg, jobs=1, quiet=True)
+    stored, table = _comparison_baseline(first.run_dir)
+    assert stored == "nb"
+    reordered = small_config(uci_dir, tmp_path, datasets=["lenses", "iris"],
+                             classifiers=["tan", "nb"])
+    capsys.readouterr()
+    run(reordered, jobs=1, quiet=True, resume=True)
+    assert ("the comparison's baseline stays 'nb', as the directory stored it, although "
+            "'tan' is now listed first") in capsys.readouterr().err
+    assert _comparison_baseline(first.run_dir) == ("nb", table)
+    explicit = small_config(uci_dir, tmp_path, datasets=["lenses", "iris"],
+                            classifiers=["tan", "nb"], compare={"baseline": "tan"})
+    run(explicit, jobs=1, quiet=True, resume=True)
+    assert "the comparison's baseline changes from 'nb' to 'tan'" in capsys.readouterr().err
+    assert _comparison_baseline(first.run_dir)[0] == "tan"
+
+
+def test_owning_run_names_the_files_a_result_directory_owns(finished, tmp_path):
+    _, result = finished
+    run_dir = result.run_dir.resolve()
+    for name in ("records.jsonl", "config.yaml", "environment.json", "tasks.txt", "lock",
+                 "records.jsonl.tmp", "summary/accuracy.txt", "summary/new.csv"):
+        assert owning_run(run_dir / name) == run_dir, name
+    (tmp_path / "link.jsonl").symlink_to(run_dir / "records.jsonl")
+    assert owning_run(tmp_path / "link.jsonl") == run_dir
+    for other in (run_dir / "notes.txt", tmp_path / "records.jsonl", tmp_path / "summary" / "x"):
+        assert owning_run(other) is None, other

@@ -1,4 +1,5 @@
 """The record store: checksummed lines, damaged lines detected, the lock."""
+import errno
 import json
 import os
 import subprocess
@@ -9,7 +10,7 @@ import pytest
 
 from bayesbench.errors import ResultStoreError
 from bayesbench.evaluation.store import (
-    RECORDS, RecordWriter, RunLock, read_records, records_frame, repair, scan)
+    RECORDS, RecordWriter, RunLock, drop_records, read_records, records_frame, repair, scan)
 
 
 def _record(i, status="ok"):
@@ -146,3 +147,48 @@ def test_stale_lock_of_a_dead_process_is_taken_over(tmp_path):
     (tmp_path / "lock").write_text(f"{socket.gethostname()} {child.stdout.strip()}\n")
     with RunLock(tmp_path):
         assert (tmp_path / "lock").read_text().split()[1] == str(os.getpid())
+
+
+def _records_fd(fd) -> bool:
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}").endswith(RECORDS)
+    except OSError:
+        return False
+
+
+def test_a_full_disk_is_reported_as_such_not_as_a_short_write(tmp_path, monkeypatch):
+    real_write = os.write
+
+    def full(fd, data):
+        if _records_fd(fd):
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        return real_write(fd, data)
+
+    monkeypatch.setattr(os, "write", full)
+    with RecordWriter(tmp_path) as writer, pytest.raises(ResultStoreError) as info:
+        writer.append(_record(0))
+    assert str(info.value) == f"{tmp_path / RECORDS}: no space left on device"
+
+
+def test_a_write_that_takes_part_of_a_line_is_continued(tmp_path, monkeypatch):
+    # A nearly full disk (or a signal) lets write() take part of the data; the rest used to
+    # be reported as a "short write" and the record lost.
+    real_write = os.write
+    monkeypatch.setattr(os, "write", lambda fd, data: real_write(
+        fd, bytes(data)[:7] if _records_fd(fd) else data))
+    with RecordWriter(tmp_path) as writer:
+        stored = [writer.append(_record(i)) for i in range(3)]
+    assert read_records(tmp_path) == stored and len(stored) == 3
+
+
+def test_drop_records_removes_exactly_the_records_asked(tmp_path):
+    _write(tmp_path, 5)
+    assert drop_records(tmp_path, lambda r: r["fold"] % 2 == 1) == 2
+    assert [r["fold"] for r in read_records(tmp_path)] == [0, 2, 4]
+    assert drop_records(tmp_path, lambda r: False) == 0
+
+
+def test_a_records_file_that_is_not_a_regular_file_is_refused(tmp_path):
+    os.mkfifo(tmp_path / RECORDS)  # reading would wait for a writer forever
+    with pytest.raises(ResultStoreError, match="not a regular file"):
+        read_records(tmp_path)

@@ -12,7 +12,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from bayesbench import make_classifier
 from bayesbench.data import load_dataset
 from bayesbench.errors import NotFittedError, PreprocessError
-from bayesbench.preprocess.discretize import METHODS
+from bayesbench.preprocess.discretize import CUT_METHODS
 from bayesbench.preprocess.transformers import (TRANSFORMERS, EqualWidthDiscretizer,
                                                 MDLDiscretizer)
 
@@ -24,7 +24,7 @@ def iris(uci_dir):
 
 
 def test_one_transformer_per_discretization_method():
-    assert sorted(TRANSFORMERS) == sorted(METHODS)
+    assert sorted(TRANSFORMERS) == sorted(CUT_METHODS)
 
 
 def test_mdl_cut_points_of_an_array_and_a_frame_are_wekas(iris, reference_dir):
