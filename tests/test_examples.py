@@ -1,6 +1,7 @@
 """The open experiment of configs/examples: bayesbench's learners beside scikit-learn's and a
 plugin's (examples/oner, registered by an entry point) give the same records serially, in
 worker processes and on Dask, resume after SIGKILL, and compare; the plugin itself is OneR."""
+import io
 import os
 import signal
 import subprocess
@@ -106,8 +107,10 @@ def test_compare_ranks_all_six(serial):
                              "accuracy": r["metrics"]["accuracy"]} for r in read_records(serial)])
     means = records.pivot_table("accuracy", "dataset", "classifier")[LABELS]
     expected = rankdata(-means.to_numpy(), axis=1).mean(axis=0)
-    row = next(line for line in result.stdout.splitlines() if line.startswith("average rank"))
-    np.testing.assert_allclose([float(x) for x in row.split(",")[1:7]], expected)
+    # The tidy scores table: one row per data set and classifier, its rank in a column.
+    scores = pd.read_csv(io.StringIO(result.stdout.split("\n\n")[0]))
+    ranks = scores.groupby("classifier")["rank"].mean()[LABELS]
+    np.testing.assert_allclose(ranks.to_numpy(), expected)
 
 
 # --------------------------------------------------------------------------- OneR itself
