@@ -230,7 +230,7 @@ def test_id_like_attributes_fail_their_tasks_within_the_memory_limit(tmp_path):
                           timeout=300, preexec_fn=limit)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stderr.strip() == f"6 task(s) failed; see {tmp_path / 'out'}/summary/failed_tasks.*"
-    errors = (tmp_path / "out" / "summary" / "errors.csv").read_text()
+    errors = (tmp_path / "out" / "summary" / "failed_tasks.csv").read_text()
     assert errors.count("TableTooLarge: the table of attribute(s) 'id1', 'id2'") == 6
 
 

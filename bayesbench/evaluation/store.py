@@ -106,6 +106,8 @@ def iter_records(run_dir):
     path = Path(run_dir) / RECORDS
     if not path.exists():
         return
+    if not path.is_file():  # a device or FIFO would be read without end
+        raise ResultStoreError(f"{path}: not a regular file")
     with open(path, "rb") as fh:
         for line in fh:
             if line.strip():
