@@ -8,7 +8,7 @@ import re
 
 from ..data.encode import INPUT_KINDS
 from ..errors import ClassifierError
-from ..evaluation.metrics import METRIC_NAMES, is_metric
+from ..evaluation.metrics import METRIC_NAMES, PREDICTION_METRICS, is_metric
 from ..evaluation.prepare import NOISE_SIDES, SCOPES
 from ..models.registry import (classifier_class, is_import_path, make_classifier,
                                parameter_defaults)
@@ -179,7 +179,7 @@ def _tune(value, learner: str, params: dict, key: str, p: Problems) -> TuneSpec 
         p.add(join(key, "params"), "required: a mapping of parameters to lists of values")
     folds = p.typed(value.get("folds", 5), join(key, "folds"), int, low=2)
     metric = p.typed(value.get("metric", "accuracy"), join(key, "metric"), str,
-                     choices=METRIC_NAMES)
+                     choices=PREDICTION_METRICS)
     if not grid:
         if grid == {}:
             p.add(join(key, "params"), "the mapping is empty")

@@ -49,6 +49,18 @@ def _scores(outcome, test) -> dict:
     return out
 
 
+def model_scores(clf, X, y) -> dict:
+    """The :data:`~.metrics.MODEL_SCORES` of a fitted model on its training rows; those it
+    does not define (no ``model_scores`` method, or a likelihood under attribute weights)
+    are left out, so that tables show them empty rather than as a number."""
+    if not callable(getattr(clf, "model_scores", None)):
+        return {}
+    s = clf.model_scores(X, y)
+    values = {"loglik": s.log_likelihood, "cll": s.conditional_log_likelihood,
+              "n_parameters": float(s.n_free_parameters), "aic": s.aic, "bic": s.bic}
+    return {k: v for k, v in values.items() if v is not None}
+
+
 def network(clf, class_name: str):
     """A learned structure as record data (``class``, ``attributes``, ``nodes`` as
     ``[attributes, parents]`` index lists), or None when there is none to draw: no
@@ -110,6 +122,8 @@ def run_classifier(spec: ClassifierSpec, views, job: FoldJob) -> dict:
         record.update(_scores(fit_predict(clf, X_train, train.y, X_test,
                                           n_classes=train.n_classes, cardinalities=cards),
                               test), structure=_structure(clf))
+        if job.model_scores:
+            record["metrics"].update(model_scores(clf, X_train, train.y))
         # Tuning is part of fitting a tuned learner: its cost counts in the timings.
         record["fit_seconds"] += record.get("tune_seconds", 0.0)
         # The first fold's network is kept for the run's drawing of it (docs/results.md); the

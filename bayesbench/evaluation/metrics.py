@@ -18,6 +18,13 @@ Probability-based scores use the full ``(n, n_classes)`` matrix ``proba``:
   against the rest (Mann-Whitney, ties counted one half); ``nan`` if no class
   qualifies.
 
+Model scores (:data:`MODEL_SCORES`, bnclassify's ``loglik``, ``cll``, ``nparams``,
+``AIC`` and ``BIC``) describe the fitted model on its own training fold (see
+:mod:`bayesbench.models.scores`: AIC ``2 k - 2 LL`` and BIC ``k ln N - 2 LL``,
+smaller is better). Only bayesbench's discrete Bayesian network classifiers have
+them; for other classifiers, and for the likelihood-based ones under attribute
+weights, a record leaves them out and tables show them empty.
+
 Cohen's kappa is computed from the fold's confusion matrix
 (:func:`bayesbench.stats.cohen_kappa`). ``cpu_seconds`` is not a score of the
 predictions: it is the CPU time of the thread that fitted and scored the
@@ -51,6 +58,7 @@ class Metric:
     title: str
     lower_is_better: bool = False
     needs_proba: bool = False
+    model_score: bool = False
 
 
 # Every metric a record holds, in the order of the records' ``metrics``; config validation,
@@ -63,10 +71,19 @@ METRICS = {"accuracy": Metric("accuracy"), "error": Metric("0/1 loss", True),
            "log_loss": Metric("log loss", True, needs_proba=True),
            "brier": Metric("Brier score", True, needs_proba=True),
            "auc_ovr": Metric("one-vs-rest AUC", needs_proba=True), "kappa": Metric("Cohen's kappa"),
-           "cpu_seconds": Metric("CPU seconds (fit and predict)", True)}
+           "cpu_seconds": Metric("CPU seconds (fit and predict)", True),
+           "loglik": Metric("training log-likelihood", model_score=True),
+           "cll": Metric("training conditional log-likelihood", model_score=True),
+           "n_parameters": Metric("free parameters", True, model_score=True),
+           "aic": Metric("AIC on the training data", True, model_score=True),
+           "bic": Metric("BIC on the training data", True, model_score=True)}
 METRIC_NAMES = tuple(METRICS)
 LOWER_IS_BETTER = frozenset(name for name, m in METRICS.items() if m.lower_is_better)
 PROBABILITY_METRICS = tuple(name for name, m in METRICS.items() if m.needs_proba)
+# Scores of the fitted model on its training fold, not of the test predictions: computed only
+# when an experiment asks for one (they cost an inference pass over the training rows).
+MODEL_SCORES = tuple(name for name, m in METRICS.items() if m.model_score)
+PREDICTION_METRICS = tuple(name for name in METRICS if name not in MODEL_SCORES)
 DEFAULT_METRICS = ("accuracy", "error", "precision_macro", "recall_macro", "f1_macro")
 # The metrics a fold's confusion matrix alone determines, which are pooled over the folds of a
 # repetition when its test folds are too small (see pooled); accuracy and error are too, but
@@ -221,7 +238,7 @@ def evaluate(y_true, y_pred, proba, n_classes: int) -> dict:
     """Every score of one test fold's predictions.
 
     Returns ``{"confusion": ndarray, "metrics": {name: float}, "per_class":
-    {name: ndarray}}`` with the metric names of :data:`METRIC_NAMES` but
+    {name: ndarray}}`` with the metric names of :data:`PREDICTION_METRICS` but
     ``cpu_seconds``, which the caller measures; with ``proba`` None (a classifier
     without probabilities), those of :data:`PROBABILITY_METRICS` are NaN.
     """

@@ -16,7 +16,7 @@ import numpy as np
 
 from ..errors import BayesbenchError, PlanError
 from ..spec import ClassifierSpec, DatasetSpec, Experiment, PreprocessSpec
-from .metrics import per_class_metric
+from .metrics import MODEL_SCORES, per_class_metric
 from .prepare import DataCache, PreparedData
 from .splits import Split, make_splits
 
@@ -36,6 +36,7 @@ class FoldJob:
     classifiers: tuple[ClassifierSpec, ...]
     task_ids: tuple[str, ...]
     data: PreparedData
+    model_scores: bool = False  # score each fitted model on its training rows (MODEL_SCORES)
 
 
 @dataclass(frozen=True)
@@ -61,8 +62,10 @@ class Plan:
         return todo
 
 
-def task_id(identity: dict, dataset: DatasetSpec, split: Split, clf: ClassifierSpec) -> str:
-    """The id of one task of the experiment whose :meth:`~Experiment.identity` is given."""
+def task_id(identity: dict, dataset: DatasetSpec, split: Split, clf: ClassifierSpec,
+            model_scores: bool = False) -> str:
+    """The id of one task of the experiment whose :meth:`~Experiment.identity` is given;
+    ``model_scores``: its record holds the model scores too."""
     # The input kind and the tuning join the key only when given, so that the tasks of
     # result directories written before they existed keep their ids.
     extra = {k: v for k, v in clf.identity().items() if k in ("input", "tune")}
@@ -72,6 +75,8 @@ def task_id(identity: dict, dataset: DatasetSpec, split: Split, clf: ClassifierS
            "preprocess": identity["preprocess"], "cv": identity["cv"], "seed": identity["seed"],
            "repetition": split.repetition, "fold": split.fold, "fold_id": split.fold_id,
            "classifier": [clf.label, clf.learner, clf.params] + ([extra] if extra else [])}
+    if model_scores:  # a record without them is not this task's (resuming recomputes it)
+        key["model_scores"] = True
     blob = json.dumps(key, sort_keys=True, default=str).encode()
     return hashlib.sha256(blob).hexdigest()[:16]
 
@@ -84,6 +89,8 @@ def plan(experiment: Experiment, cache: DataCache | None = None) -> Plan:
     """
     cache = cache if cache is not None else DataCache()
     identity = experiment.identity()
+    scored = bool(set(MODEL_SCORES).intersection(
+        (*experiment.metrics, experiment.compare.metric)))
     problems, jobs, tasks = [], [], {}
     for i, spec in enumerate(experiment.datasets):
         try:
@@ -100,11 +107,12 @@ def plan(experiment: Experiment, cache: DataCache | None = None) -> Plan:
             continue
         tasks[spec.name] = ()
         for split in splits:
-            ids = tuple(task_id(identity, spec, split, c) for c in experiment.classifiers)
+            ids = tuple(task_id(identity, spec, split, c, scored)
+                        for c in experiment.classifiers)
             tasks[spec.name] += ids
             jobs.append(FoldJob(spec, experiment.preprocess, experiment.seed, split.repetition,
                                 split.fold, split.fold_id, split.train, split.test,
-                                experiment.classifiers, ids, data))
+                                experiment.classifiers, ids, data, scored))
     if problems:
         raise PlanError(problems)
     return Plan(tuple(jobs), tasks)

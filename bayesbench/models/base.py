@@ -115,16 +115,7 @@ class BaseClassifier:
     def predict_log_proba(self, X) -> np.ndarray:
         """Log posterior ``log p(c | x)``, normalised with log-sum-exp."""
         check_fitted(self)
-        jll = self._joint_log_likelihood(X)
-        with np.errstate(invalid="ignore"):
-            norm = logsumexp(jll, axis=1, keepdims=True)
-            out = jll - norm
-        # A row where every class is impossible (possible with alpha = 0) has no
-        # posterior; it falls back to uniform rather than becoming NaN.
-        bad = ~np.isfinite(norm[:, 0])
-        if bad.any():
-            out[bad] = -np.log(jll.shape[1])
-        return out
+        return log_posterior(self._joint_log_likelihood(X))
 
     def predict_proba(self, X) -> np.ndarray:
         return np.exp(self.predict_log_proba(X))
@@ -148,6 +139,19 @@ class StructureLearner:
         (see :meth:`~bayesbench.models.structure.Structure.to_dot`)."""
         check_fitted(self)
         return self.structure_.to_dot(name or type(self).__name__)
+
+
+def log_posterior(jll: np.ndarray) -> np.ndarray:
+    """``log p(c | x)`` from the joint ``log p(c, x)`` of each row, normalised with log-sum-exp."""
+    with np.errstate(invalid="ignore"):
+        norm = logsumexp(jll, axis=1, keepdims=True)
+        out = jll - norm
+    # A row where every class is impossible (possible with alpha = 0) has no
+    # posterior; it falls back to uniform rather than becoming NaN.
+    bad = ~np.isfinite(norm[:, 0])
+    if bad.any():
+        out[bad] = -np.log(jll.shape[1])
+    return out
 
 
 def check_fitted(model):

@@ -24,12 +24,13 @@ with ``score=``; Friedman, Geiger and Goldszmidt 1997, sec. 4.2).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
 
 from ..errors import ClassifierError
-from .base import check_fitted
+from .base import check_fitted, log_posterior
 from .information import cmi_from_counts, pair_counts
 from .structure import Structure
 
@@ -134,12 +135,57 @@ class ModelScores:
 
     def aic(self, X, y) -> float:
         """Akaike's information criterion ``2 k - 2 LL`` on ``(X, y)``; smaller is better."""
-        return 2.0 * self.n_free_parameters() - 2.0 * self.log_likelihood(X, y)
+        return aic(self.log_likelihood(X, y), self.n_free_parameters())
 
     def bic(self, X, y) -> float:
         """Schwarz's Bayesian information criterion ``k ln N - 2 LL``, ``N`` rows of ``X``."""
         ll = self.log_likelihood(X, y)
-        n = len(self._class_codes(y))
-        if n == 0:
-            raise ClassifierError("BIC needs at least one row (its penalty is k ln N)")
-        return self.n_free_parameters() * math.log(n) - 2.0 * ll
+        return bic(ll, self.n_free_parameters(), len(self._class_codes(y)))
+
+    def model_scores(self, X, y) -> Scores:
+        """Every score on ``(X, y)`` from one pass of inference.
+
+        ``log_likelihood``, ``aic`` and ``bic`` are None under attribute weights
+        (see :meth:`log_likelihood`); the conditional log-likelihood stays defined.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from bayesbench.models import NaiveBayes
+        >>> X = np.array([[0, 0], [0, 1], [1, 1], [1, 1]]); y = np.array([0, 0, 1, 1])
+        >>> s = NaiveBayes().fit(X, y).model_scores(X, y)
+        >>> s.n_free_parameters, round(s.aic - (2 * 5 - 2 * s.log_likelihood), 12)
+        (5, 0.0)
+        """
+        jll, codes = self._rows(X, y)
+        rows = np.arange(codes.size)
+        cll = float(log_posterior(jll)[rows, codes].sum())
+        k = self.n_free_parameters()
+        weighted = getattr(self, "node_weights_", None) is not None
+        ll = None if weighted else float(jll[rows, codes].sum())
+        return Scores(log_likelihood=ll, conditional_log_likelihood=cll,
+                      n_free_parameters=k, aic=None if ll is None else aic(ll, k),
+                      bic=None if ll is None or codes.size == 0 else bic(ll, k, codes.size))
+
+
+def aic(log_likelihood: float, k: int) -> float:
+    """``2 k - 2 LL`` (Akaike 1974)."""
+    return 2.0 * k - 2.0 * log_likelihood
+
+
+def bic(log_likelihood: float, k: int, n: int) -> float:
+    """``k ln N - 2 LL`` (Schwarz 1978); N = 0 is an error (the penalty has no value)."""
+    if n == 0:
+        raise ClassifierError("BIC needs at least one row (its penalty is k ln N)")
+    return k * math.log(n) - 2.0 * log_likelihood
+
+
+@dataclass(frozen=True)
+class Scores:
+    """The scores of :meth:`ModelScores.model_scores` (see the module docstring)."""
+
+    log_likelihood: float | None
+    conditional_log_likelihood: float
+    n_free_parameters: int
+    aic: float | None
+    bic: float | None

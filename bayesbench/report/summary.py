@@ -32,8 +32,9 @@ from typing import NamedTuple
 import numpy as np
 
 from ..errors import BayesbenchError
-from ..evaluation.metrics import (LOWER_IS_BETTER, PROBABILITY_METRICS, confusion_scores,
-                                  needs_pooling, per_class_metric, record_metric, title)
+from ..evaluation.metrics import (LOWER_IS_BETTER, MODEL_SCORES, PROBABILITY_METRICS,
+                                  confusion_scores, needs_pooling, per_class_metric,
+                                  record_metric, title)
 from ..evaluation.store import records_to_frame, run_names
 from ..spec import Experiment
 from .analysis import compare
@@ -250,14 +251,21 @@ def attribute_notes(records, datasets, classifiers) -> list[str]:
 
 
 def probability_notes(records, metric: str, classifiers) -> list[str]:
-    """A note naming the classifiers without ``predict_proba`` when ``metric`` needs one."""
-    if metric not in PROBABILITY_METRICS:
+    """A note naming the classifiers without ``predict_proba`` when ``metric`` needs one, or
+    without ``metric`` when it is a model score (a classifier that does not define it)."""
+    if metric in PROBABILITY_METRICS:
+        without, why = {r["classifier"] for r in records if r.get("probabilities") is False}, \
+            "no predict_proba"
+    elif metric in MODEL_SCORES:
+        without = {r["classifier"] for r in records
+                   if r["status"] == "ok" and r["metrics"].get(metric) is None}
+        why = "no such model score"
+    else:
         return []
-    without = {r["classifier"] for r in records if r.get("probabilities") is False}
     names = [c for c in classifiers if c in without]
     if not names:
         return []
-    return [f"{', '.join(names)}: no predict_proba, so no {title(metric)} (left empty)"]
+    return [f"{', '.join(names)}: {why}, so no {title(metric)} (left empty)"]
 
 
 def _metric_caption(metric: str, cv, datasets, small) -> str:

@@ -121,3 +121,39 @@ def test_records_keep_the_attributes_when_a_learner_saw_fewer(tmp_path, uci_dir)
     assert (f"Note: german-credit: the classifiers saw different attributes (nb 20 of 20, "
             f"gnb {len(numeric)} of 20, gnb-onehot 20 of 20)") in table
     assert np.isfinite([r["metrics"]["accuracy"] for r in result.records]).all()
+
+
+# ------------------------------------------------------------- model scores in records
+def test_model_scores_in_records_equal_the_model_refitted_on_the_training_rows(tmp_path):
+    # Requested as metrics, the scores describe each fold's model on its own training rows;
+    # a classifier that has none (scikit-learn's) leaves them out, so tables show them empty.
+    from bayesbench.evaluation.metrics import MODEL_SCORES
+
+    experiment = _config(tmp_path, ["nb", "tan", {"name": "sklearn.dummy:DummyClassifier",
+                                                  "label": "dummy"}],
+                         datasets=("vote",), metrics=["accuracy", *MODEL_SCORES])
+    result = run(experiment, jobs=1, quiet=True)
+    jobs = {(j.repetition, j.fold): j for j in plan(experiment.experiment).jobs}
+    data = load_dataset("vote")
+    X, y = data.codes(), data.y
+    for r in read_records(result.run_dir):
+        if r["classifier"] == "dummy":
+            assert r["status"] == "ok" and not set(MODEL_SCORES) & set(r["metrics"])
+            continue
+        train = jobs[(r["repetition"], r["fold"])].train
+        clf = make_classifier(r["learner"]).fit(X[train], y[train],
+                                                cardinalities=data.cardinalities,
+                                                n_classes=data.n_classes)
+        ll, k = clf.log_likelihood(X[train], y[train]), clf.n_free_parameters()
+        assert r["metrics"]["loglik"] == pytest.approx(ll, rel=1e-9)
+        assert r["metrics"]["cll"] == pytest.approx(
+            clf.conditional_log_likelihood(X[train], y[train]), rel=1e-9)
+        assert r["metrics"]["n_parameters"] == k
+        assert r["metrics"]["bic"] == pytest.approx(k * np.log(train.size) - 2 * ll, rel=1e-9)
+
+
+def test_asking_for_a_model_score_gives_the_tasks_other_ids(tmp_path):
+    # A record written without model scores is not reused for a run that asks for them.
+    plain = plan(_config(tmp_path, ["nb"], datasets=("vote",)).experiment).task_ids
+    scored = plan(_config(tmp_path, ["nb"], datasets=("vote",), metrics=["bic"]).experiment).task_ids
+    assert plain and scored and not plain & scored

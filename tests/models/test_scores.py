@@ -148,3 +148,30 @@ def test_scores_name_unknown_classes_and_undefined_likelihoods(car):
     with pytest.raises(ClassifierError, match="undefined with weights='wanbia'"):
         weighted.aic(X, y)
     assert np.isfinite(weighted.conditional_log_likelihood(X, y))
+
+
+def test_model_scores_agree_with_categorical_nb_in_one_pass(car):
+    # The one-pass result against scikit-learn (LL, CLL) and the definitions (k, AIC, BIC).
+    X, y, cards, k = car
+    nb = make_classifier("nb").fit(X, y, cardinalities=cards, n_classes=k)
+    sk = CategoricalNB(alpha=1.0, min_categories=cards,
+                       class_prior=np.exp(nb.class_log_prior_)).fit(X, y)
+    ll = sk.predict_joint_log_proba(X)[np.arange(len(y)), y].sum()
+    s = nb.model_scores(X, y)
+    n_params = (k - 1) + sum((r - 1) * k for r in cards)
+    assert s.log_likelihood == pytest.approx(ll, rel=1e-12)
+    assert s.conditional_log_likelihood == pytest.approx(
+        -log_loss(y, sk.predict_proba(X), normalize=False), rel=1e-10)
+    assert s.n_free_parameters == n_params
+    assert s.aic == pytest.approx(2 * n_params - 2 * ll, rel=1e-12)
+    assert s.bic == pytest.approx(n_params * math.log(len(y)) - 2 * ll, rel=1e-12)
+
+
+def test_model_scores_leave_the_likelihood_out_under_weights(car):
+    X, y, cards, k = car
+    weighted = make_classifier("nb", weights="wanbia").fit(
+        X, y, cardinalities=cards, n_classes=k)
+    s = weighted.model_scores(X, y)
+    assert (s.log_likelihood, s.aic, s.bic) == (None, None, None)
+    assert s.conditional_log_likelihood == pytest.approx(
+        weighted.conditional_log_likelihood(X, y), rel=1e-12)
