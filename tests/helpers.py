@@ -1,7 +1,9 @@
 """Helpers that several test modules share, imported as ``helpers`` (fixtures live in conftest.py)."""
 import csv
+import os
 import re
 import shutil
+from dataclasses import dataclass, replace
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -355,3 +357,34 @@ class NeedsArgument(Majority):
 
     def __init__(self, depth):
         self.depth = depth
+
+
+class Shared:
+    """A large part that jobs share: notes in the file ``log`` each unpickling (one line per
+    copy a worker received), so that a test can count how often it travelled."""
+
+    def __init__(self, log, size=1000):
+        self.log, self.payload = str(log), np.arange(size)
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        with open(self.log, "a") as fh:
+            fh.write(f"{os.getpid()}\n")
+
+
+@dataclass(frozen=True)
+class SharingJob:
+    """A job whose ``shared`` part the executors send once (``detach``/``attach``)."""
+
+    i: int
+    shared: Shared | None
+
+    def detach(self):
+        return replace(self, shared=None), self.shared
+
+    def attach(self, shared):
+        return replace(self, shared=shared)
+
+
+def shared_sum(job: SharingJob) -> int:
+    return job.i + int(job.shared.payload.sum())

@@ -5,6 +5,12 @@ Each executor maps a picklable function over a list of jobs and yields
 the calling process is the only one that writes results, so a record is never
 written twice or interleaved. The results do not depend on the executor: every
 job carries its own seeds.
+
+A job may share a large part with other jobs (a fold job's data set): a job with
+``detach() -> (light job, shared part)`` and ``attach(shared part) -> job`` has its
+shared part sent to each worker at most once, not with every job. Forked worker
+processes inherit it from this process; on Dask it is scattered once and released
+when the last job reading it is done.
 """
 from __future__ import annotations
 
@@ -16,6 +22,7 @@ import signal
 import sys
 import threading
 import time
+from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from typing import Callable, Iterator, Sequence
@@ -71,15 +78,52 @@ def execute(fn: Callable, jobs_list: Sequence, *, jobs: int | None = None,
     yield from _processes(fn, jobs_list, jobs)
 
 
+def split_shared(jobs_list: Sequence) -> tuple[list, list, dict]:
+    """``(light jobs, keys, shared parts by key)``: each job's shared part (see the module
+    docstring) replaced by a key, one per distinct part; key None for a job without one."""
+    light, keys, shared = [], [], {}
+    for job in jobs_list:
+        if not callable(getattr(job, "detach", None)):
+            light.append(job)
+            keys.append(None)
+            continue
+        job, part = job.detach()
+        shared.setdefault(id(part), part)
+        light.append(job)
+        keys.append(id(part))
+    return light, keys, shared
+
+
+# The shared parts of the jobs of the pool being started, which its forked workers inherit.
+_INHERITED: dict = {}
+
+
+def _with_inherited(fn, job, key):
+    return fn(job if key is None else job.attach(_INHERITED[key]))
+
+
+def _with_part(fn, job, part):
+    return fn(job if part is None else job.attach(part))
+
+
 def _processes(fn, jobs_list, jobs) -> Iterator[tuple[int, object]]:
+    forked = _CONTEXT is not None
+    light, keys, shared = split_shared(jobs_list) if forked else (jobs_list, [None] * len(
+        jobs_list), {})
+    _INHERITED.clear()
+    _INHERITED.update(shared)  # before the pool forks its workers, so that they have it
     # Keep only a bounded number of jobs in flight so that a long run does not
     # pickle every job up front, and an interrupted one stops quickly.
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(jobs_list)), mp_context=_CONTEXT,
                                initializer=worker_start, initargs=(os.getpid(),))
     try:
-        pending, queue = {}, iter(enumerate(jobs_list))
-        for i, job in queue:
-            pending[pool.submit(fn, job)] = i
+        pending, queue = {}, iter(enumerate(zip(light, keys)))
+
+        def submit(i, job, key):
+            pending[pool.submit(_with_inherited, fn, job, key)] = i
+
+        for i, (job, key) in queue:
+            submit(i, job, key)
             if len(pending) >= 2 * jobs:
                 break
         while pending:
@@ -89,13 +133,14 @@ def _processes(fn, jobs_list, jobs) -> Iterator[tuple[int, object]]:
                 yield i, fut.result()
                 nxt = next(queue, None)
                 if nxt is not None:
-                    pending[pool.submit(fn, nxt[1])] = nxt[0]
+                    submit(nxt[0], *nxt[1])
     except BaseException:
         # Interrupted (Ctrl-C, SIGTERM) or abandoned: the running jobs are not waited for.
         _stop_workers(pool)
         raise
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
+        _INHERITED.clear()
 
 
 # Workers are forked on Linux (as Python <= 3.13 does by default) so that the process
@@ -186,8 +231,18 @@ def _dask(fn, jobs_list, scheduler) -> Iterator[tuple[int, object]]:
     with connected(scheduler) as client:
         from distributed import as_completed  # lazy: optional; connected() checked it is there
 
-        futures = [client.submit(fn, job, pure=False) for job in jobs_list]
+        light, keys, shared = split_shared(jobs_list)
+        # Each shared part travels once to a worker that needs it, not with every job.
+        parts = {key: client.scatter(part, hash=False) for key, part in shared.items()}
+        readers = Counter(k for k in keys if k is not None)
+        futures = [client.submit(_with_part, fn, job, parts.get(key), pure=False)
+                   for job, key in zip(light, keys)]
         index = {fut.key: i for i, fut in enumerate(futures)}
         for fut in as_completed(futures):
-            yield index[fut.key], fut.result()
+            i = index[fut.key]
+            yield i, fut.result()
             fut.release()
+            if keys[i] is not None:
+                readers[keys[i]] -= 1
+                if not readers[keys[i]]:  # its last job is done: free it on the workers
+                    parts.pop(keys[i]).release()

@@ -38,6 +38,13 @@ class FoldJob:
     data: PreparedData
     model_scores: bool = False  # score each fitted model on its training rows (MODEL_SCORES)
 
+    # The executors send a data set, which every fold job of it shares, once to a worker.
+    def detach(self) -> tuple[FoldJob, PreparedData]:
+        return replace(self, data=None), self.data
+
+    def attach(self, data: PreparedData) -> FoldJob:
+        return replace(self, data=data)
+
 
 @dataclass(frozen=True)
 class Plan:

@@ -1,6 +1,8 @@
 """The same seed gives bit-identical records serially, in local processes and on Dask."""
 import json
 import sys
+import time
+from collections import Counter
 
 import pytest
 import yaml
@@ -8,6 +10,7 @@ from click.testing import CliRunner
 
 from bayesbench.cli import main
 from bayesbench.config import parse_config
+from bayesbench.evaluation.executors import execute
 from bayesbench.evaluation.store import read_records
 from helpers import run, stable_order, without_timings
 
@@ -117,3 +120,47 @@ def test_an_interrupted_pool_ends_its_workers_at_once():
     assert next(results)[1] == 0.0
     results.close()  # as when Ctrl-C or SIGTERM unwinds the consumer
     assert time.monotonic() - started < 15, "the running jobs were waited for"
+
+
+# ------------------------------------------------- a data set travels once to a worker
+def _sharing_jobs(tmp_path, n_jobs=12):
+    from helpers import Shared, SharingJob
+
+    log = tmp_path / "unpickled.txt"
+    log.touch()
+    parts = [Shared(log), Shared(log, size=10)]  # two data sets, each shared by six jobs
+    return [SharingJob(i, parts[i % 2]) for i in range(n_jobs)], log
+
+
+def _expected(jobs):
+    return {i: job.i + int(job.shared.payload.sum()) for i, job in enumerate(jobs)}
+
+
+def test_forked_workers_inherit_the_shared_part_instead_of_receiving_it(tmp_path):
+    from helpers import shared_sum
+
+    jobs, log = _sharing_jobs(tmp_path)
+    assert dict(execute(shared_sum, jobs, jobs=2)) == _expected(jobs)
+    assert log.read_text() == ""  # never pickled: before, once with each of the 12 jobs
+
+
+def test_dask_sends_each_shared_part_at_most_once_to_a_worker(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    from helpers import shared_sum
+
+    jobs, log = _sharing_jobs(tmp_path)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        assert dict(execute(shared_sum, jobs, scheduler=client)) == _expected(jobs)
+        copies = Counter(log.read_text().split())
+        # At most one copy of each part per worker (2 parts, 2 workers), where every job
+        # carried its own before; and none is left on the cluster once its jobs are done.
+        assert 1 <= sum(copies.values()) <= 4 and max(copies.values()) <= 2
+        left = None
+        for _ in range(100):  # releases reach the scheduler asynchronously
+            left = client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))
+            if not left:
+                break
+            time.sleep(0.1)
+        assert left == 0
