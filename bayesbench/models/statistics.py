@@ -22,11 +22,12 @@ replaced by any implementation returning the same array.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 import numpy as np
 
 from ..errors import ClassifierError
+from .base import fresh_fit
 from .counting import check_table_size, compact_codes
 
 #: Rows x attributes combined in one ``np.bincount`` call (bounds the index's memory: 32 MiB).
@@ -214,3 +215,80 @@ class Statistics:
         """``N(c, x_i = a, x_j = b)``, shape ``(n_classes, r_i, r_j)``, rows missing either
         left out (``i = j``: the per-attribute counts on the diagonal)."""
         return self.pairs[:, self._span(i), self._span(j)].copy()
+
+    def pair_matrix(self, measure: Callable[[np.ndarray], float]) -> np.ndarray:
+        """Symmetric ``(m, m)`` matrix of ``measure(N(c, a, b))`` over the pairs ``i < j``
+        (float64 counts), zero diagonal: the edge weights of TAN-like structures."""
+        m = self.n_attributes
+        out = np.zeros((m, m))
+        for i in range(m):
+            for j in range(i + 1, m):
+                out[i, j] = out[j, i] = measure(self.pair(i, j).astype(np.float64))
+        return out
+
+    def node_counts(self, attributes: Sequence[int], parents: Sequence[int]) -> np.ndarray:
+        """Counts of a node, as :func:`~.counting.node_counts` returns them from rows: float64
+        ``(n_classes, n_parent_configs, n_values)``; one attribute and at most one parent."""
+        if len(attributes) != 1 or len(parents) > 1:
+            raise StatisticsNotSufficient(
+                f"a node of {len(attributes)} attribute(s) with {len(parents)} attribute "
+                f"parent(s) needs more than pair counts")
+        [a] = attributes
+        if not parents:
+            return self.attribute(a).astype(np.float64)[:, None, :]
+        return self.pair(parents[0], a).astype(np.float64)
+
+
+class StatisticsLearner:
+    """Mixin of the learners that can be fitted from :class:`Statistics` instead of rows.
+
+    ``fit_statistics(stats)`` is the learner API's one addition for count-based
+    learning: it fits the model that ``fit(X, y, cardinalities=stats.cardinalities,
+    n_classes=stats.n_classes)`` would fit on the rows ``stats`` counts, exactly (same
+    structure, same tables, same predictions), without the rows. The runner uses it
+    to fit each training fold of a cross-validation as ``total - test fold``, and to
+    fit data too large for memory from the sum of their chunks' counts.
+
+    Learners that have it: ``nb``, ``tan`` and ``ddr_tan`` (every criterion), ``kdb``
+    with ``k <= 1``, ``aode``; with ``weights`` (AWNB, MANB, WANBIA), which read the
+    rows, and with ``kdb``'s ``k >= 2`` (triple counts) it raises
+    :class:`StatisticsNotSufficient` and the runner fits from rows. External
+    classifiers need not implement it: the runner calls it only when it exists.
+
+    A subclass implements ``_fit_statistics(stats)`` (the part after the checks).
+    """
+
+    @fresh_fit
+    def fit_statistics(self, stats: Statistics):
+        """Fit from the sufficient statistics ``stats`` of the training rows; returns self."""
+        if not isinstance(stats, Statistics):
+            raise ClassifierError(f"fit_statistics takes a Statistics object, got "
+                                  f"{type(stats).__name__}")
+        if stats.n_rows == 0:
+            raise ClassifierError("cannot fit on zero rows")
+        self.classes_ = np.arange(stats.n_classes)
+        self.n_features_in_ = stats.n_attributes
+        if stats.attribute_names is not None:
+            self.feature_names_in_ = np.asarray(stats.attribute_names, dtype=object)
+        self.cardinalities_ = np.asarray(stats.cardinalities, dtype=np.int64)
+        self.categories_ = None
+        self._fit_statistics(stats)
+        return self
+
+    def _fit_statistics(self, stats: Statistics):
+        raise NotImplementedError
+
+
+def fits_from_statistics(clf) -> bool:
+    """Whether ``clf`` (an unfitted classifier) can be fitted by ``fit_statistics`` with its
+    parameters: it has the method and does not refuse a trial fit on two counted rows (a
+    learner refuses parameters that need rows before it reads the counts)."""
+    if not callable(getattr(clf, "fit_statistics", None)):
+        return False
+    trial = Statistics.from_codes(np.array([[0], [1]]), np.array([0, 1]), [2], 2)
+    try:
+        type(clf)(**clf.get_params()).fit_statistics(trial)
+    except ClassifierError:
+        # Not sufficient, or parameters that fail anyway: fitting from rows reports why.
+        return False
+    return True
