@@ -57,14 +57,21 @@ def fit_options(clf, *, cardinalities=None, n_classes=None) -> dict:
 
 
 def fit_predict(clf, X_train, y_train, X_test, *, n_classes: int,
-                cardinalities=None) -> Outcome:
-    """Fit ``clf`` on ``(X_train, y_train)`` (class codes) and predict ``X_test``."""
+                cardinalities=None, statistics=None) -> Outcome:
+    """Fit ``clf`` on ``(X_train, y_train)`` (class codes) and predict ``X_test``.
+
+    With ``statistics`` (the training part's counts), ``clf.fit_statistics(statistics)``
+    fits it instead, the same model without the rows (``X_train`` is then not read).
+    """
     y_train = np.asarray(y_train, dtype=np.int64)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         cpu, t0 = time.thread_time(), time.perf_counter()
-        clf.fit(X_train, y_train, **fit_options(clf, cardinalities=cardinalities,
-                                                n_classes=n_classes))
+        if statistics is not None:
+            clf.fit_statistics(statistics)
+        else:
+            clf.fit(X_train, y_train, **fit_options(clf, cardinalities=cardinalities,
+                                                    n_classes=n_classes))
         t1 = time.perf_counter()
         proba = aligned_proba(clf, X_test, n_classes)
         if proba is not None and isinstance(clf, BaseClassifier):

@@ -7,20 +7,23 @@ interleaved. A learner that fails is recorded as a failed task and the run goes 
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from functools import partial
 
 from ..data.encode import encode, used_attributes
 from ..data.folds import fold_rng
 from ..models.base import BaseClassifier
-from ..models.counting import table_limit
+from ..models.counting import TableTooLarge, table_limit
 from ..models.registry import (classifier_class, default_input, make_classifier,
                                parameter_defaults)
+from ..models.statistics import fits_from_statistics
 from ..spec import ClassifierSpec, RunOptions
 from .adapter import fit_predict
 from .executors import execute as map_jobs
 from .metrics import evaluate
 from .plan import FoldJob, Plan
-from .prepare import CLASSIFIER_STREAM, TUNE_STREAM, prepare_fold
+from .prepare import (CLASSIFIER_STREAM, TUNE_STREAM, counts_subtract, prepare_fold,
+                      with_total_statistics)
 from .progress import Progress
 from .tune import tune
 
@@ -81,13 +84,15 @@ def _structure(clf) -> str:
             summary() if callable(summary) else "")
 
 
-def _inputs(cls, kind: str, views, record: dict):
-    """The fold's training and test data, and their matrices for a ``cls`` taking ``kind``;
-    notes in ``record`` the sizes, classes and (when fewer than all) attributes used."""
+def _inputs(cls, kind: str, views, record: dict, rows: bool = True):
+    """The fold's training and test data, and their matrices for a ``cls`` taking ``kind``
+    (without ``rows``, no training matrix: None); notes in ``record`` the sizes, classes
+    and (when fewer than all) attributes used."""
     train, test = views[VIEW_OF[kind]]()
     # bayesbench's learners read attribute names from named columns (for their structures).
     named = issubclass(cls, BaseClassifier)
-    X_train, X_test = encode(train, kind, named=named), encode(test, kind, named=named)
+    X_train = encode(train, kind, named=named) if rows else None
+    X_test = encode(test, kind, named=named)
     record.update(n_train=int(train.n_rows), n_test=int(test.n_rows),
                   classes=list(train.class_names))
     used = used_attributes(train, kind)
@@ -114,12 +119,15 @@ def run_classifier(spec: ClassifierSpec, views, job: FoldJob) -> dict:
             params["random_state"] = task_seed(job.seed, job.dataset.name, job.repetition,
                                                job.fold)
         kind = spec.input or default_input(cls, spec.learner)
-        train, test, X_train, X_test = _inputs(cls, kind, views, record)
+        counted = _counted(spec, params, kind, views)
+        # The model scores read the training rows even when the counts replace them for fitting.
+        train, test, X_train, X_test = _inputs(cls, kind, views, record,
+                                               counted is None or job.model_scores)
         cards = train.cardinalities if kind == "codes" else None
         if spec.tune is not None:
             params.update(_tuned(spec, params, X_train, train, cards, job, record))
         clf = make_classifier(spec.learner, **params)
-        record.update(_scores(fit_predict(clf, X_train, train.y, X_test,
+        record.update(_scores(fit_predict(clf, X_train, train.y, X_test, statistics=counted,
                                           n_classes=train.n_classes, cardinalities=cards),
                               test), structure=_structure(clf))
         if job.model_scores:
@@ -135,6 +143,48 @@ def run_classifier(spec: ClassifierSpec, views, job: FoldJob) -> dict:
         record.update(status="error", error=f"{type(exc).__name__}: {exc}",
                       fit_seconds=0.0, predict_seconds=0.0)
     return record
+
+
+def _counted(spec: ClassifierSpec, params: dict, kind: str, views):
+    """The training part's statistics when the classifier is fitted from them: it takes codes,
+    is not tuned, has ``fit_statistics`` for its parameters, and the fold has them."""
+    if kind != "codes" or spec.tune is not None:
+        return None
+    if not fits_from_statistics(make_classifier(spec.learner, **params)):
+        return None
+    return views["statistics"]()
+
+
+def _uses_statistics(job: FoldJob) -> bool:
+    """Whether some classifier of ``job`` would be fitted from the fold's statistics."""
+    if not counts_subtract(job.preprocess, job.data):
+        return False
+    for spec in job.classifiers:
+        try:
+            if spec.tune is None and fits_from_statistics(make_classifier(spec.learner,
+                                                                          **spec.params)):
+                return True
+        except Exception:  # noqa: BLE001 - a learner that cannot be made fails in its task
+            continue
+    return False
+
+
+def with_statistics(jobs: list[FoldJob]) -> list[FoldJob]:
+    """``jobs``, each data set's carrying the statistics of all its rows (counted once here,
+    shared by its jobs) when some classifier of the job can be fitted from them."""
+    totals, out = {}, []
+    for job in jobs:
+        if _uses_statistics(job):
+            key = id(job.data)
+            if key not in totals:
+                try:
+                    totals[key] = with_total_statistics(job.data)
+                except TableTooLarge:
+                    # All pairs in one table exceed the limit; each fold counts its own pairs.
+                    totals[key] = job.data
+            job = replace(job, data=totals[key])
+        out.append(job)
+    return out
 
 
 def _tuned(spec: ClassifierSpec, params: dict, X_train, train, cards, job, record) -> dict:
@@ -185,6 +235,8 @@ def execute(work: Plan, run, options: RunOptions) -> list[dict]:
             print(f"{run.path}: {len(done)} of {sum(totals.values())} tasks already done; "
                   f"running the rest", file=progress.stream)
         task = partial(run_fold, max_table_cells=options.max_table_cells)
+        with table_limit(options.max_table_cells):
+            todo = with_statistics(todo)
         for _, records in map_jobs(task, todo, jobs=options.jobs, scheduler=options.scheduler):
             new += [run.keep(record) for record in records]
             progress.update(records[0]["dataset"], len(records),

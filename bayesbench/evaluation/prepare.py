@@ -8,15 +8,23 @@ learners get the numeric attributes of the imputed data (nominal attributes are
 left out), with the same noise. With ``scope: global`` the imputer and
 discretizer are fitted on the whole data set before splitting.
 
+Cross-validation by count subtraction: when every fold's discrete view is coded as the
+whole data set is (:func:`counts_subtract`: nominal data, or preprocessing fitted
+globally, and no noise), the whole data set's :class:`~bayesbench.models.statistics.
+Statistics` are counted once (:func:`with_total_statistics`) and each training part's are
+``total - test part`` (the ``statistics`` view), so that a learner with ``fit_statistics``
+never recounts the nine tenths of the rows the other folds share.
+
 All randomness of a fold comes from ``(seed, data set, repetition, fold)`` and one
 stream number per use, so that adding one use never shifts another.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..data import Dataset, load_dataset
 from ..data.folds import fold_rng
+from ..models.statistics import Statistics
 from ..preprocess.discretize import Discretizer
 from ..preprocess.impute import Imputer
 from ..preprocess.noise import shuffle_attributes
@@ -38,6 +46,34 @@ class PreparedData:
 
     imputed: Dataset
     discretized: Dataset
+    #: The counts of every row of ``discretized`` (:func:`with_total_statistics`), or None.
+    statistics: Statistics | None = None
+
+
+def counts_subtract(preprocess: PreprocessSpec, data: PreparedData) -> bool:
+    """Whether each fold's discrete view holds the codes of the whole data set's rows as
+    they are (nothing fitted per training fold, no noise), so that a training part's counts
+    are the whole data set's minus the test part's."""
+    noise = preprocess.noise
+    if noise is not None and noise.fraction != 0:
+        return False
+    if preprocess.scope == "global":
+        return bool(data.discretized.nominal_mask.all())
+    # Per fold, only nominal data without imputation keep the data set's codes.
+    return preprocess.impute == "none" and bool(data.imputed.nominal_mask.all())
+
+
+def statistics_of(ds: Dataset) -> Statistics:
+    """The sufficient statistics of the rows of a nominal data set."""
+    return Statistics.from_codes(ds.codes(), ds.y, ds.cardinalities, ds.n_classes,
+                                 ds.attribute_names)
+
+
+def with_total_statistics(data: PreparedData) -> PreparedData:
+    """``data`` with the statistics of all its rows (counted once, here)."""
+    if data.statistics is not None:
+        return data
+    return replace(data, statistics=statistics_of(data.discretized))
 
 
 class DataCache:
@@ -134,4 +170,13 @@ def prepare_fold(job) -> dict:
             memo["continuous"] = add_noise(*imputed_fold(), job)
         return memo["continuous"]
 
-    return {"discrete": discrete, "continuous": continuous}
+    def statistics():
+        # None unless the job carries the total and its parts are complements.
+        if "statistics" not in memo:
+            memo["statistics"] = None
+            if data.statistics is not None and \
+                    job.train.size + job.test.size == data.discretized.n_rows:
+                memo["statistics"] = data.statistics - statistics_of(discrete()[1])
+        return memo["statistics"]
+
+    return {"discrete": discrete, "continuous": continuous, "statistics": statistics}

@@ -11,10 +11,11 @@ from numbers import Real
 import numpy as np
 
 from .base import BaseClassifier, StructureLearner, fresh_fit
-from .counting import class_log_prior, counts, log_table, unseen_log_prob
+from .counting import counts, log_table, unseen_log_prob
 from .inference import joint_log_likelihood
 from .input import check_discrete_predict_X, start_discrete_fit
 from .scores import ModelScores
+from .statistics import StatisticsLearner, StatisticsNotSufficient
 from .structure import Structure
 from .validation import Interval
 from .weighting import WEIGHTS_CONSTRAINT, learn_weights
@@ -80,22 +81,31 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
         raise NotImplementedError
 
+    def _place(self, structure: Structure, cards, names) -> Structure:
+        """``structure`` with the data's cardinalities and (unless it has its own) names."""
+        structure = replace(structure, cardinalities=tuple(int(c) for c in cards),
+                            attribute_names=structure.attribute_names or names)
+        self.structure_ = structure
+        return structure
+
+    def _set_tables(self, class_count):
+        """The smoothed tables and class prior from ``counts_`` and the class counts."""
+        alpha = float(self.alpha)
+        self.tables_ = [log_table(c, alpha) for c in self.counts_]
+        self.unseen_ = [unseen_log_prob(c, alpha) for c in self.counts_]
+        self.class_count_ = np.asarray(class_count, dtype=np.float64)
+        self.class_log_prior_ = log_table(self.class_count_[None, None, :], alpha)[0, 0]
+        self.node_weights_ = self.weighting_ = None
+
     @fresh_fit
     def fit(self, X, y, *, cardinalities=None, n_classes=None):
         """Learn the structure, then the smoothed tables; returns self."""
         alpha = float(self.alpha)
         X, cards, codes, names = start_discrete_fit(self, X, y, cardinalities, n_classes)
         k = len(self.classes_)
-        structure = self._learn_structure(X, codes, cards, k)
-        structure = replace(structure, cardinalities=tuple(int(c) for c in cards),
-                            attribute_names=structure.attribute_names or names)
-        self.structure_ = structure
+        structure = self._place(self._learn_structure(X, codes, cards, k), cards, names)
         self.counts_ = counts(structure, X, codes, cards, k)
-        self.tables_ = [log_table(c, alpha) for c in self.counts_]
-        self.unseen_ = [unseen_log_prob(c, alpha) for c in self.counts_]
-        self.class_count_ = np.bincount(codes, minlength=k).astype(np.float64)
-        self.class_log_prior_ = class_log_prior(codes, k, alpha)
-        self.node_weights_ = self.weighting_ = None
+        self._set_tables(np.bincount(codes, minlength=k))
         if self.weights is not None:
             # AWNB's bootstrap follows the learner's seed when it has one, else a fixed one.
             seed = getattr(self, "random_state", 0)
@@ -111,3 +121,23 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
         return joint_log_likelihood(self.structure_, self.tables_, X, self.class_log_prior_,
                                     unseen=self.unseen_, plain=plain,
                                     node_weights=self.node_weights_)
+
+
+class StatisticsANB(StatisticsLearner, AugmentedNaiveBayes):
+    """An augmented naive Bayes whose structure and tables can come from
+    :class:`~.statistics.Statistics` (``fit_statistics``, see
+    :class:`~.statistics.StatisticsLearner`); a subclass learns its structure from them
+    in ``_statistics_structure(stats)``."""
+
+    def _statistics_structure(self, stats) -> Structure:
+        raise NotImplementedError
+
+    def _fit_statistics(self, stats):
+        if self.weights is not None:
+            raise StatisticsNotSufficient(
+                f"{type(self).__name__} with weights='{self.weights}' learns its weights "
+                f"from the rows; fit it with fit")
+        structure = self._place(self._statistics_structure(stats), stats.cardinalities,
+                                stats.attribute_names)
+        self.counts_ = [stats.node_counts(n.attributes, n.parents) for n in structure.nodes]
+        self._set_tables(stats.class_counts)

@@ -15,11 +15,12 @@ from .counting import log_table, mixed_radix, node_counts
 from .information import pair_counts
 from .input import check_discrete_predict_X, start_discrete_fit
 from .naive_bayes import NaiveBayes
+from .statistics import StatisticsLearner
 from .structure import Node, Structure
 from .validation import Interval
 
 
-class AODE(StructureLearner, BaseClassifier):
+class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
     """Averaged one-dependence estimators.
 
     Every attribute ``i`` whose value in the example was seen at least
@@ -70,26 +71,42 @@ class AODE(StructureLearner, BaseClassifier):
 
     @fresh_fit
     def fit(self, X, y, *, cardinalities=None, n_classes=None):
-        alpha = float(self.alpha)
         X, cards, codes, names = start_discrete_fit(self, X, y, cardinalities, n_classes)
-        k, m = len(self.classes_), X.shape[1]
+        k = len(self.classes_)
+        singles = [node_counts(Node((i,)), X, codes, cards, k)[:, 0, :]
+                   for i in range(X.shape[1])]
+        fallback = NaiveBayes(alpha=float(self.alpha)).fit(X, codes, cardinalities=cards,
+                                                            n_classes=k)
+        self._set_tables(singles, pair_counts(X, codes, cards, k), fallback, cards, names)
+        return self
+
+    def _fit_statistics(self, stats):
+        m = stats.n_attributes
+        pairs = ((i, j, stats.pair(i, j).astype(np.float64))
+                 for i in range(m) for j in range(i + 1, m))
+        self._set_tables([stats.attribute(i).astype(np.float64) for i in range(m)], pairs,
+                         NaiveBayes(alpha=float(self.alpha)).fit_statistics(stats),
+                         stats.cardinalities, stats.attribute_names)
+
+    def _set_tables(self, singles, pairs, fallback, cards, names):
+        """The tables from the counts ``N(c, x_i)`` (``singles``) and ``(i, j, N(c, x_i, x_j))``."""
+        alpha = float(self.alpha)
+        k, m = len(self.classes_), len(singles)
         self.parent_tables_ = []
         self.value_counts_ = []
-        for i in range(m):
-            n_ci = node_counts(Node((i,)), X, codes, cards, k)[:, 0, :]
+        for n_ci in singles:
             self.value_counts_.append(n_ci.sum(axis=0))
             # Joint p(c, x_i): one table over K * r_i cells.
             self.parent_tables_.append(log_table(n_ci.reshape(1, 1, -1), alpha).reshape(k, -1))
         self.child_tables_ = {}
-        for i, j, n in pair_counts(X, codes, cards, k):
+        for i, j, n in pairs:
             self.child_tables_[i, j] = log_table(n, alpha)
             self.child_tables_[j, i] = log_table(n.transpose(0, 2, 1), alpha)
-        self.fallback_ = NaiveBayes(alpha=alpha).fit(X, codes, cardinalities=cards, n_classes=k)
+        self.fallback_ = fallback
         self.structure_ = Structure.naive(
             m, attribute_names=names, cardinalities=tuple(int(c) for c in cards),
             info={"learner": "aode", "super_parents": list(range(m)),
                   "min_frequency": int(self.min_frequency)})
-        return self
 
     def _joint_log_likelihood(self, X) -> np.ndarray:
         X = check_discrete_predict_X(self, X)

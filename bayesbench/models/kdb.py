@@ -10,8 +10,10 @@ from numbers import Integral
 
 import numpy as np
 
-from .anb import AugmentedNaiveBayes
-from .information import conditional_mutual_information_matrix, mutual_information_with_class
+from .anb import StatisticsANB
+from .information import (cmi_from_counts, conditional_mutual_information_matrix,
+                          mutual_information_with_class)
+from .statistics import StatisticsNotSufficient
 from .structure import Structure
 from .validation import Interval
 
@@ -42,7 +44,7 @@ def kdb_parents(mi_class: np.ndarray, cmi: np.ndarray, k: int) -> tuple[list[int
     return order, parents
 
 
-class KDB(AugmentedNaiveBayes):
+class KDB(StatisticsANB):
     """k-dependence Bayesian classifier: each attribute has the class and up to ``k`` attribute parents.
 
     Structure (Sahami 1996): order the attributes by mutual information with
@@ -70,7 +72,7 @@ class KDB(AugmentedNaiveBayes):
         ``info`` holds ``"order"``, ``"mi_class"`` and ``"cmi"``.
     """
 
-    _parameter_constraints = {**AugmentedNaiveBayes._parameter_constraints,
+    _parameter_constraints = {**StatisticsANB._parameter_constraints,
                               "k": [Interval(Integral, 0, None, closed="left")]}
 
     def __init__(self, *, alpha: float = 1.0, k: int = 2, weights=None):
@@ -81,6 +83,19 @@ class KDB(AugmentedNaiveBayes):
     def _learn_structure(self, X, y, cardinalities, n_classes):
         mi = mutual_information_with_class(X, y, cardinalities, n_classes)
         cmi = conditional_mutual_information_matrix(X, y, cardinalities, n_classes)
+        return self._structure(mi, cmi)
+
+    def _statistics_structure(self, stats):
+        if int(self.k) > 1:
+            raise StatisticsNotSufficient(
+                f"KDB with k={self.k} has tables of {self.k} attribute parents, which pair "
+                f"counts do not hold; fit it with fit")
+        # I(Xi; C) is I(Xi; C | constant), as mutual_information_with_class computes it.
+        mi = np.array([cmi_from_counts(stats.attribute(j).astype(np.float64)[None])
+                       for j in range(stats.n_attributes)])
+        return self._structure(mi, stats.pair_matrix(cmi_from_counts))
+
+    def _structure(self, mi, cmi):
         order, parents = kdb_parents(mi, cmi, int(self.k))
         return Structure.from_parents(parents, info={
             "learner": "kdb", "k": int(self.k), "order": order, "mi_class": mi, "cmi": cmi})

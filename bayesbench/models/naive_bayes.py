@@ -2,11 +2,11 @@
 with or without additive smoothing)."""
 from __future__ import annotations
 
-from .anb import AugmentedNaiveBayes
+from .anb import AugmentedNaiveBayes, StatisticsANB
 from .structure import Structure
 
 
-class NaiveBayes(AugmentedNaiveBayes):
+class NaiveBayes(StatisticsANB):
     """Naive Bayes over discrete attributes.
 
     ``p(c | x) ∝ p(c) prod_i p(x_i | c)``, every table estimated with additive
@@ -41,6 +41,9 @@ class NaiveBayes(AugmentedNaiveBayes):
 
     def _learn_structure(self, X, y, cardinalities, n_classes):
         return Structure.naive(X.shape[1], info={"learner": "nb"})
+
+    def _statistics_structure(self, stats):
+        return Structure.naive(stats.n_attributes, info={"learner": "nb"})
 
     def _joint_log_likelihood(self, X, plain: bool = False):
         return super()._joint_log_likelihood(X, plain=not self.log)

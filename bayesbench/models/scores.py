@@ -68,15 +68,22 @@ def arc_score_matrix(X: np.ndarray, y: np.ndarray, cardinalities: Sequence[int],
     m = X.shape[1]
     out = np.zeros((m, m))
     for i, j, n in pair_counts(X, y, cardinalities, n_classes):
-        rows = float(n.sum())
-        gain = rows * cmi_from_counts(n)
-        dof = (int(cardinalities[i]) - 1) * (int(cardinalities[j]) - 1) * n_classes
-        if score == "aic":
-            gain -= dof
-        elif score == "bic":
-            gain -= dof * math.log(rows) / 2 if rows > 0 else 0.0
-        out[i, j] = out[j, i] = gain
+        out[i, j] = out[j, i] = arc_gain(n, score)
     return out
+
+
+def arc_gain(n: np.ndarray, score: str) -> float:
+    """The entry of :func:`arc_score_matrix` for one pair, from its counts ``N(c, a, b)``
+    of shape ``(n_classes, r_i, r_j)``."""
+    rows = float(n.sum())
+    gain = rows * cmi_from_counts(n)
+    k, ri, rj = n.shape
+    dof = (ri - 1) * (rj - 1) * k
+    if score == "aic":
+        gain -= dof
+    elif score == "bic":
+        gain -= dof * math.log(rows) / 2 if rows > 0 else 0.0
+    return gain
 
 
 class ModelScores:

@@ -12,9 +12,10 @@ from numbers import Integral
 
 import numpy as np
 
-from .anb import AugmentedNaiveBayes
-from .information import conditional_mutual_information_matrix, ddr_information_matrix
-from .scores import ARC_SCORES, arc_score_matrix
+from .anb import AugmentedNaiveBayes, StatisticsANB
+from .information import (cmi_from_counts, conditional_mutual_information_matrix,
+                          ddr_from_counts, ddr_information_matrix)
+from .scores import ARC_SCORES, arc_gain, arc_score_matrix
 from .structure import Structure
 from .validation import Interval, StrOptions, parameter_error
 
@@ -89,7 +90,7 @@ def orient(edges, n_attributes: int, attributes=None, root: int | None = None) -
     return parent_of
 
 
-class TAN(AugmentedNaiveBayes):
+class TAN(StatisticsANB):
     """Tree-augmented naive Bayes: the Chow-Liu tree over ``I(Xi; Xj | C)``, or a score's forest.
 
     Structure: the maximum weighted spanning tree of the complete graph whose
@@ -144,13 +145,29 @@ class TAN(AugmentedNaiveBayes):
             return conditional_mutual_information_matrix(X, y, cardinalities, n_classes)
         return arc_score_matrix(X, y, cardinalities, n_classes, self.criterion)
 
-    def _learn_structure(self, X, y, cardinalities, n_classes):
-        m = X.shape[1]
+    def _statistics_weights(self, stats):
+        if self.criterion == "cmi":
+            return stats.pair_matrix(cmi_from_counts)
+        return stats.pair_matrix(lambda n: arc_gain(n, self.criterion))
+
+    def _check_root(self, m: int) -> int:
         root = int(self.root)
         if m and root >= m:
             raise parameter_error(type(self).__name__, "root",
                                   f"an attribute index in 0..{m - 1}", self.root)
-        weights = self._weights(X, y, cardinalities, n_classes)
+        return root
+
+    def _learn_structure(self, X, y, cardinalities, n_classes):
+        self._check_root(X.shape[1])
+        return self._tree(self._weights(X, y, cardinalities, n_classes))
+
+    def _statistics_structure(self, stats):
+        self._check_root(stats.n_attributes)
+        return self._tree(self._statistics_weights(stats))
+
+    def _tree(self, weights):
+        """The structure whose attribute tree is the spanning tree (forest) of ``weights``."""
+        m, root = weights.shape[0], int(self.root)
         measure = self._measure()
         # A score keeps only the arcs that improve it; a measure's spanning tree keeps them all.
         tree = maximum_spanning_forest(weights, min_weight=0.0 if measure in ARC_SCORES else None)
@@ -192,3 +209,6 @@ class DDRTAN(TAN):
 
     def _weights(self, X, y, cardinalities, n_classes):
         return ddr_information_matrix(X, y, cardinalities, n_classes, float(self.alpha))
+
+    def _statistics_weights(self, stats):
+        return stats.pair_matrix(lambda n: ddr_from_counts(n, float(self.alpha)))

@@ -157,3 +157,46 @@ def test_asking_for_a_model_score_gives_the_tasks_other_ids(tmp_path):
     plain = plan(_config(tmp_path, ["nb"], datasets=("vote",)).experiment).task_ids
     scored = plan(_config(tmp_path, ["nb"], datasets=("vote",), metrics=["bic"]).experiment).task_ids
     assert plain and scored and not plain & scored
+
+
+# ------------------------------------------------------------------ count subtraction
+COUNTED = [{"name": "nb", "params": {"alpha": [0, 0.5, 1]}}, "tan", "ddr_tan",
+           {"name": "tan", "label": "tan_bic", "params": {"criterion": "bic", "root": 1}},
+           {"name": "kdb", "params": {"k": [0, 1, 2]}}, "aode",
+           {"name": "nb", "label": "manb", "params": {"weights": "manb"}}]
+
+
+@pytest.mark.parametrize("over", [
+    # Nominal data with missing values, fold-scoped preprocessing that keeps the codes.
+    {"datasets": ["house-votes-84", "lenses", "primary-tumor"],
+     "cv": {"folds": 5, "repeats": 1}, "classifiers": COUNTED},
+    # Numeric data discretized on the whole data set, holdout and k-fold.
+    {"datasets": ["iris", "glass"], "preprocess": {"discretize": "mdl", "scope": "global",
+                                                   "impute": "mean_mode"},
+     "cv": {"folds": 4}, "classifiers": COUNTED},
+    {"datasets": ["house-votes-84"], "cv": {"holdout": 0.3},
+     "classifiers": ["nb", "tan", "aode"]},
+    # Discretization fitted per training fold: no subtraction.
+    {"datasets": ["iris", "glass"], "preprocess": {"discretize": "mdl"},
+     "classifiers": ["nb", "tan"]},
+])
+def test_count_subtraction_leaves_every_record_unchanged(uci_dir, tmp_path, monkeypatch, over):
+    import bayesbench.evaluation.execute as execute
+    from bayesbench.models.statistics import StatisticsLearner
+    from helpers import small_config, stable_order, without_timings
+
+    counted = []
+    original = StatisticsLearner.fit_statistics
+    monkeypatch.setattr(StatisticsLearner, "fit_statistics",
+                        lambda self, stats: counted.append(1) or original(self, stats))
+    with_counts = run(small_config(uci_dir, tmp_path / "a", **over), jobs=1, quiet=True)
+    n_counted = len(counted)
+    monkeypatch.setattr(execute, "fits_from_statistics", lambda clf: False)
+    from_rows = run(small_config(uci_dir, tmp_path / "b", **over), jobs=1, quiet=True)
+    assert len(counted) == n_counted  # the second run fitted every learner from rows
+    # Counted exactly where the discrete view keeps the whole data set's codes.
+    assert (n_counted > 0) is (over.get("preprocess", {}).get("scope", "global") == "global")
+    a = [without_timings(r) for r in stable_order(with_counts.records)]
+    b = [without_timings(r) for r in stable_order(from_rows.records)]
+    assert len(a) == len(b) > 0 and a == b
+    assert sum(r["status"] == "ok" for r in a) > len(a) / 2

@@ -5,6 +5,7 @@ import pytest
 from bayesbench.data import load_dataset
 from bayesbench.evaluation.plan import plan
 from bayesbench.evaluation.prepare import prepare_fold
+from bayesbench.spec import NoiseSpec, PreprocessSpec
 from helpers import small_config
 
 
@@ -35,3 +36,26 @@ def test_noise_shuffles_the_same_attributes_on_the_chosen_side(uci_dir, tmp_path
     names = [iris.attributes[j].name for j in sorted(changed[side])]
     assert discrete.notes[-1] == continuous.notes[-1]
     assert discrete.notes[-1].endswith(str(names))
+
+
+@pytest.mark.parametrize("preprocess, subtract", [
+    (dict(), True), (dict(impute="mean_mode"), False), (dict(scope="global", impute="mean_mode"), True),
+    (dict(noise=NoiseSpec(0.5)), False), (dict(noise=NoiseSpec(0.0)), True)])
+def test_counts_subtract_only_where_the_codes_are_the_data_sets(uci_dir, preprocess, subtract):
+    from bayesbench.evaluation.prepare import PreparedData, counts_subtract
+    votes = load_dataset(uci_dir / "house-votes-84.arff")
+    assert counts_subtract(PreprocessSpec(**preprocess), PreparedData(votes, votes)) is subtract
+    iris = load_dataset(uci_dir / "iris.arff")
+    # Numeric data: only cut points fitted on the whole data set keep every fold's codes.
+    assert not counts_subtract(PreprocessSpec(**preprocess), PreparedData(iris, iris))
+
+
+def test_a_training_parts_statistics_are_its_rows_counts(uci_dir, tmp_path):
+    from bayesbench.evaluation.execute import with_statistics
+    from bayesbench.evaluation.prepare import statistics_of
+    cfg = small_config(uci_dir, tmp_path, datasets=["house-votes-84"], classifiers=["tan"],
+                       cv={"folds": 3})
+    [job] = with_statistics([plan(cfg.experiment).jobs[2]])
+    views = prepare_fold(job)
+    assert views["statistics"]() == statistics_of(views["discrete"]()[0])
+    assert views["statistics"]().attribute_names == tuple(job.data.imputed.attribute_names)
