@@ -88,7 +88,7 @@ def measure(run_dir: Path, test: str, samples: int) -> dict:
     time of all three, and the peak memory of this process."""
     seconds, wall = {}, time.perf_counter()
     with _cpu(seconds, "read"):
-        frame, declared = read_runs(run_directories([run_dir]), ["accuracy"])
+        frame, declared = read_runs(run_directories([run_dir]), "accuracy")
     with _cpu(seconds, "analyse"):
         result = compare(frame, metric="accuracy", test=test, datasets=declared, samples=samples)
     with _cpu(seconds, "render"):

@@ -17,8 +17,8 @@ import pandas as pd
 import yaml
 
 from ..errors import StatsError
-from ..evaluation.metrics import LOWER_IS_BETTER
-from ..evaluation.store import RECORDS, iter_records, records_frame, run_names
+from ..evaluation.metrics import LOWER_IS_BETTER, per_class_metric
+from ..evaluation.store import RECORDS, current_tasks, iter_records, run_names
 from .analysis import SIGNED_RANK_SAMPLES, Comparison, compare, compare_scores
 from .pages import Network
 
@@ -246,11 +246,63 @@ def run_directories(paths) -> list[Path]:
     return list(runs.values())
 
 
-def read_runs(runs, metrics=None) -> tuple[pd.DataFrame, list[str]]:
-    """The records of result directories ``runs`` (failed tasks included, as ``compare``
-    wants them; only the scores ``metrics`` when given), and the data set names in the
-    order their configs list them."""
-    return records_frame(runs, failed=True, metrics=metrics), _declared_datasets(runs)
+# The fields of a record that a comparison reads besides the score (records_frame's names).
+_FIELDS = ("dataset", "classifier", "repetition", "fold", "fold_id", "status", "n_train", "n_test")
+
+
+def read_runs(runs, metric: str) -> tuple[pd.DataFrame, list[str]]:
+    """The records of result directories ``runs`` as :func:`~.analysis.compare` reads them,
+    failed tasks included, and the data set names in the order their configs list them.
+
+    The frame holds the columns of ``records_frame(runs, failed=True, metrics=[metric])``
+    that a comparison reads, with the same values: ``run``, the fields of :data:`_FIELDS`
+    that some record has, and ``metric`` if some record holds it. It is built column by
+    column from those fields alone: a frame of every field of 100,000 records, from one
+    dictionary per record, would take twice the time and memory of the comparison.
+    """
+    dirs = list(dict.fromkeys(Path(run).resolve() for run in runs))
+    score = _score_reader(metric)
+    columns = {name: [] for name in ("run", *_FIELDS, metric)}
+    held = set()  # the columns some record has; the others are no column at all
+    for run_dir, run_name in zip(dirs, run_names(dirs)):
+        tasks = current_tasks(run_dir)
+        for record in iter_records(run_dir):
+            if tasks is not None and record.get("task_id") not in tasks:
+                continue
+            columns["run"].append(run_name)
+            for name in _FIELDS:
+                value = record.get(name, _ABSENT)
+                columns[name].append(np.nan if value is _ABSENT else value)
+                if value is not _ABSENT:
+                    held.add(name)
+            value = score(record)
+            columns[metric].append(np.nan if value is None or value is _ABSENT else value)
+            if value is not _ABSENT:
+                held.add(metric)
+    held.update(("run", "dataset", "classifier"))  # records_frame reads these with get()
+    frame = pd.DataFrame({name: values for name, values in columns.items() if name in held}
+                         if columns["run"] else {})
+    return frame, _declared_datasets(runs)
+
+
+_ABSENT = object()  # a field or score that a record does not hold
+
+
+def _score_reader(metric: str):
+    """A function giving a record's score ``metric`` (None: undefined) or :data:`_ABSENT`,
+    as records_frame reads it: ``metrics[metric]``, or for a per-class score such as
+    ``f1[M]`` the entry of ``per_class[f1]`` at the position of class M in ``classes``."""
+    per_class = per_class_metric(metric)
+    if per_class is None:
+        return lambda record: (record.get("metrics") or {}).get(metric, _ABSENT)
+    name, cls = per_class
+
+    def score(record):
+        classes = record.get("classes") or []
+        values = (record.get("per_class") or {}).get(name)
+        return values[classes.index(cls)] if values and cls in classes else _ABSENT
+
+    return score
 
 
 def _declared_datasets(runs) -> list[str]:
@@ -290,7 +342,7 @@ def compare_paths(paths, *, metric: str | None = None, baseline: str | None = No
                             lower_is_better=lower_is_better, rope=rope, samples=samples)
     runs = run_directories(paths)
     metric = metric or "accuracy"
-    frame, declared = read_runs(runs, [metric])
+    frame, declared = read_runs(runs, metric)
     result = compare(frame, metric=metric, baseline=baseline, test=test, alpha=alpha,
                      lower_is_better=lower_is_better, datasets=declared, rope=rope, samples=samples)
     if len(result.classifiers) < 2:
