@@ -496,7 +496,9 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
                    "docs/configuration.md), "
                    "or a per-class score such as 'f1[M]'. For a CSV it only names the scores.")
 @click.option("--baseline", metavar="NAME", help="Classifier the others are tested against "
-                                                  "(default: the first one).")
+                                                  "(default: for one result directory, the "
+                                                  "baseline the run stored, as its own summary "
+                                                  "compares; otherwise the first classifier).")
 @click.option("--test", "test", default="corrected-t", show_default=True,
               type=_Choice("bayesbench.stats", "FOLD_TESTS"),
               help="Test over the folds of each data set that sets the v / * marks.")
@@ -549,6 +551,12 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, rope, sample
     Wilcoxon p-values. A CSV with one score per cell (a published table, a
     run's summary/<metric>.csv) gets only the tests over data sets; a long
     CSV with folds (a run's summary/scores.csv, with --metric) gets them all.
+
+    The baseline of one result directory is the one the run stored (its
+    config's compare.baseline, else its first classifier when the run was
+    created), so that the tables match the run's own summary; the notes say
+    so. --baseline chooses another; with several runs or a CSV the default
+    is the first classifier.
 
     A classifier that failed (or has no score) on some fold of a data set
     gets an empty cell there, and that data set is left out of the ranks and

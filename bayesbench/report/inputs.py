@@ -9,7 +9,7 @@ scores to :mod:`.analysis`.
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +18,7 @@ import yaml
 
 from ..errors import StatsError
 from ..evaluation.metrics import LOWER_IS_BETTER, per_class_metric
+from ..evaluation.rundir import config_baseline
 from ..evaluation.store import RECORDS, current_tasks, iter_records, run_names
 from .analysis import SIGNED_RANK_SAMPLES, Comparison, compare, compare_scores
 from .pages import Network
@@ -311,11 +312,38 @@ def _declared_datasets(runs) -> list[str]:
     names = []
     for run in runs:
         try:
-            config = yaml.safe_load((Path(run) / "config.yaml").read_text())
-            names += [str(d["name"]) for d in config["datasets"]]
-        except (OSError, yaml.YAMLError, KeyError, TypeError):
+            names += [str(d["name"]) for d in _run_config(run)["datasets"]]
+        except (KeyError, TypeError):
             continue
     return names
+
+
+def _run_config(run) -> dict | None:
+    """A result directory's ``config.yaml``, None when unreadable: what a comparison takes
+    from it (the data sets' order, the baseline) has a default."""
+    try:
+        config = yaml.safe_load((Path(run) / "config.yaml").read_text())
+    except (OSError, yaml.YAMLError):
+        return None
+    return config if isinstance(config, dict) else None
+
+
+def _run_baseline(runs, frame: pd.DataFrame) -> tuple[str | None, tuple[str, ...]]:
+    """The baseline of a comparison of one result directory, ``(the baseline it stored,
+    a note saying so)``: the run's ``compare.baseline`` (else its first classifier when it
+    was created), as its own summary compares. ``(None, ...)`` (the comparison's default,
+    the first classifier) for several runs, or when the stored one has no records."""
+    if len(runs) != 1:
+        return None, ()
+    stored = config_baseline(_run_config(runs[0]))
+    if stored is None or not len(frame):
+        return None, ()
+    stored = str(stored)
+    if not frame["classifier"].astype(str).eq(stored).any():
+        return None, (f"{runs[0]} stored the baseline '{stored}', which has no records there; "
+                      f"the first classifier is the baseline instead.",)
+    return stored, (f"the baseline '{stored}' is the one stored with the run {runs[0]} (its "
+                    f"config's baseline, else its first classifier when the run was created).",)
 
 
 def compare_paths(paths, *, metric: str | None = None, baseline: str | None = None,
@@ -324,6 +352,9 @@ def compare_paths(paths, *, metric: str | None = None, baseline: str | None = No
                   samples: int = SIGNED_RANK_SAMPLES) -> Comparison:
     """Compare from disk: result directories, directories of them, or one CSV of scores.
 
+    ``baseline`` defaults, for one result directory, to the baseline the run stored
+    (:func:`~bayesbench.evaluation.rundir.config_baseline`, the one its own summary
+    compares against; the notes say so), and otherwise to the first classifier.
     ``metric`` defaults to accuracy for result directories; for a CSV it picks the
     scores of a long table and otherwise names them (default: the name the table
     gives, else "score"). ``lower_is_better`` defaults to the metric's direction
@@ -343,13 +374,16 @@ def compare_paths(paths, *, metric: str | None = None, baseline: str | None = No
     runs = run_directories(paths)
     metric = metric or "accuracy"
     frame, declared = read_runs(runs, metric)
+    notes = ()
+    if baseline is None:
+        baseline, notes = _run_baseline(runs, frame)
     result = compare(frame, metric=metric, baseline=baseline, test=test, alpha=alpha,
                      lower_is_better=lower_is_better, datasets=declared, rope=rope, samples=samples)
     if len(result.classifiers) < 2:
         raise StatsError(f"{', '.join(map(str, runs))}: one classifier ({result.classifiers[0]}); "
                          f"a comparison needs at least 2 (give several result directories to "
                          f"compare runs)")
-    return result
+    return replace(result, notes=notes + result.notes) if notes else result
 
 
 def _compare_csv(path: Path, *, metric, baseline, test, alpha, lower_is_better, rope,
