@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 from dataclasses import dataclass, replace
+from operator import itemgetter
 from pathlib import Path
 
 import numpy as np
@@ -262,27 +263,30 @@ def read_runs(runs, metric: str) -> tuple[pd.DataFrame, list[str]]:
     dictionary per record, would take twice the time and memory of the comparison.
     """
     dirs = list(dict.fromkeys(Path(run).resolve() for run in runs))
-    score = _score_reader(metric)
-    columns = {name: [] for name in ("run", *_FIELDS, metric)}
-    held = set()  # the columns some record has; the others are no column at all
+    score, take = _score_reader(metric), itemgetter(*_FIELDS)
+    rows, complete = [], False
+    # The columns no record has so far (records_frame has none of them); dataset and
+    # classifier are always there.
+    unheld = {*_FIELDS, metric}.difference(("dataset", "classifier"))
     for run_dir, run_name in zip(dirs, run_names(dirs)):
         tasks = current_tasks(run_dir)
         for record in iter_records(run_dir):
             if tasks is not None and record.get("task_id") not in tasks:
                 continue
-            columns["run"].append(run_name)
-            for name in _FIELDS:
-                value = record.get(name, _ABSENT)
-                columns[name].append(np.nan if value is _ABSENT else value)
-                if value is not _ABSENT:
-                    held.add(name)
+            try:
+                fields, complete = take(record), True
+            except KeyError:  # a failed task, an older record: what it lacks is NaN
+                fields = tuple(record.get(name, np.nan) for name in _FIELDS)
+                unheld.difference_update(record)
             value = score(record)
-            columns[metric].append(np.nan if value is None or value is _ABSENT else value)
             if value is not _ABSENT:
-                held.add(metric)
-    held.update(("run", "dataset", "classifier"))  # records_frame reads these with get()
-    frame = pd.DataFrame({name: values for name, values in columns.items() if name in held}
-                         if columns["run"] else {})
+                unheld.discard(metric)
+            rows.append((run_name, *fields, np.nan if value is None or value is _ABSENT else value))
+    if complete:
+        unheld.difference_update(_FIELDS)
+    names = ("run", *_FIELDS, metric)
+    frame = pd.DataFrame({name: list(values) for name, values in zip(names, zip(*rows))
+                          if name not in unheld})
     return frame, _declared_datasets(runs)
 
 
