@@ -496,7 +496,9 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
                    "docs/configuration.md), "
                    "or a per-class score such as 'f1[M]'. For a CSV it only names the scores.")
 @click.option("--baseline", metavar="NAME", help="Classifier the others are tested against "
-                                                  "(default: the first one).")
+                                                  "(default: for one result directory, the "
+                                                  "baseline the run stored, as its own summary "
+                                                  "compares; otherwise the first classifier).")
 @click.option("--test", "test", default="corrected-t", show_default=True,
               type=_Choice("bayesbench.stats", "FOLD_TESTS"),
               help="Test over the folds of each data set that sets the v / * marks.")
@@ -528,31 +530,31 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, rope, sample
             plot, report_dir):
     """Compare classifiers across runs with significance tests.
 
-    RUN_DIR... are result directories written by `bayesbench run`, or
-    directories holding several of them, or one CSV file of scores (first
-    column the data set, one column per classifier, e.g. a published table).
-    Classifiers are named by their labels; a label found in two runs is
-    prefixed with the run's directory name.
+    RUN_DIR... are result directories written by `bayesbench run`, or directories holding
+    several of them, or one CSV file of scores (first column the data set, one column per
+    classifier, e.g. a published table). Classifiers are named by their labels; a label found in
+    two runs is prefixed with the run's directory name.
 
-    Printed: a data sets x classifiers table of mean +- std over folds, the
-    best of each row marked, and `v` / `*` where a classifier is significantly
-    better / worse than the baseline on that data set (--test over its folds;
-    paired tests refuse runs made with different folds or seeds, the unpaired
-    t-test does not); average ranks and wins/ties/losses; Friedman's
-    chi-square (Demsar's formula, and scipy's tie-corrected value) and the
-    Iman-Davenport F; Nemenyi and Bonferroni-Dunn critical differences; Holm,
-    Bonferroni-Dunn, Wilcoxon signed-rank and sign tests against the baseline,
-    each with effect sizes (Cohen's d_z, rank-biserial) and the Bayesian
-    signed-rank test's P(better), P(rope), P(worse) (--rope); per data set the
-    fold test's p-value beside the mean difference with its 95% interval and
-    the Bayesian correlated t-test; every pair's Nemenyi and Holm-adjusted
-    Wilcoxon p-values. A CSV with one score per cell (a published table, a
-    run's summary/<metric>.csv) gets only the tests over data sets; a long
-    CSV with folds (a run's summary/scores.csv, with --metric) gets them all.
+    Printed: a data sets x classifiers table of mean +- std over folds, the best of each row
+    marked, and `v` / `*` where a classifier is significantly better / worse than the baseline
+    on that data set (--test over its folds; paired tests refuse runs made with different folds
+    or seeds, the unpaired t-test does not); average ranks and wins/ties/losses; Friedman's
+    chi-square (Demsar's formula, and scipy's tie-corrected value) and the Iman-Davenport F;
+    Nemenyi and Bonferroni-Dunn critical differences; Holm, Bonferroni-Dunn, Wilcoxon
+    signed-rank and sign tests against the baseline, each with effect sizes (Cohen's d_z,
+    rank-biserial) and the Bayesian signed-rank test's P(better), P(rope), P(worse) (--rope);
+    per data set the fold test's p-value beside the mean difference with its 95% interval and
+    the Bayesian correlated t-test; every pair's Nemenyi and Holm-adjusted Wilcoxon p-values. A
+    CSV with one score per cell (a published table, a run's summary/<metric>.csv) gets only the
+    tests over data sets; a long CSV with folds (a run's summary/scores.csv, with --metric) gets
+    them all.
 
-    A classifier that failed (or has no score) on some fold of a data set
-    gets an empty cell there, and that data set is left out of the ranks and
-    the tests over data sets; the notes under the tables name both.
+    The baseline of one result directory is the one the run stored (its config's
+    compare.baseline, else its first classifier when created), as in the run's own summary; the
+    notes say so. With several runs or a CSV it is the first classifier. A classifier that
+    failed (or has no score) on some fold of a data set gets an empty cell there, and that data
+    set is left out of the ranks and the tests over data sets; the notes under the tables name
+    both.
 
     \b
     Examples:

@@ -292,6 +292,13 @@ def test_compare_page_says_what_happens_to_failed_cells():
     assert "'f1[M]'" in text
 
 
+def test_compare_page_says_where_the_default_baseline_comes_from():
+    text = " ".join(page("compare").split())
+    assert "The baseline of one result directory is the one the run stored" in text
+    assert "(default: for one result directory, the baseline the run stored" in text
+    assert "as in the run's own summary; the notes say so. With several runs or a CSV it is the first" in text
+
+
 # --------------------------------------------------------------- discretize
 
 WEKA_JAR = Path("/usr/share/java/weka.jar")

@@ -218,11 +218,7 @@ def stored_baseline(experiment: Experiment, previous) -> tuple[str, str | None]:
     """
     labels = [c.label for c in experiment.classifiers]
     given = experiment.compare.baseline
-    stored = None
-    if isinstance(previous, dict):
-        compare = previous.get("compare") if isinstance(previous.get("compare"), dict) else {}
-        classifiers = previous.get("classifiers") or [{}]
-        stored = compare.get("baseline") or (classifiers[0] or {}).get("label")
+    stored = config_baseline(previous)
     if given is not None:
         changes = stored is not None and stored != given
         return given, (f"the comparison's baseline changes from '{stored}' to '{given}'"
@@ -233,6 +229,18 @@ def stored_baseline(experiment: Experiment, previous) -> tuple[str, str | None]:
                         if stored != labels[0] else None)
     return labels[0], (f"the comparison's baseline changes from '{stored}', no longer a "
                        f"classifier of the run, to '{labels[0]}'" if stored else None)
+
+
+def config_baseline(config):
+    """The baseline a result directory's ``config.yaml`` (as loaded) stores: its
+    ``compare.baseline``, else (a directory written before the baseline was stored) its
+    first classifier's label; None when it holds neither."""
+    if not isinstance(config, dict):
+        return None
+    compare = config.get("compare") if isinstance(config.get("compare"), dict) else {}
+    classifiers = config.get("classifiers") or [{}]
+    first = classifiers[0] if isinstance(classifiers, list) and isinstance(classifiers[0], dict) else {}
+    return compare.get("baseline") or first.get("label")
 
 
 def _with_baseline(experiment: Experiment, baseline: str) -> Experiment:

@@ -218,7 +218,8 @@ def _over_datasets(fields: dict, notes: list[str], samples: int) -> Comparison:
         fields.update(_rank_tests(complete_values, names, base, fields["alpha"], lower))
         fields.update(_effects_over_datasets(complete_values, names, base, fields["rope"], lower,
                                              samples))
-        fields.update(_all_pairs(complete_values, fields["alpha"], lower))
+        fields.update(_all_pairs(complete_values, fields["nemenyi"], fields["friedman"].average_ranks,
+                                 fields["alpha"]))
     return Comparison(**fields, notes=tuple(notes))
 
 
@@ -241,9 +242,10 @@ def _effects_over_datasets(scores, names, base, rope, lower, samples) -> dict:
     return dict(over_datasets=MappingProxyType(out))
 
 
-def _all_pairs(scores, alpha, lower) -> dict:
-    """Every pair's Nemenyi p-value and Holm-adjusted Wilcoxon signed-rank p-value."""
-    return dict(nemenyi_pairs=S.nemenyi_pairwise(scores, alpha=alpha, lower_is_better=lower),
+def _all_pairs(scores, nemenyi, average_ranks, alpha) -> dict:
+    """Every pair's Nemenyi p-value (from the Nemenyi test of the ranks) and Holm-adjusted
+    Wilcoxon signed-rank p-value."""
+    return dict(nemenyi_pairs=S.nemenyi_pairs(nemenyi, average_ranks, alpha),
                 wilcoxon_pairs=S.wilcoxon_pairwise(scores, alpha=alpha))
 
 
@@ -448,7 +450,7 @@ def _labels(frame: pd.DataFrame) -> np.ndarray:
 def _fold_cells(frame: pd.DataFrame, metric: str, declared) -> _Cells:
     """Arrange the finished records of complete cells as data sets x classifiers x folds."""
     names = list(pd.unique(frame["_label"]))
-    present_sets = set(frame["dataset"])
+    present_sets = set(pd.unique(frame["dataset"]))  # the distinct names, not 100,000 look-ups
     datasets = [d for d in dict.fromkeys(map(str, declared or ())) if d in present_sets]
     datasets += sorted(present_sets.difference(datasets))
     # A resumed run may hold a task twice; the last record wins.

@@ -9,7 +9,8 @@ scores to :mod:`.analysis`.
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from operator import itemgetter
 from pathlib import Path
 
 import numpy as np
@@ -17,8 +18,9 @@ import pandas as pd
 import yaml
 
 from ..errors import StatsError
-from ..evaluation.metrics import LOWER_IS_BETTER
-from ..evaluation.store import RECORDS, iter_records, records_frame, run_names
+from ..evaluation.metrics import LOWER_IS_BETTER, per_class_metric
+from ..evaluation.rundir import config_baseline
+from ..evaluation.store import RECORDS, current_tasks, iter_records, run_names
 from .analysis import SIGNED_RANK_SAMPLES, Comparison, compare, compare_scores
 from .pages import Network
 
@@ -246,11 +248,66 @@ def run_directories(paths) -> list[Path]:
     return list(runs.values())
 
 
-def read_runs(runs, metrics=None) -> tuple[pd.DataFrame, list[str]]:
-    """The records of result directories ``runs`` (failed tasks included, as ``compare``
-    wants them; only the scores ``metrics`` when given), and the data set names in the
-    order their configs list them."""
-    return records_frame(runs, failed=True, metrics=metrics), _declared_datasets(runs)
+# The fields of a record that a comparison reads besides the score (records_frame's names).
+_FIELDS = ("dataset", "classifier", "repetition", "fold", "fold_id", "status", "n_train", "n_test")
+
+
+def read_runs(runs, metric: str) -> tuple[pd.DataFrame, list[str]]:
+    """The records of result directories ``runs`` as :func:`~.analysis.compare` reads them,
+    failed tasks included, and the data set names in the order their configs list them.
+
+    The frame holds the columns of ``records_frame(runs, failed=True, metrics=[metric])``
+    that a comparison reads, with the same values: ``run``, the fields of :data:`_FIELDS`
+    that some record has, and ``metric`` if some record holds it. It is built column by
+    column from those fields alone: a frame of every field of 100,000 records, from one
+    dictionary per record, would take twice the time and memory of the comparison.
+    """
+    dirs = list(dict.fromkeys(Path(run).resolve() for run in runs))
+    score, take = _score_reader(metric), itemgetter(*_FIELDS)
+    rows, complete = [], False
+    # The columns no record has so far (records_frame has none of them); dataset and
+    # classifier are always there.
+    unheld = {*_FIELDS, metric}.difference(("dataset", "classifier"))
+    for run_dir, run_name in zip(dirs, run_names(dirs)):
+        tasks = current_tasks(run_dir)
+        for record in iter_records(run_dir):
+            if tasks is not None and record.get("task_id") not in tasks:
+                continue
+            try:
+                fields, complete = take(record), True
+            except KeyError:  # a failed task, an older record: what it lacks is NaN
+                fields = tuple(record.get(name, np.nan) for name in _FIELDS)
+                unheld.difference_update(record)
+            value = score(record)
+            if value is not _ABSENT:
+                unheld.discard(metric)
+            rows.append((run_name, *fields, np.nan if value is None or value is _ABSENT else value))
+    if complete:
+        unheld.difference_update(_FIELDS)
+    names = ("run", *_FIELDS, metric)
+    frame = pd.DataFrame({name: list(values) for name, values in zip(names, zip(*rows))
+                          if name not in unheld})
+    return frame, _declared_datasets(runs)
+
+
+_ABSENT = object()  # a field or score that a record does not hold
+
+
+def _score_reader(metric: str):
+    """A function giving a record's score ``metric`` (None: undefined) or :data:`_ABSENT`,
+    as records_frame reads it: ``metrics[metric]``, or for a per-class score such as
+    ``f1[M]`` the entry of ``per_class[f1]`` at the position of class M in ``classes``."""
+    per_class = per_class_metric(metric)
+    if per_class is None:
+        return lambda record: (record.get("metrics") or {}).get(metric, _ABSENT)
+    name, cls = per_class
+
+    def score(record):
+        classes = record.get("classes") or []
+        values = (record.get("per_class") or {}).get(name)
+        return values[classes.index(cls)] if values and cls in classes else _ABSENT
+
+    return score
 
 
 def _declared_datasets(runs) -> list[str]:
@@ -259,11 +316,38 @@ def _declared_datasets(runs) -> list[str]:
     names = []
     for run in runs:
         try:
-            config = yaml.safe_load((Path(run) / "config.yaml").read_text())
-            names += [str(d["name"]) for d in config["datasets"]]
-        except (OSError, yaml.YAMLError, KeyError, TypeError):
+            names += [str(d["name"]) for d in _run_config(run)["datasets"]]
+        except (KeyError, TypeError):
             continue
     return names
+
+
+def _run_config(run) -> dict | None:
+    """A result directory's ``config.yaml``, None when unreadable: what a comparison takes
+    from it (the data sets' order, the baseline) has a default."""
+    try:
+        config = yaml.safe_load((Path(run) / "config.yaml").read_text())
+    except (OSError, yaml.YAMLError):
+        return None
+    return config if isinstance(config, dict) else None
+
+
+def _run_baseline(runs, frame: pd.DataFrame) -> tuple[str | None, tuple[str, ...]]:
+    """The baseline of a comparison of one result directory, ``(the baseline it stored,
+    a note saying so)``: the run's ``compare.baseline`` (else its first classifier when it
+    was created), as its own summary compares. ``(None, ...)`` (the comparison's default,
+    the first classifier) for several runs, or when the stored one has no records."""
+    if len(runs) != 1:
+        return None, ()
+    stored = config_baseline(_run_config(runs[0]))
+    if stored is None or not len(frame):
+        return None, ()
+    stored = str(stored)
+    if not frame["classifier"].astype(str).eq(stored).any():
+        return None, (f"{runs[0]} stored the baseline '{stored}', which has no records there; "
+                      f"the first classifier is the baseline instead.",)
+    return stored, (f"the baseline '{stored}' is the one stored with the run {runs[0]} (its "
+                    f"config's baseline, else its first classifier when the run was created).",)
 
 
 def compare_paths(paths, *, metric: str | None = None, baseline: str | None = None,
@@ -272,6 +356,9 @@ def compare_paths(paths, *, metric: str | None = None, baseline: str | None = No
                   samples: int = SIGNED_RANK_SAMPLES) -> Comparison:
     """Compare from disk: result directories, directories of them, or one CSV of scores.
 
+    ``baseline`` defaults, for one result directory, to the baseline the run stored
+    (:func:`~bayesbench.evaluation.rundir.config_baseline`, the one its own summary
+    compares against; the notes say so), and otherwise to the first classifier.
     ``metric`` defaults to accuracy for result directories; for a CSV it picks the
     scores of a long table and otherwise names them (default: the name the table
     gives, else "score"). ``lower_is_better`` defaults to the metric's direction
@@ -290,14 +377,17 @@ def compare_paths(paths, *, metric: str | None = None, baseline: str | None = No
                             lower_is_better=lower_is_better, rope=rope, samples=samples)
     runs = run_directories(paths)
     metric = metric or "accuracy"
-    frame, declared = read_runs(runs, [metric])
+    frame, declared = read_runs(runs, metric)
+    notes = ()
+    if baseline is None:
+        baseline, notes = _run_baseline(runs, frame)
     result = compare(frame, metric=metric, baseline=baseline, test=test, alpha=alpha,
                      lower_is_better=lower_is_better, datasets=declared, rope=rope, samples=samples)
     if len(result.classifiers) < 2:
         raise StatsError(f"{', '.join(map(str, runs))}: one classifier ({result.classifiers[0]}); "
                          f"a comparison needs at least 2 (give several result directories to "
                          f"compare runs)")
-    return result
+    return replace(result, notes=notes + result.notes) if notes else result
 
 
 def _compare_csv(path: Path, *, metric, baseline, test, alpha, lower_is_better, rope,

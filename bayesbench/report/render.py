@@ -271,14 +271,16 @@ def _pvalues_table(result: Comparison, fmt: str) -> ComparisonTable:
     values = [None if frame is None else frame.to_numpy(dtype=float) for frame, _ in columns]
     sign = (result.sign.to_numpy(dtype=int) if result.sign is not None
             else np.zeros(diff.shape, dtype=int))
-    base = result.classifiers.index(result.baseline)
+    # The labels once: each ``result.datasets`` builds a list from the frame's index.
+    datasets, names = result.datasets, result.classifiers
+    base = names.index(result.baseline)
     rows = []
     for i, j in zip(*np.nonzero(np.isfinite(diff))):
         if j == base:
             continue
         cells = [{1: "v", -1: "*"}.get(int(sign[i, j]), "") if v is None else show(v[i, j], fmt)
                  for v, (_, show) in zip(values, columns)]
-        rows.append([result.datasets[i], result.classifiers[j], *cells])
+        rows.append([datasets[i], names[j], *cells])
     headers = (["dataset", "classifier", "pvalue", "mark", "difference", "ci_low", "ci_high",
                 "p_better", "p_rope", "p_worse"] if fmt == "csv" else
                ["data set", "classifier", "p", "mark", "difference", "95% CI low", "95% CI high",

@@ -48,6 +48,6 @@ from .agreement import KAPPA_WEIGHTS, cohen_kappa  # noqa: E402
 __all__ += ["KAPPA_WEIGHTS", "cohen_kappa"]
 
 # Every pair of classifiers, not only each against a baseline.
-from .pairwise import PairwiseResult, nemenyi_pairwise, wilcoxon_pairwise  # noqa: E402
+from .pairwise import PairwiseResult, nemenyi_pairs, nemenyi_pairwise, wilcoxon_pairwise  # noqa: E402
 
-__all__ += ["PairwiseResult", "nemenyi_pairwise", "wilcoxon_pairwise"]
+__all__ += ["PairwiseResult", "nemenyi_pairwise", "nemenyi_pairs", "wilcoxon_pairwise"]

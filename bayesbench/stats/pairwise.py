@@ -27,9 +27,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import StatsError
-from .multiple import holm, nemenyi, rank_scores, wilcoxon
+from .multiple import NemenyiResult, holm, nemenyi, rank_scores, wilcoxon_rows
 
-__all__ = ["PairwiseResult", "nemenyi_pairwise", "wilcoxon_pairwise"]
+__all__ = ["PairwiseResult", "nemenyi_pairwise", "nemenyi_pairs", "wilcoxon_pairwise"]
 
 
 @dataclass(frozen=True)
@@ -113,13 +113,20 @@ def nemenyi_pairwise(scores, *, alpha: float = 0.05, lower_is_better: bool = Fal
     s = _scores(scores)
     ranks = rank_scores(s, lower_is_better=lower_is_better)
     average = ranks.mean(axis=0)
-    k = s.shape[1]
-    test = nemenyi(average, s.shape[0], alpha)
-    i, j = _pairs(k)
+    return nemenyi_pairs(nemenyi(average, s.shape[0], alpha), average, alpha)
+
+
+def nemenyi_pairs(test: NemenyiResult, average_ranks, alpha: float = 0.05) -> PairwiseResult:
+    """:func:`nemenyi_pairwise` from a Nemenyi test already computed
+    (:func:`~bayesbench.stats.nemenyi` on ``average_ranks`` at level ``alpha``), whose
+    studentized range tails, one numerical integral per distance, need not be computed
+    twice."""
+    average = np.asarray(average_ranks, dtype=float)
+    i, j = _pairs(average.size)
     p = test.pvalue[i, j]
     return PairwiseResult(pairs=tuple(zip(i.tolist(), j.tolist())), statistic=average[i] - average[j],
                           pvalue=p, pvalue_adjusted=p.copy(), reject=test.reject[i, j],
-                          alpha=float(alpha), method="nemenyi", n_classifiers=k)
+                          alpha=float(alpha), method="nemenyi", n_classifiers=average.size)
 
 
 def wilcoxon_pairwise(scores, *, alpha: float = 0.05, zero_method: str = "demsar",
@@ -151,11 +158,13 @@ def wilcoxon_pairwise(scores, *, alpha: float = 0.05, zero_method: str = "demsar
     s = _scores(scores)
     k = s.shape[1]
     i, j = _pairs(k)
-    tests = [wilcoxon(s[:, a], s[:, b], zero_method=zero_method, method=method)
-             for a, b in zip(i, j)]
-    p = np.array([t.pvalue for t in tests])
+    # All pairs at once, one row each: 50 classifiers are 1,225 pairs, and each null
+    # distribution is computed once for all the rows that need it.
+    tests = wilcoxon_rows(np.ascontiguousarray(s[:, i].T), np.ascontiguousarray(s[:, j].T),
+                          zero_method=zero_method, method=method)
+    p = tests.pvalue
     adjusted = holm(p, alpha)
     return PairwiseResult(pairs=tuple(zip(i.tolist(), j.tolist())),
-                          statistic=np.array([t.statistic for t in tests]), pvalue=p,
+                          statistic=tests.statistic, pvalue=p,
                           pvalue_adjusted=adjusted.pvalue_adjusted, reject=adjusted.reject,
                           alpha=float(alpha), method="wilcoxon-holm", n_classifiers=k)

@@ -1,6 +1,8 @@
 """`bayesbench compare` on the command line: Demšar's tables as CSV, records of runs, errors."""
 import csv
 import io
+import json
+import shutil
 
 import numpy as np
 import pytest
@@ -197,3 +199,75 @@ def test_a_run_with_one_classifier_is_an_error_for_the_command(tmp_path, ttest_r
     assert res.exit_code == 1 and res.stdout == ""
     assert res.stderr.strip().startswith(f"bayesbench: error: {run}: one classifier (nb); "
                                          f"a comparison needs at least 2")
+
+
+STORED_BASELINE = """\
+name: stored
+seed: 1
+datasets: [iris, wine]
+cv: {folds: 3}
+classifiers: [tan, nb, gnb]
+compare: {baseline: nb}
+format: [csv]
+"""
+
+
+@pytest.fixture(scope="module")
+def stored_run(tmp_path_factory):
+    """A real run whose stored baseline, nb, is neither its first classifier in record
+    order (tan) nor in alphabetical order (gnb)."""
+    tmp = tmp_path_factory.mktemp("stored")
+    config = tmp / "stored.yaml"
+    config.write_text(STORED_BASELINE)
+    res = CliRunner().invoke(main, ["run", str(config), "-o", str(tmp / "run"), "--jobs", "1", "--quiet"])
+    assert res.exit_code == 0, res.output
+    return tmp / "run"
+
+
+def test_compare_of_one_run_takes_the_baseline_the_run_stored(stored_run):
+    # Before: `compare RUN` tested against tan, the first classifier, while the run's own
+    # summary (and config.yaml) said nb.
+    res = CliRunner().invoke(main, ["compare", str(stored_run), "--format", "csv"])
+    assert res.exit_code == 0, res.output
+    _scores, _tests, posthoc, pvalues, _pairs = _csv_sections(res.stdout)
+    assert [r[0] for r in posthoc[1:]] == ["tan", "gnb"]
+    assert {r[1] for r in pvalues[1:]} == {"tan", "gnb"}
+    # The run's own end-of-run comparison, written by `bayesbench run`, is the same table.
+    with open(stored_run / "summary" / "comparison_posthoc.csv", newline="") as fh:
+        assert posthoc == list(csv.reader(fh))
+    assert f"# the baseline 'nb' is the one stored with the run {stored_run}" in res.stdout
+    text = CliRunner().invoke(main, ["compare", str(stored_run)]).stdout
+    assert "post-hoc tests against nb over 2 data sets" in text
+    assert compare_paths([stored_run]).baseline == "nb"
+
+
+def test_an_explicit_baseline_overrides_the_stored_one(stored_run):
+    res = CliRunner().invoke(main, ["compare", str(stored_run), "--baseline", "tan", "--format", "json"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert doc["baseline"] == "tan"
+    assert [r["classifier"] for r in doc["tables"]["posthoc"]] == ["nb", "gnb"]
+    assert not any("stored with the run" in note for note in doc["notes"])
+
+
+def test_several_runs_keep_the_first_classifier_as_baseline(stored_run, tmp_path):
+    for name in ("a", "b"):
+        shutil.copytree(stored_run, tmp_path / "both" / name)
+    cmp = compare_paths([tmp_path / "both"])
+    assert cmp.baseline == cmp.classifiers[0] == "a/tan"
+    assert not any("stored with the run" in note for note in cmp.notes)
+
+
+def test_a_stored_baseline_without_records_falls_back_to_the_first_classifier(tmp_path, ttest_ref):
+    a, b = ttest_ref["accuracy_A"], ttest_ref["accuracy_B"]
+    run = tmp_path / "run"
+    write_run(run, fold_records("ex1", "A", a) + fold_records("ex2", "A", b)
+              + fold_records("ex1", "B", b) + fold_records("ex2", "B", a))
+    (run / "config.yaml").write_text("classifiers: [{label: B}, {label: A}]\n")  # no compare: key
+    cmp = compare_paths([run])
+    assert cmp.baseline == "B"  # an older directory: its first classifier when it was created
+    (run / "config.yaml").write_text("classifiers: [{label: A}]\ncompare: {baseline: Z}\n")
+    cmp = compare_paths([run])
+    assert cmp.baseline == "A"
+    assert cmp.notes[0] == (f"{run} stored the baseline 'Z', which has no records there; the "
+                            f"first classifier is the baseline instead.")

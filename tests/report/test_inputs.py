@@ -2,6 +2,7 @@
 import csv
 
 import numpy as np
+import pandas as pd
 import pytest
 from click.testing import CliRunner
 
@@ -119,3 +120,45 @@ def test_the_corrected_t_test_needs_the_fold_sizes(tmp_path):
         compare_paths([table])
     cmp = compare_paths([table], test="paired-t")
     assert cmp.sign["B"].tolist() == [1, 1]  # B is 0.02 better on every fold
+
+
+def _record(dataset, label, fold, accuracy, **extra):
+    return {"dataset": dataset, "classifier": label, "learner": label, "params": {}, "repetition": 0,
+            "fold": fold, "fold_id": f"{dataset}-{fold}", "seed": 1, "task_id": f"{dataset}-{label}-{fold}",
+            "n_train": 40, "n_test": 10, "status": "ok", "classes": ["a", "b"],
+            "metrics": {"accuracy": accuracy, "error": 1 - accuracy},
+            "per_class": {"f1": [accuracy, None]}, **extra}
+
+
+@pytest.mark.parametrize("metric", ["accuracy", "error", "f1[a]", "f1[b]", "kappa"])
+def test_read_runs_holds_the_records_frame_columns_that_compare_reads(tmp_path, metric):
+    from bayesbench.evaluation.store import RECORDS, TASKS, RecordWriter, records_frame
+    from bayesbench.report.inputs import read_runs
+
+    records = {"one": [_record(ds, c, f, 0.5 + 0.1 * f + 0.01 * i) for i, c in enumerate("AB")
+                       for ds in ("d1", "d2") for f in range(3)],
+               "two": [_record("d1", "A", f, 0.7) for f in range(3)]}
+    # A failed task (no scores), a record without fold sizes, a classifier without per-class
+    # scores, and a task the directory's current config no longer has.
+    records["one"][1] = {k: v for k, v in records["one"][1].items() if k not in ("metrics", "per_class")}
+    records["one"][1].update(status="error", error="ClassifierError: no")
+    del records["one"][2]["n_train"], records["one"][2]["n_test"]
+    records["two"] = [{**r, "classes": ["b"], "per_class": {"f1": [0.4]}} for r in records["two"]]
+    records["two"].append(_record("d9", "A", 0, 0.1, task_id="gone"))
+    runs = []
+    for name, rows in records.items():
+        runs.append(tmp_path / name)
+        runs[-1].mkdir()
+        with RecordWriter(runs[-1]) as writer:
+            for r in rows:
+                writer.append(r)
+    (runs[1] / TASKS).write_text("".join(f"{r['task_id']}\n" for r in records["two"][:-1]))
+    assert (runs[0] / RECORDS).exists()
+    frame, declared = read_runs(runs + [runs[0]], metric)  # a directory named twice is read once
+    reference = records_frame(runs, failed=True, metrics=[metric])
+    wanted = ["run", "dataset", "classifier", "repetition", "fold", "fold_id", "status", "n_train",
+              "n_test", metric]
+    assert sorted(frame.columns) == sorted(c for c in wanted if c in reference.columns)
+    assert (metric in frame) == (metric != "kappa")  # a score no record holds is no column
+    pd.testing.assert_frame_equal(frame, reference[list(frame.columns)])
+    assert declared == []  # no config.yaml: the data sets in the order found

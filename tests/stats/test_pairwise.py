@@ -9,7 +9,8 @@ from scipy import stats as st
 
 from bayesbench.errors import StatsError
 from bayesbench.stats import pairwise
-from bayesbench.stats.pairwise import nemenyi_pairwise, wilcoxon_pairwise
+from bayesbench.stats import nemenyi
+from bayesbench.stats.pairwise import nemenyi_pairs, nemenyi_pairwise, wilcoxon_pairwise
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +36,18 @@ def test_nemenyi_matches_scikit_posthocs(demsar, table6):
     matrix = res.pvalue_matrix()
     assert np.array_equal(matrix, matrix.T) and np.all(np.diag(matrix) == 1.0)
     assert matrix[0, 3] == pytest.approx(recorded["C4.5 vs C4.5+m+cf"], abs=5e-7)
+
+
+def test_nemenyi_pairs_of_a_nemenyi_test_match_scikit_posthocs(demsar, table6):
+    names, auc = table6
+    recorded = demsar["third_party"]["scikit-posthocs"]["nemenyi_p"]  # rounded to 6 decimals
+    avg = demsar["table6_recomputed"]["average_rank"]  # from the printed AUCs
+    res = nemenyi_pairs(nemenyi(avg, len(auc), 0.05), avg)
+    assert res.pairs == tuple(itertools.combinations(range(4), 2)) and res.method == "nemenyi"
+    for (i, j), p, diff, reject in zip(res.pairs, res.pvalue, res.statistic, res.reject):
+        assert p == pytest.approx(recorded[f"{names[i]} vs {names[j]}"], abs=5e-6)
+        assert diff == pytest.approx(avg[i] - avg[j], abs=1e-12)
+        assert reject == (p <= 0.05)
 
 
 def test_nemenyi_statistic_is_the_difference_of_average_ranks(demsar, table6):
