@@ -251,3 +251,24 @@ def test_the_rows_version_is_the_one_pair_test_on_every_row():
             assert got == pytest.approx([one.p_left, one.p_rope, one.p_right, one.mean], abs=1e-12)
     short = correlated_ttest_rows([[0.5, np.nan]], [[0.4, np.nan]], rho=0.1)
     assert np.isnan(short.p_left[0])
+
+
+@pytest.mark.parametrize("rope", [0.0, 0.01, 0.05])
+def test_signed_rank_masses_equal_the_double_sum_with_ties(rope):
+    # The O(N)-per-draw masses against the formula's double sum over all pairs, on
+    # differences full of exact ties, of Walsh sums equal to +-2 rope, and of zeros.
+    rng = np.random.default_rng(3)
+    a = rng.choice([0.70, 0.71, 0.72, 0.75, 0.80], size=40)
+    b = a - rng.choice([-0.02, -0.01, 0.0, 0.01, 0.02, 0.05], size=40)
+    res = bayesian_signed_rank(a, b, rope=rope, seed=4, n_samples=2000)
+    z = np.concatenate(([0.0], a - b))
+    walsh = z[:, None] + z[None, :]
+    h_left = (walsh > 2 * rope) + 0.5 * (walsh == 2 * rope)
+    h_right = (-walsh > 2 * rope) + 0.5 * (-walsh == 2 * rope)
+    alpha = np.ones(z.size)
+    alpha[0] = 0.5
+    w = np.random.RandomState(4).dirichlet(alpha, 2000)
+    right = np.einsum("si,ij,sj->s", w, h_right, w)
+    left = 1.0 - right if rope == 0 else np.einsum("si,ij,sj->s", w, h_left, w)
+    np.testing.assert_allclose(res.sample[:, 2], right, atol=1e-12, rtol=0)
+    np.testing.assert_allclose(res.sample[:, 0], left, atol=1e-12, rtol=0)
