@@ -11,12 +11,12 @@ import numpy as np
 from scipy.special import logsumexp
 
 from .base import BaseClassifier, StructureLearner, fresh_fit
-from .counting import log_table, mixed_radix, node_counts
-from .information import pair_counts
+from .counting import log_table
+from .information import pair_count_matrix, value_offsets
 from .input import check_discrete_predict_X, start_discrete_fit
 from .naive_bayes import NaiveBayes
 from .statistics import StatisticsLearner
-from .structure import Node, Structure
+from .structure import Structure
 from .validation import Interval
 
 
@@ -53,8 +53,14 @@ class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
     classes_ : ndarray
     parent_tables_ : list of ndarray
         ``log p(c, x_i)``, shape ``(n_classes, r_i)``.
+    log_conditionals_ : ndarray of shape (n_classes, R, R)
+        ``log p(x_j = b | c, x_i = a)`` at ``[c, s_i + a, s_j + b]`` for every
+        ordered pair, ``s_i`` the sum of the cardinalities before attribute
+        ``i`` and ``R`` that of all; blocks ``i = j`` are 0. Smoothed from the
+        pair counts TAN uses (:func:`.information.pair_count_matrix`).
     child_tables_ : dict
-        ``(i, j) -> log p(x_j | c, x_i)``, shape ``(n_classes, r_i, r_j)``.
+        ``(i, j) -> log p(x_j | c, x_i)``, shape ``(n_classes, r_i, r_j)``: the
+        blocks of ``log_conditionals_`` (views).
     value_counts_ : list of ndarray
         Training frequency of each value of each attribute.
     structure_ : Structure
@@ -73,35 +79,33 @@ class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
     def fit(self, X, y, *, cardinalities=None, n_classes=None):
         X, cards, codes, names = start_discrete_fit(self, X, y, cardinalities, n_classes)
         k = len(self.classes_)
-        singles = [node_counts(Node((i,)), X, codes, cards, k)[:, 0, :]
-                   for i in range(X.shape[1])]
         fallback = NaiveBayes(alpha=float(self.alpha)).fit(X, codes, cardinalities=cards,
                                                             n_classes=k)
-        self._set_tables(singles, pair_counts(X, codes, cards, k), fallback, cards, names)
+        self._set_tables(pair_count_matrix(X, codes, cards, k), fallback, cards, names)
         return self
 
     def _fit_statistics(self, stats):
-        m = stats.n_attributes
-        pairs = ((i, j, stats.pair(i, j).astype(np.float64))
-                 for i in range(m) for j in range(i + 1, m))
-        self._set_tables([stats.attribute(i).astype(np.float64) for i in range(m)], pairs,
+        self._set_tables(stats.pairs.astype(np.float64),
                          NaiveBayes(alpha=float(self.alpha)).fit_statistics(stats),
-                         stats.cardinalities, stats.attribute_names)
+                         np.asarray(stats.cardinalities, dtype=np.int64), stats.attribute_names)
 
-    def _set_tables(self, singles, pairs, fallback, cards, names):
-        """The tables from the counts ``N(c, x_i)`` (``singles``) and ``(i, j, N(c, x_i, x_j))``."""
+    def _set_tables(self, pairs, fallback, cards, names):
+        """The tables from the pair counts ``N(c, x_i = a, x_j = b)`` of every pair, in the
+        layout of :func:`.information.pair_count_matrix` (its diagonal blocks the singles)."""
         alpha = float(self.alpha)
-        k, m = len(self.classes_), len(singles)
-        self.parent_tables_ = []
-        self.value_counts_ = []
-        for n_ci in singles:
-            self.value_counts_.append(n_ci.sum(axis=0))
-            # Joint p(c, x_i): one table over K * r_i cells.
-            self.parent_tables_.append(log_table(n_ci.reshape(1, 1, -1), alpha).reshape(k, -1))
-        self.child_tables_ = {}
-        for i, j, n in pairs:
-            self.child_tables_[i, j] = log_table(n, alpha)
-            self.child_tables_[j, i] = log_table(n.transpose(0, 2, 1), alpha)
+        k, m = len(self.classes_), len(cards)
+        starts = value_offsets(cards)
+        # N(c, x_i), rows missing x_i left out: the diagonal of the pair counts.
+        value_class = [np.diagonal(pairs[:, a:b, a:b], axis1=1, axis2=2)
+                       for a, b in zip(starts[:-1], starts[1:])]
+        self.value_counts_ = [n.sum(axis=0) for n in value_class]
+        # Joint p(c, x_i): one table over K * r_i cells.
+        self.parent_tables_ = [log_table(n.reshape(1, 1, -1), alpha).reshape(k, -1)
+                               for n in value_class]
+        self.log_conditionals_ = _conditional_log_tables(pairs, cards, starts, alpha)
+        self.child_tables_ = {
+            (i, j): self.log_conditionals_[:, starts[i]:starts[i + 1], starts[j]:starts[j + 1]]
+            for i in range(m) for j in range(m) if i != j}
         self.fallback_ = fallback
         self.structure_ = Structure.naive(
             m, attribute_names=names, cardinalities=tuple(int(c) for c in cards),
@@ -110,35 +114,91 @@ class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
 
     def _joint_log_likelihood(self, X) -> np.ndarray:
         X = check_discrete_predict_X(self, X)
-        n, m, k = X.shape[0], self.n_features_in_, len(self.classes_)
-        cards = self.cardinalities_
-        spodes = np.full((m, n, k), -np.inf)
-        eligible = np.zeros((m, n), dtype=bool)
-        codes, present = [], []
-        for j in range(m):
-            xj, missing, beyond = mixed_radix(X, (j,), cards)
-            codes.append(xj)
-            present.append(~missing & ~beyond)
-        for i in range(m):
-            ok = present[i].copy()
-            ok[ok] = self.value_counts_[i][codes[i][ok]] >= self.min_frequency
-            if not ok.any():
-                continue
-            eligible[i] = ok
-            rows = np.flatnonzero(ok)
-            vi = codes[i][rows]
-            term = self.parent_tables_[i][:, vi].T.copy()
-            for j in range(m):
-                if j == i:
-                    continue
-                has_j = present[j][rows]
-                table = self.child_tables_[i, j]
-                term[has_j] += table[:, vi[has_j], codes[j][rows][has_j]].T
-            spodes[i, rows] = term
-        count = eligible.sum(axis=0)
-        with np.errstate(divide="ignore"):
-            jll = logsumexp(spodes, axis=0) - np.log(np.maximum(count, 1))[:, None]
+        n, k = X.shape[0], len(self.classes_)
+        tables = self._slotted_tables()
+        jll = np.empty((n, k))
+        count = np.empty(n, dtype=np.int64)
+        # Blocks of rows bound the (attributes, rows, classes) array of SPODE scores.
+        for lo in range(0, n, _ROWS):
+            hi = min(n, lo + _ROWS)
+            jll[lo:hi], count[lo:hi] = self._average_spodes(X[lo:hi], *tables)
         none = count == 0
         if none.any():
             jll[none] = self.fallback_._joint_log_likelihood(X[none])
         return jll
+
+    def _slotted_tables(self):
+        """The tables with one extra value per attribute, "absent" (missing, or beyond the
+        cardinality), whose entries are 0: its terms then add exactly nothing, as leaving it
+        out of the product does.
+
+        Returns the offsets of each attribute's slots; per child attribute ``t`` the
+        table ``log p(x_t | c, x_i)`` of every child slot and super-parent slot, shape
+        ``((r_t + 1) * slots, classes)`` (0 for ``i = t``); ``log p(c, x_i)`` of every slot;
+        and each slot's training frequency (-1 for the absent ones, never super-parents).
+        The class axis is padded to 1, 2 or 4 entries when it is shorter, so that a gathered
+        row is 8, 16 or 32 bytes: numpy's ``take`` copies those sizes fastest.
+        """
+        cards = self.cardinalities_
+        k = len(self.classes_)
+        padded = next((p for p in (1, 2, 4) if k <= p), k)
+        starts = value_offsets(cards + 1)
+        slots = int(starts[-1])
+        real = np.flatnonzero(np.arange(slots) - np.repeat(starts[:-1], cards + 1)
+                              < np.repeat(cards, cards + 1))
+        # [child slot, super-parent slot, class]: a child value's rows are contiguous.
+        tables = np.zeros((slots, slots, padded))
+        tables[real[:, None], real, :k] = self.log_conditionals_.transpose(2, 1, 0)
+        columns = [tables[starts[t]:starts[t + 1]].reshape(-1, padded)
+                   for t in range(cards.size)]
+        parents = np.zeros((slots, padded))
+        parents[real, :k] = np.concatenate([np.empty((k, 0)), *self.parent_tables_], axis=1).T
+        frequency = np.full(slots, -1.0)
+        frequency[real] = np.concatenate([np.empty(0), *self.value_counts_])
+        return starts, columns, parents, frequency
+
+    def _average_spodes(self, X, starts, columns, parents, frequency):
+        """``log (1/|S| sum_{i in S} p(c, x_i) prod_j p(x_j | c, x_i))`` and ``|S|`` per row.
+
+        Each child attribute ``t`` is one gather for all super-parents at once,
+        and the sums run over ``t`` in attribute order.
+        """
+        cards = self.cardinalities_
+        present = (X >= 0) & (X < cards)
+        local = np.where(present, X, cards)
+        slot = local + starts[:-1]
+        slots = parents.shape[0]
+        spodes = parents.take(slot, axis=0)             # (rows, super-parents, classes)
+        for t in range(cards.size):
+            spodes += columns[t].take(slot + (local[:, t] * slots)[:, None], axis=0)
+        eligible = present & (frequency.take(slot) >= self.min_frequency)
+        spodes = np.ascontiguousarray(spodes[:, :, :len(self.classes_)].transpose(1, 0, 2))
+        spodes[~eligible.T] = -np.inf
+        count = eligible.sum(axis=1)
+        with np.errstate(divide="ignore"):
+            return logsumexp(spodes, axis=0) - np.log(np.maximum(count, 1))[:, None], count
+
+
+# Rows scored at a time: the SPODE scores of a block take rows x attributes x classes floats,
+# which at 256 rows stay in cache (10% faster than 1024 at 50 attributes).
+_ROWS = 256
+
+
+def _conditional_log_tables(pairs, cards, starts, alpha):
+    """``log p(x_j = b | c, x_i = a)`` of every ordered pair from the counts of all pairs.
+
+    ``pairs[c, (i, a), (j, b)]`` is ``N(c, x_i = a, x_j = b)`` in the layout of
+    ``starts``; each block ``(i, j)`` is smoothed as :func:`.counting.log_table`
+    smooths it (identical numbers: the sums are of integer counts), all at once.
+    Blocks ``i = j`` are set to 0.
+    """
+    den = np.add.reduceat(pairs, starts[:-1], axis=2) if cards.size else pairs[..., :0]
+    den = np.repeat(den + alpha * cards, cards, axis=2)
+    r = np.broadcast_to(np.repeat(cards, cards), pairs.shape)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.log(pairs + alpha) - np.log(den)
+    empty = den == 0
+    out[empty] = -np.log(r[empty])
+    for i in range(cards.size):
+        out[:, starts[i]:starts[i + 1], starts[i]:starts[i + 1]] = 0.0
+    return out

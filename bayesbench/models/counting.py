@@ -80,6 +80,11 @@ class TableTooLarge(ClassifierError):
                 f"({sizes}), over the limit of {self.limit:,} (max_table_cells)")
 
 
+def current_table_limit() -> int:
+    """The most cells a table of counts may have here (:func:`table_limit`)."""
+    return _LIMIT.get()
+
+
 def check_table_size(shape: Sequence[int], attributes: Sequence[int]) -> None:
     """Raise :class:`TableTooLarge` if a table of ``shape`` (over the attributes at
     ``attributes``) has more cells than the limit; call it before allocating the table.
@@ -132,13 +137,17 @@ def compact_codes(X: np.ndarray, cardinalities: Sequence[int]) -> np.ndarray:
     cardinalities up to 127) makes each read contiguous and costs less memory
     than the ``int64`` input it usually replaces. Values are unchanged.
     """
+    return np.asfortranarray(X, dtype=code_dtype(X, cardinalities))
+
+
+def code_dtype(X: np.ndarray, cardinalities: Sequence[int]) -> type:
+    """The smallest signed integer type holding the codes of ``X`` and its cardinalities."""
     top = int(max(np.max(cardinalities, initial=1), 1))
     if X.size:
         # Codes beyond the cardinalities (unseen at fit) must survive the cast.
         top = max(top, int(X.max()))
-    dtype = next(t for t in (np.int8, np.int16, np.int32, np.int64)
-                 if top <= np.iinfo(t).max)
-    return np.asfortranarray(X, dtype=dtype)
+    return next(t for t in (np.int8, np.int16, np.int32, np.int64)
+                if top <= np.iinfo(t).max)
 
 
 def clean_columns(X: np.ndarray, cardinalities: Sequence[int]) -> np.ndarray:

@@ -43,6 +43,24 @@ import numpy as np
 from ..data.folds import kfold_assignment
 from .counting import check_table_size
 
+#: Count cells of the candidates one bincount of :meth:`InnerCV.join_contributions` takes.
+_BATCH_CELLS = 2 ** 21
+
+#: Memory of one stack of candidate scores (``n x n_classes`` floats each), see
+#: :meth:`InnerCV.correct_stacked`.
+_STACK_BYTES = 32 * 2 ** 20
+
+
+def count_correct(scores: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Examples whose highest score (lowest class on ties) is their class, per leading index.
+
+    ``scores`` has shape ``(..., n, n_classes)``. With two classes a comparison
+    replaces ``argmax`` over the short last axis, several times faster.
+    """
+    if scores.shape[-1] == 2:
+        return np.count_nonzero((scores[..., 1] > scores[..., 0]) == (y == 1), axis=-1)
+    return np.count_nonzero(np.argmax(scores, axis=-1) == y, axis=-1)
+
 
 def stratified_fold_ids(y: np.ndarray, n_folds: int, rng: np.random.Generator) -> np.ndarray:
     """Inner fold of each example, dealt as the runner deals outer stratified folds.
@@ -199,6 +217,70 @@ class InnerCV:
         return NodeScore(attributes, codes, n_values, cardinality,
                          self._contribution(codes, n_values, cardinality, attributes=attributes))
 
+    def join_contributions(self, a: NodeScore, others) -> list[np.ndarray]:
+        """The ``contribution`` of :meth:`join` ``(a, b)`` for each ``b`` in ``others``, equal to it
+        to the last bit, the counts of many of them from one ``bincount``.
+
+        The batch lays every candidate's counts out as ``(value, fold, class)``
+        blocks, so that the training counts and their sums over values, all
+        integers, come out of a few array operations for all candidates at
+        once; the logarithms are then taken as :meth:`_contribution` takes them.
+        Each table is checked against the limit first, in the order of ``others``.
+        """
+        joins, cards = [], []
+        for b in others:
+            joins.append(self._combine(a.codes, a.n_values, b.codes, b.n_values, False))
+            cards.append(a.cardinality * b.cardinality)
+            check_table_size((1, joins[-1][1], self.n_classes, self.n_folds),
+                             tuple(sorted(a.attributes + b.attributes)))
+        out, lo = [], 0
+        while lo < len(joins):
+            # Candidates whose counts together fit in _BATCH_CELLS (at least one).
+            hi, cells = lo + 1, joins[lo][1]
+            while hi < len(joins) and (cells + joins[hi][1]) * self.n_folds * self.n_classes \
+                    <= _BATCH_CELLS:
+                cells += joins[hi][1]
+                hi += 1
+            out += self._contributions(joins[lo:hi], cards[lo:hi])
+            lo = hi
+        return out
+
+    def _contributions(self, joins, cards) -> list[np.ndarray]:
+        k, rc = self.n_folds, self.n_classes
+        sizes = [n_values for _, n_values in joins]
+        offsets = np.cumsum([0] + sizes)
+        codes = np.column_stack([c for c, _ in joins])
+        observed = codes >= 0
+        index = ((codes + offsets[:-1]) * k + self.folds[:, None]) * rc + self.y[:, None]
+        counts = np.bincount(index[observed], minlength=int(offsets[-1]) * k * rc)
+        counts = counts.reshape(-1, k, rc)                           # (value, fold, class)
+        train = counts.sum(axis=1, keepdims=True) - counts
+        per_value = np.add.reduceat(train, offsets[:-1], axis=0)      # (candidate, fold, class)
+        denom = np.log(per_value + self.alpha * np.array([float(c) for c in cards])[:, None, None])
+        log_table = np.log(train + self.alpha) - np.repeat(denom, sizes, axis=0)
+        # One gather for every candidate and example; a missing value reads the zero row.
+        rows = np.concatenate([log_table.reshape(-1, rc), np.zeros((1, rc))])
+        where = (codes + offsets[:-1]) * k + self.folds[:, None]
+        where[~observed] = rows.shape[0] - 1
+        # Separate arrays, so that a cached one does not keep the others' memory alive.
+        return [rows.take(column, axis=0) for column in where.T]
+
     def correct(self, scores: np.ndarray) -> int:
         """Number of examples whose highest-scoring class is their own."""
         return int(np.count_nonzero(np.argmax(scores, axis=1) == self.y))
+
+    def per_stack(self) -> int:
+        """Candidates per stack of :meth:`correct_stacked`."""
+        return max(1, _STACK_BYTES // max(self.n * self.n_classes * 8, 1))
+
+    def correct_stacked(self, count: int, fill) -> list[int]:
+        """:meth:`correct` of candidates ``0..count-1``, a stack of them at a time (small data
+        spends its time on per-array overhead, not on arithmetic). ``fill(t, out)`` writes
+        candidate ``t``'s scores into ``out``."""
+        out, per = [], self.per_stack()
+        for lo in range(0, count, per):
+            stack = np.empty((min(per, count - lo), self.n, self.n_classes))
+            for t in range(stack.shape[0]):
+                fill(lo + t, stack[t])
+            out += count_correct(stack, self.y).tolist()
+        return out

@@ -18,12 +18,13 @@ wrapper.ASB` does the same over groups of attributes (:func:`dependence_forest`)
 """
 from __future__ import annotations
 
+import itertools
 from numbers import Real
 
 import numpy as np
 
 from .anb import AugmentedNaiveBayes
-from .independence import GTestResult, conditional_independence_test, independence_test
+from .independence import GTestResult, independence_tests, pairwise_conditional_tests
 from .structure import Structure
 from .tan import maximum_spanning_forest, orient
 from .validation import Interval
@@ -52,8 +53,8 @@ def class_dependent_attributes(X, y, cardinalities, n_classes: int, significance
     per attribute; an unreliable test keeps independence, so drops the attribute.
     """
     tests, kept = [], []
-    for i in range(X.shape[1]):
-        result = independence_test(X[:, i], y, cardinalities[i], n_classes, attributes=(i,))
+    for i, result in enumerate(independence_tests(X, y, cardinalities, n_classes,
+                                                  attributes=[(i,) for i in range(X.shape[1])])):
         tests.append(decision_record((i,), result, significance))
         if result.rejects(significance):
             kept.append(i)
@@ -76,17 +77,15 @@ def dependence_forest(codes, cardinalities, y, n_classes: int, significance: flo
     labels = list(range(m)) if labels is None else labels
     weights = np.zeros((m, m))
     tests = []
-    for i in range(m):
-        for j in range(i + 1, m):
-            result = conditional_independence_test(
-                codes[:, i], codes[:, j], y, cardinalities[i], cardinalities[j], n_classes,
-                attributes=_positions(labels[i]) + _positions(labels[j]))
-            tests.append(decision_record((labels[i], labels[j]), result, significance))
-            if result.rejects(significance):
-                # At a level <= 0.05 a rejected test has G >= 3.84, so I = G / 2N
-                # stays above the forest's zero threshold (12 decimals) for any N
-                # that fits in memory.
-                weights[i, j] = weights[j, i] = result.mutual_information
+    results = pairwise_conditional_tests(codes, y, cardinalities, n_classes,
+                                         attributes=[_positions(label) for label in labels])
+    for (i, j), result in zip(itertools.combinations(range(m), 2), results):
+        tests.append(decision_record((labels[i], labels[j]), result, significance))
+        if result.rejects(significance):
+            # At a level <= 0.05 a rejected test has G >= 3.84, so I = G / 2N
+            # stays above the forest's zero threshold (12 decimals) for any N
+            # that fits in memory.
+            weights[i, j] = weights[j, i] = result.mutual_information
     parent_of = orient(maximum_spanning_forest(weights, min_weight=0.0), m)
     arcs = [{"parent": labels[p], "child": labels[v], "weight": float(weights[p, v])}
             for v, p in enumerate(parent_of) if p is not None]

@@ -28,11 +28,8 @@ import numpy as np
 
 from ..errors import ClassifierError
 from .base import fresh_fit
+from . import information
 from .counting import check_table_size, compact_codes
-
-#: Rows x attributes combined in one ``np.bincount`` call (bounds the index's memory: 32 MiB).
-_BLOCK_CELLS = 2 ** 22
-
 
 class StatisticsNotSufficient(ClassifierError):
     """A learner's parameters need the rows themselves, not only their counts
@@ -41,55 +38,20 @@ class StatisticsNotSufficient(ClassifierError):
 
 def offsets(cardinalities: Sequence[int]) -> np.ndarray:
     """``s_i``, where attribute ``i``'s values start on each axis of the pair-count array."""
-    cards = np.asarray(cardinalities, dtype=np.int64)
-    return np.concatenate([[0], np.cumsum(cards)[:-1]]).astype(np.int64) if cards.size \
-        else np.zeros(0, dtype=np.int64)
-
-
-def _positions(X: np.ndarray, cards: np.ndarray) -> np.ndarray:
-    """``s_i + x_i`` per cell, and ``R`` (a spare slot) where the value is missing or unknown."""
-    R = int(cards.sum())
-    X = compact_codes(X, cards)
-    dtype = np.int32 if R + 1 < 2 ** 31 else np.int64
-    out = X.astype(dtype) + offsets(cards).astype(dtype)
-    out[(X < 0) | (X >= cards)] = R
-    return out
+    return information.value_offsets(np.asarray(cardinalities, dtype=np.int64))[:-1]
 
 
 def pair_count_matrix(X: np.ndarray, y: np.ndarray, cardinalities: Sequence[int],
                       n_classes: int) -> np.ndarray:
-    """``N(c, s_i + a, s_j + b)`` of every attribute pair (``i = j``: the diagonal), int64.
-
-    One ``np.bincount`` over the combined index ``(c, s_i + x_i, s_j + x_j)`` per
-    attribute ``i`` and block of rows (all ``j >= i`` at once); a missing value
-    goes to a spare slot that is sliced off. Shape ``(n_classes, R, R)``.
-    """
+    """``N(c, s_i + a, s_j + b)`` of every attribute pair (``i = j``: the diagonal), int64,
+    shape ``(n_classes, R, R)``: :func:`.information.pair_count_matrix` (all pairs as one-hot
+    Gram matrices, exact in float64), as integers that add and subtract exactly."""
     cards = np.asarray(cardinalities, dtype=np.int64)
-    m = cards.size
     R = int(cards.sum())
-    check_table_size((n_classes, R + 1, R + 1), range(m))
-    W = R + 1
-    y = np.asarray(y, dtype=np.int64)
-    pos = _positions(np.asarray(X), cards)
-    total = np.zeros(n_classes * W * W, dtype=np.int64)
-    block = max(1, _BLOCK_CELLS // max(m, 1))
-    for start in range(0, y.size, block):
-        rows = slice(start, start + block)
-        base = y[rows] * W
-        part = pos[rows]
-        for i in range(m):
-            index = (base + part[:, i]) * W
-            index = index[:, None] + part[:, i:]
-            total += np.bincount(index.ravel(), minlength=total.size)
-    counts = total.reshape(n_classes, W, W)[:, :R, :R]
-    # Only j >= i was counted: mirror the upper triangle, keeping the diagonal once.
-    upper = np.triu(np.ones((R, R), dtype=bool))
-    counts = np.where(upper, counts, 0)
-    diag = np.einsum("kii->ki", counts).copy()
-    counts = counts + counts.transpose(0, 2, 1)
-    idx = np.arange(R)
-    counts[:, idx, idx] = diag
-    return np.ascontiguousarray(counts)
+    check_table_size((n_classes, R, R), range(cards.size))
+    X = compact_codes(np.asarray(X), cards)
+    return information.pair_count_matrix(X, np.asarray(y, dtype=np.int64), cards,
+                                         n_classes).astype(np.int64)
 
 
 @dataclass(frozen=True, eq=False)

@@ -74,7 +74,8 @@ def forward_selection(cv: InnerCV, epsilon: float = 0.0) -> tuple[list[int], lis
     selected: list[int] = []
     remaining = list(range(len(nodes)))
     while remaining:
-        scores = [cv.correct(total + nodes[j].contribution) for j in remaining]
+        scores = cv.correct_stacked(len(remaining), lambda t, out, total=total: np.add(
+            total, nodes[remaining[t]].contribution, out=out))
         k = int(np.argmax(scores))
         if scores[k] < best + gain:
             break
@@ -131,30 +132,56 @@ class ContributionCache:
 
 def _best_bsej_move(cv: InnerCV, nodes, total, best: int, cache: ContributionCache):
     """The best-scoring candidate of one BSEJ step strictly above ``best``, first in the
-    enumeration order on ties: ``(score, move)``, ``move`` None if none beats ``best``."""
-    best_score, best_move = best, None
+    enumeration order on ties: ``(score, move)``, ``move`` None if none beats ``best``.
+    Candidates are scored a stack at a time (:meth:`InnerCV.correct_stacked`)."""
+    best_score, best_move = _best_removal(cv, nodes, total, cache, best)
+    return _best_join(cv, nodes, total, cache, best_score, best_move)
+
+
+def _best_removal(cv: InnerCV, nodes, total, cache: ContributionCache, best: int):
+    """The best removal of an attribute (first in attribute order on ties) scoring above ``best``."""
     owner = {a: i for i, node in enumerate(nodes) for a in node.attributes}
-    for a in sorted(owner):
+    removals = sorted(owner)
+
+    def without(t, out):
+        a = removals[t]
         node = nodes[owner[a]]
-        partial = total - node.contribution
+        np.subtract(total, node.contribution, out=out)
         rest = tuple(x for x in node.attributes if x != a)
         if rest:
-            partial = partial + cache.get(rest, lambda: cv.group(rest).contribution)
-        score = cv.correct(partial)
+            out += cache.get(rest, lambda: cv.group(rest).contribution)
+
+    best_score, best_move = best, None
+    for a, score in zip(removals, cv.correct_stacked(len(removals), without)):
         if score > best_score:
             best_score, best_move = score, ("remove", owner[a], a)
-    for i in range(len(nodes)):
-        a = nodes[i]
+    return best_score, best_move
+
+
+def _best_join(cv: InnerCV, nodes, total, cache: ContributionCache, best_score: int, best_move):
+    """The best join of two nodes (first in pair order on ties) scoring above ``best_score``.
+
+    The joins of node ``i`` not in the cache are built together
+    (:meth:`InnerCV.join_contributions`), a stack at a time.
+    """
+    per = cv.per_stack()
+    for i, a in enumerate(nodes):
         partial = total - a.contribution
-        for j in range(i + 1, len(nodes)):
-            b = nodes[j]
-            if not _join_allowed(cv, a, b):
-                continue
-            joined = cache.get(tuple(sorted(a.attributes + b.attributes)),
-                               lambda: cv.join(a, b).contribution)
-            score = cv.correct(partial - b.contribution + joined)
-            if score > best_score:
-                best_score, best_move = score, ("join", i, j)
+        partners = [j for j in range(i + 1, len(nodes)) if _join_allowed(cv, a, nodes[j])]
+        for lo in range(0, len(partners), per):
+            chunk = partners[lo:lo + per]
+            keys = [tuple(sorted(a.attributes + nodes[j].attributes)) for j in chunk]
+            todo = [t for t, key in enumerate(keys) if key not in cache.values]
+            built = dict(zip(todo, cv.join_contributions(a, [nodes[chunk[t]] for t in todo])))
+            joined = [cache.get(key, lambda t=t: built[t]) for t, key in enumerate(keys)]
+
+            def with_join(t, out, chunk=chunk, joined=joined, partial=partial):
+                np.subtract(partial, nodes[chunk[t]].contribution, out=out)
+                out += joined[t]
+
+            for j, score in zip(chunk, cv.correct_stacked(len(chunk), with_join)):
+                if score > best_score:
+                    best_score, best_move = score, ("join", i, j)
     return best_score, best_move
 
 

@@ -171,6 +171,17 @@ def test_fssj_equals_a_search_that_refits_every_candidate(seed, ties):
         trace, abs=1e-12)
 
 
+@pytest.mark.parametrize("seed", [0, 2])
+def test_fssj_scored_in_stacks_of_one_equals_the_refitting_search(monkeypatch, seed):
+    data = structured_data(seed)
+    monkeypatch.setattr("bayesbench.models.inner_cv._STACK_BYTES", 1)
+    groups, trace = slow_fssj(data, inner_folds(data[1], seed), False)
+    model = fitted(FSSJ(inner_folds=FOLDS, random_state=seed), data)
+    assert [n.attributes for n in model.structure_.nodes] == groups
+    assert [t["accuracy"] for t in model.structure_.info["trace"]] == pytest.approx(
+        trace, abs=1e-12)
+
+
 # --------------------------------------------------------------- synthetic truths
 
 def xor_data(seed, n=600):

@@ -4,8 +4,10 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from scipy.stats import chi2, chi2_contingency
 
+from bayesbench.models import independence
 from bayesbench.models.independence import (
-    conditional_independence_test, g_test_table, independence_test, is_reliable)
+    conditional_independence_test, g_test_table, independence_test, independence_tests,
+    is_reliable, pairwise_conditional_tests)
 
 
 def contingency_table(*codes_and_cards):
@@ -114,3 +116,52 @@ def test_huge_declared_cardinality_needs_no_huge_table():
     small = conditional_independence_test(small_x, y, c, 50, 2, 2)
     assert big.statistic == pytest.approx(small.statistic, rel=1e-12)
     assert big.dof == (10**14 - 1) * 2 and not big.reliable
+
+
+@pytest.mark.parametrize("seed, batch_cells", [(0, None), (1, None), (2, 40), (3, 1)])
+def test_batched_tests_match_scipy_and_the_single_tests_exactly(monkeypatch, seed, batch_cells):
+    if batch_cells is not None:
+        # A few tables per bincount, down to one.
+        monkeypatch.setattr(independence, "_BATCH_CELLS", batch_cells)
+    rng = np.random.default_rng(seed)
+    n, cards, r_c = 500, [2, 3, 4, 6, 1], 3
+    X = np.column_stack([rng.integers(0, r, n) for r in cards])
+    X[:, 1] = np.where(rng.random(n) < 0.5, X[:, 2] % 3, X[:, 1])   # a dependence
+    X[rng.random(X.shape) < 0.05] = -1
+    c = rng.integers(0, r_c, n)
+    pairs = [(i, j) for i in range(5) for j in range(i + 1, 5)]
+    results = pairwise_conditional_tests(X, c, cards, r_c)
+    assert len(results) == len(pairs)
+    for (i, j), result in zip(pairs, results):
+        keep = (X[:, i] >= 0) & (X[:, j] >= 0)
+        table = contingency_table((c[keep], r_c), (X[keep, i], cards[i]), (X[keep, j], cards[j]))
+        strata = [t[t.sum(1) > 0][:, t.sum(0) > 0] for t in table]
+        expected = sum(chi2_contingency(t, correction=False, lambda_="log-likelihood").statistic
+                       for t in strata if min(t.shape) > 1)
+        assert result.statistic == pytest.approx(expected, rel=1e-9, abs=1e-9)
+        assert result.n == keep.sum() and result.dof == (cards[i] - 1) * (cards[j] - 1) * r_c
+        if result.dof:
+            assert result.pvalue == pytest.approx(chi2.sf(expected, result.dof), rel=1e-9)
+        # The batch computes what the single test computes, to the last bit.
+        assert result == conditional_independence_test(X[:, i], X[:, j], c, cards[i], cards[j],
+                                                        r_c)
+    singles = independence_tests(X, c, cards, r_c)
+    for j, result in enumerate(singles):
+        keep = X[:, j] >= 0
+        table = contingency_table((X[keep, j], cards[j]), (c[keep], r_c))
+        table = table[table.sum(1) > 0]
+        if table.shape[0] > 1:
+            ref = chi2_contingency(table, correction=False, lambda_="log-likelihood")
+            assert result.statistic == pytest.approx(ref.statistic, rel=1e-9)
+            assert result.pvalue == pytest.approx(ref.pvalue, rel=1e-9)
+        assert result == independence_test(X[:, j], c, cards[j], r_c)
+
+
+def test_batched_tests_relabel_huge_declared_cardinalities():
+    rng = np.random.default_rng(1)
+    x = rng.integers(0, 50, 200) * 10**12
+    codes = np.column_stack([x, rng.integers(0, 2, 200)])
+    c = rng.integers(0, 2, 200)
+    (pair,) = pairwise_conditional_tests(codes, c, [10**14, 2], 2)
+    assert pair == conditional_independence_test(codes[:, 0], codes[:, 1], c, 10**14, 2, 2)
+    assert pair.dof == (10**14 - 1) * 2 and not pair.reliable

@@ -5,9 +5,12 @@ import math
 import numpy as np
 import pytest
 
-from bayesbench.models.information import (conditional_mutual_information_matrix,
+from bayesbench.models import information
+from bayesbench.models.information import (cmi_from_counts, cmi_from_counts_many,
+                                           conditional_mutual_information_matrix,
                                            ddr_information_matrix,
-                                           mutual_information_with_class)
+                                           mutual_information_with_class, pair_count_matrix,
+                                           pair_counts, value_offsets)
 from helpers import random_codes
 
 
@@ -28,6 +31,50 @@ def cmi_loop(x1, x2, y):
                 n_cb = np.sum((y == c) & (x2 == b))
                 total += n_cab / n * math.log(n_cab * n_c / (n_ca * n_cb))
     return total
+
+
+@pytest.mark.parametrize("budget, width", [(None, 8), (300, 8), (None, 0)])
+def test_pair_counts_match_a_loop(monkeypatch, budget, width):
+    # Gram matrices in one block, in many tiny blocks, and one bincount per pair.
+    monkeypatch.setattr(information, "GRAM_MAX_WIDTH", width)
+    if budget is not None:
+        # A few hundred bytes: one attribute per block of counts, a few rows per product.
+        monkeypatch.setattr(information, "_GRAM_BYTES", budget)
+    rng = np.random.default_rng(9)
+    cards = [2, 3, 1, 4, 3]
+    X = random_codes(rng, 200, cards, missing=0.1)
+    X[rng.random(X.shape) < 0.05] = 7          # unknown codes are left out like missing ones
+    y = rng.integers(0, 3, 200)
+    y[y == 1] = 2                               # a class without rows
+    got = list(pair_counts(X, y, cards, 3))
+    assert [(i, j) for i, j, _ in got] == list(itertools.combinations(range(5), 2))
+    for i, j, n in got:
+        assert n.shape == (3, cards[i], cards[j]) and n.dtype == np.float64
+        for c, a, b in itertools.product(range(3), range(cards[i]), range(cards[j])):
+            assert n[c, a, b] == np.sum((y == c) & (X[:, i] == a) & (X[:, j] == b))
+    # All pairs as one matrix, each attribute with itself included.
+    matrix = pair_count_matrix(X, y, cards, 3)
+    s = value_offsets(cards)
+    assert matrix.shape == (3, sum(cards), sum(cards)) and s[-1] == sum(cards)
+    for i, j in itertools.product(range(5), repeat=2):
+        for c, a, b in itertools.product(range(3), range(cards[i]), range(cards[j])):
+            want = np.sum((y == c) & (X[:, i] == a) & (X[:, j] == b))
+            assert matrix[c, s[i] + a, s[j] + b] == want
+
+
+def test_cmi_of_many_tables_equals_one_at_a_time_to_the_last_bit():
+    rng = np.random.default_rng(8)
+    shapes = [(2, 3, 3), (3, 2, 4), (2, 3, 3), (1, 5, 2), (3, 9, 9), (2, 3, 3)]
+    tables = [rng.integers(0, 4, s).astype(np.float64) for s in shapes]
+    tables.append(np.zeros((2, 2, 2)))
+    tables[1][0] = 0                                   # an empty stratum
+    got = cmi_from_counts_many(tables)
+    assert got == [cmi_from_counts(t) for t in tables]
+    for t, value in zip(tables, got):
+        c, a, b = np.nonzero(t >= 0)
+        rows = np.repeat(np.arange(c.size), t[c, a, b].astype(int))
+        if rows.size:
+            assert value == pytest.approx(cmi_loop(a[rows], b[rows], c[rows]), abs=1e-12)
 
 
 def test_cmi_matrix_matches_a_loop():

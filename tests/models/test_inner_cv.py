@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from bayesbench.models.inner_cv import InnerCV, stratified_fold_ids
+from bayesbench.models.inner_cv import InnerCV, count_correct, stratified_fold_ids
 from helpers import random_data, refit_scores
 
 
@@ -47,3 +47,35 @@ def test_stratified_folds_balance_classes_and_sizes():
     sizes = np.bincount(folds)
     assert sizes.max() - sizes.min() <= 1
     assert np.array_equal(folds, stratified_fold_ids(y, 5, np.random.default_rng(0)))
+
+
+@pytest.mark.parametrize("batch_cells", [None, 50])
+def test_batched_joins_equal_refitted_models(monkeypatch, batch_cells):
+    if batch_cells is not None:
+        # A few candidates per bincount, down to one.
+        monkeypatch.setattr("bayesbench.models.inner_cv._BATCH_CELLS", batch_cells)
+    X, y, cards, k = random_data(2, missing=0.1)
+    cv = InnerCV(X, y, cards, k, 0.7, 3, np.random.default_rng(5))
+    a = cv.join(cv.group((0,)), cv.group((1,)))
+    others = [cv.group((j,)) for j in (2, 3, 4)] + [cv.group((3, 4))]
+    batched = cv.join_contributions(a, others)
+    for b, contribution in zip(others, batched):
+        groups = (tuple(sorted(a.attributes + b.attributes)),)
+        expected = refit_scores(X, y, cards, k, 0.7, cv.folds, groups)
+        np.testing.assert_allclose(cv.log_prior + contribution, expected, rtol=0, atol=1e-10)
+        # The batch computes what one join computes, to the last bit.
+        assert np.array_equal(contribution, cv.join(a, b).contribution)
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_stacked_scores_count_what_argmax_counts(monkeypatch, k):
+    # Stacks of 3 candidates; ties (equal scores) go to the lowest class as argmax's do.
+    rng = np.random.default_rng(k)
+    X, y, cards, _ = random_data(3)
+    y = rng.integers(0, k, y.size)
+    cv = InnerCV(X, y, cards, k, 1.0, 3, np.random.default_rng(0))
+    monkeypatch.setattr("bayesbench.models.inner_cv._STACK_BYTES", 3 * cv.n * k * 8)
+    scores = rng.integers(0, 3, (8, cv.n, k)).astype(float)
+    want = [int(np.sum([np.argmax(row) == c for row, c in zip(s, y)])) for s in scores]
+    assert cv.correct_stacked(8, lambda t, out: np.copyto(out, scores[t])) == want
+    assert count_correct(scores, y).tolist() == want

@@ -40,10 +40,11 @@ def test_pair_counts_match_a_loop(data):
     np.testing.assert_array_equal(got, loop_pairs(X, y, cards, 3))
 
 
-def test_pair_counts_in_row_blocks_match_a_loop(data, monkeypatch):
-    # Blocks of 7 rows: the sum over blocks is the single count.
-    import bayesbench.models.statistics as module
-    monkeypatch.setattr(module, "_BLOCK_CELLS", 7 * len(data[2]))
+@pytest.mark.parametrize("width", [0, 10 ** 6])
+def test_pair_counts_by_either_counting_path_match_a_loop(data, monkeypatch, width):
+    # One-hot Gram products (narrow attributes) and a bincount per pair (wide ones).
+    import bayesbench.models.information as information
+    monkeypatch.setattr(information, "GRAM_MAX_WIDTH", width)
     X, y, cards = data
     np.testing.assert_array_equal(pair_count_matrix(X, y, cards, 3), loop_pairs(X, y, cards, 3))
 

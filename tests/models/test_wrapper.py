@@ -213,3 +213,22 @@ def test_a_joined_pair_is_drawn_as_one_node_under_the_class():
     assert '"x0+x1" [shape=box];' in dot and '"class" -> "x0+x1";' in dot
     assert '"x0"' not in dot and '"x1"' not in dot
     assert dot.index('{ rank=source; "class"; }') < dot.index('"x0+x1"')
+
+
+@pytest.mark.parametrize("seed", [0, 1, 4])
+def test_bsej_and_fss_scored_in_small_stacks_equal_brute_force_refitting(monkeypatch, seed):
+    # Stacks of one or two candidates and a bincount per join or two must not change a step.
+    X, y, cards, k = random_data(seed, missing=0.05 * seed)
+    monkeypatch.setattr("bayesbench.models.inner_cv._STACK_BYTES", 2 * len(y) * k * 8)
+    monkeypatch.setattr("bayesbench.models.inner_cv._BATCH_CELLS", 40)
+    model = BSEJ(alpha=1.0, inner_folds=4, random_state=seed)
+    model.fit(X, y, cardinalities=cards, n_classes=k)
+    folds = stratified_fold_ids(y, 4, np.random.default_rng(seed))
+    groups, best = brute_force_bsej(X, y, cards, k, 1.0, folds, 0.0)
+    assert [n.attributes for n in model.structure_.nodes] == [tuple(g) for g in groups]
+    assert model.structure_.info["inner_accuracy"] == pytest.approx(best / len(y))
+    model = FSS(alpha=1.0, inner_folds=4, random_state=seed).fit(X, y, cardinalities=cards,
+                                                                  n_classes=k)
+    selected, best = brute_force_fss(X, y, cards, k, 1.0, folds)
+    assert model.structure_.info["selected"] == selected
+    assert model.structure_.info["inner_accuracy"] == pytest.approx(best / len(y))

@@ -1,0 +1,198 @@
+"""AODE, fit + predict over 10 folds: bayesbench against Weka's AODE in the same run.
+
+The data are bench_discrete.py's synthetic tree-structured sample (attributes of 2 to 5
+values, ``--classes`` classes) and its stratified folds. Both sides are timed on the same
+folds, the data already in memory:
+
+- ``bayesbench aode``: ``AODE().fit`` on the nine training folds plus ``predict_proba`` on
+  the test fold, summed over the folds, in this process.
+- ``weka AODE (in JVM)``: a small Java harness (compiled here with ``javac``) loads the same
+  ARFF file and fold numbers, then times ``buildClassifier`` plus ``distributionForInstance``
+  on every test row with ``System.nanoTime``, summed over the folds. Each JVM first runs the
+  ten folds once untimed, so that its JIT compiler has warmed up.
+- ``weka AODE -x 10 (process)``: the whole ``java weka.classifiers.bayes.AODE -t data.arff
+  -x 10`` command, for context: JVM start-up, ARFF parsing and an eleventh fit on all rows
+  included.
+
+Each side runs ``--repeats`` times, interleaved, and the table gives the median; "x weka"
+is the row's time over bayesbench's (> 1: bayesbench faster; not given for the process
+row, which times more than fit and predict). The CPU columns (this process; the JVM's
+timing thread, its compiler and collector threads left out) are steadier than wall time
+on a machine that other work shares. Accuracies should agree:
+both compute Webb et al.'s AODE with Laplace smoothing and frequency limit 1.
+
+    python benchmarks/bench_aode.py                       # 100 000 x 50, 3 classes
+    python benchmarks/bench_aode.py --rows 20000 --attributes 20 --repeats 1
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_discrete import WEKA_JAR, make_data, stratified_folds, write_arff
+
+HARNESS = r"""
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.*;
+import java.util.*;
+import weka.classifiers.bayes.AODE;
+import weka.core.Instances;
+import weka.core.converters.ConverterUtils.DataSource;
+
+public class AodeTimer {
+    public static void main(String[] args) throws Exception {
+        Instances data = new DataSource(args[0]).getDataSet();
+        data.setClassIndex(data.numAttributes() - 1);
+        List<String> lines = Files.readAllLines(Paths.get(args[1]));
+        int folds = Integer.parseInt(args[2]), passes = Integer.parseInt(args[3]);
+        ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+        for (int pass = 0; pass < passes; pass++) {
+            double seconds = 0, cpu = 0;
+            int correct = 0, tested = 0;
+            for (int f = 0; f < folds; f++) {
+                Instances train = new Instances(data, 0), test = new Instances(data, 0);
+                for (int i = 0; i < data.numInstances(); i++) {
+                    (Integer.parseInt(lines.get(i).trim()) == f ? test : train).add(data.instance(i));
+                }
+                long t0 = System.nanoTime(), c0 = bean.getCurrentThreadCpuTime();
+                AODE model = new AODE();
+                model.buildClassifier(train);
+                for (int i = 0; i < test.numInstances(); i++) {
+                    double[] dist = model.distributionForInstance(test.instance(i));
+                    int best = 0;
+                    for (int c = 1; c < dist.length; c++) if (dist[c] > dist[best]) best = c;
+                    if (best == (int) test.instance(i).classValue()) correct++;
+                }
+                seconds += (System.nanoTime() - t0) / 1e9;
+                cpu += (bean.getCurrentThreadCpuTime() - c0) / 1e9;
+                tested += test.numInstances();
+            }
+            System.out.println(pass + " " + seconds + " " + cpu + " " + ((double) correct / tested));
+        }
+    }
+}
+"""
+
+
+def run_ours(X, y, cards, k, fold, folds):
+    from bayesbench.models.aode import AODE
+
+    seconds, cpu, correct = 0.0, 0.0, 0
+    for f in range(folds):
+        test = fold == f
+        t0, c0 = time.perf_counter(), time.process_time()
+        model = AODE().fit(X[~test], y[~test], cardinalities=cards, n_classes=k)
+        proba = model.predict_proba(X[test])
+        seconds += time.perf_counter() - t0
+        cpu += time.process_time() - c0
+        correct += int((proba.argmax(axis=1) == y[test]).sum())
+    return seconds, cpu, correct / y.size
+
+
+def compile_harness(workdir: Path) -> bool:
+    if shutil.which("javac") is None or not WEKA_JAR.exists():
+        return False
+    (workdir / "AodeTimer.java").write_text(HARNESS)
+    proc = subprocess.run(["javac", "-nowarn", "-cp", str(WEKA_JAR), "-d", str(workdir),
+                           str(workdir / "AodeTimer.java")], capture_output=True, text=True)
+    if proc.returncode != 0:
+        print(f"javac failed: {proc.stderr.strip()}", file=sys.stderr)
+    return proc.returncode == 0
+
+
+def run_weka_harness(workdir: Path, folds: int, heap: str):
+    """Seconds, CPU seconds of the main thread and accuracy of the harness's timed (second) pass."""
+    cmd = ["java", f"-Xmx{heap}", "-cp", f"{WEKA_JAR}{os.pathsep}{workdir}", "AodeTimer",
+           str(workdir / "data.arff"), str(workdir / "folds.txt"), str(folds), "2"]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"Weka harness failed: {proc.stderr.strip()[-300:]}")
+    _, seconds, cpu, accuracy = proc.stdout.split("\n")[1].split()
+    return float(seconds), float(cpu), float(accuracy)
+
+
+def run_weka_process(workdir: Path, folds: int, heap: str):
+    cmd = ["java", f"-Xmx{heap}", "-cp", str(WEKA_JAR), "weka.classifiers.bayes.AODE",
+           "-t", str(workdir / "data.arff"), "-x", str(folds), "-o"]
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    seconds = time.perf_counter() - t0
+    if proc.returncode != 0:
+        raise RuntimeError(f"Weka AODE failed: {proc.stderr.strip()[-300:]}")
+    for line in proc.stdout.split("=== Stratified cross-validation ===")[-1].splitlines():
+        if line.startswith("Correctly Classified Instances"):
+            return seconds, None, float(line.split()[4]) / 100
+    raise RuntimeError("could not read Weka's cross-validation accuracy")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--attributes", type=int, default=50)
+    parser.add_argument("--classes", type=int, default=3)
+    parser.add_argument("--folds", type=int, default=10)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--java-heap", default="4g")
+    args = parser.parse_args(argv)
+
+    X, y, cards = make_data(args.rows, args.attributes, args.classes, args.seed)
+    fold = stratified_folds(y, args.folds, args.seed)
+    run_ours(X[:200], y[:200], cards, args.classes, fold[:200], args.folds)  # imports, warm-up
+    times: dict[str, list[float]] = {}
+    cpu: dict[str, list[float]] = {}
+    accuracy: dict[str, float] = {}
+    with tempfile.TemporaryDirectory(prefix="bench_aode_") as tmp:
+        workdir = Path(tmp)
+        write_arff(workdir / "data.arff", X, y, cards, args.classes)
+        np.savetxt(workdir / "folds.txt", fold, fmt="%d")
+        harness = compile_harness(workdir)
+        weka = WEKA_JAR.exists() and shutil.which("java") is not None
+        for r in range(args.repeats):
+            print(f"repeat {r + 1} of {args.repeats} ...", file=sys.stderr)
+            runs = {"bayesbench aode": lambda: run_ours(X, y, cards, args.classes, fold,
+                                                        args.folds)}
+            if harness:
+                runs["weka AODE (in JVM)"] = lambda: run_weka_harness(workdir, args.folds,
+                                                                      args.java_heap)
+            if weka:
+                runs[f"weka AODE -x {args.folds} (process)"] = lambda: run_weka_process(
+                    workdir, args.folds, args.java_heap)
+            for name, run in runs.items():
+                seconds, cpu_seconds, accuracy[name] = run()
+                times.setdefault(name, []).append(seconds)
+                cpu.setdefault(name, []).append(cpu_seconds)
+
+    ours = float(np.median(times["bayesbench aode"]))
+    ours_cpu = float(np.median(cpu["bayesbench aode"]))
+    rows = []
+    for name, ts in times.items():
+        median = float(np.median(ts))
+        if "process" in name:
+            rows.append([name, f"{median:.3f}", "-", "-", "-", f"{accuracy[name]:.4f}"])
+            continue
+        median_cpu = float(np.median(cpu[name]))
+        rows.append([name, f"{median:.3f}", f"{median / ours:.2f}", f"{median_cpu:.3f}",
+                     f"{median_cpu / ours_cpu:.2f}", f"{accuracy[name]:.4f}"])
+    from bayesbench.report.tables import render
+    print(render(rows, ["method", f"s ({args.folds} folds)", "x bayesbench", "CPU s",
+                        "CPU x bayesbench", "accuracy"], "text",
+                 caption=f"AODE fit + predict, {args.rows} x {args.attributes}, "
+                         f"{args.classes} classes, median of {args.repeats}; {os.cpu_count()} cores"))
+    if "weka AODE (in JVM)" not in times:
+        print("(Weka's in-JVM timing needs java, javac and /usr/share/java/weka.jar)")
+
+
+if __name__ == "__main__":
+    main()
