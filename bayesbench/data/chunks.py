@@ -62,6 +62,7 @@ class ChunkedSource:
     class_column: int
     attribute_names: tuple[str, ...]
     categories: tuple[tuple[str, ...], ...]  # of each attribute
+    class_name: str
     class_names: tuple[str, ...]
     file_rows: tuple[int, ...]  # rows with a class in each file
 
@@ -159,7 +160,7 @@ def scan(path, class_attribute: str | None = None, *, name: str | None = None,
                         "two", path=path, attribute=header[k])
     return ChunkedSource(name or Path(str(path).rstrip("/*")).stem, files, delimiter,
                          tuple(columns), k, tuple(header[j] for j in columns), tuple(cats),
-                         classes, tuple(rows))
+                         header[k], classes, tuple(rows))
 
 
 def _codes(texts, categories: tuple) -> np.ndarray:
