@@ -195,10 +195,12 @@ def fold_statistics(job: ChunkedJob, run_on) -> list[list[Statistics]]:
 
 
 def fold_tallies(job: ChunkedJob, models: dict, run_on) -> dict:
-    """Pass 2: the :class:`Tally` of every model of ``models`` over all the files."""
+    """Pass 2: the :class:`Tally` of every model of ``models`` over all the files, added in
+    file order whatever order they finish in (float sums depend on the order)."""
+    per_file = dict(run_on(score_file, _tasks(job, models)))
     out = {}
-    for _, tallies in run_on(score_file, _tasks(job, models)):
-        out = {key: out[key] + t if key in out else t for key, t in tallies.items()}
+    for i in sorted(per_file):
+        out = {key: out[key] + t if key in out else t for key, t in per_file[i].items()}
     return out
 
 
