@@ -6,8 +6,8 @@ from pathlib import Path
 
 from ..data import find_dataset
 from ..data.chunks import chunk_files, is_chunked
-from ..errors import DataError
 from ..data.load import DATA_FORMATS, search_dirs
+from ..errors import DataError
 from ..spec import DatasetSpec
 from .problems import Problems, join, shown
 

@@ -112,6 +112,7 @@ def plan(experiment: Experiment, cache: DataCache | None = None) -> Plan:
             except BayesbenchError as exc:
                 problems.append((("datasets", i), str(exc)))
                 continue
+            problems += _missing_classes(experiment, jobs[-1].source)
             tasks[spec.name] = tuple(cell[3] for cell in jobs[-1].cells)
             continue
         try:
@@ -153,7 +154,8 @@ def chunked_job(experiment: Experiment, spec: DatasetSpec, cache: DataCache) -> 
 
 
 def _missing_classes(experiment: Experiment, data) -> list:
-    """A problem for every per-class metric naming a class that ``data`` lacks."""
+    """A problem for every per-class metric naming a class that ``data`` (a data set, or a
+    chunked one's source) lacks."""
     named = [(("metrics", j), m) for j, m in enumerate(experiment.metrics)]
     if experiment.compare.metric is not None:
         named.append((("compare", "metric"), experiment.compare.metric))

@@ -8,6 +8,7 @@ from bayesbench.config import parse_config
 from bayesbench.data import load_dataset
 from bayesbench.data.chunks import scan
 from bayesbench.data.folds import fold_rng, hashed_folds
+from bayesbench.errors import PlanError
 from bayesbench.evaluation.chunked import FOLD_HASH_STREAM, FileTask, count_file
 from bayesbench.evaluation.metrics import evaluate
 from bayesbench.evaluation.store import read_records
@@ -107,3 +108,10 @@ def test_the_records_are_resumed(parts, serial, tmp_path):
     result = run(parse_config(_raw(parts, parts / "serial"), base_dir=tmp_path), jobs=1,
                  quiet=True)
     assert (result.n_skipped, result.n_run) == (FOLDS * REPEATS * 3, 0)
+
+
+def test_a_per_class_metric_must_name_a_class_of_the_chunked_data_set(parts, tmp_path):
+    config = parse_config(_raw(parts, tmp_path / "x", metrics=["f1[k1]", "f1[zz]"]))
+    with pytest.raises(PlanError, match=r"'zz' is not a class of parts"):
+        run(config, jobs=1, quiet=True)
+    assert not (tmp_path / "x").exists()
