@@ -129,7 +129,8 @@ def _chunked(ref: str, key: str, p: Problems, base_dir) -> Path | None:
     try:
         chunk_files(path)
     except DataError as exc:
-        p.add(key, str(exc))
+        p.add(key, f"{ref} is a directory without CSV files; expected a data file (.arff, "
+                   f".csv, .libsvm, .svm) or CSV files" if path.is_dir() else str(exc))
         return None
     return path
 
