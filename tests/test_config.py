@@ -436,3 +436,42 @@ def test_a_csv_data_set_may_name_its_delimiter(tmp_path):
                                                      "delimiter": ";;"}],
                           "classifiers": ["nb"]}, tmp_path)
     assert set(problems) == {"datasets[0].delimiter"}
+
+
+def test_a_chunked_data_set_refuses_what_it_cannot_compute_by_key(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "parts").mkdir()
+    for i in range(2):
+        (tmp_path / "parts" / f"{i}.csv").write_text("a,class\nx,p\ny,q\n")
+    config = tmp_path / "big.yaml"
+    config.write_text(textwrap.dedent("""\
+        name: big
+        datasets: [parts/*.csv]
+        cv: {folds: 2, stratified: true}
+        preprocess: {impute: mean_mode}
+        classifiers: [nb, gnb, {name: kdb, params: {k: [1, 2]}}, {name: tan, input: onehot}]
+        metrics: [accuracy, error, auc_ovr, bic]
+        """))
+    result = CliRunner().invoke(main, ["run", str(config)])
+    assert result.exit_code == 2
+    lines = [ln for ln in result.output.splitlines() if ln.strip()]
+    for key in ("classifiers[1]:", "classifiers[2]:", "classifiers[3]:", "metrics[2]:",
+                "metrics[3]:", "cv.stratified:", "preprocess.impute:"):
+        assert sum(f"big.yaml: {key}" in ln for ln in lines) == 1, (key, result.output)
+    assert len(lines) == 7, result.output
+    assert "kdb(k=2)" in result.output and "kdb(k=1)" not in result.output
+    assert "datasets[0]" in result.output
+    assert not (tmp_path / "results").exists()
+
+
+def test_a_directory_or_glob_is_a_chunked_data_set_named_after_its_directory(tmp_path):
+    (tmp_path / "parts").mkdir()
+    (tmp_path / "parts" / "0.csv").write_text("a,class\nx,p\ny,q\n")
+    for ref in ("parts/", "parts/*.csv"):
+        config = parse_config({"name": "c", "datasets": [ref], "classifiers": ["nb"],
+                               "cv": {"folds": 2}}, base_dir=tmp_path)
+        [spec] = config.experiment.datasets
+        assert spec.name == "parts"
+    problems = _problems({"name": "c", "datasets": ["parts/*.arff"], "classifiers": ["nb"]},
+                         tmp_path)
+    assert "no CSV file matches" in problems["datasets[0]"]

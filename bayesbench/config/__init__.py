@@ -22,6 +22,7 @@ from ..report.tables import FORMATS
 from ..spec import CVSpec, Experiment, RunOptions
 from . import sections
 from ..data.load import DATA_ENV
+from .chunked import chunked_problems
 from .datasets import data_dirs, datasets
 from .problems import Problems, kind_of, shown
 from .yaml_file import read_yaml
@@ -71,19 +72,22 @@ def parse_config(raw, *, base_dir=None, source=None, skip_missing: bool = False)
                                 f"got {got}")], path=source)
     raw = p.mapping(raw, "", TOP_KEYS)
     missing = [] if skip_missing else None
-    experiment, dirs = _experiment(raw, p, base_dir, missing)
+    experiment, dirs, origins = _experiment(raw, p, base_dir, missing)
     options = _options(raw, p, dirs, missing or [])
     arms = (sections.arms(raw.get("arms"), p, raw.get("preprocess", {}), raw.get("cv", {}))
             if "arms" in raw else [])
     if raw.get("compare") is not None:
         experiment = replace(experiment, compare=sections.compare(
             raw["compare"], p, [c.label for c in experiment.classifiers], [a for a, _, _ in arms]))
+    chunked_problems(raw, with_arms(experiment, arms), origins, p)
     p.raise_any(source)
     return Config(with_arms(experiment, arms), options, None if source is None else str(source))
 
 
-def _experiment(raw: dict, p: Problems, base_dir: Path, missing) -> tuple[Experiment, list]:
-    """The experiment the keys describe (without arms and comparison), and ``data_dirs``."""
+def _experiment(raw: dict, p: Problems, base_dir: Path, missing
+                ) -> tuple[Experiment, list, list]:
+    """The experiment the keys describe (without arms and comparison), ``data_dirs``, and
+    the index of each classifier's entry in ``classifiers``."""
     name = None
     if "name" not in raw:
         p.add("name", "required (it names the result directory)")
@@ -97,12 +101,13 @@ def _experiment(raw: dict, p: Problems, base_dir: Path, missing) -> tuple[Experi
     found = datasets(raw, p, base_dir, dirs, missing)
     preprocess = sections.preprocess(raw.get("preprocess", {}), p)
     cv = sections.cv(raw.get("cv", {}), p)
-    classifiers = sections.classifiers(raw, p)
+    origins = []
+    classifiers = sections.classifiers(raw, p, origins)
     metrics = list(DEFAULT_METRICS)
     if "metrics" in raw:
         metrics = p.str_list(raw["metrics"], "metrics", METRIC_NAMES, accept=is_metric)
     return Experiment(name=name, seed=seed, datasets=tuple(found), preprocess=preprocess, cv=cv,
-                      classifiers=tuple(classifiers), metrics=tuple(metrics)), dirs
+                      classifiers=tuple(classifiers), metrics=tuple(metrics)), dirs, origins
 
 
 def _options(raw: dict, p: Problems, dirs: list, missing: list) -> RunOptions:

@@ -5,7 +5,9 @@ import os
 from pathlib import Path
 
 from ..data import find_dataset
+from ..data.chunks import chunk_files, is_chunked
 from ..data.load import DATA_FORMATS, search_dirs
+from ..errors import DataError
 from ..spec import DatasetSpec
 from .problems import Problems, join, shown
 
@@ -79,7 +81,10 @@ def _dataset(item, key, p: Problems, base_dir, dirs, missing) -> DatasetSpec | N
     path = _locate(ref, ref_key, p, base_dir, dirs, missing)
     if path is None:
         return None
-    return DatasetSpec(label or Path(path).stem, str(Path(path).resolve()), class_attribute,
+    # A directory or glob of files (docs/large-data.md) is named after its directory.
+    name = Path(path).stem if not is_chunked(path) else (
+        Path(path).name if Path(path).is_dir() else Path(path).parent.name)
+    return DatasetSpec(label or name, str(Path(path).resolve()), class_attribute,
                        attributes, delimiter)
 
 
@@ -95,6 +100,8 @@ def _delimiter(value, key, p: Problems) -> str | None:
 def _locate(ref: str, key: str, p: Problems, base_dir, dirs, missing) -> Path | None:
     """The data file ``ref`` names: a path, or a name looked for in ``dirs``."""
     looks_like_path = os.sep in ref or "/" in ref or Path(ref).suffix.lower() in DATA_FORMATS
+    if looks_like_path and is_chunked(relative(ref, base_dir)):
+        return _chunked(ref, key, p, base_dir)
     try:
         path = relative(ref, base_dir) if looks_like_path else find_dataset(ref, dirs)
         if path is not None and Path(path).is_file():
@@ -114,6 +121,18 @@ def _locate(ref: str, key: str, p: Problems, base_dir, dirs, missing) -> Path | 
     else:
         p.add(key, f"data file not found: {ref}{where}")
     return None
+
+
+def _chunked(ref: str, key: str, p: Problems, base_dir) -> Path | None:
+    """A chunked data set's directory or glob, which must name at least one file."""
+    path = relative(ref, base_dir)
+    try:
+        chunk_files(path)
+    except DataError as exc:
+        p.add(key, f"{ref} is a directory without CSV files; expected a data file (.arff, "
+                   f".csv, .libsvm, .svm) or CSV files" if path.is_dir() else str(exc))
+        return None
+    return path
 
 
 def _attribute_list(value, key, p: Problems) -> tuple[str, ...] | None:

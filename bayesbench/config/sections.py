@@ -84,11 +84,16 @@ def cv(value, p: Problems, at: str = "cv") -> CVSpec:
     return CVSpec(**{k: v for k, v in kw.items() if v is not None})
 
 
-def classifiers(raw: dict, p: Problems) -> list[ClassifierSpec]:
+def classifiers(raw: dict, p: Problems, origins: list | None = None) -> list[ClassifierSpec]:
+    """The classifiers of the ``classifiers`` key; ``origins`` (a list) receives the index
+    in that list of each one's entry (a grid makes several of one entry)."""
     items = p.required_list(raw, "classifiers", "classifiers")
     out = []
     for i, item in enumerate(items):
-        out += _classifier(item, f"classifiers[{i}]", p)
+        made = _classifier(item, f"classifiers[{i}]", p)
+        out += made
+        if origins is not None:
+            origins += [i] * len(made)
         if len(out) > MAX_CLASSIFIERS:
             p.add("classifiers", f"more than {MAX_CLASSIFIERS:,} classifiers in all (counting "
                                  "each setting of a grid); split the experiment")

@@ -43,3 +43,16 @@ def kfold_assignment(y: np.ndarray, k: int, rng: np.random.Generator,
     assignment = np.empty(n, dtype=np.int64)
     assignment[order] = np.arange(n) % k
     return assignment
+
+
+def hashed_folds(rows: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarray:
+    """Fold number (``0..k-1``) of each global row index in ``rows``, dealt without seeing
+    the other rows: a 64-bit mix (SplitMix64's finalizer) of the index plus a salt drawn
+    from ``rng``, modulo ``k``. Not stratified; fold sizes are equal only in expectation."""
+    salt = rng.integers(0, 2 ** 63, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        z = np.asarray(rows, dtype=np.uint64) + salt + np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z = z ^ (z >> np.uint64(31))
+    return (z % np.uint64(k)).astype(np.int64)

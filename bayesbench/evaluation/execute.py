@@ -19,6 +19,7 @@ from ..models.registry import (classifier_class, default_input, make_classifier,
 from ..models.statistics import fits_from_statistics
 from ..spec import ClassifierSpec, RunOptions
 from .adapter import fit_predict
+from .chunked import ChunkedJob, run_chunked
 from .executors import execute as map_jobs
 from .metrics import evaluate
 from .plan import FoldJob, Plan
@@ -235,10 +236,33 @@ def execute(work: Plan, run, options: RunOptions) -> list[dict]:
             print(f"{run.path}: {len(done)} of {sum(totals.values())} tasks already done; "
                   f"running the rest", file=progress.stream)
         task = partial(run_fold, max_table_cells=options.max_table_cells)
+        chunked = [job for job in todo if isinstance(job, ChunkedJob)]
         with table_limit(options.max_table_cells):
-            todo = with_statistics(todo)
+            todo = with_statistics([job for job in todo if not isinstance(job, ChunkedJob)])
         for _, records in map_jobs(task, todo, jobs=options.jobs, scheduler=options.scheduler):
             new += [run.keep(record) for record in records]
             progress.update(records[0]["dataset"], len(records),
                             sum(r["status"] != "ok" for r in records))
+        for job in chunked:
+            for record in chunked_records(job, options):
+                new.append(run.keep(record))
+                progress.update(record["dataset"], 1, int(record["status"] != "ok"))
     return new
+
+
+def chunked_records(job: ChunkedJob, options: RunOptions):
+    """The records of a chunked data set's tasks (:mod:`.chunked`), each file's passes run
+    on the executor ``options`` chooses, with their models' structures as
+    :func:`run_classifier` describes them."""
+    def run_on(fn, tasks):
+        return map_jobs(fn, tasks, jobs=options.jobs, scheduler=options.scheduler)
+
+    with table_limit(options.max_table_cells):
+        for record, model in run_chunked(job, run_on):
+            if model is not None:
+                record["structure"] = _structure(model)
+                learned = network(model, job.source.class_name) if (
+                    record["repetition"], record["fold"]) == (0, 0) else None
+                if learned is not None:
+                    record["network"] = learned
+            yield record

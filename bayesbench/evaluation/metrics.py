@@ -171,19 +171,30 @@ def per_class_scores(cm: np.ndarray) -> dict[str, np.ndarray]:
             "f1": _ratio(2 * tp, 2 * tp + fp + fn)}
 
 
-def log_loss(y_true, proba) -> float:
+def log_losses(y_true, proba) -> np.ndarray:
+    """Each example's ``-log p(true class)`` (the terms of :func:`log_loss`, which a run
+    over chunks sums chunk by chunk)."""
     y_true = np.asarray(y_true, dtype=np.int64)
     p = np.clip(np.asarray(proba, dtype=np.float64), np.finfo(np.float64).eps, 1.0)
     p = p / p.sum(axis=1, keepdims=True)
-    return float(-np.mean(np.log(p[np.arange(y_true.size), y_true])))
+    return -np.log(p[np.arange(y_true.size), y_true])
 
 
-def brier_score(y_true, proba) -> float:
+def log_loss(y_true, proba) -> float:
+    return float(np.mean(log_losses(y_true, proba)))
+
+
+def brier_losses(y_true, proba) -> np.ndarray:
+    """Each example's ``sum_k (p_k - [y = k])^2`` (the terms of :func:`brier_score`)."""
     y_true = np.asarray(y_true, dtype=np.int64)
     proba = np.asarray(proba, dtype=np.float64)
     onehot = np.zeros_like(proba)
     onehot[np.arange(y_true.size), y_true] = 1.0
-    return float(np.mean(np.sum((proba - onehot) ** 2, axis=1)))
+    return np.sum((proba - onehot) ** 2, axis=1)
+
+
+def brier_score(y_true, proba) -> float:
+    return float(np.mean(brier_losses(y_true, proba)))
 
 
 def binary_auc(positive: np.ndarray, score: np.ndarray) -> float:

@@ -14,8 +14,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from ..data.chunks import is_chunked
 from ..errors import BayesbenchError, PlanError
 from ..spec import ClassifierSpec, DatasetSpec, Experiment, PreprocessSpec
+from .chunked import ChunkedJob, HashedFold
 from .metrics import MODEL_SCORES, per_class_metric
 from .prepare import DataCache, PreparedData
 from .splits import Split, make_splits
@@ -50,7 +52,7 @@ class FoldJob:
 class Plan:
     """The fold jobs of an experiment, and its task ids per data set (in config order)."""
 
-    jobs: tuple[FoldJob, ...]
+    jobs: tuple[FoldJob | ChunkedJob, ...]
     tasks: dict[str, tuple[str, ...]]
 
     @property
@@ -62,6 +64,10 @@ class Plan:
         jobs left with none are dropped."""
         todo = []
         for job in self.jobs:
+            if isinstance(job, ChunkedJob):
+                rest = job.pending(done)
+                todo += [rest] if rest is not None else []
+                continue
             keep = [i for i, t in enumerate(job.task_ids) if t not in done]
             if keep:
                 todo.append(replace(job, classifiers=tuple(job.classifiers[i] for i in keep),
@@ -100,6 +106,15 @@ def plan(experiment: Experiment, cache: DataCache | None = None) -> Plan:
         (*experiment.metrics, experiment.compare.metric)))
     problems, jobs, tasks = [], [], {}
     for i, spec in enumerate(experiment.datasets):
+        if is_chunked(spec.path):
+            try:
+                jobs.append(chunked_job(experiment, spec, cache))
+            except BayesbenchError as exc:
+                problems.append((("datasets", i), str(exc)))
+                continue
+            problems += _missing_classes(experiment, jobs[-1].source)
+            tasks[spec.name] = tuple(cell[3] for cell in jobs[-1].cells)
+            continue
         try:
             data = cache.prepared(spec, experiment.preprocess, experiment.seed)
             problems += _missing_classes(experiment, data.imputed)
@@ -125,8 +140,22 @@ def plan(experiment: Experiment, cache: DataCache | None = None) -> Plan:
     return Plan(tuple(jobs), tasks)
 
 
+def chunked_job(experiment: Experiment, spec: DatasetSpec, cache: DataCache) -> ChunkedJob:
+    """The k-fold cross-validation of the chunked data set ``spec`` (its first pass made
+    here, through ``cache``), every task in it."""
+    source = cache.chunked(spec)
+    cv, identity = experiment.cv, experiment.identity()
+    cells = tuple((rep, fold, ci, task_id(identity, spec, HashedFold(rep, fold, experiment.seed,
+                                                                     cv.folds), clf))
+                  for rep in range(cv.n_repetitions) for fold in range(cv.folds)
+                  for ci, clf in enumerate(experiment.classifiers))
+    return ChunkedJob(spec, source, experiment.seed, cv.folds, cv.n_repetitions,
+                      experiment.classifiers, cells)
+
+
 def _missing_classes(experiment: Experiment, data) -> list:
-    """A problem for every per-class metric naming a class that ``data`` lacks."""
+    """A problem for every per-class metric naming a class that ``data`` (a data set, or a
+    chunked one's source) lacks."""
     named = [(("metrics", j), m) for j, m in enumerate(experiment.metrics)]
     if experiment.compare.metric is not None:
         named.append((("compare", "metric"), experiment.compare.metric))

@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..data import Dataset, load_dataset
+from ..data.chunks import ChunkedSource, scan
 from ..data.folds import fold_rng
 from ..models.statistics import Statistics
 from ..preprocess.discretize import Discretizer
@@ -87,6 +88,13 @@ class DataCache:
         if key not in self._prepared:
             self._prepared[key] = load_prepared(spec, preprocess, seed)
         return self._prepared[key]
+
+    def chunked(self, spec: DatasetSpec) -> ChunkedSource:
+        """A chunked data set's first pass (:func:`~bayesbench.data.chunks.scan`), made once."""
+        if spec not in self._prepared:
+            self._prepared[spec] = scan(spec.path, spec.class_attribute, name=spec.name,
+                                        attributes=spec.attributes, delimiter=spec.delimiter)
+        return self._prepared[spec]
 
 
 def load_prepared(spec: DatasetSpec, preprocess: PreprocessSpec, seed: int) -> PreparedData:

@@ -25,6 +25,7 @@ from typing import Iterator
 
 import yaml
 
+from ..data.chunks import chunk_files, is_chunked
 from ..errors import DataChangedError, ResultStoreError
 from ..spec import Experiment, RunOptions, resolved_config
 from .executors import describe
@@ -292,10 +293,15 @@ def _versions(scheduler) -> dict:
 
 
 def _sha256(path) -> str:
+    """A data file's SHA-256; a chunked data set's hashes each file's name and bytes, in order."""
     digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
+    chunked = is_chunked(path)
+    for name in chunk_files(path) if chunked else [path]:
+        if chunked:
+            digest.update(Path(name).name.encode() + b"\0")
+        with open(name, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
     return digest.hexdigest()
 
 

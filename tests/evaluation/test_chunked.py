@@ -1,0 +1,117 @@
+"""A chunked data set's two-pass cross-validation against fitting each fold's rows in memory,
+and serial against Dask."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from bayesbench.config import parse_config
+from bayesbench.data import load_dataset
+from bayesbench.data.chunks import scan
+from bayesbench.data.folds import fold_rng, hashed_folds
+from bayesbench.errors import PlanError
+from bayesbench.evaluation.chunked import FOLD_HASH_STREAM, FileTask, count_file
+from bayesbench.evaluation.metrics import evaluate
+from bayesbench.evaluation.store import read_records
+from bayesbench.models.registry import make_classifier
+from bayesbench.models.statistics import Statistics
+from helpers import run, stable_order, without_timings
+
+N_FILES, ROWS, FOLDS, REPEATS, SEED = 4, 300, 5, 2, 7
+
+
+@pytest.fixture(scope="module")
+def parts(tmp_path_factory):
+    """CSV parts of dependent nominal data with missing values (class too), and one CSV
+    file of all their rows in the same order."""
+    root = tmp_path_factory.mktemp("chunked")
+    rng = np.random.default_rng(5)
+    (root / "parts").mkdir()
+    lines, header = [], "a,b,c,d,class\n"
+    for i in range(N_FILES):
+        y = rng.integers(0, 3, ROWS)
+        a = (y + rng.integers(0, 2, ROWS)) % 3
+        b = np.where(rng.random(ROWS) < 0.7, a, rng.integers(0, 3, ROWS))
+        c, d = rng.integers(0, 2, ROWS), (b + y) % 4
+        cells = np.column_stack([np.array(["a0", "a1", "a2"])[a], np.array(["b0", "b1", "b2"])[b],
+                                 np.array(["c0", "c1"])[c], np.array(["d0", "d1", "d2", "d3"])[d],
+                                 np.array(["k0", "k1", "k2"])[y]]).astype(object)
+        cells[rng.random(cells.shape) < 0.05] = "?"
+        rows = [",".join(r) + "\n" for r in cells]
+        (root / "parts" / f"p{i}.csv").write_text(header + "".join(rows))
+        lines += rows
+    (root / "whole.csv").write_text(header + "".join(lines))
+    return root
+
+
+def _raw(parts, out, **over):
+    raw = {"name": "ooc", "seed": SEED, "datasets": [{"path": str(parts / "parts"),
+                                                      "name": "parts"}],
+           "cv": {"folds": FOLDS, "repeats": REPEATS}, "classifiers": ["nb", "tan", "aode"],
+           "metrics": ["accuracy", "log_loss", "brier", "kappa"], "output": str(out)}
+    raw.update(over)
+    return raw
+
+
+@pytest.fixture(scope="module")
+def serial(parts):
+    result = run(parse_config(_raw(parts, parts / "serial")), jobs=1, quiet=True)
+    assert result.n_run == FOLDS * REPEATS * 3 and not result.errors
+    return stable_order(read_records(parts / "serial"))
+
+
+def test_each_fold_equals_fitting_its_rows_in_memory(parts, serial):
+    ds = load_dataset(parts / "whole.csv")
+    X, y = pd.DataFrame(ds.codes(), columns=ds.attribute_names), ds.y
+    for record in serial:
+        rng = fold_rng(SEED, "parts", record["repetition"], FOLD_HASH_STREAM)
+        test = hashed_folds(np.arange(ds.n_rows), FOLDS, rng) == record["fold"]
+        clf = make_classifier(record["learner"])
+        clf.fit(X[~test], y[~test], cardinalities=ds.cardinalities, n_classes=ds.n_classes)
+        proba = clf.predict_proba(X[test])
+        ref = evaluate(y[test], proba.argmax(axis=1), proba, ds.n_classes)
+        assert (record["n_train"], record["n_test"]) == (int((~test).sum()), int(test.sum()))
+        assert record["confusion"] == ref["confusion"].tolist()
+        assert record["classes"] == list(ds.class_names)
+        for name in ("accuracy", "kappa", "f1_macro", "log_loss", "brier"):
+            assert record["metrics"][name] == pytest.approx(ref["metrics"][name], rel=1e-12)
+        assert "auc_ovr" not in record["metrics"]
+        if record["learner"] == "tan":
+            assert record["structure"] == clf.structure_.summary()
+
+
+def test_the_folds_are_counted_file_by_file(parts):
+    # Statistics are all a counting task returns; they add up to the whole data set's.
+    source = scan(parts / "parts", chunk_rows=64)
+    per_file = [count_file(FileTask(source, i, SEED, FOLDS, 1, chunk_rows=64))
+                for i in range(N_FILES)]
+    total = sum((s for counts in per_file for s in counts[0]),
+                Statistics.empty(source.cardinalities, source.n_classes))
+    ds = load_dataset(parts / "whole.csv")
+    assert total == Statistics.from_codes(ds.codes(), ds.y, ds.cardinalities, ds.n_classes)
+
+
+def test_dask_local_cluster_gives_the_serial_records(parts, serial, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client, distributed.get_task_stream(client) as ts:
+        run(parse_config(_raw(parts, tmp_path / "dask")), scheduler=client, quiet=True)
+        workers = set(client.scheduler_info()["workers"])
+    # One task per file in each pass, run on the workers.
+    assert len(ts.data) == 2 * N_FILES
+    assert {t["worker"] for t in ts.data} <= workers
+    dask = [without_timings(r) for r in stable_order(read_records(tmp_path / "dask"))]
+    assert dask == [without_timings(r) for r in serial]
+
+
+def test_the_records_are_resumed(parts, serial, tmp_path):
+    result = run(parse_config(_raw(parts, parts / "serial"), base_dir=tmp_path), jobs=1,
+                 quiet=True)
+    assert (result.n_skipped, result.n_run) == (FOLDS * REPEATS * 3, 0)
+
+
+def test_a_per_class_metric_must_name_a_class_of_the_chunked_data_set(parts, tmp_path):
+    config = parse_config(_raw(parts, tmp_path / "x", metrics=["f1[k1]", "f1[zz]"]))
+    with pytest.raises(PlanError, match=r"'zz' is not a class of parts"):
+        run(config, jobs=1, quiet=True)
+    assert not (tmp_path / "x").exists()
