@@ -135,26 +135,43 @@ def mdl_cuts(x: np.ndarray, y: np.ndarray, n_classes: int) -> np.ndarray:
     Returns the sorted cut points (empty when no split is accepted), equal to
     Weka's supervised ``Discretize`` with default options.
     """
-    present = ~np.isnan(x)
-    x, y = present_values(x), np.asarray(y)[present]
-    order = np.argsort(x, kind="stable")
-    xs, ys = x[order], y[order]
-    n = xs.shape[0]
-    # cum[i] = class counts of the first i sorted values
-    cum = np.zeros((n + 1, n_classes))
-    if n:
-        np.add.at(cum[1:], (np.arange(n), ys), 1.0)
-        np.cumsum(cum, axis=0, out=cum)
-    boundary = np.flatnonzero(xs[:-1] < xs[1:])  # a cut may follow position i
+    present_values(x)  # refuses infinite values
+    return mdl_cuts_from_counts(*value_class_counts(x, y, n_classes))
 
+
+def value_class_counts(x: np.ndarray, y: np.ndarray, n_classes: int
+                       ) -> tuple[np.ndarray, np.ndarray]:
+    """``(values, counts)``: the sorted distinct present values of ``x`` and the class counts
+    ``(n_values, n_classes)`` of each, what :func:`mdl_cuts_from_counts` reads; the pairs of
+    two parts of a data set add up by :func:`merge_value_counts`."""
+    present = ~np.isnan(x)
+    values, inverse = np.unique(x[present], return_inverse=True)
+    counts = np.bincount(inverse.reshape(-1) * n_classes + np.asarray(y)[present],
+                         minlength=values.size * n_classes)
+    return values, counts.reshape(values.size, n_classes)
+
+
+def merge_value_counts(a: tuple, b: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """The :func:`value_class_counts` of two parts of a data set, added."""
+    values, inverse = np.unique(np.concatenate([a[0], b[0]]), return_inverse=True)
+    counts = np.zeros((values.size, a[1].shape[1]), dtype=np.int64)
+    np.add.at(counts, inverse.reshape(-1), np.concatenate([a[1], b[1]]))
+    return values, counts
+
+
+def mdl_cuts_from_counts(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """:func:`mdl_cuts` from the sorted distinct values and their class counts
+    ``(n_values, n_classes)``: the same cut points as from the rows they count (the
+    candidate cuts lie between distinct values, and every entropy reads counts only)."""
+    n_classes = counts.shape[1]
+    # cum[i] = class counts of the first i distinct values
+    cum = np.zeros((values.size + 1, n_classes))
+    np.cumsum(counts, axis=0, out=cum[1:])
     cuts = []
-    intervals = [(0, n)]
+    intervals = [(0, values.size)]
     while intervals:
         first, stop = intervals.pop()
-        if stop - first < 2:
-            continue
-        lo, hi = np.searchsorted(boundary, [first, stop - 1])
-        candidates = boundary[lo:hi]
+        candidates = np.arange(first, stop - 1)  # a cut may follow distinct value i
         if candidates.size == 0:
             continue
         prior = cum[stop] - cum[first]
@@ -165,10 +182,10 @@ def mdl_cuts(x: np.ndarray, y: np.ndarray, n_classes: int) -> np.ndarray:
         if not entropies[best] < _entropy(prior):
             continue
         if not _mdl_accepts(prior, left[best], right[best], float(entropies[best]),
-                            stop - first):
+                            int(prior.sum())):
             continue
         i = int(candidates[best])
-        cuts.append((xs[i] + xs[i + 1]) / 2.0)
+        cuts.append((values[i] + values[i + 1]) / 2.0)
         intervals += [(first, i + 1), (i + 1, stop)]
     return np.array(sorted(cuts), dtype=np.float64)
 
