@@ -388,3 +388,21 @@ class SharingJob:
 
 def shared_sum(job: SharingJob) -> int:
     return job.i + int(job.shared.payload.sum())
+
+
+def write_numeric_parts(ds, directory, n_files=3, seed=0, missing=0.05):
+    """The rows of ``ds`` (numeric attributes) as ``n_files`` CSV parts in ``directory`` with
+    ``missing`` of the attribute values made missing (``?``), and one CSV file of all of them
+    in the same order (returned)."""
+    rng = np.random.default_rng(seed)
+    cells = np.array([[repr(float(v)) for v in row] for row in ds.numeric_matrix()], dtype=object)
+    cells[rng.random(cells.shape) < missing] = "?"
+    cells = np.column_stack([cells, np.asarray(ds.class_names, dtype=object)[ds.y]])
+    header = ",".join([*ds.attribute_names, "class"]) + "\n"
+    lines = [",".join(r) + "\n" for r in cells]
+    directory.mkdir()
+    for i, part in enumerate(np.array_split(np.arange(len(lines)), n_files)):
+        (directory / f"p{i}.csv").write_text(header + "".join(lines[j] for j in part))
+    whole = directory.parent / "whole.csv"
+    whole.write_text(header + "".join(lines))
+    return whole

@@ -19,6 +19,14 @@ from ..errors import DataError
 MISSING = -1
 
 
+def bin_codes(x: np.ndarray, cuts: np.ndarray) -> np.ndarray:
+    """Bin index of each value of ``x`` among sorted ``cuts`` (right-closed bins: the number
+    of cut points strictly below it), ``MISSING`` where ``x`` is NaN."""
+    codes = np.searchsorted(cuts, x, side="left").astype(np.int64)
+    codes[np.isnan(x)] = MISSING
+    return codes
+
+
 def code_dtype(cardinality: int) -> np.dtype:
     """The smallest signed integer type holding the codes ``0 .. cardinality - 1`` and ``-1``."""
     for dtype in (np.int8, np.int16, np.int32):

@@ -143,7 +143,7 @@ def plan(experiment: Experiment, cache: DataCache | None = None) -> Plan:
 def chunked_job(experiment: Experiment, spec: DatasetSpec, cache: DataCache) -> ChunkedJob:
     """The k-fold cross-validation of the chunked data set ``spec`` (its first pass made
     here, through ``cache``), every task in it."""
-    source = cache.chunked(spec)
+    source = cache.chunked(spec, experiment.preprocess)
     cv, identity = experiment.cv, experiment.identity()
     cells = tuple((rep, fold, ci, task_id(identity, spec, HashedFold(rep, fold, experiment.seed,
                                                                      cv.folds), clf))

@@ -26,7 +26,8 @@ from ..data import Dataset, load_dataset
 from ..data.chunks import ChunkedSource, scan
 from ..data.folds import fold_rng
 from ..models.statistics import Statistics
-from ..preprocess.discretize import Discretizer
+from ..errors import PreprocessError
+from ..preprocess.discretize import Discretizer, discretize_chunked
 from ..preprocess.impute import Imputer
 from ..preprocess.noise import shuffle_attributes
 from ..spec import DatasetSpec, PreprocessSpec
@@ -89,12 +90,24 @@ class DataCache:
             self._prepared[key] = load_prepared(spec, preprocess, seed)
         return self._prepared[key]
 
-    def chunked(self, spec: DatasetSpec) -> ChunkedSource:
-        """A chunked data set's first pass (:func:`~bayesbench.data.chunks.scan`), made once."""
+    def chunked(self, spec: DatasetSpec, preprocess: PreprocessSpec) -> ChunkedSource:
+        """A chunked data set's first pass (:func:`~bayesbench.data.chunks.scan`) and, if it
+        has numeric attributes, their discretization on all its rows, made once."""
         if spec not in self._prepared:
             self._prepared[spec] = scan(spec.path, spec.class_attribute, name=spec.name,
                                         attributes=spec.attributes, delimiter=spec.delimiter)
-        return self._prepared[spec]
+        source = self._prepared[spec]
+        if not source.numeric_names:
+            return source
+        if preprocess.scope != "global":
+            raise PreprocessError(f"numeric attribute '{source.numeric_names[0]}': per-fold "
+                                  f"discretization is not available for a chunked data set; "
+                                  f"discretize on all its rows (global scope)")
+        key = (spec, preprocess.discretize, preprocess.bins)
+        if key not in self._prepared:
+            self._prepared[key] = discretize_chunked(source, preprocess.discretize,
+                                                     preprocess.bins)
+        return self._prepared[key]
 
 
 def load_prepared(spec: DatasetSpec, preprocess: PreprocessSpec, seed: int) -> PreparedData:

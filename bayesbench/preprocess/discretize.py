@@ -64,12 +64,15 @@ import math
 import numpy as np
 
 from ..errors import DataError, NotFittedError, PreprocessError
-from ..data.dataset import MISSING, Attribute, Dataset
+from ..data.chunks import ChunkedSource, numeric_chunks
+from ..data.dataset import Attribute, Dataset, bin_codes
 
 #: Methods that choose cut points (what ``bayesbench discretize --method`` offers).
 CUT_METHODS = ("mdl", "fd", "width", "frequency")
 #: Every discretization an experiment may ask for: a cut-point method, or ``none``.
 METHODS = CUT_METHODS + ("none",)
+#: The methods that find cut points of a chunked data set, from its per-value class counts.
+CHUNKED_METHODS = ("mdl", "width")
 #: The methods that read ``bins``.
 BINNED_METHODS = ("width", "frequency")
 _LN2 = math.log(2.0)
@@ -262,13 +265,6 @@ def range_labels(cuts: np.ndarray) -> tuple[str, ...]:
     return tuple(labels) + (f"({bounds[-2]}-inf)",)
 
 
-def bin_codes(x: np.ndarray, cuts: np.ndarray) -> np.ndarray:
-    """Bin index of each value (right-closed bins), ``-1`` where ``x`` is NaN."""
-    codes = np.searchsorted(cuts, x, side="left").astype(np.int64)
-    codes[np.isnan(x)] = MISSING
-    return codes
-
-
 def cut_point_rows(cuts: dict) -> list[list]:
     """Rows ``[attribute, bins, cut points]`` for a printed table (cuts as in Weka's labels)."""
     return [[name, len(c) + 1, ", ".join(_weka_number(v) for v in c) or "-"]
@@ -359,3 +355,40 @@ class Discretizer:
 
     def __repr__(self) -> str:
         return f"Discretizer(method={self.method!r}, bins={self.bins!r})"
+
+
+# ------------------------------------------------- chunked data sets
+def chunked_value_counts(source: ChunkedSource, chunk_rows: int | None = None) -> dict:
+    """Per numeric attribute of a chunked data set, :func:`value_class_counts` of all its rows,
+    counted chunk by chunk and merged (at most as many values as its scan allowed)."""
+    names, k = source.numeric_names, source.n_classes
+    empty = (np.empty(0), np.zeros((0, k), dtype=np.int64))
+    out = {name: empty for name in names}
+    extra = {} if chunk_rows is None else {"chunk_rows": chunk_rows}
+    for i in range(len(source.files)):
+        for values, y in numeric_chunks(source, i, **extra):
+            for j, name in enumerate(names):
+                out[name] = merge_value_counts(out[name], value_class_counts(values[:, j], y, k))
+    return out
+
+
+def discretize_chunked(source: ChunkedSource, method: str, bins: int = 10,
+                       chunk_rows: int | None = None) -> ChunkedSource:
+    """``source`` with its numeric attributes coded by cut points found on all its rows (the
+    ``global`` scope), as :class:`Discretizer` finds them on the same rows: ``mdl`` from each
+    value's class counts, ``width`` from the distinct values. One more pass over the files."""
+    if not source.numeric_names:
+        return source
+    if method not in CHUNKED_METHODS:
+        raise PreprocessError(f"numeric attribute '{source.numeric_names[0]}' of a chunked "
+                              f"data set: discretization '{method}' is not available for "
+                              f"chunked data; use one of {', '.join(CHUNKED_METHODS)}")
+    Discretizer(method, bins)._check_params()
+    counts = chunked_value_counts(source, chunk_rows)
+    for name, (values, _) in counts.items():
+        if np.isinf(values).any():
+            raise PreprocessError(f"{source.name}: attribute '{name}': infinite value(s) in "
+                                  f"the data to discretize; cut points need finite numbers")
+    cuts = {name: mdl_cuts_from_counts(v, c) if method == "mdl" else width_cuts(v, int(bins))
+            for name, (v, c) in counts.items()}
+    return source.discretized(cuts, {name: range_labels(c) for name, c in cuts.items()})

@@ -54,11 +54,15 @@ def test_a_glob_names_the_same_files(tmp_path):
         str(tmp_path / "parts" / f"part{i}.csv") for i in (1, 2))
 
 
-def test_scan_refuses_a_numeric_column_naming_it(tmp_path):
+def test_scan_finds_numeric_columns_and_bounds_their_values(tmp_path):
     (tmp_path / "d").mkdir()
-    (tmp_path / "d" / "0.csv").write_text("a,n,class\nx,1.5,y\nz,2,n\n")
-    with pytest.raises(DataError, match=r"attribute 'n': numeric column.*discretize it first"):
-        scan(tmp_path / "d")
+    (tmp_path / "d" / "0.csv").write_text("a,n,class\nx,1.5,y\nz,2,n\nx,?,y\nz,3,y\n")
+    source = scan(tmp_path / "d")
+    assert source.numeric == (False, True) and source.numeric_names == ("n",)
+    assert source.categories == (("x", "z"), ())
+    with pytest.raises(DataError, match=r"0\.csv: attribute 'n': numeric column of more than 2 "
+                                        r"distinct values"):
+        scan(tmp_path / "d", max_numeric=2)
 
 
 def test_scan_refuses_too_many_values_naming_file_and_column(tmp_path):

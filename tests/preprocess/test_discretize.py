@@ -1,5 +1,6 @@
 """Discretization: MDL against Weka 3.6.14's cut points, the semantics of the bins,
-properties of every method (hypothesis) and the unsupervised rules against numpy."""
+properties of every method (hypothesis), the unsupervised rules against numpy, and a chunked
+data set's cut points against the in-memory discretizer's on the same rows."""
 import json
 import math
 
@@ -10,8 +11,11 @@ from hypothesis import given, settings, strategies as st
 from bayesbench.data import Attribute, Dataset, load_dataset
 from bayesbench.errors import DataError, NotFittedError, PreprocessError
 from bayesbench.preprocess import discretize
-from bayesbench.preprocess.discretize import (CUT_METHODS, Discretizer, bin_codes, fd_cuts,
-                                              frequency_cuts, mdl_cuts, range_labels, width_cuts)
+from bayesbench.data.chunks import chunks, scan
+from bayesbench.preprocess.discretize import (CUT_METHODS, Discretizer, bin_codes,
+                                              discretize_chunked, fd_cuts, frequency_cuts,
+                                              mdl_cuts, range_labels, width_cuts)
+from helpers import write_numeric_parts
 
 
 def reference_cases(reference_dir):
@@ -310,3 +314,36 @@ def test_frequency_with_a_quantile_per_value_cuts_every_gap(x, extra):
     distinct = np.unique(x)
     every_gap = (distinct[:-1] + distinct[1:]) / 2
     np.testing.assert_array_equal(frequency_cuts(x, x.size + extra), every_gap)
+
+
+@pytest.mark.parametrize("name", ["pima-indians-diabetes", "iris"])
+@pytest.mark.parametrize("method", ["mdl", "width"])
+def test_a_chunked_data_set_gets_the_in_memory_cut_points_and_codes(uci_dir, tmp_path, name,
+                                                                    method):
+    # Per-value class counts of 100-row chunks of three files, merged, against the
+    # Discretizer fitted on one CSV file of the same rows (with missing values).
+    whole = write_numeric_parts(load_dataset(uci_dir / f"{name}.arff"), tmp_path / "parts")
+    ref = load_dataset(whole)
+    assert not ref.nominal_mask.any() and ref.missing_mask().any()
+    fitted = Discretizer(method, bins=7).fit(ref)
+    source = discretize_chunked(scan(tmp_path / "parts", chunk_rows=100), method, 7,
+                                chunk_rows=100)
+    assert source.numeric_names == tuple(ref.attribute_names)
+    assert sum(len(c) for c in fitted.cuts_.values()) >= len(ref.attribute_names)
+    for att, cuts in zip(source.attribute_names, source.cuts):
+        np.testing.assert_array_equal(cuts, fitted.cuts_[att])  # exactly, not approximately
+    coded = fitted.transform(ref)
+    assert source.categories == tuple(a.categories for a in coded.attributes)
+    X = np.concatenate([X for i in range(3) for _, X, _ in chunks(source, i, chunk_rows=100)])
+    np.testing.assert_array_equal(X, coded.codes())  # missing stays missing
+
+
+def test_a_chunked_data_set_takes_only_the_methods_it_can_count(uci_dir, tmp_path):
+    write_numeric_parts(load_dataset(uci_dir / "iris.arff"), tmp_path / "parts")
+    source = scan(tmp_path / "parts")
+    with pytest.raises(PreprocessError, match=r"attribute 'sepallength'.*'fd' is not available "
+                                              r"for chunked data; use one of mdl, width"):
+        discretize_chunked(source, "fd")
+    with pytest.raises(DataError, match=r"p0\.csv: attribute 'sepallength': numeric column "
+                                        r"without cut points"):
+        next(chunks(source, 0))
