@@ -14,7 +14,8 @@ from bayesbench.evaluation.metrics import evaluate
 from bayesbench.evaluation.store import read_records
 from bayesbench.models.registry import make_classifier
 from bayesbench.models.statistics import Statistics
-from helpers import run, stable_order, without_timings
+from bayesbench.preprocess.discretize import Discretizer
+from helpers import run, stable_order, write_numeric_parts, without_timings
 
 N_FILES, ROWS, FOLDS, REPEATS, SEED = 4, 300, 5, 2, 7
 
@@ -63,20 +64,42 @@ def test_each_fold_equals_fitting_its_rows_in_memory(parts, serial):
     ds = load_dataset(parts / "whole.csv")
     X, y = pd.DataFrame(ds.codes(), columns=ds.attribute_names), ds.y
     for record in serial:
-        rng = fold_rng(SEED, "parts", record["repetition"], FOLD_HASH_STREAM)
-        test = hashed_folds(np.arange(ds.n_rows), FOLDS, rng) == record["fold"]
-        clf = make_classifier(record["learner"])
-        clf.fit(X[~test], y[~test], cardinalities=ds.cardinalities, n_classes=ds.n_classes)
-        proba = clf.predict_proba(X[test])
-        ref = evaluate(y[test], proba.argmax(axis=1), proba, ds.n_classes)
-        assert (record["n_train"], record["n_test"]) == (int((~test).sum()), int(test.sum()))
-        assert record["confusion"] == ref["confusion"].tolist()
+        _check_against_memory(record, ds, X, y)
         assert record["classes"] == list(ds.class_names)
-        for name in ("accuracy", "kappa", "f1_macro", "log_loss", "brier"):
-            assert record["metrics"][name] == pytest.approx(ref["metrics"][name], rel=1e-12)
         assert "auc_ovr" not in record["metrics"]
-        if record["learner"] == "tan":
-            assert record["structure"] == clf.structure_.summary()
+
+
+def _check_against_memory(record, ds, X, y):
+    """``record`` against fitting its training fold's rows of ``X`` (codes of ``ds``)."""
+    rng = fold_rng(SEED, "parts", record["repetition"], FOLD_HASH_STREAM)
+    test = hashed_folds(np.arange(ds.n_rows), FOLDS, rng) == record["fold"]
+    clf = make_classifier(record["learner"])
+    clf.fit(X[~test], y[~test], cardinalities=ds.cardinalities, n_classes=ds.n_classes)
+    proba = clf.predict_proba(X[test])
+    ref = evaluate(y[test], proba.argmax(axis=1), proba, ds.n_classes)
+    assert (record["n_train"], record["n_test"]) == (int((~test).sum()), int(test.sum()))
+    assert record["confusion"] == ref["confusion"].tolist()
+    for name in ("accuracy", "kappa", "f1_macro", "log_loss", "brier"):
+        assert record["metrics"][name] == pytest.approx(ref["metrics"][name], rel=1e-12)
+    if record["learner"] == "tan":
+        assert record["structure"] == clf.structure_.summary()
+
+
+def test_numeric_chunked_data_equal_the_globally_discretized_data_in_memory(uci_dir, tmp_path):
+    # Cut points found on all the chunked rows (preprocess scope global), then each fold as
+    # fitting its training rows of the in-memory data discretized on all its rows.
+    whole = write_numeric_parts(load_dataset(uci_dir / "pima-indians-diabetes.arff"),
+                                tmp_path / "parts", n_files=4, seed=3)
+    raw = _raw(tmp_path, tmp_path / "out", classifiers=["nb", "tan"],
+               cv={"folds": FOLDS, "repeats": 1, "stratified": False},
+               preprocess={"discretize": "mdl", "scope": "global"})
+    result = run(parse_config(raw), jobs=1, quiet=True)
+    assert result.n_run == FOLDS * 2 and not result.errors
+    ds = Discretizer("mdl").fit_transform(load_dataset(whole))
+    assert (ds.cardinalities > 1).sum() >= 4  # MDL cut most attributes' ranges
+    X = pd.DataFrame(ds.codes(), columns=ds.attribute_names)
+    for record in read_records(tmp_path / "out"):
+        _check_against_memory(record, ds, X, ds.y)
 
 
 def test_the_folds_are_counted_file_by_file(parts):
