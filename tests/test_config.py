@@ -464,6 +464,27 @@ def test_a_chunked_data_set_refuses_what_it_cannot_compute_by_key(tmp_path, monk
     assert not (tmp_path / "results").exists()
 
 
+def test_a_numeric_chunked_data_set_is_discretized_on_all_its_rows_or_refused_by_key(tmp_path):
+    (tmp_path / "parts").mkdir()
+    (tmp_path / "parts" / "0.csv").write_text("a,n,class\nx,1.5,p\ny,?,q\nx,2,q\n")
+    base = {"name": "c", "datasets": ["parts/"], "classifiers": ["nb"],
+            "cv": {"folds": 2, "stratified": False}}
+    problems = _problems(base, tmp_path)  # the default scope is fold
+    assert set(problems) == {"preprocess.scope"}
+    assert problems["preprocess.scope"] == (
+        "per-fold discretization is not available for the chunked data set 'parts' "
+        "(datasets[0]), whose attribute 'n' is numeric: write global")
+    problems = _problems({**base, "preprocess": {"discretize": "fd", "scope": "global"}},
+                         tmp_path)
+    assert set(problems) == {"preprocess.discretize"} and "mdl or width" in \
+        problems["preprocess.discretize"]
+    for method in ("mdl", "width"):
+        parse_config({**base, "preprocess": {"discretize": method, "scope": "global"}},
+                     base_dir=tmp_path)
+    (tmp_path / "parts" / "0.csv").write_text("a,n,class\nx,1.5,p\ny,?,q\nx,two,q\n")
+    parse_config(base, base_dir=tmp_path)  # nominal: the per-fold scope is harmless
+
+
 def test_a_directory_or_glob_is_a_chunked_data_set_named_after_its_directory(tmp_path):
     (tmp_path / "parts").mkdir()
     (tmp_path / "parts" / "0.csv").write_text("a,class\nx,p\ny,q\n")

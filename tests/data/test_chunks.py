@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from bayesbench.data import load_dataset
-from bayesbench.data.chunks import chunk_files, chunks, is_chunked, scan
+from bayesbench.data.chunks import chunk_files, chunks, is_chunked, numeric_look, scan
 from bayesbench.data.folds import fold_rng, hashed_folds
 from bayesbench.errors import DataError
 
@@ -60,6 +60,8 @@ def test_scan_finds_numeric_columns_and_bounds_their_values(tmp_path):
     source = scan(tmp_path / "d")
     assert source.numeric == (False, True) and source.numeric_names == ("n",)
     assert source.categories == (("x", "z"), ())
+    assert numeric_look(tmp_path / "d") == ("n",) == numeric_look(tmp_path / "d", chunk_rows=1)
+    assert numeric_look(tmp_path / "d", attributes=["a"]) == ()
     with pytest.raises(DataError, match=r"0\.csv: attribute 'n': numeric column of more than 2 "
                                         r"distinct values"):
         scan(tmp_path / "d", max_numeric=2)
