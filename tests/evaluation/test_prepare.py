@@ -4,8 +4,9 @@ import pytest
 
 from bayesbench.data import load_dataset
 from bayesbench.evaluation.plan import plan
-from bayesbench.evaluation.prepare import prepare_fold
-from bayesbench.spec import NoiseSpec, PreprocessSpec
+from bayesbench.errors import PreprocessError
+from bayesbench.evaluation.prepare import DataCache, prepare_fold
+from bayesbench.spec import DatasetSpec, NoiseSpec, PreprocessSpec
 from helpers import small_config
 
 
@@ -59,3 +60,16 @@ def test_a_training_parts_statistics_are_its_rows_counts(uci_dir, tmp_path):
     views = prepare_fold(job)
     assert views["statistics"]() == statistics_of(views["discrete"]()[0])
     assert views["statistics"]().attribute_names == tuple(job.data.imputed.attribute_names)
+
+
+def test_a_chunked_data_set_numeric_beyond_the_first_rows_refuses_per_fold_scope(tmp_path):
+    # The config check looks at the first rows only; the full scan decides.
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "0.csv").write_text("n,class\n?,p\n?,q\n")
+    (tmp_path / "d" / "1.csv").write_text("n,class\n1.5,p\n2.5,q\n")
+    spec, cache = DatasetSpec("d", str(tmp_path / "d")), DataCache()
+    with pytest.raises(PreprocessError, match=r"attribute 'n': per-fold discretization is "
+                                              r"not available for a chunked data set"):
+        cache.chunked(spec, PreprocessSpec(scope="fold"))
+    source = cache.chunked(spec, PreprocessSpec(discretize="width", bins=2, scope="global"))
+    assert source.categories == (("(-inf-2]", "(2-inf)"),)
