@@ -42,6 +42,21 @@ def run(config, **options):
     return result
 
 
+def run_config_text(tmp: Path, text: str, name: str) -> Path:
+    """Write the config ``text`` to ``tmp/NAME.yaml`` and run it through the command line
+    into ``tmp/run``; returns that result directory."""
+    from click.testing import CliRunner  # lazy: only the tests that run the CLI need it
+
+    from bayesbench.cli import main
+
+    config = tmp / f"{name}.yaml"
+    config.write_text(text)
+    res = CliRunner().invoke(main, ["run", str(config), "-o", str(tmp / "run"), "--jobs", "1",
+                                    "--quiet"])
+    assert res.exit_code == 0, res.output
+    return tmp / "run"
+
+
 def small_config(uci_dir, tmp_path, **over):
     """A small experiment on iris and lenses (``over`` replaces top-level keys), into
     ``tmp_path/out``; gnb fails on lenses, which has no numeric attribute."""

@@ -7,7 +7,8 @@ import shutil
 import numpy as np
 import pytest
 from click.testing import CliRunner
-from helpers import fold_records, three_datasets, with_failures, write_run, write_table6_csv
+from helpers import (fold_records, run_config_text, three_datasets, with_failures, write_run,
+                     write_table6_csv)
 
 from bayesbench.cli import main
 from bayesbench.report.inputs import compare_paths
@@ -216,12 +217,7 @@ format: [csv]
 def stored_run(tmp_path_factory):
     """A real run whose stored baseline, nb, is neither its first classifier in record
     order (tan) nor in alphabetical order (gnb)."""
-    tmp = tmp_path_factory.mktemp("stored")
-    config = tmp / "stored.yaml"
-    config.write_text(STORED_BASELINE)
-    res = CliRunner().invoke(main, ["run", str(config), "-o", str(tmp / "run"), "--jobs", "1", "--quiet"])
-    assert res.exit_code == 0, res.output
-    return tmp / "run"
+    return run_config_text(tmp_path_factory.mktemp("stored"), STORED_BASELINE, "stored")
 
 
 def test_compare_of_one_run_takes_the_baseline_the_run_stored(stored_run):

@@ -9,6 +9,7 @@ from click.testing import CliRunner
 from bayesbench.cli import main
 from bayesbench.errors import StatsError
 from bayesbench.report.inputs import compare_paths, read_scores_csv
+from helpers import run_config_text
 
 CONFIG = """\
 name: small
@@ -24,12 +25,7 @@ format: [csv]
 @pytest.fixture(scope="module")
 def small_run(tmp_path_factory):
     """A real run, with its summary tables written by `bayesbench run` itself."""
-    tmp = tmp_path_factory.mktemp("small")
-    config = tmp / "small.yaml"
-    config.write_text(CONFIG)
-    res = CliRunner().invoke(main, ["run", str(config), "-o", str(tmp / "run"), "--jobs", "1", "--quiet"])
-    assert res.exit_code == 0, res.output
-    return tmp / "run"
+    return run_config_text(tmp_path_factory.mktemp("small"), CONFIG, "small")
 
 
 @pytest.mark.parametrize("metric", ["accuracy", "error"])
