@@ -142,30 +142,37 @@ def discretize(train, test, preprocess: PreprocessSpec):
 
 def add_noise(train, test, job):
     """``(train, test)`` with the fold job's noise on the side(s) it names."""
-    noise = job.preprocess.noise
-    if noise is None or noise.fraction == 0:
-        return train, test
+    return noisy(train, "train", job), noisy(test, "test", job)
 
+
+def noisy(part, side: str, job):
+    """The ``side`` (``train`` or ``test``) part ``part`` of a fold with the fold job's noise,
+    if it names that side."""
+    noise = job.preprocess.noise
+    if noise is None or noise.fraction == 0 or noise.on not in (side, "both"):
+        return part
     # Both sides start from the same stream, so `both` shuffles the same attributes in
     # the training and the test part (each with its own permutations of its rows).
-    def rng():
-        return fold_rng(job.seed, job.dataset.name, job.repetition, job.fold, NOISE_STREAM)
-
-    if noise.on in ("train", "both"):
-        train = shuffle_attributes(train, noise.fraction, rng())
-    if noise.on in ("test", "both"):
-        test = shuffle_attributes(test, noise.fraction, rng())
-    return train, test
+    rng = fold_rng(job.seed, job.dataset.name, job.repetition, job.fold, NOISE_STREAM)
+    return shuffle_attributes(part, noise.fraction, rng)
 
 
 def prepare_fold(job) -> dict:
-    """The fold's data for each kind of learner: ``{"discrete": (train, test), "continuous": ...}``.
+    """The fold's data for each kind of learner: ``{"discrete": (train, test), "continuous": ...}``,
+    ``"discrete test"`` the discrete test part alone, and ``"statistics"`` the training
+    part's counts (or None).
 
     A value is a callable so that a kind no classifier of the fold needs is
     never computed, and one that fails (say, a numeric attribute and
-    ``discretize: none``) fails only the classifiers that need it.
+    ``discretize: none``) fails only the classifiers that need it. The discrete test part
+    alone does not copy the training rows when nothing is fitted on them (preprocessing
+    fitted globally, or nominal data without imputation): a fold whose learners are all
+    fitted from the statistics never holds them.
     """
     data, memo = job.data, {}
+    # Nothing is fitted on the training part: the discrete parts are rows of `discretized`.
+    as_whole = job.preprocess.scope == "global" or (
+        job.preprocess.impute == "none" and bool(data.imputed.nominal_mask.all()))
 
     def imputed_fold():
         if "imputed" not in memo:
@@ -179,12 +186,21 @@ def prepare_fold(job) -> dict:
 
     def discrete():
         if "discrete" not in memo:
-            if job.preprocess.scope == "global":
-                train, test = data.discretized.take(job.train), data.discretized.take(job.test)
+            if as_whole:
+                memo["discrete"] = (noisy(data.discretized.take(job.train), "train", job),
+                                    discrete_test())
             else:
-                train, test = discretize(*imputed_fold(), job.preprocess)
-            memo["discrete"] = add_noise(train, test, job)
+                memo["discrete"] = add_noise(*discretize(*imputed_fold(), job.preprocess),
+                                             job)
         return memo["discrete"]
+
+    def discrete_test():
+        if "discrete test" not in memo:
+            if as_whole:
+                memo["discrete test"] = noisy(data.discretized.take(job.test), "test", job)
+            else:
+                memo["discrete test"] = discrete()[1]
+        return memo["discrete test"]
 
     def continuous():
         if "continuous" not in memo:
@@ -197,7 +213,8 @@ def prepare_fold(job) -> dict:
             memo["statistics"] = None
             if data.statistics is not None and \
                     job.train.size + job.test.size == data.discretized.n_rows:
-                memo["statistics"] = data.statistics - statistics_of(discrete()[1])
+                memo["statistics"] = data.statistics - statistics_of(discrete_test())
         return memo["statistics"]
 
-    return {"discrete": discrete, "continuous": continuous, "statistics": statistics}
+    return {"discrete": discrete, "discrete test": discrete_test, "continuous": continuous,
+            "statistics": statistics}
