@@ -169,52 +169,61 @@ def prepare_fold(job) -> dict:
     fitted globally, or nominal data without imputation): a fold whose learners are all
     fitted from the statistics never holds them.
     """
-    data, memo = job.data, {}
-    # Nothing is fitted on the training part: the discrete parts are rows of `discretized`.
-    as_whole = job.preprocess.scope == "global" or (
-        job.preprocess.impute == "none" and bool(data.imputed.nominal_mask.all()))
+    fold = _Fold(job)
+    return {"discrete": fold.discrete, "discrete test": fold.discrete_test,
+            "continuous": fold.continuous, "statistics": fold.statistics}
 
-    def imputed_fold():
-        if "imputed" not in memo:
-            train, test = data.imputed.take(job.train), data.imputed.take(job.test)
+
+class _Fold:
+    """The views of :func:`prepare_fold`, each computed once (a failure is not kept: it is
+    raised again to every classifier that asks)."""
+
+    def __init__(self, job):
+        self.job, self.data, self.memo = job, job.data, {}
+        # Nothing is fitted on the training part: the discrete parts are rows of `discretized`.
+        self.as_whole = job.preprocess.scope == "global" or (
+            job.preprocess.impute == "none" and bool(self.data.imputed.nominal_mask.all()))
+
+    def _once(self, key, make):
+        if key not in self.memo:
+            self.memo[key] = make()
+        return self.memo[key]
+
+    def imputed(self):
+        def make():
+            job = self.job
+            train, test = self.data.imputed.take(job.train), self.data.imputed.take(job.test)
             if job.preprocess.scope == "fold":
                 rng = fold_rng(job.seed, job.dataset.name, job.repetition, job.fold,
                                IMPUTE_STREAM)
                 train, test = impute(train, test, job.preprocess.impute, rng)
-            memo["imputed"] = (train, test)
-        return memo["imputed"]
+            return train, test
+        return self._once("imputed", make)
 
-    def discrete():
-        if "discrete" not in memo:
-            if as_whole:
-                memo["discrete"] = (noisy(data.discretized.take(job.train), "train", job),
-                                    discrete_test())
-            else:
-                memo["discrete"] = add_noise(*discretize(*imputed_fold(), job.preprocess),
-                                             job)
-        return memo["discrete"]
+    def discrete(self):
+        def make():
+            if self.as_whole:
+                train = self.data.discretized.take(self.job.train)
+                return noisy(train, "train", self.job), self.discrete_test()
+            return add_noise(*discretize(*self.imputed(), self.job.preprocess), self.job)
+        return self._once("discrete", make)
 
-    def discrete_test():
-        if "discrete test" not in memo:
-            if as_whole:
-                memo["discrete test"] = noisy(data.discretized.take(job.test), "test", job)
-            else:
-                memo["discrete test"] = discrete()[1]
-        return memo["discrete test"]
+    def discrete_test(self):
+        def make():
+            if self.as_whole:
+                return noisy(self.data.discretized.take(self.job.test), "test", self.job)
+            return self.discrete()[1]
+        return self._once("discrete test", make)
 
-    def continuous():
-        if "continuous" not in memo:
-            memo["continuous"] = add_noise(*imputed_fold(), job)
-        return memo["continuous"]
+    def continuous(self):
+        return self._once("continuous", lambda: add_noise(*self.imputed(), self.job))
 
-    def statistics():
-        # None unless the job carries the total and its parts are complements.
-        if "statistics" not in memo:
-            memo["statistics"] = None
-            if data.statistics is not None and \
-                    job.train.size + job.test.size == data.discretized.n_rows:
-                memo["statistics"] = data.statistics - statistics_of(discrete_test())
-        return memo["statistics"]
-
-    return {"discrete": discrete, "discrete test": discrete_test, "continuous": continuous,
-            "statistics": statistics}
+    def statistics(self):
+        def make():
+            # None unless the job carries the total and its parts are complements.
+            data, job = self.data, self.job
+            if data.statistics is None or \
+                    job.train.size + job.test.size != data.discretized.n_rows:
+                return None
+            return data.statistics - statistics_of(self.discrete_test())
+        return self._once("statistics", make)
