@@ -166,6 +166,21 @@ class Dataset:
             cols.append(col)
         self.columns = _matrix_columns(self.attributes, cols)
 
+    def __getstate__(self) -> dict:
+        # The code matrix travels whole (to a worker, to Dask), not as column copies that
+        # the other side would have to stack again.
+        state = dict(self.__dict__)
+        matrix = stacked(self.columns)
+        if matrix is not None:
+            state["columns"] = matrix
+        return state
+
+    def __setstate__(self, state: dict):
+        columns = state["columns"]
+        if isinstance(columns, np.ndarray):
+            state = {**state, "columns": [columns[:, j] for j in range(columns.shape[1])]}
+        self.__dict__.update(state)
+
     # ----------------------------------------------------------------- shape
     @property
     def n_rows(self) -> int:

@@ -86,6 +86,12 @@ def test_nominal_columns_are_one_column_major_matrix_that_codes_and_take_share(u
         X[0, 0] = 1
     chosen = ds.select(ds.attribute_names[::-2])
     np.testing.assert_array_equal(chosen.codes(), reference[:, ::-2])
+    # Sent to a worker, the matrix arrives whole: its columns are still its columns.
+    import pickle
+    sent = pickle.loads(pickle.dumps(ds))
+    assert sent.codes().flags.f_contiguous and np.shares_memory(sent.codes(), sent.columns[3])
+    np.testing.assert_array_equal(sent.codes(), reference)
+    assert sent.attributes == ds.attributes and sent.name == ds.name
 
 
 def test_columns_of_other_types_or_numeric_ones_are_kept_as_given():
