@@ -10,6 +10,8 @@ import time
 from dataclasses import replace
 from functools import partial
 
+import numpy as np
+
 from ..data.encode import encode, feature_names, used_attributes
 from ..data.folds import fold_rng
 from ..models.base import BaseClassifier
@@ -103,8 +105,14 @@ def _inputs(cls, kind: str, views, record: dict, rows: bool = True):
         n_train = record["n_train"]
     X_train = encode(train, kind) if rows else None
     X_test = encode(test, kind)
-    # bayesbench's learners keep the attribute names (for their structures).
-    names = feature_names(train, kind) if issubclass(cls, BaseClassifier) else None
+    names = None
+    if issubclass(cls, BaseClassifier):
+        # bayesbench's learners keep the attribute names (for their structures), and read
+        # columns: column-major matrices (the codes already are; the numbers as a
+        # DataFrame gave them, so that their sums stay the same to the last bit).
+        names = feature_names(train, kind)
+        X_train = None if X_train is None else np.asfortranarray(X_train)
+        X_test = np.asfortranarray(X_test)
     record.update(n_train=int(n_train), n_test=int(test.n_rows),
                   classes=list(train.class_names))
     used = used_attributes(train, kind)

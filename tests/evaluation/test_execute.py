@@ -229,3 +229,25 @@ def test_the_runners_learners_share_one_compact_code_matrix_per_fold(uci_dir, tm
     assert given[2][1].base is bsej_test.base
     onehot_names = given[4][2]
     assert given[4][0].dtype == np.float64 and onehot_names[0].startswith(names[0] + "=")
+
+
+def test_a_continuous_learner_given_arrays_scores_as_fitted_on_a_dataframe(uci_dir, tmp_path):
+    # Sums over the rows of a column-major matrix, as a DataFrame's numbers are: the same
+    # probabilities to the last bit (row-major ones differ in the last bit on some folds).
+    import pandas as pd
+
+    from bayesbench.evaluation.execute import run_fold
+    from bayesbench.evaluation.metrics import evaluate
+    from helpers import small_config
+    cfg = small_config(uci_dir, tmp_path, datasets=["wine", "glass"], seed=1,
+                       cv={"folds": 10}, classifiers=["gnb"])
+    for job in plan(cfg.experiment).jobs:
+        [record] = run_fold(job)
+        ds = job.data.imputed
+        X = pd.DataFrame(ds.numeric_matrix(), columns=ds.attribute_names)
+        clf = make_classifier("gnb").fit(X.iloc[job.train], ds.y[job.train],
+                                         n_classes=ds.n_classes)
+        proba = clf.predict_proba(X.iloc[job.test])
+        expected = evaluate(ds.y[job.test], proba.argmax(axis=1), proba, ds.n_classes)
+        for metric in ("log_loss", "brier"):
+            assert record["metrics"][metric] == expected["metrics"][metric], (ds.name, metric)
