@@ -108,7 +108,10 @@ def _frame_codes(X):
                 f"categorical or integer-coded columns (discretize numeric ones first)")
     if not cols:
         return np.zeros((len(X), 0), dtype=np.int64), categorical_cards
-    out = np.empty((len(X), len(cols)), dtype=np.result_type(*cols), order="F")
+    dtype = np.result_type(*cols)
+    if dtype.kind not in "iu":  # uint64 beside signed columns has no common integer type
+        dtype = np.dtype(np.int64)
+    out = np.empty((len(X), len(cols)), dtype=dtype, order="F")
     for j, col in enumerate(cols):
         out[:, j] = col
     return out, categorical_cards

@@ -190,6 +190,11 @@ def test_a_frame_of_compact_codes_is_not_widened_to_int64():
     X, _ = check_discrete_X(frame)
     assert X.dtype == np.int8 and X.flags.f_contiguous
     np.testing.assert_array_equal(X, [[0, 0], [-1, 1], [2, 0]])
+    # Unsigned 64-bit beside signed columns: no common integer type but int64, not floats.
+    X, _ = check_discrete_X(pd.DataFrame({"u": np.array([1, 2], dtype=np.uint64),
+                                          "s": np.array([0, -1], dtype=np.int8)}))
+    assert X.dtype == np.int64
+    np.testing.assert_array_equal(X, [[1, 0], [2, -1]])
 
 
 @pytest.mark.parametrize("name", ["nb", "tan", "stan", "bsej", "kdb", "aode", "map", "gnb"])
