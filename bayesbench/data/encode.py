@@ -46,14 +46,16 @@ def feature_names(ds: Dataset, kind: str) -> list[str]:
             for a in ds.attributes for c in (a.categories if a.is_nominal else (None,))]
 
 
-def encode(ds: Dataset, kind: str, *, named: bool = False):
+def encode(ds: Dataset, kind: str):
     """The attributes of ``ds`` as input ``kind`` wants them (see the module docstring).
 
-    ``codes``, ``onehot`` and ``numeric`` are numpy arrays, or, with ``named``,
-    DataFrames whose columns are :func:`feature_names` (bayesbench's own learners
-    read attribute names from them). Raises :class:`~bayesbench.errors.DataError`
-    for ``codes`` of a numeric attribute, and :class:`BayesbenchError` for
-    ``numeric`` input of a data set without numeric attributes.
+    ``codes``, ``onehot`` and ``numeric`` are numpy arrays whose columns are
+    :func:`feature_names` (bayesbench's own learners are given those as ``fit``'s
+    ``feature_names``); ``codes`` is :meth:`~.dataset.Dataset.codes`, the data set's own
+    read-only column-major matrix in the smallest integer type, not a copy. Raises
+    :class:`~bayesbench.errors.DataError` for ``codes`` of a numeric attribute, and
+    :class:`BayesbenchError` for ``numeric`` input of a data set without numeric
+    attributes.
     """
     if kind not in INPUT_KINDS:
         raise BayesbenchError(f"unknown input kind '{kind}'; expected one of "
@@ -61,33 +63,29 @@ def encode(ds: Dataset, kind: str, *, named: bool = False):
     if kind == "frame":
         return _frame(ds)
     if kind == "codes":
-        X = ds.codes()
-    elif kind == "numeric":
+        return ds.codes()
+    if kind == "numeric":
         if all(a.is_nominal for a in ds.attributes):
             raise BayesbenchError("the data set has no numeric attributes for a continuous "
                                   "learner")
-        X = ds.numeric_matrix()
-    else:
-        X = _onehot(ds)
-    if not named:
-        return X
-    import pandas as pd  # lazy: only the runner's own learners take named columns
-
-    return pd.DataFrame(X, columns=feature_names(ds, kind))
+        return ds.numeric_matrix()
+    return _onehot(ds)
 
 
 def _onehot(ds: Dataset) -> np.ndarray:
-    blocks = []
-    for att, col in zip(ds.attributes, ds.columns):
+    """The one-hot matrix, each attribute's columns written in place (no block copies)."""
+    widths = [a.cardinality if a.is_nominal else 1 for a in ds.attributes]
+    out = np.zeros((ds.n_rows, sum(widths)), dtype=np.float64)
+    start = 0
+    for att, col, width in zip(ds.attributes, ds.columns, widths):
         if att.is_nominal:
             # Code -1 (missing) matches no category: a row of zeros.
-            blocks.append((col[:, None] == np.arange(att.cardinality)[None, :]).astype(
-                np.float64))
+            rows = np.flatnonzero(col >= 0)
+            out[rows, start + col[rows].astype(np.intp)] = 1.0
         else:
-            blocks.append(col[:, None])
-    if not blocks:
-        return np.zeros((ds.n_rows, 0), dtype=np.float64)
-    return np.hstack(blocks)
+            out[:, start] = col
+        start += width
+    return out
 
 
 def _frame(ds: Dataset):

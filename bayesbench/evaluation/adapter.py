@@ -45,24 +45,32 @@ class Outcome:
     cpu_seconds: float = 0.0
 
 
-def fit_options(clf, *, cardinalities=None, n_classes=None) -> dict:
-    """The keyword arguments of ``clf.fit`` among ``cardinalities`` and ``n_classes``:
-    those its signature names (and that are given)."""
+def fit_options(clf, *, cardinalities=None, n_classes=None, feature_names=None) -> dict:
+    """The keyword arguments of ``clf.fit`` among ``cardinalities``, ``n_classes`` and
+    ``feature_names``: those its signature names (and that are given)."""
     try:
         named = inspect.signature(clf.fit).parameters
     except (TypeError, ValueError):  # a fit without a readable signature: give nothing extra
         return {}
-    offered = {"cardinalities": cardinalities, "n_classes": n_classes}
+    offered = {"cardinalities": cardinalities, "n_classes": n_classes,
+               "feature_names": feature_names}
     return {k: v for k, v in offered.items() if v is not None and k in named}
 
 
 def fit_predict(clf, X_train, y_train, X_test, *, n_classes: int,
-                cardinalities=None, statistics=None) -> Outcome:
+                cardinalities=None, statistics=None, feature_names=None) -> Outcome:
     """Fit ``clf`` on ``(X_train, y_train)`` (class codes) and predict ``X_test``.
 
     With ``statistics`` (the training part's counts), ``clf.fit_statistics(statistics)``
-    fits it instead, the same model without the rows (``X_train`` is then not read).
+    fits it instead, the same model without the rows (``X_train`` and ``y_train`` are then
+    not read, and may be None).
+    ``feature_names`` name the columns of an array ``X_train`` for a ``fit`` that takes
+    them (bayesbench's own learners, :func:`~bayesbench.models.base.fresh_fit`), which
+    then need no DataFrame to learn the attributes' names.
     """
+    if statistics is not None:
+        # The training part's classes, as its rows would give them.
+        y_train = np.flatnonzero(statistics.class_counts)
     y_train = np.asarray(y_train, dtype=np.int64)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -70,8 +78,9 @@ def fit_predict(clf, X_train, y_train, X_test, *, n_classes: int,
         if statistics is not None:
             clf.fit_statistics(statistics)
         else:
-            clf.fit(X_train, y_train, **fit_options(clf, cardinalities=cardinalities,
-                                                    n_classes=n_classes))
+            clf.fit(X_train, y_train, **fit_options(
+                clf, cardinalities=cardinalities, n_classes=n_classes,
+                feature_names=feature_names))
         t1 = time.perf_counter()
         proba = aligned_proba(clf, X_test, n_classes)
         if proba is not None and isinstance(clf, BaseClassifier):

@@ -10,7 +10,9 @@ import time
 from dataclasses import replace
 from functools import partial
 
-from ..data.encode import encode, used_attributes
+import numpy as np
+
+from ..data.encode import encode, feature_names, used_attributes
 from ..data.folds import fold_rng
 from ..models.base import BaseClassifier
 from ..models.counting import TableTooLarge, table_limit
@@ -86,20 +88,37 @@ def _structure(clf) -> str:
 
 
 def _inputs(cls, kind: str, views, record: dict, rows: bool = True):
-    """The fold's training and test data, and their matrices for a ``cls`` taking ``kind``
-    (without ``rows``, no training matrix: None); notes in ``record`` the sizes, classes
-    and (when fewer than all) attributes used."""
-    train, test = views[VIEW_OF[kind]]()
-    # bayesbench's learners read attribute names from named columns (for their structures).
-    named = issubclass(cls, BaseClassifier)
-    X_train = encode(train, kind, named=named) if rows else None
-    X_test = encode(test, kind, named=named)
-    record.update(n_train=int(train.n_rows), n_test=int(test.n_rows),
+    """The fold's training and test data, their matrices for a ``cls`` taking ``kind``
+    (without ``rows``, no training matrix: None, and for ``codes`` no training rows either:
+    the test part, whose attributes and classes are the same, stands for the training part)
+    and the names to fit bayesbench's own learners with (None for others); notes in
+    ``record`` the sizes, classes and (when fewer than all) attributes used.
+
+    A ``codes`` matrix is the part's own (:meth:`~bayesbench.data.Dataset.codes`): every
+    classifier of the fold is given the same compact codes, with no copy and no DataFrame.
+    """
+    if rows or kind != "codes":
+        train, test = views[VIEW_OF[kind]]()
+        n_train = train.n_rows
+    else:
+        test = train = views["discrete test"]()
+        n_train = record["n_train"]
+    X_train = encode(train, kind) if rows else None
+    X_test = encode(test, kind)
+    names = None
+    if issubclass(cls, BaseClassifier):
+        # bayesbench's learners keep the attribute names (for their structures), and read
+        # columns: column-major matrices (the codes already are; the numbers as a
+        # DataFrame gave them, so that their sums stay the same to the last bit).
+        names = feature_names(train, kind)
+        X_train = None if X_train is None else np.asfortranarray(X_train)
+        X_test = np.asfortranarray(X_test)
+    record.update(n_train=int(n_train), n_test=int(test.n_rows),
                   classes=list(train.class_names))
     used = used_attributes(train, kind)
     if len(used) < train.n_attributes:
         record.update(attributes=used, n_attributes=train.n_attributes)
-    return train, test, X_train, X_test
+    return train, test, X_train, X_test, names
 
 
 def run_classifier(spec: ClassifierSpec, views, job: FoldJob) -> dict:
@@ -122,14 +141,16 @@ def run_classifier(spec: ClassifierSpec, views, job: FoldJob) -> dict:
         kind = spec.input or default_input(cls, spec.learner)
         counted = _counted(spec, params, kind, views)
         # The model scores read the training rows even when the counts replace them for fitting.
-        train, test, X_train, X_test = _inputs(cls, kind, views, record,
-                                               counted is None or job.model_scores)
+        train, test, X_train, X_test, names = _inputs(cls, kind, views, record,
+                                                      counted is None or job.model_scores)
         cards = train.cardinalities if kind == "codes" else None
         if spec.tune is not None:
             params.update(_tuned(spec, params, X_train, train, cards, job, record))
         clf = make_classifier(spec.learner, **params)
-        record.update(_scores(fit_predict(clf, X_train, train.y, X_test, statistics=counted,
-                                          n_classes=train.n_classes, cardinalities=cards),
+        y_train = None if X_train is None else train.y  # no rows: fitted from the counts
+        record.update(_scores(fit_predict(clf, X_train, y_train, X_test, statistics=counted,
+                                          n_classes=train.n_classes, cardinalities=cards,
+                                          feature_names=names),
                               test), structure=_structure(clf))
         if job.model_scores:
             record["metrics"].update(model_scores(clf, X_train, train.y))

@@ -142,62 +142,88 @@ def discretize(train, test, preprocess: PreprocessSpec):
 
 def add_noise(train, test, job):
     """``(train, test)`` with the fold job's noise on the side(s) it names."""
-    noise = job.preprocess.noise
-    if noise is None or noise.fraction == 0:
-        return train, test
+    return noisy(train, "train", job), noisy(test, "test", job)
 
+
+def noisy(part, side: str, job):
+    """The ``side`` (``train`` or ``test``) part ``part`` of a fold with the fold job's noise,
+    if it names that side."""
+    noise = job.preprocess.noise
+    if noise is None or noise.fraction == 0 or noise.on not in (side, "both"):
+        return part
     # Both sides start from the same stream, so `both` shuffles the same attributes in
     # the training and the test part (each with its own permutations of its rows).
-    def rng():
-        return fold_rng(job.seed, job.dataset.name, job.repetition, job.fold, NOISE_STREAM)
-
-    if noise.on in ("train", "both"):
-        train = shuffle_attributes(train, noise.fraction, rng())
-    if noise.on in ("test", "both"):
-        test = shuffle_attributes(test, noise.fraction, rng())
-    return train, test
+    rng = fold_rng(job.seed, job.dataset.name, job.repetition, job.fold, NOISE_STREAM)
+    return shuffle_attributes(part, noise.fraction, rng)
 
 
 def prepare_fold(job) -> dict:
-    """The fold's data for each kind of learner: ``{"discrete": (train, test), "continuous": ...}``.
+    """The fold's data for each kind of learner: ``{"discrete": (train, test), "continuous": ...}``,
+    ``"discrete test"`` the discrete test part alone, and ``"statistics"`` the training
+    part's counts (or None).
 
     A value is a callable so that a kind no classifier of the fold needs is
     never computed, and one that fails (say, a numeric attribute and
-    ``discretize: none``) fails only the classifiers that need it.
+    ``discretize: none``) fails only the classifiers that need it. The discrete test part
+    alone does not copy the training rows when nothing is fitted on them (preprocessing
+    fitted globally, or nominal data without imputation): a fold whose learners are all
+    fitted from the statistics never holds them.
     """
-    data, memo = job.data, {}
+    fold = _Fold(job)
+    return {"discrete": fold.discrete, "discrete test": fold.discrete_test,
+            "continuous": fold.continuous, "statistics": fold.statistics}
 
-    def imputed_fold():
-        if "imputed" not in memo:
-            train, test = data.imputed.take(job.train), data.imputed.take(job.test)
+
+class _Fold:
+    """The views of :func:`prepare_fold`, each computed once (a failure is not kept: it is
+    raised again to every classifier that asks)."""
+
+    def __init__(self, job):
+        self.job, self.data, self.memo = job, job.data, {}
+        # Nothing is fitted on the training part: the discrete parts are rows of `discretized`.
+        self.as_whole = job.preprocess.scope == "global" or (
+            job.preprocess.impute == "none" and bool(self.data.imputed.nominal_mask.all()))
+
+    def _once(self, key, make):
+        if key not in self.memo:
+            self.memo[key] = make()
+        return self.memo[key]
+
+    def imputed(self):
+        def make():
+            job = self.job
+            train, test = self.data.imputed.take(job.train), self.data.imputed.take(job.test)
             if job.preprocess.scope == "fold":
                 rng = fold_rng(job.seed, job.dataset.name, job.repetition, job.fold,
                                IMPUTE_STREAM)
                 train, test = impute(train, test, job.preprocess.impute, rng)
-            memo["imputed"] = (train, test)
-        return memo["imputed"]
+            return train, test
+        return self._once("imputed", make)
 
-    def discrete():
-        if "discrete" not in memo:
-            if job.preprocess.scope == "global":
-                train, test = data.discretized.take(job.train), data.discretized.take(job.test)
-            else:
-                train, test = discretize(*imputed_fold(), job.preprocess)
-            memo["discrete"] = add_noise(train, test, job)
-        return memo["discrete"]
+    def discrete(self):
+        def make():
+            if self.as_whole:
+                train = self.data.discretized.take(self.job.train)
+                return noisy(train, "train", self.job), self.discrete_test()
+            return add_noise(*discretize(*self.imputed(), self.job.preprocess), self.job)
+        return self._once("discrete", make)
 
-    def continuous():
-        if "continuous" not in memo:
-            memo["continuous"] = add_noise(*imputed_fold(), job)
-        return memo["continuous"]
+    def discrete_test(self):
+        def make():
+            if self.as_whole:
+                return noisy(self.data.discretized.take(self.job.test), "test", self.job)
+            return self.discrete()[1]
+        return self._once("discrete test", make)
 
-    def statistics():
-        # None unless the job carries the total and its parts are complements.
-        if "statistics" not in memo:
-            memo["statistics"] = None
-            if data.statistics is not None and \
-                    job.train.size + job.test.size == data.discretized.n_rows:
-                memo["statistics"] = data.statistics - statistics_of(discrete()[1])
-        return memo["statistics"]
+    def continuous(self):
+        return self._once("continuous", lambda: add_noise(*self.imputed(), self.job))
 
-    return {"discrete": discrete, "continuous": continuous, "statistics": statistics}
+    def statistics(self):
+        def make():
+            # None unless the job carries the total and its parts are complements.
+            data, job = self.data, self.job
+            if data.statistics is None or \
+                    job.train.size + job.test.size != data.discretized.n_rows:
+                return None
+            return data.statistics - statistics_of(self.discrete_test())
+        return self._once("statistics", make)

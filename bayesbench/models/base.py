@@ -15,6 +15,7 @@ from scipy.special import logsumexp
 
 from ..errors import ClassifierError, NotFittedError
 from .counting import TableTooLarge
+from .input import given_feature_names
 from .validation import validate_params
 
 
@@ -25,13 +26,19 @@ def fresh_fit(fit):
 
     Without it a failed refit leaves a half-updated model (the new classes with the
     previous data's parameters) that predicts silently wrong numbers.
+
+    The decorated ``fit`` also takes the keyword ``feature_names``: the names of the
+    columns of an array ``X``, which the model then keeps as a DataFrame's
+    (``feature_names_in_``, and in its structure), so that the runner hands its own
+    learners a plain matrix of codes rather than a DataFrame built for the names.
     """
     @functools.wraps(fit)
-    def wrapper(self, *args, **kwargs):
+    def wrapper(self, *args, feature_names=None, **kwargs):
         self._forget_fit()
         try:
             validate_params(self)
-            return fit(self, *args, **kwargs)
+            with given_feature_names(feature_names):
+                return fit(self, *args, **kwargs)
         except TableTooLarge as exc:
             # The counting core knows positions only; the learner knows the names.
             exc.name_attributes(getattr(self, "feature_names_in_", None))
@@ -40,7 +47,18 @@ def fresh_fit(fit):
         except BaseException:
             self._forget_fit()
             raise
+    wrapper.__signature__ = _with_feature_names(inspect.signature(fit))
     return wrapper
+
+
+def _with_feature_names(signature: inspect.Signature) -> inspect.Signature:
+    """``signature`` with the keyword-only ``feature_names=None`` (before any ``**kwargs``),
+    so that the runner, which gives a ``fit`` only the keywords it names, sees it."""
+    params = list(signature.parameters.values())
+    at = len(params) - (bool(params) and params[-1].kind == params[-1].VAR_KEYWORD)
+    params.insert(at, inspect.Parameter("feature_names", inspect.Parameter.KEYWORD_ONLY,
+                                        default=None))
+    return signature.replace(parameters=params)
 
 
 class BaseClassifier:

@@ -1,8 +1,11 @@
 """Input checks of every classifier: X and y at ``fit``, X at prediction, once at the boundary.
 
-Discrete learners take integer codes (``>= 0``, ``-1`` missing) as an integer array,
-a float array of integral values (NaN missing), or a DataFrame of categorical,
-integer-coded, boolean or integral float columns. Continuous learners take a finite numeric matrix
+Discrete learners take integer codes (``>= 0``, ``-1`` missing) as an integer array
+(kept in its type and memory order: the runner's compact column-major codes are not
+copied), a float array of integral values (NaN missing), or a DataFrame of categorical,
+integer-coded, boolean or integral float columns. An array's column names may be given
+to ``fit`` as ``feature_names`` (:func:`given_feature_names`); a DataFrame's are its
+columns'. Continuous learners take a finite numeric matrix
 or a DataFrame of numeric columns. Both refuse sparse and complex input, and name
 the row, attribute or shape at fault in one line. Where scikit-learn's estimator
 checks expect a wording ("Reshape your data", "Negative values in data", "X has 1
@@ -10,10 +13,45 @@ features, but ... is expecting 4 features as input"), the message carries it.
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
+
 import numpy as np
 from scipy import sparse
 
 from ..errors import ClassifierError
+
+
+#: The ``feature_names`` given to the ``fit`` being run (see :func:`given_feature_names`).
+_GIVEN_NAMES: ContextVar = ContextVar("feature_names", default=None)
+
+
+@contextmanager
+def given_feature_names(names):
+    """Within the block, ``names`` are the column names of the ``X`` that
+    :func:`start_discrete_fit` or :func:`start_continuous_fit` is given, as if ``X`` were
+    a DataFrame with those columns; None: an array has none. Every ``fit`` decorated with
+    :func:`~.base.fresh_fit` sets them from its ``feature_names`` keyword, so that a learner
+    fitted within another's ``fit`` does not see the outer one's."""
+    token = _GIVEN_NAMES.set(None if names is None else tuple(str(n) for n in names))
+    try:
+        yield
+    finally:
+        _GIVEN_NAMES.reset(token)
+
+
+def _fit_names(names, n_features: int) -> tuple[str, ...] | None:
+    """The column names of the ``X`` of a fit: a DataFrame's (``names``, None for an
+    array), or those given to ``fit``."""
+    given = _GIVEN_NAMES.get()
+    if given is None:
+        return names
+    if names is not None and tuple(names) != given:
+        raise ClassifierError(f"feature_names {list(given)} differ from the DataFrame's "
+                              f"columns {list(names)}")
+    if len(given) != n_features:
+        raise ClassifierError(f"{len(given)} feature_names given for {n_features} attributes")
+    return given
 
 
 def is_frame(X) -> bool:
@@ -45,13 +83,17 @@ def as_2d_array(X) -> np.ndarray:
 
 
 def _frame_codes(X):
-    """A DataFrame's columns as codes, with each categorical column's number of categories."""
+    """A DataFrame's columns as codes (column-major, in the smallest common type of its
+    columns'), with each categorical column's number of categories."""
     cols, categorical_cards = [], []
     for name in X.columns:
         s = X[name]
         if str(s.dtype) == "category":
-            cols.append(s.cat.codes.to_numpy().astype(np.int64))
+            cols.append(s.cat.codes.to_numpy())
             categorical_cards.append(len(s.cat.categories))
+        elif isinstance(s.dtype, np.dtype) and s.dtype.kind in "iu":
+            cols.append(s.to_numpy())
+            categorical_cards.append(None)
         elif getattr(s.dtype, "kind", "O") in "iub":
             # Also pandas' nullable Int64/boolean, whose NA is a missing value.
             cols.append(s.to_numpy(dtype=np.int64, na_value=-1))
@@ -64,8 +106,15 @@ def _frame_codes(X):
             raise ClassifierError(
                 f"column '{name}' has dtype {s.dtype}; discrete classifiers need "
                 f"categorical or integer-coded columns (discretize numeric ones first)")
-    X = np.column_stack(cols) if cols else np.zeros((len(X), 0), dtype=np.int64)
-    return X, categorical_cards
+    if not cols:
+        return np.zeros((len(X), 0), dtype=np.int64), categorical_cards
+    dtype = np.result_type(*cols)
+    if dtype.kind not in "iu":  # uint64 beside signed columns has no common integer type
+        dtype = np.dtype(np.int64)
+    out = np.empty((len(X), len(cols)), dtype=dtype, order="F")
+    for j, col in enumerate(cols):
+        out[:, j] = col
+    return out, categorical_cards
 
 
 def _array_codes(X) -> np.ndarray:
@@ -156,8 +205,10 @@ def check_discrete_X(X, cardinalities=None):
         X = _array_codes(X)
     _check_not_below_missing(X)
     n_att = X.shape[1]
-    observed = X.max(axis=0) + 1 if X.shape[0] else np.zeros(n_att, dtype=np.int64)
-    observed = np.maximum(np.asarray(observed, dtype=np.int64), 1)
+    # In int64 before adding one: int8 code 127 + 1 would wrap around.
+    observed = X.max(axis=0).astype(np.int64) + 1 if X.shape[0] else np.zeros(n_att,
+                                                                             dtype=np.int64)
+    observed = np.maximum(observed, 1)
     if cardinalities is not None:
         return X, _check_cardinalities(cardinalities, observed)
     cards = observed.copy()
@@ -281,11 +332,11 @@ def start_discrete_fit(model, X, y, cardinalities=None, n_classes=None):
     ``cardinalities_``, ``n_features_in_``, ``categories_`` (see
     :func:`frame_categories`) and ``feature_names_in_`` (DataFrame input), and
     returns ``(X_int, cardinalities, class_codes, attribute_names)``, the names
-    None for an array.
+    None for an array fitted without ``feature_names`` (:func:`given_feature_names`).
     """
-    names = attribute_names_of(X)
-    categories = frame_categories(X)
+    names, categories = attribute_names_of(X), frame_categories(X)
     X, cards = check_discrete_X(X, cardinalities)
+    names = _fit_names(names, X.shape[1])
     classes, codes = encode_target(y, n_classes)
     _check_rows(X.shape[0], codes)
     _remember(model, X, classes, names)
@@ -360,9 +411,10 @@ def check_continuous_X(X):
 
 def start_continuous_fit(model, X, y, n_classes=None):
     """The checks every continuous learner's ``fit`` begins with: sets ``classes_``,
-    ``n_features_in_`` and ``feature_names_in_`` (DataFrame input); returns
-    ``(X_float, class_codes)``."""
+    ``n_features_in_`` and ``feature_names_in_`` (DataFrame input, or ``feature_names``
+    given: :func:`given_feature_names`); returns ``(X_float, class_codes)``."""
     X, names = check_continuous_X(X)
+    names = _fit_names(names, X.shape[1])
     classes, codes = encode_target(y, n_classes)
     _check_rows(X.shape[0], codes)
     if X.shape[1] == 0:

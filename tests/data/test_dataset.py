@@ -63,3 +63,47 @@ def test_every_discrete_learner_predicts_alike_from_compact_and_int64_codes(uci_
         out.append(clf.predict_proba(X_test))
     assert train.codes().dtype == np.int8
     np.testing.assert_array_equal(out[0], out[1])
+
+
+def test_nominal_columns_are_one_column_major_matrix_that_codes_and_take_share(uci_dir):
+    ds = load_dataset(uci_dir / "nursery.arff")
+    reference = np.stack([np.asarray(c, dtype=np.int64) for c in ds.columns], axis=1)
+    X = ds.codes()
+    # The learners count and gather column by column: one contiguous column each, no copy.
+    assert X.flags.f_contiguous and X.dtype == np.int8 and not X.flags.writeable
+    assert all(np.shares_memory(X, c) for c in ds.columns)
+    assert X.base is ds.codes().base  # the same matrix on every call
+    np.testing.assert_array_equal(X, reference)
+    rows = np.random.default_rng(0).permutation(ds.n_rows)[:1000]
+    for index in (rows, np.isin(np.arange(ds.n_rows), rows)):
+        part = ds.take(index)
+        np.testing.assert_array_equal(part.codes(), reference[index])
+        np.testing.assert_array_equal(part.y, ds.y[index])
+        assert part.codes().flags.f_contiguous and np.shares_memory(part.codes(),
+                                                                    part.columns[-1])
+    # Writing into the codes a learner is given is refused; the columns stay writable.
+    with pytest.raises(ValueError, match="read-only"):
+        X[0, 0] = 1
+    chosen = ds.select(ds.attribute_names[::-2])
+    np.testing.assert_array_equal(chosen.codes(), reference[:, ::-2])
+    # Sent to a worker, the matrix arrives whole: its columns are still its columns.
+    import pickle
+    sent = pickle.loads(pickle.dumps(ds))
+    assert sent.codes().flags.f_contiguous and np.shares_memory(sent.codes(), sent.columns[3])
+    np.testing.assert_array_equal(sent.codes(), reference)
+    assert sent.attributes == ds.attributes and sent.name == ds.name
+
+
+def test_columns_of_other_types_or_numeric_ones_are_kept_as_given():
+    wide = [np.array([0, 1, -1], dtype=np.int8), np.array([299, -1, 5], dtype=np.int16)]
+    ds = Dataset("w", [Attribute("few", "nominal", ("a", "b")),
+                       Attribute("many", "nominal", tuple(f"v{i}" for i in range(300)))],
+                 wide, Attribute("c", "nominal", ("p", "q")), [0, 1, 0])
+    assert ds.columns[0] is wide[0] and ds.columns[1] is wide[1]
+    assert ds.codes().flags.f_contiguous
+    np.testing.assert_array_equal(ds.take([2, 0]).codes(), [[-1, 5], [0, 299]])
+    size = np.array([1.5, np.nan, 2.0])
+    mixed = Dataset("m", [Attribute("few", "nominal", ("a", "b")), Attribute("s", "numeric")],
+                    [wide[0], size], Attribute("c", "nominal", ("p", "q")), [0, 1, 0])
+    assert mixed.columns[0] is wide[0]
+    np.testing.assert_array_equal(mixed.take([1]).numeric_matrix(), [[np.nan]])

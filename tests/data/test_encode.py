@@ -27,8 +27,6 @@ def test_onehot_is_pandas_get_dummies_over_the_declared_categories(mixed):
     assert list(expected.columns) == ["colour=red", "colour=blue", "colour=green", "size",
                                       "shape=round", "shape=square"]
     np.testing.assert_array_equal(encode(mixed, "onehot"), expected.to_numpy())
-    named = encode(mixed, "onehot", named=True)
-    assert list(named.columns) == list(expected.columns)
 
 
 def test_frame_has_declared_categories_and_missing_values(mixed):

@@ -31,6 +31,27 @@ def test_fit_is_given_cardinalities_and_n_classes_only_when_it_names_them():
 
     assert fit_options(OnlyClasses(), cardinalities=[2], n_classes=4) == {"n_classes": 4}
     assert fit_options(make_classifier("gnb"), n_classes=3) == {"n_classes": 3}
+    # Names go only to a fit that names them: scikit-learn's learn them from a DataFrame.
+    assert fit_options(LogisticRegression(), feature_names=["a", "b"]) == {}
+    assert fit_options(OnlyClasses(), feature_names=["a"]) == {}
+
+
+def test_bayesbench_learners_fitted_on_named_codes_equal_a_dataframe_fit():
+    import pandas as pd
+    rng = np.random.default_rng(1)
+    X = rng.integers(0, 3, (90, 3)).astype(np.int8, order="F")
+    y = (X[:, 0] == X[:, 2]).astype(int)
+    names = ["a", "b", "c"]
+    frame = pd.DataFrame(X, columns=names)
+    for name in ("nb", "tan"):
+        named = make_classifier(name)
+        out = fit_predict(named, X[:60], y[:60], X[60:], n_classes=2, cardinalities=[3, 3, 3],
+                          feature_names=names)
+        reference = make_classifier(name).fit(frame[:60], y[:60], cardinalities=[3, 3, 3],
+                                              n_classes=2)
+        np.testing.assert_array_equal(out.proba, reference.predict_proba(frame[60:]))
+        assert list(named.feature_names_in_) == names
+        assert named.structure_.summary() == reference.structure_.summary()
 
 
 def test_a_class_absent_from_training_gets_a_zero_column():

@@ -200,3 +200,54 @@ def test_count_subtraction_leaves_every_record_unchanged(uci_dir, tmp_path, monk
     b = [without_timings(r) for r in stable_order(from_rows.records)]
     assert len(a) == len(b) > 0 and a == b
     assert sum(r["status"] == "ok" for r in a) > len(a) / 2
+
+
+def test_the_runners_learners_share_one_compact_code_matrix_per_fold(uci_dir, tmp_path,
+                                                                     monkeypatch):
+    import bayesbench.evaluation.execute as execute
+    from bayesbench.evaluation.execute import run_fold, with_statistics
+    from helpers import small_config
+    given = []
+    original = execute.fit_predict
+    monkeypatch.setattr(execute, "fit_predict", lambda clf, X, y, X_test, **kw: given.append(
+        (X, X_test, kw["feature_names"])) or original(clf, X, y, X_test, **kw))
+    cfg = small_config(uci_dir, tmp_path, datasets=["house-votes-84"], cv={"folds": 3},
+                       classifiers=["bsej", "kdb", "nb", "tan",
+                                    {"name": "nb", "input": "onehot", "label": "nb1h"}])
+    [job] = with_statistics([plan(cfg.experiment).jobs[0]])
+    records = run_fold(job)
+    assert [r["status"] for r in records] == ["ok"] * 5
+    votes = load_dataset(uci_dir / "house-votes-84.arff")
+    (bsej_X, bsej_test, names), (kdb_X, kdb_test, _) = given[:2]
+    # The same int8 column-major matrices, no DataFrame, no copy; names beside them.
+    assert kdb_X.base is bsej_X.base and kdb_test.base is bsej_test.base
+    assert bsej_X.dtype == np.int8 and bsej_X.flags.f_contiguous
+    np.testing.assert_array_equal(bsej_X, votes.codes()[job.train])
+    assert names == votes.attribute_names
+    # nb and tan are fitted from the counts: no training matrix at all.
+    assert [X is None for X, _, _ in given[2:4]] == [True, True]
+    assert given[2][1].base is bsej_test.base
+    onehot_names = given[4][2]
+    assert given[4][0].dtype == np.float64 and onehot_names[0].startswith(names[0] + "=")
+
+
+def test_a_continuous_learner_given_arrays_scores_as_fitted_on_a_dataframe(uci_dir, tmp_path):
+    # Sums over the rows of a column-major matrix, as a DataFrame's numbers are: the same
+    # probabilities to the last bit (row-major ones differ in the last bit on some folds).
+    import pandas as pd
+
+    from bayesbench.evaluation.execute import run_fold
+    from bayesbench.evaluation.metrics import evaluate
+    from helpers import small_config
+    cfg = small_config(uci_dir, tmp_path, datasets=["wine", "glass"], seed=1,
+                       cv={"folds": 10}, classifiers=["gnb"])
+    for job in plan(cfg.experiment).jobs:
+        [record] = run_fold(job)
+        ds = job.data.imputed
+        X = pd.DataFrame(ds.numeric_matrix(), columns=ds.attribute_names)
+        clf = make_classifier("gnb").fit(X.iloc[job.train], ds.y[job.train],
+                                         n_classes=ds.n_classes)
+        proba = clf.predict_proba(X.iloc[job.test])
+        expected = evaluate(ds.y[job.test], proba.argmax(axis=1), proba, ds.n_classes)
+        for metric in ("log_loss", "brier"):
+            assert record["metrics"][metric] == expected["metrics"][metric], (ds.name, metric)

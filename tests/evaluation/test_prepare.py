@@ -73,3 +73,24 @@ def test_a_chunked_data_set_numeric_beyond_the_first_rows_refuses_per_fold_scope
         cache.chunked(spec, PreprocessSpec(scope="fold"))
     source = cache.chunked(spec, PreprocessSpec(discretize="width", bins=2, scope="global"))
     assert source.categories == (("(-inf-2]", "(2-inf)"),)
+
+
+@pytest.mark.parametrize("preprocess, fitted_on_train", [
+    ({}, False), ({"scope": "global", "impute": "mean_mode"}, False),
+    ({"impute": "mean_mode"}, True), ({"noise": {"fraction": 0.5, "on": "both"}}, False)])
+def test_the_discrete_test_part_alone_is_the_pairs_test_part(uci_dir, tmp_path, monkeypatch,
+                                                             preprocess, fitted_on_train):
+    from bayesbench.data import Dataset
+    cfg = small_config(uci_dir, tmp_path, datasets=["house-votes-84"], classifiers=["nb"],
+                       cv={"folds": 3}, preprocess=preprocess)
+    job = plan(cfg.experiment).jobs[1]
+    taken, take = [], Dataset.take
+    monkeypatch.setattr(Dataset, "take",
+                        lambda ds, rows: taken.append(len(rows)) or take(ds, rows))
+    alone = prepare_fold(job)["discrete test"]()
+    # Nothing fitted on the training part (no imputation per fold): its rows are not copied.
+    assert (job.train.size in taken) is fitted_on_train
+    train, test = prepare_fold(job)["discrete"]()
+    np.testing.assert_array_equal(alone.codes(), test.codes())
+    np.testing.assert_array_equal(alone.y, test.y)
+    assert alone.notes == test.notes and test.n_rows == job.test.size

@@ -208,3 +208,24 @@ def test_every_structure_learner_draws_its_learned_network(name):
     assert arcs == model.structure_.edges()
     drawn = set(re.findall(r'^  "([^"]+)" \[shape=(?:box|ellipse)\];$', dot, flags=re.M))
     assert drawn == {model.structure_.node_label(n) for n in model.structure_.nodes}
+
+
+@pytest.mark.parametrize("name", bayesbench.list_classifiers())
+def test_every_fit_takes_feature_names_and_the_runner_sees_it(name):
+    import inspect
+
+    from bayesbench.evaluation.adapter import fit_options
+    clf = bayesbench.make_classifier(name)
+    param = inspect.signature(clf.fit).parameters["feature_names"]
+    assert param.kind is param.KEYWORD_ONLY and param.default is None
+    assert fit_options(clf, feature_names=["a"]) == {
+        **fit_options(clf), "feature_names": ["a"]}
+
+
+def test_names_given_to_one_fit_reach_neither_a_failed_fit_nor_the_next():
+    X, y = np.array([[0, 1], [1, 0], [1, 1]]), np.array([0, 1, 1])
+    clf = bayesbench.make_classifier("tan")
+    with pytest.raises(ClassifierError):
+        clf.fit(X, y, feature_names=["a", "b", "c"])
+    assert not hasattr(clf, "classes_")
+    assert not hasattr(bayesbench.make_classifier("nb").fit(X, y), "feature_names_in_")

@@ -174,3 +174,53 @@ def test_non_integer_cardinalities_are_an_error_not_truncated(cards):
         bayesbench.make_classifier("nb").fit(X, [0, 1, 1], cardinalities=cards, n_classes=2)
     # Integral floats (as read from a JSON config) are fine.
     bayesbench.make_classifier("nb").fit(X, [0, 1, 1], cardinalities=[2.0, 3.0], n_classes=2)
+
+
+def test_an_int8_code_127_is_checked_against_its_cardinality_not_wrapped():
+    # 127 + 1 in int8 wraps to -128: the check would miss the code beyond the cardinality.
+    X = np.array([[127], [0]], dtype=np.int8)
+    np.testing.assert_array_equal(check_discrete_X(X)[1], [128])
+    with pytest.raises(ClassifierError, match="holds code 127 but its cardinality is 100"):
+        check_discrete_X(X, cardinalities=[100])
+
+
+def test_a_frame_of_compact_codes_is_not_widened_to_int64():
+    frame = pd.DataFrame({"a": pd.Categorical(["x", None, "z"], categories=["x", "y", "z"]),
+                          "b": np.array([0, 1, 0], dtype=np.int8)})
+    X, _ = check_discrete_X(frame)
+    assert X.dtype == np.int8 and X.flags.f_contiguous
+    np.testing.assert_array_equal(X, [[0, 0], [-1, 1], [2, 0]])
+    # Unsigned 64-bit beside signed columns: no common integer type but int64, not floats.
+    X, _ = check_discrete_X(pd.DataFrame({"u": np.array([1, 2], dtype=np.uint64),
+                                          "s": np.array([0, -1], dtype=np.int8)}))
+    assert X.dtype == np.int64
+    np.testing.assert_array_equal(X, [[1, 0], [2, -1]])
+
+
+@pytest.mark.parametrize("name", ["nb", "tan", "stan", "bsej", "kdb", "aode", "map", "gnb"])
+def test_feature_names_name_an_arrays_columns_as_a_dataframes_would(name):
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 3, (120, 4)).astype(np.int8, order="F")
+    y = (X[:, 0] + X[:, 1] > 2).astype(int) if name != "gnb" else np.arange(120) % 2
+    names = ["w", "x", "y", "z"]
+    if name == "gnb":
+        X = X + rng.random(X.shape)
+    from_frame = bayesbench.make_classifier(name).fit(pd.DataFrame(X, columns=names), y)
+    from_array = bayesbench.make_classifier(name).fit(X, y, feature_names=names)
+    assert list(from_array.feature_names_in_) == list(from_frame.feature_names_in_) == names
+    np.testing.assert_array_equal(from_array.predict_proba(X),
+                                  from_frame.predict_proba(pd.DataFrame(X, columns=names)))
+    if hasattr(from_frame, "structure_"):
+        assert from_array.structure_.names() == from_frame.structure_.names()
+        assert from_array.structure_.summary() == from_frame.structure_.summary()
+    # Without them an array fit keeps no names (scikit-learn's convention).
+    assert not hasattr(bayesbench.make_classifier(name).fit(X, y), "feature_names_in_")
+
+
+def test_feature_names_must_match_the_columns():
+    X, y = np.array([[0, 1], [1, 0]]), np.array([0, 1])
+    with pytest.raises(ClassifierError, match="3 feature_names given for 2 attributes"):
+        bayesbench.make_classifier("nb").fit(X, y, feature_names=["a", "b", "c"])
+    with pytest.raises(ClassifierError, match="differ from the DataFrame's columns"):
+        bayesbench.make_classifier("nb").fit(pd.DataFrame(X, columns=["a", "b"]), y,
+                                             feature_names=["b", "a"])
