@@ -21,6 +21,7 @@ Why pandas and not pyarrow: see docs/data.md, "Why the C reader".
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import re
 import warnings
@@ -181,8 +182,10 @@ def _dense_column(decl, series, last: bool, quote: bytes, data: bytes, reread):
     return _text_column(list(raw.uniques), raw.codes, last, quote, data)
 
 
+@functools.lru_cache(maxsize=4)
 def _dense_dtypes(decls) -> tuple[dict, dict]:
-    """read_csv's dtype and na_values for each column of a dense ARFF section."""
+    """read_csv's dtype and na_values for each column of a dense ARFF section (made once per
+    header: a file read block by block asks for them at every block; not to be changed)."""
     import pandas as pd  # lazy: keeps `bayesbench --help` fast
 
     missing = ["?", ""] + list(NAN_SPELLINGS)
