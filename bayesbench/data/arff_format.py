@@ -97,7 +97,7 @@ def _convert(decl: Declared, parsed) -> tuple[Attribute, np.ndarray, str | None]
     return Attribute(decl.name, "numeric"), parsed.recode(values, np.nan), note
 
 
-def _odd_line_breaks(raw: bytes) -> bool:
+def odd_line_breaks(raw: bytes) -> bool:
     """Whether ``raw`` breaks lines otherwise than with newlines (``str.splitlines`` would
     count other lines than the C reader)."""
     return ((b"\r" in raw and raw.count(b"\r") != raw.count(b"\r\n"))
@@ -110,7 +110,7 @@ def sections(raw: bytes) -> tuple[list[str], bytes] | None:
     the file has no ``@data`` line or breaks lines otherwise than with newlines (the
     row decoder reads it then)."""
     match = _DATA_LINE.search(raw)
-    if match is None or _odd_line_breaks(raw):
+    if match is None or odd_line_breaks(raw):
         return None
     return raw[:match.end()].decode("utf-8").splitlines(), raw[match.end():]
 
@@ -160,7 +160,7 @@ def data_blocks(path, block_bytes: int | None = None, max_lines: int | None = No
             break
     else:
         return None
-    if _odd_line_breaks(head):
+    if odd_line_breaks(head):
         return None
     lines = head[:match.end()].decode("utf-8").splitlines()
     header = read_header(lines, path)
@@ -197,7 +197,7 @@ def _read_blocks(path: Path):
     decls = header.attributes
     parts = [[] for _ in decls]
     for first_line, data in blocks:
-        if _odd_line_breaks(data):
+        if odd_line_breaks(data):
             return None
         for j, column in enumerate(block_columns(data, first_line, header, path)):
             parts[j].append(column)
