@@ -8,6 +8,16 @@ kinds, backslash escapes, a quoted ``?``...) or finds something wrong, the
 rows are decoded one by one by liac-arff (:mod:`.arff_rows`), which gives the
 same columns and names the line of an error.
 
+The data section is read in blocks of whole lines (:func:`.text.read_blocks`, 4 MiB),
+each parsed and coded at once into the compact codes of :class:`Dataset`, so that reading
+holds the columns plus one block (pandas' tokenizer keeps every field of the text it is
+given: a whole 100 MB file cost 900 MB). Blocks of bytes handed to the same
+``pandas.read_csv`` call, rather than ``read_csv(chunksize=...)`` or pyarrow's streaming
+CSV reader: the C reader decides whether it can be trusted by checking the very bytes it
+parses (quotes, escapes, ``+1e 9``...), which a block keeps exact and a chunked
+``read_csv`` hides; pyarrow's CSV reader knows no comment character (ARFF's ``%``). A
+block the C reader refuses is decoded row by row, and its errors name the file's lines.
+
 Values: ``?`` (and an empty field) is missing; a number is read as
 :mod:`.tokens` says (``inf`` is a number, ``NaN`` missing); in a sparse row an
 absent value is 0 for a numeric attribute and the first category for a
