@@ -186,15 +186,7 @@ def data_blocks(path, block_bytes: int | None = None, max_lines: int | None = No
 
 def _joined(decl: Declared, parts: list):
     """The column of all the blocks."""
-    if decl.kind != "string":
-        return np.concatenate(parts)
-    uniques = np.concatenate([p.uniques for p in parts])
-    merged = Factorized.of(uniques)  # in order of first appearance, over the blocks in order
-    at, codes = 0, []
-    for p in parts:
-        codes.append(np.append(merged.codes[at:at + p.uniques.size], -1)[p.codes])
-        at += p.uniques.size
-    return Factorized(merged.uniques, np.concatenate(codes))
+    return c_reader.joined(parts) if decl.kind == "string" else np.concatenate(parts)
 
 
 def _read_blocks(path: Path):
