@@ -144,12 +144,24 @@ class ChunkedSource:
         return sum(self.file_rows[:file_index])
 
 
+def _parquet(path: str):
+    """The open Parquet file; a one-line error without pyarrow or for a broken file."""
+    try:
+        import pyarrow.parquet as pq  # lazy: keeps `bayesbench --help` fast, and is optional
+    except ImportError:
+        raise DataError("reading Parquet files needs pyarrow: pip install "
+                        "'bayesbench[parquet]'", path=path) from None
+    try:
+        return pq.ParquetFile(path)
+    except (OSError, ValueError) as exc:  # pyarrow's ArrowInvalid is a ValueError
+        raise DataError(f"not a readable Parquet file ({str(exc).splitlines()[0]})",
+                        path=path) from None
+
+
 def _header(path: str, delimiter: str) -> list[str]:
     """The column names of a CSV or Parquet file."""
     if chunk_format([path]) == "parquet":
-        import pyarrow.parquet as pq  # lazy: keeps `bayesbench --help` fast
-
-        return list(pq.read_schema(path).names)
+        return list(_parquet(path).schema_arrow.names)
     with open(path, newline="", encoding="utf-8") as fh:
         return [f.strip() for f in next(csv.reader(fh, delimiter=delimiter), [])]
 
@@ -161,9 +173,7 @@ def _frames(path: str, delimiter: str, chunk_rows: int):
     import pandas as pd  # lazy: keeps `bayesbench --help` fast
 
     if chunk_format([path]) == "parquet":
-        import pyarrow.parquet as pq  # lazy: keeps `bayesbench --help` fast
-
-        for batch in pq.ParquetFile(path).iter_batches(batch_size=chunk_rows):
+        for batch in _parquet(path).iter_batches(batch_size=chunk_rows):
             yield batch.to_pandas()
         return
     yield from pd.read_csv(path, sep=delimiter, dtype="category", keep_default_na=False,

@@ -158,3 +158,11 @@ def test_parquet_files_are_read_as_the_same_table_in_csv(tmp_path):
         parts = list(numeric_chunks(pq_source, i, chunk_rows=30))
         np.testing.assert_array_equal(np.concatenate([v for v, _ in parts]), v1)
         np.testing.assert_array_equal(np.concatenate([y for _, y in parts]), y1)
+
+
+def test_a_file_that_is_not_parquet_is_named_in_one_line(tmp_path):
+    pytest.importorskip("pyarrow")
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "0.parquet").write_bytes(b"PAR1 not really")
+    with pytest.raises(DataError, match=r"0\.parquet: not a readable Parquet file \("):
+        scan(tmp_path / "d")
