@@ -158,12 +158,13 @@ def block_columns(data: bytes, first_line: int, header: Header, path) -> list:
 
 def data_blocks(path, block_bytes: int | None = None, max_lines: int | None = None):
     """``(header, blocks)`` of an ARFF file read block by block, ``blocks`` yielding ``(file
-    line of the block's first line, bytes of whole lines)`` of the data section; None when
-    the file has no ``@data`` line or breaks lines otherwise than with newlines (read it
-    whole then)."""
+    line of the block's first line, file offset of its first byte, bytes of whole lines)``
+    of the data section; None when the file has no ``@data`` line or breaks lines otherwise
+    than with newlines (read it whole then)."""
     blocks = read_blocks(path, block_bytes or BLOCK_BYTES, max_lines)
-    head, first = b"", 1
-    for first, data in blocks:
+    head, offset = b"", 0
+    for first, at, data in blocks:
+        offset = offset if head else at
         head += data
         match = _DATA_LINE.search(head)
         if match is not None:
@@ -179,7 +180,7 @@ def data_blocks(path, block_bytes: int | None = None, max_lines: int | None = No
 
     def section():
         if rest:
-            yield start, rest
+            yield start, offset + match.end(), rest
         yield from blocks
     return header, section()
 
@@ -198,7 +199,7 @@ def _read_blocks(path: Path):
     header, blocks = split
     decls = header.attributes
     parts = [[] for _ in decls]
-    for first_line, data in blocks:
+    for first_line, _, data in blocks:
         if odd_line_breaks(data):
             return None
         for j, column in enumerate(block_columns(data, first_line, header, path)):

@@ -15,7 +15,9 @@ the same table as CSV or as Parquet gives the same codes. An ARFF file's header 
 by :mod:`.arff_header` and its data section in blocks of whole lines by the same C reader
 as a whole file (:func:`.arff_format.block_columns`); its attributes keep their declared
 kinds and categories, as when it is read whole (a ``string`` attribute is refused: its
-categories are only known at the end of the file).
+categories are only known at the end of the file). The scan cuts a large ARFF file's data
+section into parts of about :data:`PART_BYTES` (``ChunkedSource.spans``): each part is an
+entry of ``ChunkedSource.files`` of its own, read from its byte offset by its own task.
 
 Values read as in a single CSV file (:mod:`.csv_format`): fields are stripped, ``?``,
 an empty field, ``NA`` and ``nan`` are missing, categories are sorted (numerically when
@@ -44,10 +46,14 @@ from ..errors import DataError
 from .arff_format import block_columns, data_blocks, odd_line_breaks
 from .csv_format import is_missing
 from .dataset import bin_codes
+from .text import BLOCK_BYTES, read_blocks
 from .tokens import numbers, sorted_categories
 
 #: Rows read at once from a file (a chunk).
 CHUNK_ROWS = 200_000
+#: Bytes of an ARFF file's data section read by one task (``--jobs``, ``--scheduler``): a
+#: large file is cut into parts of about this size, each counted and scored on its own.
+PART_BYTES = 64 << 20
 #: Distinct values a nominal column of a chunked data set may take.
 MAX_VALUES = 1000
 #: Distinct values (texts) a numeric column of a chunked data set may take: its per-value
@@ -110,6 +116,9 @@ class ChunkedSource:
     numeric: tuple[bool, ...] = ()  # of each attribute (empty: none is)
     cuts: tuple = ()  # of each attribute: a numeric one's sorted cut points, else None
     header: object = None  # ARFF files: their parsed header (arff_header.Header)
+    # ARFF files: each entry of ``files`` is a part of a file's data section, ``(start
+    # offset, stop offset or None: the end, first line)``, or None (the whole section)
+    spans: tuple = ()
 
     @property
     def format(self) -> str:
@@ -256,13 +265,14 @@ def _too_few_classes(path, name: str) -> DataError:
 
 def scan(path, class_attribute: str | None = None, *, name: str | None = None,
          attributes=None, delimiter: str | None = None, chunk_rows: int = CHUNK_ROWS,
-         max_values: int = MAX_VALUES, max_numeric: int = MAX_NUMERIC_VALUES) -> ChunkedSource:
+         max_values: int = MAX_VALUES, max_numeric: int = MAX_NUMERIC_VALUES,
+         part_bytes: int | None = None) -> ChunkedSource:
     """The first, cheap pass over a chunked data set (see the module docstring)."""
     files, delimiter = chunk_files(path), delimiter or ","
     name = name or Path(str(path).rstrip("/*")).stem
     if chunk_format(files) == "arff":
         return _scan_arff(files, class_attribute, name, attributes, chunk_rows, max_values,
-                          max_numeric)
+                          max_numeric, part_bytes or PART_BYTES)
     header = _header(files[0], delimiter)
     k = _class_column(header, class_attribute, files[0])
     seen, rows = [set() for _ in header], []
@@ -285,21 +295,25 @@ def scan(path, class_attribute: str | None = None, *, name: str | None = None,
 
 
 # ------------------------------------------------------------------ ARFF files
-def _arff_blocks(path: str, chunk_rows: int):
-    """``(header, columns of each block)`` of an ARFF file, blocks of at most ``chunk_rows``
-    lines (:func:`.arff_format.block_columns`: nominal codes, numbers, dates as numbers)."""
-    split = data_blocks(path, max_lines=chunk_rows)
-    if split is None:
-        raise DataError("not a valid ARFF file to read in chunks: no @data line, or lines "
-                        "broken otherwise than by \\n or \\r\\n", path=path)
-    header, blocks = split
+def _arff_blocks(path: str, chunk_rows: int, span=None, header=None):
+    """``(header, blocks)`` of an ARFF file, ``blocks`` yielding ``(file offset, columns)``
+    of blocks of at most ``chunk_rows`` lines (:func:`.arff_format.block_columns`: nominal
+    codes, numbers, dates as numbers); with ``span`` and its ``header``, of that part only."""
+    if span is None:
+        split = data_blocks(path, max_lines=chunk_rows)
+        if split is None:
+            raise DataError("not a valid ARFF file to read in chunks: no @data line, or "
+                            "lines broken otherwise than by \\n or \\r\\n", path=path)
+        header, blocks = split
+    else:
+        blocks = read_blocks(path, BLOCK_BYTES, chunk_rows, span=span)
 
     def columns():
-        for first_line, data in blocks:
+        for first_line, offset, data in blocks:
             if odd_line_breaks(data):
                 raise DataError("lines broken otherwise than by \\n or \\r\\n; a chunked "
                                 "ARFF file cannot be read", path=path, line=first_line)
-            yield block_columns(data, first_line, header, path)
+            yield offset, first_line, block_columns(data, first_line, header, path)
     return header, columns()
 
 
@@ -322,35 +336,43 @@ def _arff_declared(header, class_attribute, path, max_values: int):
 
 
 def _scan_arff(files, class_attribute, name, attributes, chunk_rows, max_values,
-               max_numeric) -> ChunkedSource:
+               max_numeric, part_bytes) -> ChunkedSource:
     """:func:`scan` of ARFF files: declared kinds and categories; counts the rows with a
-    class and each numeric attribute's distinct values, and checks every value."""
+    class and each numeric attribute's distinct values, and checks every value. A file's
+    data section is cut into parts of about ``part_bytes`` (each a task of its own)."""
     header = _arff_blocks(files[0], chunk_rows)[0]
     names, k = _arff_declared(header, class_attribute, files[0], max_values)
     columns = _selected(names, k, attributes, files[0])
     numeric = [j for j in columns if header.attributes[j].kind != "nominal"]
     classes = header.attributes[k].categories
-    seen, rows, counts = {j: set() for j in numeric}, [], np.zeros(len(classes), np.int64)
+    seen, counts = {j: set() for j in numeric}, np.zeros(len(classes), np.int64)
+    parts = []  # [file, [start offset, stop offset, first line], rows with a class]
     for f in files:
         own, blocks = _arff_blocks(f, chunk_rows)
         if own.attributes != header.attributes:
             raise DataError(f"header differs from {files[0]}'s", path=f)
-        kept = 0
-        for cols in blocks:
+        mine = []
+        for offset, line, cols in blocks:
+            if not mine or offset - mine[-1][1][0] >= part_bytes:
+                if mine:
+                    mine[-1][1][1] = offset
+                mine.append([f, [offset, None, line], 0])
             keep = cols[k] >= 0
-            kept += int(keep.sum())
+            mine[-1][2] += int(keep.sum())
             counts += np.bincount(cols[k][keep], minlength=len(classes))
             for j in numeric:
                 values = cols[j][keep]
                 seen[j].update(np.unique(values[~np.isnan(values)]).tolist())
                 _check_size(len(seen[j]), True, max_values, max_numeric, f, names[j], "")
-        rows.append(kept)
+        parts += mine or [[f, None, 0]]  # no data line: read (to find none) as a whole
     if np.count_nonzero(counts) < 2:
         raise _too_few_classes(files[0], names[k])
-    return ChunkedSource(name, files, ",", tuple(columns), k, tuple(names[j] for j in columns),
+    return ChunkedSource(name, tuple(f for f, _, _ in parts), ",", tuple(columns), k,
+                         tuple(names[j] for j in columns),
                          tuple(header.attributes[j].categories for j in columns), names[k],
-                         classes, tuple(rows), tuple(j in seen for j in columns),
-                         (None,) * len(columns), header)
+                         classes, tuple(n for _, _, n in parts), tuple(j in seen for j in columns),
+                         (None,) * len(columns), header,
+                         tuple(tuple(s) if s else None for _, s, _ in parts))
 
 
 def numeric_look(path, class_attribute: str | None = None, *, attributes=None,
@@ -414,7 +436,9 @@ def _columns(source: ChunkedSource, file_index: int, chunk_rows: int, which):
     out: of the attributes at positions ``which``, a nominal one's codes (-1 missing), a
     numeric one's values (NaN missing)."""
     if source.format == "arff":
-        for cols in _arff_blocks(source.files[file_index], chunk_rows)[1]:
+        span = source.spans[file_index] if source.spans else None
+        for _, _, cols in _arff_blocks(source.files[file_index], chunk_rows, span,
+                                       source.header)[1]:
             y = cols[source.class_column].astype(np.int64)
             keep = y >= 0
             yield [cols[source.columns[i]][keep] for i in which], y[keep]

@@ -161,7 +161,7 @@ def _body_blocks(first: bytes, blocks):
     """The body's blocks, each ending outside quotes: a block with an odd number of ``"``
     ends inside a quoted field (which may hold line breaks) and is joined to the next."""
     pending = first
-    for _, data in blocks:
+    for _, _, data in blocks:
         pending += data
         if pending.count(b'"') % 2 == 0:
             yield pending
@@ -179,8 +179,8 @@ def _read_blocks(path: Path, delimiter: str | None, class_attribute: str | None)
     if first is None:
         return None
     given = delimiter is not None
-    delimiter = _delimiter(first[1], delimiter, path)
-    split = _header_fast(first[1], delimiter)
+    delimiter = _delimiter(first[2], delimiter, path)
+    split = _header_fast(first[2], delimiter)
     if split is None:
         return None
     header, rest = split

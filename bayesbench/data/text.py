@@ -99,34 +99,41 @@ def _cut(buf: bytes, start: int, max_lines: int | None) -> int:
     return cut
 
 
-def read_blocks(path, block_bytes: int = BLOCK_BYTES, max_lines: int | None = None):
+def read_blocks(path, block_bytes: int = BLOCK_BYTES, max_lines: int | None = None, *,
+                span: tuple[int, int, int] | None = None):
     """The file's bytes as :func:`read_bytes` checks them, in blocks of whole lines (at
     most ``max_lines``, about ``block_bytes`` each): ``(1-based number of the block's first
-    line, bytes)``. Each block is checked when it is read, so the file is never held whole;
-    an empty file is refused when its end is reached."""
+    line, file offset of its first byte, bytes)``. Each block is checked when it is read, so
+    the file is never held whole; an empty file is refused when its end is reached.
+    ``span`` ``(start, stop, first line)`` reads only the bytes from offset ``start`` (the
+    start of that line) to ``stop``, as another such call gave their offsets."""
     path = Path(path)
-    line, buf, blank, first = 1, b"", True, True
+    start, stop, line = span if span is not None else (0, None, 1)
+    buf, blank, first, offset = b"", True, span is None, start
     with _regular(path) as fh:
+        fh.seek(start)
         while True:
-            data = _read(fh, max(block_bytes, 4) if first else block_bytes, path)
+            want = block_bytes if stop is None else min(block_bytes, stop - fh.tell())
+            data = _read(fh, max(want, 4) if first else want, path)
             if first:  # at least the byte-order mark at once
                 data, first = _without_bom(data, path), False
-            buf, start = buf + data, 0
-            while start < len(buf):
-                cut = _cut(buf, start, max_lines)
-                if cut == start and not data:
+                offset += fh.tell() - len(data)
+            buf, at = buf + data, 0
+            while at < len(buf):
+                cut = _cut(buf, at, max_lines)
+                if cut == at and not data:
                     cut = len(buf)  # the last line, without a line break
-                if cut == start:
+                if cut == at:
                     break
-                block, start = buf[start:cut], cut
+                block, at = buf[at:cut], cut
                 _check_text(block, path, line)
                 blank = blank and _NON_SPACE.search(block) is None
-                yield line, block
-                line += block.count(b"\n")
-            buf = buf[start:]
+                yield line, offset, block
+                line, offset = line + block.count(b"\n"), offset + len(block)
+            buf = buf[at:]
             if not data:
                 break
-    if blank:
+    if blank and span is None:
         raise DataError("the file is empty", path=path)
 
 

@@ -118,6 +118,14 @@ def test_one_arff_file_in_chunks_gives_the_codes_of_reading_it_whole(uci_dir):
     assert len(parts) > 10 and [p[0] for p in parts][:2] == [0, parts[0][2].size]
     np.testing.assert_array_equal(np.concatenate([X for _, X, _ in parts]), ds.codes())
     np.testing.assert_array_equal(np.concatenate([y for _, _, y in parts]), ds.y)
+    # cut into parts of about 100 kB (tasks of their own), each read from its offset
+    cut = scan(path, chunk_rows=500, part_bytes=100_000)
+    assert len(cut.files) > 3 and cut.n_rows == ds.n_rows and cut.spans[-1][1] is None
+    assert all(a[1] == b[0] >= a[0] + 100_000 for a, b in zip(cut.spans, cut.spans[1:]))
+    pieces = [c for i in range(len(cut.files)) for c in chunks(cut, i, chunk_rows=500)]
+    assert [start for start, _, _ in pieces] == list(
+        np.cumsum([0] + [y.size for _, _, y in pieces])[:-1])
+    np.testing.assert_array_equal(np.concatenate([X for _, X, _ in pieces]), ds.codes())
 
 
 def test_an_error_in_a_chunk_of_an_arff_file_names_its_line(tmp_path):

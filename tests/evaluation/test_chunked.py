@@ -140,9 +140,12 @@ def test_a_per_class_metric_must_name_a_class_of_the_chunked_data_set(parts, tmp
     assert not (tmp_path / "x").exists()
 
 
-def test_the_same_rows_as_csv_parts_parquet_files_or_one_arff_give_the_same_records(tmp_path):
+def test_the_same_rows_as_csv_parts_parquet_files_or_one_arff_give_the_same_records(tmp_path,
+                                                                                  monkeypatch):
     # One table, with a numeric attribute (discretized on all the rows) and missing values,
     # written three ways; every record but the timings must be the same.
+    from bayesbench.data import arff_format, chunks as chunks_module
+
     pq = pytest.importorskip("pyarrow.parquet")
     pa = pytest.importorskip("pyarrow")
     rng = np.random.default_rng(11)
@@ -171,18 +174,24 @@ def test_the_same_rows_as_csv_parts_parquet_files_or_one_arff_give_the_same_reco
         "@attribute n numeric\n@attribute class {no,yes}\n@data\n"
         + "".join(",".join(cells[c][r] for c in names) + "\n" for r in range(n)))
     records = []
+    arff = {"path": str(tmp_path / "one.arff"), "chunked": True}
     for i, entry in enumerate([{"path": str(tmp_path / "csv")}, {"path": str(tmp_path / "pq")},
-                               {"path": str(tmp_path / "one.arff"), "chunked": True}]):
+                               arff, arff]):
+        if i == 3:  # the ARFF file cut into parts of ~4 kB, counted and scored in 2 processes
+            for module in (chunks_module, arff_format):
+                monkeypatch.setattr(module, "BLOCK_BYTES", 1024)
+            monkeypatch.setattr(chunks_module, "PART_BYTES", 4096)
+            assert len(scan(arff["path"]).spans) > 3
         raw = {"name": "three", "seed": SEED, "datasets": [{**entry, "name": "same"}],
                "cv": {"folds": FOLDS, "stratified": False}, "classifiers": ["nb", "tan"],
                "preprocess": {"discretize": "mdl", "scope": "global"},
                "metrics": ["accuracy", "log_loss", "brier"], "output": str(tmp_path / f"o{i}")}
-        result = run(parse_config(raw), jobs=1, quiet=True)
+        result = run(parse_config(raw), jobs=1 if i < 3 else 2, quiet=True)
         assert result.n_run == FOLDS * 2 and not result.errors
         records.append([without_timings(r) for r in stable_order(read_records(tmp_path / f"o{i}"))])
     for r in (r for rs in records for r in rs):
         r.pop("task_id")  # made from the data set's path
-    assert records[0] == records[1] == records[2]
+    assert records[0] == records[1] == records[2] == records[3]
     assert sum(r["n_test"] for r in records[0]) == 2 * n
 
 
