@@ -163,7 +163,7 @@ def data_blocks(path, block_bytes: int | None = None, max_lines: int | None = No
     than with newlines (read it whole then)."""
     blocks = read_blocks(path, block_bytes or BLOCK_BYTES, max_lines)
     head, offset = b"", 0
-    for first, at, data in blocks:
+    for _, at, data in blocks:
         offset = offset if head else at
         head += data
         match = _DATA_LINE.search(head)

@@ -88,9 +88,9 @@ def chunk_files(path) -> tuple[str, ...]:
                         "no CSV or Parquet file in the directory", path=path)
     kinds = {Path(f).suffix.lower() for f in files}
     if len(kinds) > 1 or not kinds <= set(CHUNK_FORMATS):
+        found = ", ".join(sorted(k or "(no extension)" for k in kinds))
         raise DataError(f"a chunked data set reads files of one kind among "
-                        f"{', '.join(CHUNK_FORMATS)}; found {', '.join(sorted(kinds))}",
-                        path=path)
+                        f"{', '.join(CHUNK_FORMATS)}; found {found}", path=path)
     return files
 
 
