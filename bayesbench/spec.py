@@ -19,13 +19,15 @@ from pathlib import Path
 @dataclass(frozen=True)
 class DatasetSpec:
     """One data set: the name used in records, its file, its class attribute (None: last),
-    the attributes kept (None: all) and, for a CSV file, its field separator (None: ',')."""
+    the attributes kept (None: all), for a CSV file its field separator (None: ','), and
+    whether a single file is read in chunks (docs/large-data.md)."""
 
     name: str
     path: str
     class_attribute: str | None = None
     attributes: tuple[str, ...] | None = None
     delimiter: str | None = None
+    chunked: bool = False  # a single file read in chunks (a directory or glob always is)
 
     def identity(self) -> dict:
         out = {"name": self.name, "path": self.path, "class": self.class_attribute}
@@ -33,6 +35,8 @@ class DatasetSpec:
             out["attributes"] = list(self.attributes)
         if self.delimiter is not None:  # likewise
             out["delimiter"] = self.delimiter
+        if self.chunked:  # likewise
+            out["chunked"] = True
         return out
 
 

@@ -495,4 +495,30 @@ def test_a_directory_or_glob_is_a_chunked_data_set_named_after_its_directory(tmp
         assert spec.name == "parts"
     problems = _problems({"name": "c", "datasets": ["parts/*.arff"], "classifiers": ["nb"]},
                          tmp_path)
-    assert "no CSV file matches" in problems["datasets[0]"]
+    assert "no file matches" in problems["datasets[0]"]
+
+
+def test_a_single_file_is_chunked_only_when_declared_and_of_a_chunked_format(tmp_path):
+    (tmp_path / "one.arff").write_text("@relation r\n@attribute a {x,y}\n@attribute c {p,q}\n"
+                                       "@data\nx,p\ny,q\n")
+    (tmp_path / "t.parquet").write_bytes(b"PAR1")
+    (tmp_path / "d.libsvm").write_text("1 1:0.5\n2 1:1.5\n")
+    (tmp_path / "parts").mkdir()
+    (tmp_path / "parts" / "0.csv").write_text("a,class\nx,p\ny,q\n")
+    config = parse_config({"name": "c", "datasets": [{"path": "one.arff", "chunked": True}],
+                           "classifiers": ["nb"], "cv": {"folds": 2, "stratified": False}},
+                          base_dir=tmp_path)
+    [spec] = config.experiment.datasets
+    assert spec.chunked and spec.name == "one" and spec.identity()["chunked"] is True
+    base = {"name": "c", "classifiers": ["nb"]}
+    assert _problems({**base, "datasets": [{"path": "t.parquet"}]}, tmp_path) == {
+        "datasets[0]": "a Parquet file is read only in chunks: add 'chunked: true' "
+                       "(docs/large-data.md)"}
+    assert "always read in chunks" in _problems(
+        {**base, "datasets": [{"path": "parts/", "chunked": False}]}, tmp_path)[
+        "datasets[0].chunked"]
+    assert "'.libsvm' files are not read in chunks" in _problems(
+        {**base, "datasets": [{"path": "d.libsvm", "chunked": True}]}, tmp_path)[
+        "datasets[0].chunked"]
+    assert "datasets[0].chunked" in _problems(
+        {**base, "datasets": [{"path": "one.arff", "chunked": "yes"}]}, tmp_path)

@@ -1,7 +1,8 @@
-"""What a chunked data set (a directory or glob of files, docs/large-data.md) allows of the
-rest of a config, checked before any result directory is made: metrics that add up over
-chunks, classifiers fitted from counts, unstratified k-fold, no imputation or noise, and
-numeric attributes discretized on all the rows (global scope) by a method that counts."""
+"""What a chunked data set (a directory or glob of files, or one file declared ``chunked``,
+docs/large-data.md) allows of the rest of a config, checked before any result directory is
+made: metrics that add up over chunks, classifiers fitted from counts, unstratified k-fold,
+no imputation or noise, and numeric attributes discretized on all the rows (global scope)
+by a method that counts."""
 from __future__ import annotations
 
 from ..data.chunks import is_chunked, numeric_look
@@ -65,7 +66,7 @@ def _discretize_problems(run: Experiment, numeric, at: str, p: Problems) -> None
 def chunked_problems(raw: dict, experiment: Experiment, origins: list, p: Problems) -> None:
     """Add a problem for every part of the experiment that a chunked data set refuses;
     ``origins[i]`` is the index in ``classifiers`` of the entry of classifier ``i``."""
-    chunked = [i for i, d in enumerate(experiment.datasets) if is_chunked(d.path)]
+    chunked = [i for i, d in enumerate(experiment.datasets) if d.chunked or is_chunked(d.path)]
     if not chunked:
         return
     why = (f"the chunked data set '{experiment.datasets[chunked[0]].name}' "

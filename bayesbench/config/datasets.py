@@ -5,7 +5,7 @@ import os
 from pathlib import Path
 
 from ..data import find_dataset
-from ..data.chunks import chunk_files, is_chunked
+from ..data.chunks import CHUNK_FORMATS, chunk_files, is_chunked
 from ..data.load import DATA_FORMATS, search_dirs
 from ..errors import DataError
 from ..spec import DatasetSpec
@@ -58,10 +58,10 @@ def datasets(raw: dict, p: Problems, base_dir, dirs, missing=None) -> list[Datas
 
 def _dataset(item, key, p: Problems, base_dir, dirs, missing) -> DatasetSpec | None:
     """One entry of ``datasets``: a name or path, or a mapping with ``path`` or ``name``."""
-    class_attribute = label = attributes = delimiter = None
-    ref_key, ref = key, item
+    ref_key, ref, opts = key, item, {}
     if isinstance(item, dict):
-        item = p.mapping(item, key, ("path", "name", "class", "attributes", "delimiter"))
+        item = p.mapping(item, key, ("path", "name", "class", "attributes", "delimiter",
+                                     "chunked"))
         ref = item.get("path", item.get("name"))
         if ref is None:
             p.add(key, "needs 'path' or 'name'")
@@ -70,22 +70,50 @@ def _dataset(item, key, p: Problems, base_dir, dirs, missing) -> DatasetSpec | N
     if p.typed(ref, ref_key, str) is None:
         return None
     if isinstance(item, dict):
-        if item.get("class") is not None:
-            class_attribute = p.typed(item["class"], join(key, "class"), str)
-        if "path" in item and "name" in item:
-            label = p.typed(item["name"], join(key, "name"), str)
-        if item.get("attributes") is not None:
-            attributes = _attribute_list(item["attributes"], join(key, "attributes"), p)
-        if item.get("delimiter") is not None:
-            delimiter = _delimiter(item["delimiter"], join(key, "delimiter"), p)
+        opts = _options(item, key, p)
     path = _locate(ref, ref_key, p, base_dir, dirs, missing)
-    if path is None:
+    if path is None or not _chunked_file(path, opts.get("chunked"), key, p):
         return None
     # A directory or glob of files (docs/large-data.md) is named after its directory.
     name = Path(path).stem if not is_chunked(path) else (
         Path(path).name if Path(path).is_dir() else Path(path).parent.name)
-    return DatasetSpec(label or name, str(Path(path).resolve()), class_attribute,
-                       attributes, delimiter)
+    return DatasetSpec(opts.get("label") or name, str(Path(path).resolve()),
+                       opts.get("class"), opts.get("attributes"), opts.get("delimiter"),
+                       bool(opts.get("chunked")) and not is_chunked(path))
+
+
+def _options(item: dict, key: str, p: Problems) -> dict:
+    """The keys of a ``datasets`` mapping besides its path, checked (None: left out)."""
+    opts = {}
+    if item.get("class") is not None:
+        opts["class"] = p.typed(item["class"], join(key, "class"), str)
+    if "path" in item and "name" in item:
+        opts["label"] = p.typed(item["name"], join(key, "name"), str)
+    if item.get("attributes") is not None:
+        opts["attributes"] = _attribute_list(item["attributes"], join(key, "attributes"), p)
+    if item.get("delimiter") is not None:
+        opts["delimiter"] = _delimiter(item["delimiter"], join(key, "delimiter"), p)
+    if item.get("chunked") is not None:
+        opts["chunked"] = p.typed(item["chunked"], join(key, "chunked"), bool)
+    return opts
+
+
+def _chunked_file(path: Path, chunked, key: str, p: Problems) -> bool:
+    """Whether the ``chunked`` key fits the file (a directory or glob is always chunked; a
+    Parquet file only ever is)."""
+    suffix = Path(path).suffix.lower()
+    if chunked is False and is_chunked(path):
+        p.add(join(key, "chunked"), "a directory or glob of files is always read in chunks; "
+                                    "leave the key out")
+    elif chunked and not is_chunked(path) and suffix not in CHUNK_FORMATS:
+        p.add(join(key, "chunked"), f"'{suffix or '(no extension)'}' files are not read in "
+                                    f"chunks; chunked data sets read {', '.join(CHUNK_FORMATS)}")
+    elif not chunked and not is_chunked(path) and CHUNK_FORMATS.get(suffix) == "parquet":
+        p.add(key, "a Parquet file is read only in chunks: add 'chunked: true' "
+                   "(docs/large-data.md)")
+    else:
+        return True
+    return False
 
 
 def _delimiter(value, key, p: Problems) -> str | None:
@@ -99,7 +127,8 @@ def _delimiter(value, key, p: Problems) -> str | None:
 
 def _locate(ref: str, key: str, p: Problems, base_dir, dirs, missing) -> Path | None:
     """The data file ``ref`` names: a path, or a name looked for in ``dirs``."""
-    looks_like_path = os.sep in ref or "/" in ref or Path(ref).suffix.lower() in DATA_FORMATS
+    looks_like_path = os.sep in ref or "/" in ref or Path(ref).suffix.lower() in (
+        *DATA_FORMATS, *CHUNK_FORMATS)
     if looks_like_path and is_chunked(relative(ref, base_dir)):
         return _chunked(ref, key, p, base_dir)
     try:
@@ -129,8 +158,9 @@ def _chunked(ref: str, key: str, p: Problems, base_dir) -> Path | None:
     try:
         chunk_files(path)
     except DataError as exc:
-        p.add(key, f"{ref} is a directory without CSV files; expected a data file (.arff, "
-                   f".csv, .libsvm, .svm) or CSV files" if path.is_dir() else str(exc))
+        p.add(key, f"{ref} is a directory without CSV or Parquet files; expected a data file "
+                   f"(.arff, .csv, .libsvm, .svm) or CSV or Parquet files" if path.is_dir()
+              else str(exc))
         return None
     return path
 

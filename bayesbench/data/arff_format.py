@@ -8,6 +8,16 @@ kinds, backslash escapes, a quoted ``?``...) or finds something wrong, the
 rows are decoded one by one by liac-arff (:mod:`.arff_rows`), which gives the
 same columns and names the line of an error.
 
+The data section is read in blocks of whole lines (:func:`.text.read_blocks`, 4 MiB),
+each parsed and coded at once into the compact codes of :class:`Dataset`, so that reading
+holds the columns plus one block (pandas' tokenizer keeps every field of the text it is
+given: a whole 100 MB file cost 900 MB). Blocks of bytes handed to the same
+``pandas.read_csv`` call, rather than ``read_csv(chunksize=...)`` or pyarrow's streaming
+CSV reader: the C reader decides whether it can be trusted by checking the very bytes it
+parses (quotes, escapes, ``+1e 9``...), which a block keeps exact and a chunked
+``read_csv`` hides; pyarrow's CSV reader knows no comment character (ARFF's ``%``). A
+block the C reader refuses is decoded row by row, and its errors name the file's lines.
+
 Values: ``?`` (and an empty field) is missing; a number is read as
 :mod:`.tokens` says (``inf`` is a number, ``NaN`` missing); in a sparse row an
 absent value is 0 for a numeric attribute and the first category for a
@@ -28,11 +38,11 @@ from pathlib import Path
 import numpy as np
 
 from . import c_reader
-from .arff_header import Declared, invalid, read_header
+from .arff_header import Declared, Header, invalid, read_header
 from .arff_rows import decode_rows
 from .assemble import assemble
-from .dataset import MISSING, Attribute, Dataset
-from .text import read_bytes
+from .dataset import MISSING, Attribute, Dataset, code_dtype
+from .text import BLOCK_BYTES, read_blocks, read_bytes
 from .tokens import Factorized, numbers
 
 _DATA_LINE = re.compile(rb"^[ \t]*@data\b[^\n]*(?:\n|\Z)", re.IGNORECASE | re.MULTILINE)
@@ -67,6 +77,11 @@ def _in_order_of_appearance(parsed: Factorized) -> tuple[tuple[str, ...], np.nda
     return tuple(parsed.uniques[order].tolist()), parsed.recode(remap, MISSING)
 
 
+def _date_note(decl: Declared) -> str:
+    return (f"date attribute '{decl.name}' read as numeric: milliseconds since "
+            f"1970-01-01 00:00 UTC")
+
+
 def _convert(decl: Declared, parsed) -> tuple[Attribute, np.ndarray, str | None]:
     """The attribute and column of one parsed column; raises :class:`_BadValue`."""
     if decl.kind == "nominal":
@@ -86,11 +101,18 @@ def _convert(decl: Declared, parsed) -> tuple[Attribute, np.ndarray, str | None]
         values = _date_millis(parsed.uniques, decl.date_format)
         bad = np.isnan(values)
         message = f"a value of date attribute '{decl.name}' does not match its format"
-        note = (f"date attribute '{decl.name}' read as numeric: milliseconds since "
-                f"1970-01-01 00:00 UTC")
+        note = _date_note(decl)
     if bad.any():
         raise _BadValue(parsed.first_row(bad), message)
     return Attribute(decl.name, "numeric"), parsed.recode(values, np.nan), note
+
+
+def odd_line_breaks(raw: bytes) -> bool:
+    """Whether ``raw`` breaks lines otherwise than with newlines (``str.splitlines`` would
+    count other lines than the C reader)."""
+    return ((b"\r" in raw and raw.count(b"\r") != raw.count(b"\r\n"))
+            or any(c in raw for c in _OTHER_LINE_BREAKS)
+            or (not raw.isascii() and any(c in raw for c in _OTHER_LINE_BREAKS_UTF8)))
 
 
 def sections(raw: bytes) -> tuple[list[str], bytes] | None:
@@ -98,26 +120,110 @@ def sections(raw: bytes) -> tuple[list[str], bytes] | None:
     the file has no ``@data`` line or breaks lines otherwise than with newlines (the
     row decoder reads it then)."""
     match = _DATA_LINE.search(raw)
-    if (match is None or (b"\r" in raw and raw.count(b"\r") != raw.count(b"\r\n"))
-            or any(c in raw for c in _OTHER_LINE_BREAKS)
-            or (not raw.isascii() and any(c in raw for c in _OTHER_LINE_BREAKS_UTF8))):
+    if match is None or odd_line_breaks(raw):
         return None
     return raw[:match.end()].decode("utf-8").splitlines(), raw[match.end():]
 
 
-def _fast_columns(raw: bytes, path):
-    """``(header, columns or None)`` through the C reader, or None (see :func:`sections`)."""
-    split = sections(raw)
+def _block_column(decl: Declared, parsed):
+    """One parsed column of a block as it is kept until the blocks are joined: nominal codes
+    in the compact type of :class:`Dataset`, numbers (dates in milliseconds), and a string
+    attribute's texts (its categories come in order of appearance over all the blocks)."""
+    if decl.kind == "nominal":
+        return np.asarray(parsed).astype(code_dtype(len(decl.categories)), copy=False)
+    if decl.kind == "string":
+        return parsed
+    return _convert(decl, parsed)[1]
+
+
+def block_columns(data: bytes, first_line: int, header: Header, path) -> list:
+    """The columns of a block of whole lines of the data section, starting at file line
+    ``first_line`` (see :func:`_block_column`): through the C reader, else decoded row by
+    row, which names the file's line of an error."""
+    reader = c_reader.arff_sparse if b"{" in data else c_reader.arff_dense
+    parsed = reader(data, header)
+    if parsed is not None:
+        try:
+            return [_block_column(d, c) for d, c in zip(header.attributes, parsed)]
+        except _BadValue:
+            pass  # the row decoder names the line
+    lines = data.decode("utf-8").splitlines()
+    parsed, row_lines = decode_rows(lines, header, path, first_line)
+    try:
+        return [_block_column(d, c) for d, c in zip(header.attributes, parsed)]
+    except _BadValue as bad:
+        line = int(row_lines[bad.row])
+        raise invalid(str(bad), lines[line - first_line], line, path) from None
+
+
+def data_blocks(path, block_bytes: int | None = None, max_lines: int | None = None):
+    """``(header, blocks)`` of an ARFF file read block by block, ``blocks`` yielding ``(file
+    line of the block's first line, file offset of its first byte, bytes of whole lines)``
+    of the data section; None when the file has no ``@data`` line or breaks lines otherwise
+    than with newlines (read it whole then)."""
+    blocks = read_blocks(path, block_bytes or BLOCK_BYTES, max_lines)
+    head, offset = b"", 0
+    for _, at, data in blocks:
+        offset = offset if head else at
+        head += data
+        match = _DATA_LINE.search(head)
+        if match is not None:
+            break
+    else:
+        return None
+    if odd_line_breaks(head):
+        return None
+    lines = head[:match.end()].decode("utf-8").splitlines()
+    header = read_header(lines, path)
+    rest = head[match.end():]
+    start = header.data_index + 2
+
+    def section():
+        if rest:
+            yield start, offset + match.end(), rest
+        yield from blocks
+    return header, section()
+
+
+def _joined(decl: Declared, parts: list):
+    """The column of all the blocks."""
+    return c_reader.joined(parts) if decl.kind == "string" else np.concatenate(parts)
+
+
+def _read_blocks(path: Path):
+    """``(header, converted)`` of a file read block by block, or None (see :func:`data_blocks`);
+    at most the columns and one block are held."""
+    split = data_blocks(path)
     if split is None:
         return None
-    header = read_header(split[0], path)
-    if b"{" in split[1]:
-        return header, c_reader.arff_sparse(split[1], header)
-    return header, c_reader.arff_dense(split[1], header)
+    header, blocks = split
+    decls = header.attributes
+    parts = [[] for _ in decls]
+    for first_line, _, data in blocks:
+        if odd_line_breaks(data):
+            return None
+        for j, column in enumerate(block_columns(data, first_line, header, path)):
+            parts[j].append(column)
+    if not parts or not parts[0]:
+        return None  # no data line: the whole-file reading says what it lacks
+    converted = []
+    for j, decl in enumerate(decls):
+        column, parts[j] = _joined(decl, parts[j]), None  # one column's blocks joined at a time
+        if decl.kind == "string":
+            converted.append(_convert(decl, column))
+        else:
+            kind = "nominal" if decl.kind == "nominal" else "numeric"
+            converted.append((Attribute(decl.name, kind, decl.categories), column,
+                              _date_note(decl) if decl.kind == "date" else None))
+    return header, converted
 
 
 def read_arff(path, class_attribute: str | None = None, *, engine: str = "c") -> Dataset:
     """Read an ARFF file into a :class:`Dataset` (see the module docstring).
+
+    The data section is read in blocks of whole lines (:func:`~.text.read_blocks`), each
+    coded at once, so that only the columns and one block are held: the codes of a
+    nominal attribute take one or two bytes a row, its text many more.
 
     ``engine="python"`` decodes every row with liac-arff, the reference reading
     the C reader is checked against (slower; the result is the same).
@@ -125,18 +231,13 @@ def read_arff(path, class_attribute: str | None = None, *, engine: str = "c") ->
     if engine not in ("c", "python"):
         raise ValueError(f"engine must be 'c' or 'python', got {engine!r}")
     path = Path(path)
-    raw = read_bytes(path)
-    fast = _fast_columns(raw, path) if engine == "c" else None
-    header, parsed = fast if fast is not None else (None, None)
-    converted = None
-    if parsed is not None:
-        try:
-            converted = [_convert(d, c) for d, c in zip(header.attributes, parsed)]
-        except _BadValue:
-            converted = None  # the row decoder names the line
-    if converted is None:
+    blockwise = _read_blocks(path) if engine == "c" else None
+    if blockwise is not None:
+        converted = blockwise[1]
+    else:
+        raw = read_bytes(path)
         lines = raw.decode("utf-8").splitlines()
-        header = header or read_header(lines, path)
+        header = read_header(lines, path)
         parsed, row_lines = decode_rows(lines, header, path)
         try:
             converted = [_convert(d, c) for d, c in zip(header.attributes, parsed)]

@@ -21,6 +21,7 @@ Why pandas and not pyarrow: see docs/data.md, "Why the C reader".
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import re
 import warnings
@@ -181,8 +182,10 @@ def _dense_column(decl, series, last: bool, quote: bytes, data: bytes, reread):
     return _text_column(list(raw.uniques), raw.codes, last, quote, data)
 
 
+@functools.lru_cache(maxsize=4)
 def _dense_dtypes(decls) -> tuple[dict, dict]:
-    """read_csv's dtype and na_values for each column of a dense ARFF section."""
+    """read_csv's dtype and na_values for each column of a dense ARFF section (made once per
+    header: a file read block by block asks for them at every block; not to be changed)."""
     import pandas as pd  # lazy: keeps `bayesbench --help` fast
 
     missing = ["?", ""] + list(NAN_SPELLINGS)
@@ -293,23 +296,27 @@ def arff_sparse(data: bytes, header) -> list | None:
 
 
 # ------------------------------------------------------------------ CSV
-def _csv_column(frame, j: int, body: bytes, options: dict):
+def _inferred(series) -> bool:
+    """Whether pandas made other than texts or floats of a categorical column's values
+    (integers, True/False as booleans): their texts must be read again."""
+    kind = series.array.categories.dtype
+    return not (kind.kind in "fOUT" or str(kind) in ("str", "string"))
+
+
+def _csv_column(frame, j: int, again):
     """Stripped Factorized texts of column ``j``, or float64 values when pandas found every
-    value a number (which the reader's typing would conclude too)."""
+    value a number (which the reader's typing would conclude too); ``again`` holds the
+    texts of the columns pandas read as integers or booleans."""
     series = frame[j]
     if series.dtype == object:
         raw = _factorized(series)
+    elif _inferred(series):
+        raw = _factorized(again[j])
     else:
         cats, codes = series.array.categories, np.asarray(series.array.codes)
         if cats.dtype.kind == "f":
             return cats.to_numpy(dtype=np.float64)[codes]
-        if cats.dtype.kind in "OUT" or str(cats.dtype) in ("str", "string"):
-            raw = Factorized(np.asarray(cats, dtype=object), codes)
-        else:  # True/False became booleans: read the texts again
-            again = _read_csv(body, usecols=[j], dtype=object, **options)
-            if again is None:
-                return None
-            raw = _factorized(again[j])
+        raw = Factorized(np.asarray(cats, dtype=object), codes)
     stripped = Factorized.of([t.strip() for t in raw.uniques])
     return Factorized(stripped.uniques, stripped.codes[raw.codes])
 
@@ -335,7 +342,12 @@ def csv_columns(body: bytes, n: int, delimiter: str, text_columns=()) -> list | 
     if frame is None or body.count(d) - _delimiters_in_quotes(body, d, quoted) != (n - 1) * len(
             frame):
         return None  # a record with fewer fields than the header: the csv module names it
-    columns = [_csv_column(frame, j, body, options) for j in range(n)]
+    inferred = [j for j in range(n) if frame[j].dtype != object and _inferred(frame[j])]
+    # their texts read again, all in one pass over the body rather than one per column
+    again = _read_csv(body, usecols=inferred, dtype=object, **options) if inferred else {}
+    if again is None:
+        return None
+    columns = [_csv_column(frame, j, again) for j in range(n)]
     if any(c is None for c in columns):
         return None
     blank = np.ones(len(frame), dtype=bool)
@@ -355,3 +367,23 @@ def _delimiters_in_quotes(data: bytes, d: bytes, quoted: bool) -> int:
     a = np.frombuffer(data, dtype=np.uint8)
     inside = np.cumsum(a == ord('"'), dtype=np.uint8) & 1  # parity survives the uint8 wrap
     return int(np.count_nonzero((a == d[0]) & inside.astype(bool)))
+
+
+def compact(column: Factorized) -> Factorized:
+    """``column`` with its codes in the smallest integer type that holds them (a block's
+    codes are kept until the blocks are joined: one byte a row rather than eight)."""
+    return Factorized(column.uniques, column.codes.astype(code_dtype(column.uniques.size)))
+
+
+def joined(parts: list) -> Factorized:
+    """The :class:`Factorized` column of blocks read one after the other, its uniques in
+    order of first appearance over the blocks (as reading them at once gives them); its
+    codes compact (:func:`compact`)."""
+    merged = Factorized.of(np.concatenate([p.uniques for p in parts]))
+    dtype = code_dtype(merged.uniques.size)
+    at, codes = 0, []
+    for p in parts:
+        table = np.append(merged.codes[at:at + p.uniques.size], -1).astype(dtype)
+        codes.append(table[p.codes])
+        at += p.uniques.size
+    return Factorized(merged.uniques, np.concatenate(codes))

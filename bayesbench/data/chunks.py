@@ -1,4 +1,5 @@
-"""Data sets larger than memory: a directory or a glob of CSV files, read chunk by chunk.
+"""Data sets larger than memory, read chunk by chunk: a directory or a glob of CSV or Parquet
+files, or ARFF files (one declared chunked in a config, or a glob of them).
 
 A chunked data set is never held whole. Reading it takes two kinds of pass, each over
 at most :data:`CHUNK_ROWS` rows at a time:
@@ -7,6 +8,16 @@ at most :data:`CHUNK_ROWS` rows at a time:
    column's distinct values (at most :data:`MAX_VALUES`, else a one-line error naming
    the file and the column) and counts the rows of each file whose class is present;
 2. :func:`chunks` (as often as the caller needs): one file's rows as nominal codes.
+
+CSV and Parquet files are read alike: a Parquet file's batches (at most ``chunk_rows``
+rows, never the whole file) are taken as the texts of its values (a null is missing), so
+the same table as CSV or as Parquet gives the same codes. An ARFF file's header is read
+by :mod:`.arff_header` and its data section in blocks of whole lines by the same C reader
+as a whole file (:func:`.arff_format.block_columns`); its attributes keep their declared
+kinds and categories, as when it is read whole (a ``string`` attribute is refused: its
+categories are only known at the end of the file). The scan cuts a large ARFF file's data
+section into parts of about :data:`PART_BYTES` (``ChunkedSource.spans``): each part is an
+entry of ``ChunkedSource.files`` of its own, read from its byte offset by its own task.
 
 Values read as in a single CSV file (:mod:`.csv_format`): fields are stripped, ``?``,
 an empty field, ``NA`` and ``nan`` are missing, categories are sorted (numerically when
@@ -32,17 +43,26 @@ from typing import Iterator
 import numpy as np
 
 from ..errors import DataError
+from .arff_format import block_columns, data_blocks, odd_line_breaks
 from .csv_format import is_missing
 from .dataset import bin_codes
+from .text import BLOCK_BYTES, read_blocks
 from .tokens import numbers, sorted_categories
 
 #: Rows read at once from a file (a chunk).
 CHUNK_ROWS = 200_000
+#: Bytes of an ARFF file's data section read by one task (``--jobs``, ``--scheduler``): a
+#: large file is cut into parts of about this size, each counted and scored on its own.
+PART_BYTES = 64 << 20
 #: Distinct values a nominal column of a chunked data set may take.
 MAX_VALUES = 1000
 #: Distinct values (texts) a numeric column of a chunked data set may take: its per-value
 #: class counts are held whole to find its cut points.
 MAX_NUMERIC_VALUES = 100_000
+
+
+#: The kinds of file a chunked data set reads, by extension.
+CHUNK_FORMATS = {".csv": "csv", ".parquet": "parquet", ".arff": "arff"}
 
 
 def is_chunked(path) -> bool:
@@ -51,13 +71,32 @@ def is_chunked(path) -> bool:
 
 
 def chunk_files(path) -> tuple[str, ...]:
-    """The files of a chunked data set, sorted: a directory's ``*.csv``, or a glob's matches."""
+    """The files of a chunked data set, sorted and all of one kind (:data:`CHUNK_FORMATS`):
+    a directory's ``*.csv`` (else its ``*.parquet``), a glob's matches, or one file."""
     text = str(path)
-    pattern = str(Path(text) / "*.csv") if not glob.has_magic(text) else text
-    files = tuple(sorted(f for f in glob.glob(pattern) if Path(f).is_file()))
+    if not glob.has_magic(text) and Path(text).is_file():
+        files = (text,)
+    elif glob.has_magic(text):
+        files = tuple(sorted(f for f in glob.glob(text) if Path(f).is_file()))
+    else:
+        files = ()
+        for suffix in (".csv", ".parquet"):
+            files = files or tuple(sorted(f for f in glob.glob(str(Path(text) / f"*{suffix}"))
+                                          if Path(f).is_file()))
     if not files:
-        raise DataError(f"no CSV file matches {pattern}", path=path)
+        raise DataError(f"no file matches {text}" if glob.has_magic(text) else
+                        "no CSV or Parquet file in the directory", path=path)
+    kinds = {Path(f).suffix.lower() for f in files}
+    if len(kinds) > 1 or not kinds <= set(CHUNK_FORMATS):
+        found = ", ".join(sorted(k or "(no extension)" for k in kinds))
+        raise DataError(f"a chunked data set reads files of one kind among "
+                        f"{', '.join(CHUNK_FORMATS)}; found {found}", path=path)
     return files
+
+
+def chunk_format(files) -> str:
+    """``csv``, ``parquet`` or ``arff``: the kind of the files of :func:`chunk_files`."""
+    return CHUNK_FORMATS[Path(files[0]).suffix.lower()]
 
 
 @dataclass(frozen=True)
@@ -76,6 +115,14 @@ class ChunkedSource:
     file_rows: tuple[int, ...]  # rows with a class in each file
     numeric: tuple[bool, ...] = ()  # of each attribute (empty: none is)
     cuts: tuple = ()  # of each attribute: a numeric one's sorted cut points, else None
+    header: object = None  # ARFF files: their parsed header (arff_header.Header)
+    # ARFF files: each entry of ``files`` is a part of a file's data section, ``(start
+    # offset, stop offset or None: the end, first line)``, or None (the whole section)
+    spans: tuple = ()
+
+    @property
+    def format(self) -> str:
+        return chunk_format(self.files)
 
     @property
     def numeric_names(self) -> tuple[str, ...]:
@@ -106,16 +153,38 @@ class ChunkedSource:
         return sum(self.file_rows[:file_index])
 
 
+def _parquet(path: str):
+    """The open Parquet file; a one-line error without pyarrow or for a broken file."""
+    try:
+        import pyarrow.parquet as pq  # lazy: keeps `bayesbench --help` fast, and is optional
+    except ImportError:
+        raise DataError("reading Parquet files needs pyarrow: pip install "
+                        "'bayesbench[parquet]'", path=path) from None
+    try:
+        return pq.ParquetFile(path)
+    except (OSError, ValueError) as exc:  # pyarrow's ArrowInvalid is a ValueError
+        raise DataError(f"not a readable Parquet file ({str(exc).splitlines()[0]})",
+                        path=path) from None
+
+
 def _header(path: str, delimiter: str) -> list[str]:
+    """The column names of a CSV or Parquet file."""
+    if chunk_format([path]) == "parquet":
+        return list(_parquet(path).schema_arrow.names)
     with open(path, newline="", encoding="utf-8") as fh:
         return [f.strip() for f in next(csv.reader(fh, delimiter=delimiter), [])]
 
 
 def _frames(path: str, delimiter: str, chunk_rows: int):
     """The file's rows after the header, ``chunk_rows`` at a time, as texts (unstripped) in
-    categorical columns (pandas' C parser makes them faster than object columns)."""
+    categorical columns (pandas' C parser makes them faster than object columns); a Parquet
+    file's batches as pandas gives them (:func:`_factorized` takes their texts)."""
     import pandas as pd  # lazy: keeps `bayesbench --help` fast
 
+    if chunk_format([path]) == "parquet":
+        for batch in _parquet(path).iter_batches(batch_size=chunk_rows):
+            yield batch.to_pandas()
+        return
     yield from pd.read_csv(path, sep=delimiter, dtype="category", keep_default_na=False,
                            chunksize=chunk_rows, header=0, skip_blank_lines=True)
 
@@ -178,11 +247,32 @@ def _class_column(header: list[str], class_attribute: str | None, path) -> int:
     return header.index(class_attribute)
 
 
+def _selected(header: list[str], k: int, attributes, path) -> list[int]:
+    """The attributes' column numbers: all but the class, or those of ``attributes``."""
+    columns = [j for j in range(len(header)) if j != k]
+    if attributes is not None:
+        unknown = [a for a in attributes if a not in header]
+        if unknown:
+            raise DataError(f"no attribute named '{unknown[0]}'", path=path)
+        columns = [j for j in columns if header[j] in attributes]
+    return columns
+
+
+def _too_few_classes(path, name: str) -> DataError:
+    return DataError("the class takes fewer than two values; a classifier needs at least "
+                     "two", path=path, attribute=name)
+
+
 def scan(path, class_attribute: str | None = None, *, name: str | None = None,
          attributes=None, delimiter: str | None = None, chunk_rows: int = CHUNK_ROWS,
-         max_values: int = MAX_VALUES, max_numeric: int = MAX_NUMERIC_VALUES) -> ChunkedSource:
+         max_values: int = MAX_VALUES, max_numeric: int = MAX_NUMERIC_VALUES,
+         part_bytes: int | None = None) -> ChunkedSource:
     """The first, cheap pass over a chunked data set (see the module docstring)."""
     files, delimiter = chunk_files(path), delimiter or ","
+    name = name or Path(str(path).rstrip("/*")).stem
+    if chunk_format(files) == "arff":
+        return _scan_arff(files, class_attribute, name, attributes, chunk_rows, max_values,
+                          max_numeric, part_bytes or PART_BYTES)
     header = _header(files[0], delimiter)
     k = _class_column(header, class_attribute, files[0])
     seen, rows = [set() for _ in header], []
@@ -192,22 +282,97 @@ def scan(path, class_attribute: str | None = None, *, name: str | None = None,
         values, kept = _seen(f, delimiter, header, k, chunk_rows, max_values, max_numeric)
         seen = [a | b for a, b in zip(seen, values)]
         rows.append(kept)
-    columns = [j for j in range(len(header)) if j != k]
-    if attributes is not None:
-        unknown = [a for a in attributes if a not in header]
-        if unknown:
-            raise DataError(f"no attribute named '{unknown[0]}'", path=files[0])
-        columns = [j for j in columns if header[j] in attributes]
+    columns = _selected(header, k, attributes, files[0])
     cats = [_categories(seen[j], path, header[j], max_values, max_numeric, False)
             for j in columns]
     classes = _categories(seen[k], path, header[k], max_values, max_numeric, True)
     if len(classes) < 2:
-        raise DataError("the class takes fewer than two values; a classifier needs at least "
-                        "two", path=path, attribute=header[k])
-    return ChunkedSource(name or Path(str(path).rstrip("/*")).stem, files, delimiter,
-                         tuple(columns), k, tuple(header[j] for j in columns),
-                         tuple(c or () for c in cats), header[k], classes, tuple(rows),
-                         tuple(c is None for c in cats), (None,) * len(columns))
+        raise _too_few_classes(path, header[k])
+    return ChunkedSource(name, files, delimiter, tuple(columns), k,
+                         tuple(header[j] for j in columns), tuple(c or () for c in cats),
+                         header[k], classes, tuple(rows), tuple(c is None for c in cats),
+                         (None,) * len(columns))
+
+
+# ------------------------------------------------------------------ ARFF files
+def _arff_blocks(path: str, chunk_rows: int, span=None, header=None):
+    """``(header, blocks)`` of an ARFF file, ``blocks`` yielding ``(file offset, columns)``
+    of blocks of at most ``chunk_rows`` lines (:func:`.arff_format.block_columns`: nominal
+    codes, numbers, dates as numbers); with ``span`` and its ``header``, of that part only."""
+    if span is None:
+        split = data_blocks(path, max_lines=chunk_rows)
+        if split is None:
+            raise DataError("not a valid ARFF file to read in chunks: no @data line, or "
+                            "lines broken otherwise than by \\n or \\r\\n", path=path)
+        header, blocks = split
+    else:
+        blocks = read_blocks(path, BLOCK_BYTES, chunk_rows, span=span)
+
+    def columns():
+        for first_line, offset, data in blocks:
+            if odd_line_breaks(data):
+                raise DataError("lines broken otherwise than by \\n or \\r\\n; a chunked "
+                                "ARFF file cannot be read", path=path, line=first_line)
+            yield offset, first_line, block_columns(data, first_line, header, path)
+    return header, columns()
+
+
+def _arff_declared(header, class_attribute, path, max_values: int):
+    """``(names, class column)`` of an ARFF header fit to read in chunks."""
+    names = [d.name for d in header.attributes]
+    k = _class_column(names, class_attribute, path)
+    for d in header.attributes:
+        if d.kind == "string":
+            raise DataError("a string attribute cannot be read in chunks (its categories are "
+                            "known only at the end of the file); declare it nominal",
+                            path=path, attribute=d.name)
+        if d.kind == "nominal":
+            _check_size(len(d.categories), False, max_values, 0, path, d.name, "")
+    if header.attributes[k].kind != "nominal":
+        raise DataError("the class attribute is numeric; bayesbench needs a nominal class "
+                        "(discretize it or name another class attribute)", path=path,
+                        attribute=names[k])
+    return names, k
+
+
+def _scan_arff(files, class_attribute, name, attributes, chunk_rows, max_values,
+               max_numeric, part_bytes) -> ChunkedSource:
+    """:func:`scan` of ARFF files: declared kinds and categories; counts the rows with a
+    class and each numeric attribute's distinct values, and checks every value. A file's
+    data section is cut into parts of about ``part_bytes`` (each a task of its own)."""
+    header = _arff_blocks(files[0], chunk_rows)[0]
+    names, k = _arff_declared(header, class_attribute, files[0], max_values)
+    columns = _selected(names, k, attributes, files[0])
+    numeric = [j for j in columns if header.attributes[j].kind != "nominal"]
+    classes = header.attributes[k].categories
+    seen, counts = {j: set() for j in numeric}, np.zeros(len(classes), np.int64)
+    parts = []  # [file, [start offset, stop offset, first line], rows with a class]
+    for f in files:
+        own, blocks = _arff_blocks(f, chunk_rows)
+        if own.attributes != header.attributes:
+            raise DataError(f"header differs from {files[0]}'s", path=f)
+        mine = []
+        for offset, line, cols in blocks:
+            if not mine or offset - mine[-1][1][0] >= part_bytes:
+                if mine:
+                    mine[-1][1][1] = offset
+                mine.append([f, [offset, None, line], 0])
+            keep = cols[k] >= 0
+            mine[-1][2] += int(keep.sum())
+            counts += np.bincount(cols[k][keep], minlength=len(classes))
+            for j in numeric:
+                values = cols[j][keep]
+                seen[j].update(np.unique(values[~np.isnan(values)]).tolist())
+                _check_size(len(seen[j]), True, max_values, max_numeric, f, names[j], "")
+        parts += mine or [[f, None, 0]]  # no data line: read (to find none) as a whole
+    if np.count_nonzero(counts) < 2:
+        raise _too_few_classes(files[0], names[k])
+    return ChunkedSource(name, tuple(f for f, _, _ in parts), ",", tuple(columns), k,
+                         tuple(names[j] for j in columns),
+                         tuple(header.attributes[j].categories for j in columns), names[k],
+                         classes, tuple(n for _, _, n in parts), tuple(j in seen for j in columns),
+                         (None,) * len(columns), header,
+                         tuple(tuple(s) if s else None for _, s, _ in parts))
 
 
 def numeric_look(path, class_attribute: str | None = None, *, attributes=None,
@@ -216,6 +381,13 @@ def numeric_look(path, class_attribute: str | None = None, *, attributes=None,
     first file reads as a number: a cheap look (a config check's) at what :func:`scan` finds
     numeric on all the rows."""
     files, delimiter = chunk_files(path), delimiter or ","
+    if chunk_format(files) == "arff":  # declared
+        header = _arff_blocks(files[0], chunk_rows)[0]
+        names = [d.name for d in header.attributes]
+        k = _class_column(names, class_attribute, files[0])
+        return tuple(n for j, (n, d) in enumerate(zip(names, header.attributes))
+                     if j != k and d.kind != "nominal"
+                     and (attributes is None or n in attributes))
     header = _header(files[0], delimiter)
     k = _class_column(header, class_attribute, files[0])
     frame = next(_frames(files[0], delimiter, chunk_rows), None)
@@ -250,14 +422,31 @@ def chunks(source: ChunkedSource, file_index: int, chunk_rows: int = CHUNK_ROWS
                         "nominal: discretize it", path=source.files[file_index],
                         attribute=undiscretized[0])
     start = source.first_row(file_index)
-    for frame, y in _class_coded(source, file_index, chunk_rows):
-        X = np.column_stack([_codes(frame.iloc[:, j], cats) if cuts is None else
-                             bin_codes(_numbers(frame.iloc[:, j]), cuts)
-                             for j, cats, cuts in zip(source.columns, source.categories,
-                                                      source.cuts)]) if source.columns \
-            else np.zeros((len(frame), 0), dtype=np.int64)
+    every = range(len(source.columns))
+    for columns, y in _columns(source, file_index, chunk_rows, every):
+        X = np.column_stack([np.asarray(c, dtype=np.int64) if cuts is None else
+                             bin_codes(c, cuts) for c, cuts in zip(columns, source.cuts)]) \
+            if columns else np.zeros((y.size, 0), dtype=np.int64)
         yield start, X, y
         start += y.size
+
+
+def _columns(source: ChunkedSource, file_index: int, chunk_rows: int, which):
+    """``(columns, class codes)`` of each chunk of one file, the rows without a class left
+    out: of the attributes at positions ``which``, a nominal one's codes (-1 missing), a
+    numeric one's values (NaN missing)."""
+    if source.format == "arff":
+        span = source.spans[file_index] if source.spans else None
+        for _, _, cols in _arff_blocks(source.files[file_index], chunk_rows, span,
+                                       source.header)[1]:
+            y = cols[source.class_column].astype(np.int64)
+            keep = y >= 0
+            yield [cols[source.columns[i]][keep] for i in which], y[keep]
+        return
+    for frame, y in _class_coded(source, file_index, chunk_rows):
+        yield [_numbers(frame.iloc[:, source.columns[i]]) if source.numeric[i] else
+               _codes(frame.iloc[:, source.columns[i]], source.categories[i])
+               for i in which], y
 
 
 def _class_coded(source: ChunkedSource, file_index: int, chunk_rows: int):
@@ -279,7 +468,6 @@ def numeric_chunks(source: ChunkedSource, file_index: int, chunk_rows: int = CHU
     """``(values, y)`` of each chunk of one file: the numeric attributes' values ``(n,
     len(source.numeric_names))`` (NaN missing) and class codes, rows without a class left
     out: what their cut points are found from."""
-    columns = [j for j, is_num in zip(source.columns, source.numeric) if is_num]
-    for frame, y in _class_coded(source, file_index, chunk_rows):
-        values = [_numbers(frame.iloc[:, j]) for j in columns]
+    which = [i for i, is_num in enumerate(source.numeric) if is_num]
+    for values, y in _columns(source, file_index, chunk_rows, which):
         yield (np.column_stack(values) if values else np.zeros((y.size, 0))), y

@@ -34,8 +34,8 @@ import numpy as np
 from ..errors import DataError
 from . import c_reader
 from .assemble import assemble
-from .dataset import MISSING, Attribute, Dataset
-from .text import read_bytes
+from .dataset import MISSING, Attribute, Dataset, code_dtype
+from .text import BLOCK_BYTES, read_blocks, read_bytes
 from .tokens import Factorized, is_nan, numbers, sorted_categories
 
 MISSING_TOKENS = frozenset({"?", "", "NA"})
@@ -153,13 +153,66 @@ def _typed(name: str, column, nominal: bool) -> tuple[Attribute, np.ndarray]:
     categories = sorted_categories(texts[~missing].tolist())
     index = {c: i for i, c in enumerate(categories)}
     table = np.array([MISSING if m else index[t] for t, m in zip(texts, missing)],
-                     dtype=np.int64)
+                     dtype=code_dtype(len(categories)))  # Dataset's compact type: no copy
     return Attribute(name, "nominal", categories), column.recode(table, MISSING)
+
+
+def _body_blocks(first: bytes, blocks):
+    """The body's blocks, each ending outside quotes: a block with an odd number of ``"``
+    ends inside a quoted field (which may hold line breaks) and is joined to the next."""
+    pending = first
+    for _, _, data in blocks:
+        pending += data
+        if pending.count(b'"') % 2 == 0:
+            yield pending
+            pending = b""
+    if pending:
+        yield pending
+
+
+def _read_blocks(path: Path, delimiter: str | None, class_attribute: str | None):
+    """``(header, columns)`` of a CSV file read block by block through the C reader (the
+    columns and one block held at once), or None: read it whole then (a block the C reader
+    refuses, or a column that reads as numbers in some blocks only)."""
+    blocks = read_blocks(path, BLOCK_BYTES)
+    first = next(blocks, None)
+    if first is None:
+        return None
+    given = delimiter is not None
+    delimiter = _delimiter(first[2], delimiter, path)
+    split = _header_fast(first[2], delimiter)
+    if split is None:
+        return None
+    header, rest = split
+    _check_header(header, delimiter, given, path)
+    class_name = header[-1] if class_attribute is None else class_attribute
+    text_columns = [j for j, name in enumerate(header) if name == class_name]
+    parts = [[] for _ in header]
+    for body in _body_blocks(rest, blocks):
+        columns = c_reader.csv_columns(body, len(header), delimiter, text_columns)
+        if columns is None:
+            return None
+        for j, column in enumerate(columns):
+            parts[j].append(c_reader.compact(column) if isinstance(column, Factorized)
+                            else column)
+    if not parts[0]:
+        return None
+    kinds = [{isinstance(c, Factorized) for c in column} for column in parts]
+    if any(len(k) > 1 for k in kinds):
+        return None
+    out = []
+    for j, kind in enumerate(kinds):  # one column's blocks joined at a time
+        out.append(c_reader.joined(parts[j]) if True in kind else np.concatenate(parts[j]))
+        parts[j] = None
+    return header, out
 
 
 def read_csv(path, class_attribute: str | None = None, *, delimiter: str | None = None,
              engine: str = "c") -> Dataset:
     """Read a CSV file with a header row into a :class:`Dataset` (see the module docstring).
+
+    The C reader reads the file in blocks of whole lines (as :mod:`.arff_format` does, for
+    the same reasons), so that the columns and one block are held at once.
 
     ``engine="python"`` reads every record with the ``csv`` module, the
     reference reading the C reader is checked against (slower; same result).
@@ -167,23 +220,33 @@ def read_csv(path, class_attribute: str | None = None, *, delimiter: str | None 
     if engine not in ("c", "python"):
         raise ValueError(f"engine must be 'c' or 'python', got {engine!r}")
     path = Path(path)
+    blockwise = _read_blocks(path, delimiter, class_attribute) if engine == "c" else None
+    header, columns = blockwise or _read_whole(path, delimiter, class_attribute, engine)
+    class_name = header[-1] if class_attribute is None else class_attribute
+    typed = []
+    for j, name in enumerate(header):  # each column's texts let go once it is typed
+        typed.append(_typed(name, columns[j], name == class_name))
+        columns[j] = None
+    return assemble(path.stem, [a for a, _ in typed], [c for _, c in typed], class_attribute,
+                    path)
+
+
+def _read_whole(path: Path, delimiter: str | None, class_attribute: str | None, engine: str):
+    """``(header, columns)`` of the whole file: through the C reader, else the ``csv``
+    module (which names the line of an error)."""
     raw = read_bytes(path)
     given = delimiter is not None
     delimiter = _delimiter(raw, delimiter, path)
     split = _header_fast(raw, delimiter) if engine == "c" else None
-    columns = None
     if split is not None:
         header, body = split
         _check_header(header, delimiter, given, path)
         class_name = header[-1] if class_attribute is None else class_attribute
         columns = c_reader.csv_columns(body, len(header), delimiter,
                                        [j for j, name in enumerate(header) if name == class_name])
-    if columns is None:
-        header, columns = _read_rows(raw, delimiter, given, path)
-    class_name = header[-1] if class_attribute is None else class_attribute
-    typed = [_typed(name, col, name == class_name) for name, col in zip(header, columns)]
-    return assemble(path.stem, [a for a, _ in typed], [c for _, c in typed], class_attribute,
-                    path)
+        if columns is not None:
+            return header, columns
+    return _read_rows(raw, delimiter, given, path)
 
 
 def _cell_text(att: Attribute, col: np.ndarray) -> list[str]:

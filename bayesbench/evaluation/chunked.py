@@ -108,14 +108,54 @@ def count_file(task: FileTask) -> list[list[Statistics]]:
     return out
 
 
+#: The exponent of the unit of :class:`ExactSum`: below the least subnormal's last bit.
+_UNIT = -1126
+
+
+@dataclass(frozen=True)
+class ExactSum:
+    """A sum of floats held exactly, as an integer number of units of ``2 ** -1126`` (and
+    the plain sum of any infinite or NaN terms): however the terms are grouped into files
+    and chunks, and in whatever order the groups are added, :attr:`value` is the same (the
+    exactly rounded sum), so the records of a chunked run do not depend on its files."""
+
+    units: int = 0
+    special: float = 0.0
+
+    @classmethod
+    def of(cls, values: np.ndarray) -> ExactSum:
+        """The sum of ``values`` (float64): each is ``mantissa * 2 ** exponent`` with a
+        53-bit integer mantissa, split in two 27-bit halves whose sums per exponent are
+        exact in float64 for fewer than 2 ** 26 terms."""
+        values = np.asarray(values, dtype=np.float64).ravel()
+        finite = np.isfinite(values)
+        special = float(values[~finite].sum()) if not finite.all() else 0.0
+        mantissa, exponent = np.frexp(values[finite])
+        ints = (mantissa * 2.0 ** 53).astype(np.int64)
+        exps, at = np.unique(exponent - 53 - _UNIT, return_inverse=True)
+        high = np.bincount(at, weights=ints >> 27, minlength=exps.size)
+        low = np.bincount(at, weights=ints & ((1 << 27) - 1), minlength=exps.size)
+        units = sum(((int(h) << 27) + int(lo)) << int(e) for h, lo, e in zip(high, low, exps))
+        return cls(units, special)
+
+    def __add__(self, other: ExactSum) -> ExactSum:
+        return ExactSum(self.units + other.units, self.special + other.special)
+
+    @property
+    def value(self) -> float:
+        from fractions import Fraction  # lazy: keeps `bayesbench --help` fast
+
+        return float(Fraction(self.units, 1 << -_UNIT)) + self.special
+
+
 @dataclass
 class Tally:
     """What pass 2 adds up for one task: the test rows' confusion matrix, the sums of their
-    log losses and Brier scores, prediction time, and the first error (if any)."""
+    log losses and Brier scores (exact), prediction time, and the first error (if any)."""
 
     confusion: np.ndarray
-    log_loss: float = 0.0
-    brier: float = 0.0
+    log_loss: ExactSum = ExactSum()
+    brier: ExactSum = ExactSum()
     seconds: float = 0.0
     cpu_seconds: float = 0.0
     error: str | None = None
@@ -136,8 +176,8 @@ def _predict_into(tally: Tally, model, X: np.ndarray, y: np.ndarray, names) -> N
     tally.seconds += time.perf_counter() - t0
     tally.cpu_seconds += time.thread_time() - cpu
     tally.confusion += np.bincount(y * k + labels, minlength=k * k).reshape(k, k)
-    tally.log_loss += float(log_losses(y, proba).sum())
-    tally.brier += float(brier_losses(y, proba).sum())
+    tally.log_loss = tally.log_loss + ExactSum.of(log_losses(y, proba))
+    tally.brier = tally.brier + ExactSum.of(brier_losses(y, proba))
 
 
 def score_file(task: FileTask) -> dict:
@@ -221,7 +261,7 @@ def _record(job: ChunkedJob, cell, fitted: Fitted, tally: Tally | None, train: S
         return record
     metrics, per_class = confusion_scores(tally.confusion)
     n = max(test.n_rows, 1)
-    metrics.update(log_loss=tally.log_loss / n, brier=tally.brier / n,
+    metrics.update(log_loss=tally.log_loss.value / n, brier=tally.brier.value / n,
                    cpu_seconds=fitted.cpu_seconds + tally.cpu_seconds)
     record.update(classes=list(job.source.class_names), confusion=tally.confusion.tolist(),
                   metrics=metrics, per_class={k: v.tolist() for k, v in per_class.items()},

@@ -106,7 +106,7 @@ def plan(experiment: Experiment, cache: DataCache | None = None) -> Plan:
         (*experiment.metrics, experiment.compare.metric)))
     problems, jobs, tasks = [], [], {}
     for i, spec in enumerate(experiment.datasets):
-        if is_chunked(spec.path):
+        if spec.chunked or is_chunked(spec.path):
             try:
                 jobs.append(chunked_job(experiment, spec, cache))
             except BayesbenchError as exc:

@@ -230,3 +230,94 @@ def test_write_arff_quotes_awkward_names(tmp_path):
     assert back.attributes == ds.attributes
     for x, y in zip(back.columns, ds.columns):
         np.testing.assert_array_equal(x, y)
+
+
+# ------------------------------------------------ the data section read block by block
+def _read_both(path, monkeypatch, block_bytes):
+    """The file read whole by liac-arff (the reference), and in blocks of ``block_bytes``."""
+    from bayesbench.data import arff_format
+
+    whole = _outcome(lambda: arff_format.read_arff(path, engine="python"))
+    monkeypatch.setattr(arff_format, "BLOCK_BYTES", block_bytes)
+    return whole, _outcome(lambda: arff_format.read_arff(path))
+
+
+def _outcome(read):
+    try:
+        return read()
+    except DataError as exc:
+        return str(exc)
+
+
+def _assert_same(a, b):
+    assert not isinstance(a, str) and not isinstance(b, str), (a, b)
+    assert (a.attributes, a.target, a.notes) == (b.attributes, b.target, b.notes)
+    np.testing.assert_array_equal(a.y, b.y)
+    for att, x, y in zip(a.attributes, a.columns, b.columns):
+        assert x.dtype == y.dtype, att.name
+        np.testing.assert_array_equal(x, y, err_msg=att.name)
+
+
+def test_every_shared_arff_read_in_small_blocks_is_read_as_row_by_row(uci_dir, monkeypatch):
+    for path in sorted(uci_dir.glob("*.arff")):
+        _assert_same(*_read_both(path, monkeypatch, 1 << 16))
+
+
+def test_blocks_keep_strings_in_order_of_appearance_dates_and_sparse_rows(tmp_path,
+                                                                           monkeypatch):
+    rows = [f"w{(i * 7) % 13},2001-01-{1 + i % 28:02d},{'?' if i % 5 == 0 else i % 3},"
+            f"{'ab'[i % 2]}" for i in range(600)]
+    path = tmp_path / "mixed.arff"
+    path.write_text("@relation r\n@attribute s string\n@attribute d date 'yyyy-MM-dd'\n"
+                    "@attribute x numeric\n@attribute c {a,b}\n@data\n" + "\n".join(rows) + "\n")
+    whole, blocks = _read_both(path, monkeypatch, 256)
+    _assert_same(whole, blocks)
+    sparse = tmp_path / "sparse.arff"
+    sparse.write_text("@relation r\n@attribute x numeric\n@attribute y {p,q}\n@attribute c {a,b}"
+                      "\n@data\n" + "".join(f"{{0 {i % 4}, 2 {'ab'[i % 2]}}}\n" if i % 3 else
+                                            f"{i % 4},q,{'ab'[i % 2]}\n" for i in range(500)))
+    _assert_same(*_read_both(sparse, monkeypatch, 300))
+
+
+@pytest.mark.parametrize("bad, message", [
+    ("4.5,zz", "not a valid ARFF file: "),
+    ("4.5x,a", "not a valid ARFF file: a value of a numeric attribute is not a number "
+               "(line: '4.5x,a')"),
+    ("4.5,\xff", "not a valid ARFF file: "),
+])
+def test_an_error_in_a_later_block_names_its_file_line(tmp_path, monkeypatch, bad, message):
+    rows = [f"{i % 7}.5,{'ab'[i % 2]}" for i in range(5000)]
+    rows[3999] = bad  # file line 4 header lines + 4000, in the ~100th block of 256 bytes
+    path = tmp_path / "big.arff"
+    path.write_text("@relation r\n@attribute x numeric\n@attribute c {a,b}\n@data\n"
+                    + "% a comment line\n\n" + "\n".join(rows) + "\n")
+    whole, blocks = _read_both(path, monkeypatch, 256)
+    assert isinstance(whole, str) and whole == blocks
+    assert blocks.startswith(f"{path}:4006: {message}")
+
+
+def test_a_bad_byte_in_a_later_block_names_its_line(tmp_path, monkeypatch):
+    rows = b"".join(b"1.5,a\n" for _ in range(2000))
+    path = tmp_path / "latin.arff"
+    path.write_bytes(b"@relation r\n@attribute x numeric\n@attribute c {a,b}\n@data\n" + rows
+                     + b"2.5,\xe9\n" + rows)
+    whole, blocks = _read_both(path, monkeypatch, 512)
+    assert whole == blocks and blocks.startswith(f"{path}:2005: not UTF-8 text: byte 0xe9")
+
+
+def test_the_c_reader_is_given_one_block_at_a_time_never_the_whole_file(tmp_path,
+                                                                        monkeypatch):
+    from bayesbench.data import arff_format, c_reader
+
+    path = tmp_path / "many.arff"
+    path.write_text("@relation r\n@attribute x {u,v,w}\n@attribute c {a,b}\n@data\n"
+                    + "".join(f"{'uvw'[i % 3]},{'ab'[i % 2]}\n" for i in range(20000)))
+    seen = []
+    dense = c_reader.arff_dense
+    monkeypatch.setattr(c_reader, "arff_dense", lambda data, header: seen.append(len(data))
+                        or dense(data, header))
+    monkeypatch.setattr(arff_format, "read_bytes", None)  # the whole file is never read
+    monkeypatch.setattr(arff_format, "BLOCK_BYTES", 4096)
+    ds = arff_format.read_arff(path)
+    assert ds.n_rows == 20000 and max(seen) <= 4096 and sum(seen) == 20000 * 4
+    assert ds.columns[0].dtype == np.int8  # coded at once into the compact type

@@ -3,7 +3,8 @@ import numpy as np
 import pytest
 
 from bayesbench.data import load_dataset
-from bayesbench.data.chunks import chunk_files, chunks, is_chunked, numeric_look, scan
+from bayesbench.data.chunks import (chunk_files, chunks, is_chunked, numeric_chunks,
+                                    numeric_look, scan)
 from bayesbench.data.folds import fold_rng, hashed_folds
 from bayesbench.errors import DataError
 
@@ -84,8 +85,10 @@ def test_scan_refuses_files_with_another_header(tmp_path):
 
 
 def test_an_empty_directory_is_refused(tmp_path):
-    with pytest.raises(DataError, match="no CSV file matches"):
+    with pytest.raises(DataError, match="no CSV or Parquet file in the directory"):
         scan(tmp_path)
+    with pytest.raises(DataError, match=r"no file matches .*\*\.arff"):
+        scan(tmp_path / "*.arff")
 
 
 # hashed_folds lives in data/folds.py (whose other primitives tests/evaluation/test_splits.py
@@ -101,3 +104,83 @@ def test_hashed_folds_depend_on_the_row_index_alone():
     assert ((counts - 10_000) ** 2 / 10_000).sum() < 27.88
     other = hashed_folds(rows, 10, fold_rng(3, "d", 1, 7))
     assert (other != whole).mean() > 0.8  # another repetition deals other folds
+
+
+def test_one_arff_file_in_chunks_gives_the_codes_of_reading_it_whole(uci_dir):
+    from bayesbench.data import load_dataset
+
+    path = uci_dir / "mushroom.arff"  # nominal, with missing values
+    ds = load_dataset(path)
+    source = scan(path, chunk_rows=500)
+    assert source.files == (str(path),) and source.n_rows == ds.n_rows
+    assert source.categories == tuple(a.categories for a in ds.attributes)
+    parts = list(chunks(source, 0, chunk_rows=500))
+    assert len(parts) > 10 and [p[0] for p in parts][:2] == [0, parts[0][2].size]
+    np.testing.assert_array_equal(np.concatenate([X for _, X, _ in parts]), ds.codes())
+    np.testing.assert_array_equal(np.concatenate([y for _, _, y in parts]), ds.y)
+    # cut into parts of about 100 kB (tasks of their own), each read from its offset
+    cut = scan(path, chunk_rows=500, part_bytes=100_000)
+    assert len(cut.files) > 3 and cut.n_rows == ds.n_rows and cut.spans[-1][1] is None
+    assert all(a[1] == b[0] >= a[0] + 100_000 for a, b in zip(cut.spans, cut.spans[1:]))
+    pieces = [c for i in range(len(cut.files)) for c in chunks(cut, i, chunk_rows=500)]
+    assert [start for start, _, _ in pieces] == list(
+        np.cumsum([0] + [y.size for _, _, y in pieces])[:-1])
+    np.testing.assert_array_equal(np.concatenate([X for _, X, _ in pieces]), ds.codes())
+
+
+def test_an_error_in_a_chunk_of_an_arff_file_names_its_line(tmp_path):
+    rows = [f"{'uv'[i % 2]},{'ab'[i % 3 % 2]}" for i in range(3000)]
+    rows[2500] = "w,a"
+    path = tmp_path / "big.arff"
+    path.write_text("@relation r\n@attribute x {u,v}\n@attribute c {a,b}\n@data\n"
+                    + "\n".join(rows) + "\n")
+    with pytest.raises(DataError, match=r"big\.arff:2505: not a valid ARFF file"):
+        scan(path, chunk_rows=100)
+    path.write_text("@relation r\n@attribute x string\n@attribute c {a,b}\n@data\nu,a\n")
+    with pytest.raises(DataError, match="attribute 'x': a string attribute cannot be read"):
+        scan(path)
+
+
+def test_parquet_files_are_read_as_the_same_table_in_csv(tmp_path):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    rng = np.random.default_rng(2)
+    a = np.array(["x", "y", "?"], dtype=object)[rng.integers(0, 3, 400)]
+    n = rng.normal(size=400).round(3)
+    cls = np.array(["p", "q"], dtype=object)[rng.integers(0, 2, 400)]
+    for d in ("csv", "pq"):
+        (tmp_path / d).mkdir()
+    for i, rows in enumerate(np.array_split(np.arange(400), 2)):
+        (tmp_path / "csv" / f"{i}.csv").write_text("a,n,c\n" + "".join(
+            f"{a[r]},{'?' if r % 9 == 0 else repr(float(n[r]))},{cls[r]}\n" for r in rows))
+        pq.write_table(pa.table({"a": [None if a[r] == "?" else a[r] for r in rows],
+                                 "n": [None if r % 9 == 0 else float(n[r]) for r in rows],
+                                 "c": list(cls[rows])}), tmp_path / "pq" / f"{i}.parquet",
+                       row_group_size=50)
+    csv_source, pq_source = scan(tmp_path / "csv"), scan(tmp_path / "pq", chunk_rows=30)
+    assert pq_source.format == "parquet" and pq_source.numeric_names == ("n",)
+    fields = ("attribute_names", "categories", "class_names", "file_rows", "numeric")
+    assert all(getattr(csv_source, f) == getattr(pq_source, f) for f in fields)
+    for i in range(2):
+        (v1, y1), = list(numeric_chunks(csv_source, i))
+        parts = list(numeric_chunks(pq_source, i, chunk_rows=30))
+        np.testing.assert_array_equal(np.concatenate([v for v, _ in parts]), v1)
+        np.testing.assert_array_equal(np.concatenate([y for _, y in parts]), y1)
+
+
+def test_a_file_that_is_not_parquet_is_named_in_one_line(tmp_path):
+    pytest.importorskip("pyarrow")
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "0.parquet").write_bytes(b"PAR1 not really")
+    with pytest.raises(DataError, match=r"0\.parquet: not a readable Parquet file \("):
+        scan(tmp_path / "d")
+
+
+def test_a_glob_of_files_of_several_kinds_is_refused(tmp_path):
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "0.csv").write_text("a,class\nx,y\n")
+    (tmp_path / "d" / "notes").write_text("not data\n")
+    with pytest.raises(DataError, match=r"reads files of one kind among \.csv, \.parquet, "
+                                        r"\.arff; found \(no extension\), \.csv"):
+        chunk_files(tmp_path / "d" / "*")
+    assert chunk_files(tmp_path / "d") == (str(tmp_path / "d" / "0.csv"),)

@@ -121,3 +121,46 @@ def test_write_csv_refuses_a_category_that_would_read_back_as_missing(tmp_path, 
         write_csv(ds, tmp_path / "out.csv")
     assert str(err.value).startswith(f"attribute 'c': the category {category!r} would read back")
     assert not (tmp_path / "out.csv").exists()
+
+
+# ------------------------------------------------ the body read block by block
+def _both(path, monkeypatch, block_bytes):
+    """The file read by the csv module (the reference), and by the C reader in blocks."""
+    from bayesbench.data import csv_format
+
+    whole = csv_format.read_csv(path, engine="python")
+    monkeypatch.setattr(csv_format, "BLOCK_BYTES", block_bytes)
+    return whole, csv_format.read_csv(path)
+
+
+def _same(a, b):
+    assert (a.attributes, a.target, a.notes) == (b.attributes, b.target, b.notes)
+    np.testing.assert_array_equal(a.y, b.y)
+    for att, x, y in zip(a.attributes, a.columns, b.columns):
+        assert x.dtype == y.dtype, att.name
+        np.testing.assert_array_equal(x, y, err_msg=att.name)
+
+
+def test_blocks_give_the_csv_modules_reading_quoted_line_breaks_and_late_missing_values(
+        tmp_path, monkeypatch):
+    from bayesbench.data import c_reader
+
+    rows = [f'{i % 7}.25,"w {i % 5},\nnext",{"?" if i == 700 else i % 3 + 0.5},{"ab"[i % 2]}'
+            for i in range(900)]
+    path = tmp_path / "q.csv"
+    path.write_text("x,text,late,class\n" + "\n".join(rows) + "\n")
+    seen = []
+    csv_columns = c_reader.csv_columns
+    monkeypatch.setattr(c_reader, "csv_columns", lambda body, *a: seen.append(len(body))
+                        or csv_columns(body, *a))
+    whole, blocks = _both(path, monkeypatch, 1000)
+    _same(whole, blocks)
+    assert blocks.attributes[2].kind == "numeric" and np.isnan(blocks.columns[2][700])
+    # read in blocks, then whole: 'late' reads as numbers in some blocks only
+    assert len(seen) > 5 and max(seen[:-1]) < 5000 and seen[-1] == len(path.read_bytes()) - 18
+    seen.clear()
+    path.write_text("x,text,class\n" + "".join(f'{i % 7}.25,"w,\n{i % 5}",{"ab"[i % 2]}\n'
+                                               for i in range(900)))
+    whole, blocks = _both(path, monkeypatch, 1000)
+    _same(whole, blocks)
+    assert len(seen) > 5 and max(seen) < 5000 and sum(seen) == len(path.read_bytes()) - 13

@@ -138,3 +138,73 @@ def test_a_per_class_metric_must_name_a_class_of_the_chunked_data_set(parts, tmp
     with pytest.raises(PlanError, match=r"'zz' is not a class of parts"):
         run(config, jobs=1, quiet=True)
     assert not (tmp_path / "x").exists()
+
+
+def test_the_same_rows_as_csv_parts_parquet_files_or_one_arff_give_the_same_records(tmp_path,
+                                                                                  monkeypatch):
+    # One table, with a numeric attribute (discretized on all the rows) and missing values,
+    # written three ways; every record but the timings must be the same.
+    from bayesbench.data import arff_format, chunks as chunks_module
+
+    pq = pytest.importorskip("pyarrow.parquet")
+    pa = pytest.importorskip("pyarrow")
+    rng = np.random.default_rng(11)
+    n = 900
+    y = rng.integers(0, 2, n)
+    a = np.where(rng.random(n) < 0.75, y, 1 - y)
+    num = np.round(y * 1.5 + rng.normal(size=n), 2)
+    cells = {"a": np.array(["lo", "hi"], dtype=object)[a],
+             "b": np.array(["red", "green", "blue"], dtype=object)[rng.integers(0, 3, n)],
+             "n": np.array([repr(float(v)) for v in num], dtype=object),
+             "class": np.array(["no", "yes"], dtype=object)[y]}
+    for name in ("b", "n"):
+        cells[name][rng.random(n) < 0.05] = "?"
+    names = list(cells)
+    for d in ("csv", "pq"):
+        (tmp_path / d).mkdir()
+    for i, rows in enumerate(np.array_split(np.arange(n), 3)):
+        lines = [",".join(cells[c][r] for c in names) for r in rows]
+        (tmp_path / "csv" / f"p{i}.csv").write_text(",".join(names) + "\n" + "\n".join(lines))
+        numbers = [None if t == "?" else float(t) for t in cells["n"][rows]]
+        table = pa.table({"a": list(cells["a"][rows]), "b": list(cells["b"][rows]),
+                          "n": pa.array(numbers, pa.float64()), "class": list(cells["class"][rows])})
+        pq.write_table(table, tmp_path / "pq" / f"p{i}.parquet", row_group_size=100)
+    (tmp_path / "one.arff").write_text(
+        "@relation one\n@attribute a {hi,lo}\n@attribute b {blue,green,red}\n"
+        "@attribute n numeric\n@attribute class {no,yes}\n@data\n"
+        + "".join(",".join(cells[c][r] for c in names) + "\n" for r in range(n)))
+    records = []
+    arff = {"path": str(tmp_path / "one.arff"), "chunked": True}
+    for i, entry in enumerate([{"path": str(tmp_path / "csv")}, {"path": str(tmp_path / "pq")},
+                               arff, arff]):
+        if i == 3:  # the ARFF file cut into parts of ~4 kB, counted and scored in 2 processes
+            for module in (chunks_module, arff_format):
+                monkeypatch.setattr(module, "BLOCK_BYTES", 1024)
+            monkeypatch.setattr(chunks_module, "PART_BYTES", 4096)
+            assert len(scan(arff["path"]).spans) > 3
+        raw = {"name": "three", "seed": SEED, "datasets": [{**entry, "name": "same"}],
+               "cv": {"folds": FOLDS, "stratified": False}, "classifiers": ["nb", "tan"],
+               "preprocess": {"discretize": "mdl", "scope": "global"},
+               "metrics": ["accuracy", "log_loss", "brier"], "output": str(tmp_path / f"o{i}")}
+        result = run(parse_config(raw), jobs=1 if i < 3 else 2, quiet=True)
+        assert result.n_run == FOLDS * 2 and not result.errors
+        records.append([without_timings(r) for r in stable_order(read_records(tmp_path / f"o{i}"))])
+    for r in (r for rs in records for r in rs):
+        r.pop("task_id")  # made from the data set's path
+    assert records[0] == records[1] == records[2] == records[3]
+    assert sum(r["n_test"] for r in records[0]) == 2 * n
+
+
+def test_the_sums_of_losses_are_exact_however_the_rows_are_grouped():
+    # math.fsum is the exactly rounded sum (Shewchuk); the groups must not change it.
+    import math
+
+    from bayesbench.evaluation.chunked import ExactSum
+
+    rng = np.random.default_rng(3)
+    values = rng.exponential(size=3000) * 10.0 ** rng.integers(-300, 3, 3000)
+    values[:3] = [5e-324, 1e-310, 0.0]
+    for n_groups in (1, 7, 300):
+        groups = np.array_split(rng.permutation(values), n_groups)
+        total = sum((ExactSum.of(g) for g in groups), ExactSum())
+        assert total.value == math.fsum(values)
