@@ -1,4 +1,8 @@
 """The fold metrics agree with scikit-learn's implementations."""
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from sklearn import metrics as skm
@@ -99,3 +103,14 @@ def test_scores_with_ties_and_certain_predictions():
     assert brier_score(y, proba) == pytest.approx(2 * 0.25 * 2 / 5)
     assert auc_ovr(y, proba) == pytest.approx(
         skm.roc_auc_score(y, proba, multi_class="ovr", average="macro"))
+
+
+def test_checking_a_config_leaves_scipy_stats_unimported():
+    # The config check reads the metric names here and the test names in bayesbench.stats;
+    # scipy.stats (half a second) is imported only by the functions that compute with it.
+    quickstart = Path(__file__).resolve().parents[2] / "configs" / "quickstart.yaml"
+    code = ("import sys; import bayesbench.cli; from bayesbench.config import load_config; "
+            f"load_config({str(quickstart)!r}); print('scipy.stats' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
