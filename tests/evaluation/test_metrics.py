@@ -106,12 +106,17 @@ def test_scores_with_ties_and_certain_predictions():
         skm.roc_auc_score(y, proba, multi_class="ovr", average="macro"))
 
 
-def test_checking_a_config_leaves_scipy_stats_unimported():
-    # The config check reads the metric names here and the test names in bayesbench.stats;
-    # scipy.stats (half a second) is imported only by the functions that compute with it.
+def test_checking_a_config_and_scoring_a_fold_leave_scipy_stats_unimported():
+    # The config check reads the metric names here and the test names in bayesbench.stats, and
+    # every worker scores its folds here; scipy.stats (half a second) is imported only by the
+    # statistical tests of the summary.
     quickstart = Path(__file__).resolve().parents[2] / "configs" / "quickstart.yaml"
     code = ("import sys; import bayesbench.cli; from bayesbench.config import load_config; "
-            f"load_config({str(quickstart)!r}); print('scipy.stats' in sys.modules)")
+            f"load_config({str(quickstart)!r}); "
+            "from bayesbench.evaluation.metrics import evaluate; "
+            "scores = evaluate([0, 1, 1], [0, 1, 0], [[0.6, 0.4], [0.3, 0.7], [0.5, 0.5]], 2); "
+            "assert scores['metrics']['auc_ovr'] == 1.0; "
+            "print('scipy.stats' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
