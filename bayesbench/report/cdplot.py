@@ -9,6 +9,7 @@ ranks give the same bytes.
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -59,15 +60,16 @@ def _layout(labels: list[str], n_groups: int, n_lines: int, title: str | None) -
 
 
 def plot_cd(names, average_ranks, critical_difference: float, path, *, alpha: float | None = None,
-            n_datasets: int | None = None, title: str | None = None) -> Path:
+            n_datasets: int | None = None, title: str | None = None):
     """Write the diagram for ``names`` at ``average_ranks`` to ``path``.
 
-    The format follows the suffix (``.png``, ``.svg``, ``.pdf``). ``alpha`` and
+    The format follows the suffix (``.png``, ``.svg``, ``.pdf``); a sequence of paths
+    writes the same drawing to each (and returns the list). ``alpha`` and
     ``n_datasets``, when given, are printed beside the CD bar.
     """
-    path = Path(path)
-    if path.suffix.lower() not in (".png", ".svg", ".pdf"):
-        raise StatsError(f"{path}: the diagram is written as .png, .svg or .pdf")
+    for p in [path] if isinstance(path, (str, os.PathLike)) else path:
+        if Path(p).suffix.lower() not in (".png", ".svg", ".pdf"):
+            raise StatsError(f"{p}: the diagram is written as .png, .svg or .pdf")
     ranks = np.asarray(average_ranks, dtype=float)
     names = [str(n) for n in names]
     k = len(names)

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ReportError
-from .plotting import check_figure_path, save_figure, styled_figure
+from .plotting import figure_paths, save_figure, styled_figure
 
 SCORE_COLUMNS = ("dataset", "classifier", "repetition", "fold", "value")
 
@@ -90,32 +90,34 @@ def plot_fold_scores(scores: pd.DataFrame, path, *, metric: str = "score",
         One row per score with columns ``dataset, classifier, repetition, fold,
         value`` (others are ignored; a ``metric`` column must hold one metric).
         NaN scores (failed tasks) are left out and counted in the panel title.
-    path : path-like
-        Output file; its suffix chooses the format.
+    path : path-like, or a sequence of them
+        Output file; its suffix chooses the format. Several paths write the same
+        drawing in several formats.
     metric : str
         Axis label, e.g. ``"accuracy"``.
     max_panels : int
         With more data sets than this, each data set is written to its own file
-        ``<stem>-<data set><suffix>`` beside ``path`` instead.
+        ``<stem>-<data set><suffix>`` beside each path instead.
     columns : int
         Panels per row.
 
     Returns
     -------
     list of Path
-        The files written, ``[path]`` or one per data set.
+        The files written: the paths, or for each data set its file beside each path.
     """
-    path = check_figure_path(path)
+    paths = figure_paths(path)
     frame = _check_scores(scores)
     datasets = list(pd.unique(frame["dataset"]))
     classifiers = list(pd.unique(frame["classifier"]))
     if len(datasets) <= max_panels:
-        return [_draw_fold_panels(frame, datasets, classifiers, path, metric, columns)]
-    return [_draw_fold_panels(frame, [name], classifiers, out, metric, 1)
-            for name, out in zip(datasets, _per_dataset_paths(path, datasets))]
+        return _draw_fold_panels(frame, datasets, classifiers, paths, metric, columns)
+    beside = [_per_dataset_paths(p, datasets) for p in paths]
+    return [out for i, name in enumerate(datasets)
+            for out in _draw_fold_panels(frame, [name], classifiers, [b[i] for b in beside], metric, 1)]
 
 
-def _draw_fold_panels(frame, datasets, classifiers, path, metric, columns) -> Path:
+def _draw_fold_panels(frame, datasets, classifiers, paths, metric, columns) -> list[Path]:
     k = len(classifiers)
     ncols = min(columns, len(datasets))
     nrows = math.ceil(len(datasets) / ncols)
@@ -131,7 +133,7 @@ def _draw_fold_panels(frame, datasets, classifiers, path, metric, columns) -> Pa
         for ax in axes.flat[len(datasets):]:
             ax.set_visible(False)
         fig.tight_layout()
-        return save_figure(fig, path)
+        return save_figure(fig, paths)
 
 
 def _fold_panel(ax, rows, name, classifiers, gid):
@@ -174,7 +176,7 @@ def _colors(n: int) -> list:
 
 
 def plot_against_baseline(means: pd.DataFrame, baseline: str, path, *, metric: str = "score",
-                          higher_is_better: bool = True, columns: int = 4) -> Path:
+                          higher_is_better: bool = True, columns: int = 4):
     """One scatter per classifier: its mean score against the baseline's, per data set.
 
     Parameters
@@ -185,8 +187,9 @@ def plot_against_baseline(means: pd.DataFrame, baseline: str, path, *, metric: s
         left out of that panel and counted in its title.
     baseline : str
         The column drawn on every x axis.
-    path : path-like
-        Output file; its suffix chooses the format.
+    path : path-like, or a sequence of them
+        Output file; its suffix chooses the format. Several paths write the same
+        drawing in several formats (and the list of them is returned).
     metric : str
         Axis label.
     higher_is_better : bool
@@ -195,7 +198,7 @@ def plot_against_baseline(means: pd.DataFrame, baseline: str, path, *, metric: s
     columns : int
         Panels per row.
     """
-    path = check_figure_path(path)
+    figure_paths(path)  # a wrong suffix is refused before anything is drawn
     if baseline not in means.columns:
         raise ReportError(f"baseline '{baseline}' is not among the classifiers: "
                           f"{', '.join(map(str, means.columns))}")

@@ -15,11 +15,19 @@ apart; a layer wider than ``max_per_row`` nodes is wrapped onto several rows.
 In the SVG, each node is a group with id ``node-<i>`` (``node-class`` for the
 class) and each arc ``arc-<i>-<j>`` (``arc-class-<j>``), ``i`` and ``j`` being
 indices into ``structure.nodes``.
+
+Where an arc starts and ends is computed here too (:func:`arc_geometry`: the
+curve cut at the outlines of its two nodes, which are ellipses and boxes of
+known size), and the whole network is drawn by one artist in inches on an
+axes-less figure. Matplotlib's own arrows clip every arc against both node
+patches at every draw, which made a 50-node network cost over a second.
 """
 from __future__ import annotations
 
+import math
 import textwrap
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from .plotting import check_figure_path, save_figure, styled_figure
@@ -29,6 +37,9 @@ _LINE = 0.17       # inches per text line at font size 9
 _GAP = 0.28        # horizontal gap between two nodes of a row
 _ROW_GAP = 0.55    # vertical gap between two rows
 _MARGIN = 0.2
+_SHRINK = 1 / 72                   # arcs stop one point short of the outlines
+_HEAD_LENGTH = 0.4 * 9 / 72        # matplotlib's "-|>" arrow head at mutation scale 9
+_HEAD_HALF_WIDTH = 0.2 * 9 / 72
 
 
 @dataclass(frozen=True)
@@ -156,20 +167,20 @@ def plot_network(structure, path, *, title: str | None = None, max_per_row: int 
     bottom = len(note) * _LINE + 0.1
     height = layout.height + top + bottom
     with styled_figure(layout.width, height) as fig:
-        ax = fig.add_axes((0, 0, 1, 1))
-        ax.set_xlim(0, layout.width)
-        ax.set_ylim(-layout.height - bottom, top)
-        ax.axis("off")
-        patches = [_draw_node(ax, box, f"node-{k}") for k, box in enumerate(layout.boxes)]
-        class_patch = _draw_node(ax, layout.class_box, "node-class", is_class=True)
+        # No axes (their ticks cost more than the network): one unit is one inch, from the
+        # figure's bottom left corner moved so that y = 0 is the top of the layout.
+        from matplotlib.transforms import Affine2D  # lazy: matplotlib is optional
+        inches = Affine2D().translate(0, layout.height + bottom) + fig.dpi_scale_trans
+        fig.add_artist(_shapes_class()(_network_shapes(layout), transform=inches, zorder=1))
         for k, box in enumerate(layout.boxes):
-            _draw_arc(ax, layout.class_box, box, class_patch, patches[k], f"arc-class-{k}", light=True)
-        for p, c in layout.arcs:
-            _draw_arc(ax, layout.boxes[p], layout.boxes[c], patches[p], patches[c], f"arc-{p}-{c}")
+            _label(fig, box, f"node-{k}-label", inches)
+        _label(fig, layout.class_box, "node-class-label", inches)
         if title:
-            ax.text(layout.width / 2, top / 2, title, ha="center", va="center", fontsize=10)
+            fig.text(layout.width / 2, top / 2, title, ha="center", va="center", fontsize=10,
+                     transform=inches)
         for i, line in enumerate(note):
-            ax.text(_MARGIN, -layout.height - i * _LINE, line, ha="left", va="top", fontsize=8, color="0.3")
+            fig.text(_MARGIN, -layout.height - i * _LINE, line, ha="left", va="top", fontsize=8,
+                     color="0.3", transform=inches)
         return save_figure(fig, path, tight=False)
 
 
@@ -181,33 +192,144 @@ def write_dot(structure, path, *, name: str = "anb") -> Path:
     return path
 
 
-def _draw_node(ax, box: NodeBox, gid: str, *, is_class: bool = False):
-    from matplotlib.patches import Ellipse, FancyBboxPatch  # lazy: matplotlib is optional
-    style = dict(facecolor="#e8eef7" if is_class else "white", edgecolor="black", linewidth=1.0, zorder=2)
+def _label(fig, box: NodeBox, gid: str, transform) -> None:
+    fig.text(box.x, box.y, "\n".join(box.lines), ha="center", va="center", fontsize=9,
+             linespacing=1.25, gid=gid, transform=transform)
+
+
+def _network_shapes(layout: NetworkLayout) -> list:
+    """What the network is drawn with, in drawing order, as ``(gid, [(path, fill colour or
+    None), ...], edge colour, line width)``: the grey arcs from the class, the dark arcs
+    between nodes, then the nodes over them (an ellipse, or a rounded box for a joined node;
+    the class with a double outline)."""
+    from matplotlib.path import Path as MplPath  # lazy: matplotlib is optional
+    shapes = []
+    for k, box in enumerate(layout.boxes):
+        shapes.append(_arc_shape(layout.class_box, box, f"arc-class-{k}", light=True))
+    for p, c in layout.arcs:
+        shapes.append(_arc_shape(layout.boxes[p], layout.boxes[c], f"arc-{p}-{c}"))
+    for k, box in enumerate(layout.boxes):
+        shapes.append((f"node-{k}", [(_outline(box), "white")], "black", 1.0))
+    box = layout.class_box
+    ring = MplPath.unit_circle().transformed(_ellipse(box.x, box.y, box.width - 0.1, box.height - 0.1))
+    shapes += [("node-class", [(_outline(box), "#e8eef7")], "black", 1.0),
+               ("node-class-ring", [(ring, None)], "black", 0.8)]
+    return shapes
+
+
+def _ellipse(x, y, width, height):
+    from matplotlib.transforms import Affine2D  # lazy: matplotlib is optional
+    return Affine2D().scale(width / 2, height / 2).translate(x, y)
+
+
+def _outline(box: NodeBox):
+    """A node's outline: an ellipse filling its box, or a rounded box for a joined node."""
+    from matplotlib.patches import BoxStyle  # lazy: matplotlib is optional
+    from matplotlib.path import Path as MplPath  # lazy: as above
     if box.joined:
-        patch = FancyBboxPatch((box.x - box.width / 2 + 0.05, box.y - box.height / 2 + 0.05),
-                               box.width - 0.1, box.height - 0.1, boxstyle="round,pad=0.05", **style)
-    else:
-        patch = Ellipse((box.x, box.y), box.width, box.height, **style)
-    patch.set_gid(gid)
-    ax.add_patch(patch)
-    if is_class:  # a double outline, as in the DOT export
-        ring = Ellipse((box.x, box.y), box.width - 0.1, box.height - 0.1, fill=False,
-                       edgecolor="black", linewidth=0.8, zorder=2)
-        ring.set_gid(gid + "-ring")
-        ax.add_patch(ring)
-    ax.text(box.x, box.y, "\n".join(box.lines), ha="center", va="center", fontsize=9, zorder=3,
-            linespacing=1.25, gid=gid + "-label")
-    return patch
+        return BoxStyle("round", pad=0.05)(box.x - box.width / 2 + 0.05, box.y - box.height / 2 + 0.05,
+                                           box.width - 0.1, box.height - 0.1, 1.0)
+    return MplPath.unit_circle().transformed(_ellipse(box.x, box.y, box.width, box.height))
 
 
-def _draw_arc(ax, src: NodeBox, dst: NodeBox, src_patch, dst_patch, gid: str, *, light: bool = False):
-    from matplotlib.patches import FancyArrowPatch  # lazy: matplotlib is optional
+def _inside(box: NodeBox, x: float, y: float) -> bool:
+    """Whether the point ``(x, y)`` lies inside ``box`` (its ellipse, or its rectangle)."""
+    dx, dy = (x - box.x) / (box.width / 2), (y - box.y) / (box.height / 2)
+    return max(abs(dx), abs(dy)) <= 1 if box.joined else dx * dx + dy * dy <= 1
+
+
+def _crossing(box: NodeBox, curve, inside_at_0: bool) -> float:
+    """The parameter where ``curve`` (t -> point) crosses the outline of ``box``, by bisection;
+    the curve is inside at t = 0 and outside at t = 1 when ``inside_at_0``, the other way round
+    otherwise (the boxes are convex and the curves bend little, so it crosses once)."""
+    lo, hi = 0.0, 1.0
+    for _ in range(24):  # 2^-24 of an arc: far below a pixel
+        mid = (lo + hi) / 2
+        if _inside(box, *curve(mid)) == inside_at_0:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def arc_geometry(src: NodeBox, dst: NodeBox, bend: float = 0.0):
+    """The shaft and the arrow head of an arc from ``src`` to ``dst``, in inches.
+
+    The shaft is a quadratic Bezier curve given by its start, control point and end (a
+    straight segment when ``bend`` is 0); the head is a triangle, its tip first. The curve
+    runs from centre to centre, bulging sideways by ``bend`` times its length (as
+    matplotlib's ``arc3`` connection does), and is cut where it leaves ``src`` and where it
+    enters ``dst``, pulled back from both outlines by one point. Computed once, with plain
+    float arithmetic, so that the same layout gives the same bytes.
+    """
+    (x0, y0), (x2, y2) = (src.x, src.y), (dst.x, dst.y)
+    x1, y1 = (x0 + x2) / 2 + bend * (y2 - y0), (y0 + y2) / 2 - bend * (x2 - x0)
+
+    def curve(t):
+        a, b, c = (1 - t) ** 2, 2 * (1 - t) * t, t * t
+        return a * x0 + b * x1 + c * x2, a * y0 + b * y1 + c * y2
+
+    def tangent(t):
+        return 2 * (1 - t) * (x1 - x0) + 2 * t * (x2 - x1), 2 * (1 - t) * (y1 - y0) + 2 * t * (y2 - y1)
+
+    t0, t1 = _crossing(src, curve, True), _crossing(dst, curve, False)
+    t0 += _SHRINK / math.hypot(*tangent(t0))
+    t1 -= _SHRINK / math.hypot(*tangent(t1))
+    (tx, ty), (ux, uy) = curve(t1), tangent(t1)
+    speed = math.hypot(ux, uy)
+    ux, uy = ux / speed, uy / speed
+    bx, by = tx - _HEAD_LENGTH * ux, ty - _HEAD_LENGTH * uy
+    wx, wy = -_HEAD_HALF_WIDTH * uy, _HEAD_HALF_WIDTH * ux
+    head = ((tx, ty), (bx + wx, by + wy), (bx - wx, by - wy))
+    # The shaft stops inside the head, so that its square end never shows past the tip.
+    t2 = t1 - 0.7 * _HEAD_LENGTH / speed
+    # The control point of the piece of the curve between t0 and t2 (de Casteljau).
+    a, b, c = (1 - t0) * (1 - t2), (1 - t0) * t2 + t0 * (1 - t2), t0 * t2
+    shaft = (curve(t0), (a * x0 + b * x1 + c * x2, a * y0 + b * y1 + c * y2), curve(t2))
+    return shaft, head
+
+
+def _arc_shape(src: NodeBox, dst: NodeBox, gid: str, *, light: bool = False):
+    """An arc's shape for :func:`_network_shapes`: its shaft, and its head filled."""
+    from matplotlib.path import Path as MplPath  # lazy: matplotlib is optional
     # Arcs that skip a row bend a little, so that they do not run through the nodes between.
     bend = 0.0 if light or src.y - dst.y < 2 * (_ROW_GAP + max(src.height, dst.height)) else 0.25
-    arrow = FancyArrowPatch((src.x, src.y), (dst.x, dst.y), patchA=src_patch, patchB=dst_patch,
-                            arrowstyle="-|>", mutation_scale=9, connectionstyle=f"arc3,rad={bend}",
-                            color="0.78" if light else "black", linewidth=0.6 if light else 1.1,
-                            shrinkA=1, shrinkB=1, zorder=1 if light else 1.5)
-    arrow.set_gid(gid)
-    ax.add_patch(arrow)
+    shaft, head = arc_geometry(src, dst, bend)
+    line = (MplPath(shaft, [MplPath.MOVETO, MplPath.CURVE3, MplPath.CURVE3]) if bend
+            else MplPath([shaft[0], shaft[2]]))
+    color = "0.78" if light else "black"
+    return gid, [(line, None), (MplPath([*head, head[0]], closed=True), color)], color, 0.6 if light else 1.1
+
+
+@cache
+def _shapes_class():
+    """The artist that draws :func:`_network_shapes`: one artist for the whole network, each
+    shape still its own SVG group with its id, with no per-shape artist to build and no
+    clipping of arcs against nodes at draw time."""
+    from matplotlib.artist import Artist  # lazy: matplotlib is optional
+    from matplotlib.colors import to_rgba  # lazy: as above
+
+    class Shapes(Artist):
+        def __init__(self, shapes, *, transform, zorder):
+            super().__init__()
+            self._shapes = shapes
+            self.set_transform(transform)
+            self.set_zorder(zorder)
+
+        def draw(self, renderer):
+            transform = self.get_transform()
+            for gid, parts, edge, linewidth in self._shapes:
+                renderer.open_group("patch", gid=gid)
+                for path, face in parts:
+                    gc = renderer.new_gc()
+                    gc.set_foreground(to_rgba(edge), isRGBA=True)
+                    gc.set_linewidth(linewidth)
+                    gc.set_joinstyle("miter")
+                    gc.set_capstyle("butt")
+                    gc.set_antialiased(True)
+                    renderer.draw_path(gc, path, transform, None if face is None else to_rgba(face))
+                    gc.restore()
+                renderer.close_group("patch")
+            self.stale = False
+
+    return Shapes

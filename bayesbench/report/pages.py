@@ -85,8 +85,8 @@ def _comparison_figures(where: Path, result: Comparison, drawn: Drawn) -> None:
         drawn.skipped.append("critical-difference diagram: it needs at least 2 data sets "
                              "with a score for every classifier")
     if result.scores is not None:
-        _both(where / "folds", lambda p: plot_fold_scores(result.scores, p, metric=metric)[0],
-              f"{metric} of every fold, per data set", drawn, many=len(result.datasets) > 12)
+        _both(where / "folds", lambda p: plot_fold_scores(result.scores, p, metric=metric),
+              f"{metric} of every fold, per data set", drawn)
     if len(result.classifiers) > 1:
         _both(where / "baseline", lambda p: plot_against_baseline(
             result.mean, result.baseline, p, metric=metric,
@@ -95,12 +95,11 @@ def _comparison_figures(where: Path, result: Comparison, drawn: Drawn) -> None:
             f"data set", drawn)
 
 
-def _both(stem: Path, draw, caption: str, drawn: Drawn, *, many: bool = False) -> None:
-    """Draw one figure as SVG and PNG (one file per data set when ``many``)."""
-    for suffix in (".svg", ".png"):
-        draw(stem.with_suffix(suffix))
-    files = (sorted(stem.parent.glob(f"{stem.name}-*.svg")) + sorted(stem.parent.glob(f"{stem.name}-*.png"))
-             if many else [stem.with_suffix(".svg"), stem.with_suffix(".png")])
+def _both(stem: Path, draw, caption: str, drawn: Drawn) -> None:
+    """Draw one figure once and write it as SVG and PNG (``draw`` takes the list of paths and
+    returns the files written, one per data set and format for the many data sets' folds)."""
+    written = draw([stem.with_suffix(".svg"), stem.with_suffix(".png")])
+    files = sorted(f for f in written if f.suffix == ".svg") + sorted(f for f in written if f.suffix == ".png")
     drawn.files.extend(files)
     drawn.figures.extend(Figure(f, caption) for f in files if f.suffix == ".svg")
 

@@ -9,6 +9,10 @@ figure is drawn in matplotlib's default style, not the user's), the metadata
 elements (salted with a fixed string). SVG text stays text, so that a page
 embedding the figure can be searched.
 
+A figure wanted in several formats is drawn once and written to each file:
+every drawing function takes one path or a sequence of paths (see
+:func:`save_figure`).
+
 Matplotlib is an optional dependency (``pip install "bayesbench[plots]"``);
 :func:`plotting_available` says whether it is installed, and a caller that
 skips its figures says so once with :data:`SKIPPED_MESSAGE`.
@@ -16,6 +20,7 @@ skips its figures says so once with :data:`SKIPPED_MESSAGE`.
 from __future__ import annotations
 
 import importlib.util
+import os
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -69,10 +74,29 @@ def styled_figure(width: float, height: float):
         yield Figure(figsize=(width, height))
 
 
-def save_figure(fig, path, *, dpi: int = 150, tight: bool = True) -> Path:
-    """Write ``fig`` to ``path`` (format by suffix) with no date or version in it."""
-    path = check_figure_path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    extra = {"bbox_inches": "tight", "pad_inches": 0.12} if tight else {}
-    fig.savefig(path, dpi=dpi, metadata=_METADATA[path.suffix.lower()], **extra)
-    return path
+def figure_paths(path) -> list[Path]:
+    """``path`` (one path, or a sequence of paths) as a list of Paths, each checked as by
+    :func:`check_figure_path`."""
+    if isinstance(path, (str, os.PathLike)):
+        return [check_figure_path(path)]
+    return [check_figure_path(p) for p in path]
+
+
+def save_figure(fig, path, *, dpi: int = 150, tight: bool = True):
+    """Write ``fig`` to ``path`` (format by suffix) with no date or version in it.
+
+    ``path`` may be a sequence of paths: the figure, drawn once, is written to each (an SVG
+    and a PNG of the same figure), and the list of Paths is returned; otherwise the Path.
+    ``tight`` crops the figure to what is drawn on it (plus 0.12 inch), measured once for
+    all the files, so that every format shows the same region.
+    """
+    paths = figure_paths(path)
+    extra = {}
+    if tight:
+        from matplotlib.backends.backend_agg import FigureCanvasAgg  # lazy: matplotlib is optional
+        renderer = FigureCanvasAgg(fig).get_renderer()
+        extra = {"bbox_inches": fig.get_tightbbox(renderer).padded(0.12)}
+    for p in paths:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(p, dpi=dpi, metadata=_METADATA[p.suffix.lower()], **extra)
+    return paths[0] if isinstance(path, (str, os.PathLike)) else paths

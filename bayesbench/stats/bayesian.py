@@ -26,7 +26,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats as _st
 
 from ..errors import StatsError
 from .effect_size import paired_scores
@@ -135,6 +134,7 @@ def bayesian_correlated_ttest(a, b, *, rho: float, rope: float = 0.01,
     n = d.size
     m = float(d.mean())
     var = float(d.var(ddof=1)) * (1.0 / n + rho / (1.0 - rho))
+    from scipy import stats as _st  # lazy: scipy.stats, 0.5 s; config loads stats
     if var == 0.0:
         if r == 0.0 and m == 0.0:
             left = right = 0.5
@@ -329,6 +329,7 @@ def correlated_ttest_rows(a, b, *, rho, rope: float = 0.01,
     used = np.isfinite(d)
     n = used.sum(axis=1)
     rho = np.broadcast_to(np.asarray(rho, dtype=float), n.shape)
+    from scipy import stats as _st  # lazy: scipy.stats, 0.5 s; config loads stats
     with np.errstate(invalid="ignore", divide="ignore"):
         m = np.where(used, d, 0.0).sum(axis=1) / n
         var = np.where(used, (d - m[:, None]) ** 2, 0.0).sum(axis=1) / (n - 1)

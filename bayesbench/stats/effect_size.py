@@ -19,7 +19,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats as _st
 
 from ..errors import StatsError
 from .multiple import wilcoxon
@@ -109,6 +108,7 @@ def mean_difference_ci(a, b, *, test_train_ratio: float | None = None,
     factor = 1.0 / k + (test_train_ratio or 0.0)
     se = float(np.sqrt(factor * d.var(ddof=1)))
     m = float(d.mean())
+    from scipy import stats as _st  # lazy: scipy.stats, 0.5 s; config loads stats
     half = float(_st.t.ppf(0.5 + confidence_level / 2.0, k - 1)) * se
     return MeanDifferenceResult(estimate=m, low=m - half, high=m + half, standard_error=se,
                                 df=k - 1, confidence_level=float(confidence_level))
@@ -215,6 +215,7 @@ def mean_difference_rows(a, b, *, test_train_ratio=None,
     k = used.sum(axis=1)
     ratio = np.broadcast_to(np.asarray(0.0 if test_train_ratio is None else test_train_ratio,
                                        dtype=float), k.shape)
+    from scipy import stats as _st  # lazy: scipy.stats, 0.5 s; config loads stats
     with np.errstate(invalid="ignore", divide="ignore"):
         m = np.where(used, d, 0.0).sum(axis=1) / k
         var = np.where(used, (d - m[:, None]) ** 2, 0.0).sum(axis=1) / (k - 1)

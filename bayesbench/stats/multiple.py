@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from scipy import stats as _st
 
 from ..errors import StatsError
 
@@ -76,6 +75,7 @@ def rank_scores(scores, *, lower_is_better: bool = False) -> np.ndarray:
     ``lower_is_better``. Returns an N x k float array.
     """
     s = tie_safe(_matrix(scores))
+    from scipy import stats as _st  # lazy: scipy.stats, 0.5 s; config loads stats
     return _st.rankdata(s if lower_is_better else -s, method="average", axis=1)
 
 
@@ -125,6 +125,7 @@ def friedman(ranks) -> FriedmanResult:
     df = k - 1
     f_df = (k - 1, (k - 1) * (n - 1))
     denominator = n * (k - 1) - chi2
+    from scipy import stats as _st  # lazy: scipy.stats, 0.5 s; config loads stats
     if denominator <= 0:  # every data set ranks the classifiers identically
         f_stat, f_p = float("inf"), 0.0
     else:
@@ -152,6 +153,7 @@ def nemenyi_q(k: int, alpha: float = 0.05) -> float:
     _check_alpha(alpha)
     if k < 2:
         raise StatsError("the Nemenyi test needs at least 2 classifiers")
+    from scipy import stats as _st  # lazy: scipy.stats, 0.5 s; config loads stats
     return float(_st.studentized_range.ppf(1.0 - alpha, k, np.inf) / np.sqrt(2.0))
 
 
@@ -161,6 +163,7 @@ def bonferroni_dunn_q(k: int, alpha: float = 0.05) -> float:
     _check_alpha(alpha)
     if k < 2:
         raise StatsError("the Bonferroni-Dunn test needs at least 2 classifiers")
+    from scipy import stats as _st  # lazy: scipy.stats, 0.5 s; config loads stats
     return float(_st.norm.ppf(1.0 - alpha / (2.0 * (k - 1))))
 
 
@@ -202,6 +205,7 @@ def nemenyi(average_ranks, n_datasets: int, alpha: float = 0.05) -> NemenyiResul
     diff = np.abs(avg[:, None] - avg[None, :])
     # The tail is a numerical integral per value: compute it once per distinct distance.
     distances, where = np.unique(diff, return_inverse=True)
+    from scipy import stats as _st  # lazy: scipy.stats, 0.5 s; config loads stats
     p = np.clip(_st.studentized_range.sf(distances / se * np.sqrt(2.0), k, np.inf), 0.0, 1.0)
     p = p[where.reshape(diff.shape)]
     np.fill_diagonal(p, 1.0)
@@ -245,6 +249,7 @@ def control_ztest(average_ranks, n_datasets: int, control: int) -> ControlResult
         raise StatsError(f"control index {control} out of range for {k} classifiers")
     se = _rank_se(k, n_datasets)
     z = (avg[control] - avg) / se
+    from scipy import stats as _st  # lazy: scipy.stats, 0.5 s; config loads stats
     p = 2.0 * _st.norm.sf(np.abs(z))
     z[control] = p[control] = np.nan
     return ControlResult(statistic=z, pvalue=p, se=se)
@@ -464,6 +469,7 @@ def _signed_rank_rows(d, zero_method, method) -> WilcoxonResult:
         untied = (np.where(counted, ties, 1) == 1).all(axis=1) & ~any_zero
         chosen[:] = np.where(n_given > 50, "approx", np.where(
             untied, "exact", np.where(n_given <= 13, "permutation", "approx")))
+    from scipy import stats as _st  # lazy: scipy.stats, 0.5 s; config loads stats
     p = np.where(var > 0, 2.0 * _st.norm.sf(np.abs(z)), 1.0)
     _exact_pvalues(p, chosen == "exact", n, r_plus)
     _permutation_pvalues(p, chosen == "permutation", ranks, valid & ~zero, r_pos)
@@ -542,6 +548,7 @@ def sign_test(a, b, *, ties: str = "split", lower_is_better: bool = False) -> Si
     wins, losses, tied = int(np.sum(d > 0)), int(np.sum(d < 0)), int(np.sum(d == 0))
     share = tied // 2 if ties == "split" else 0
     statistic, n = wins + share, wins + losses + 2 * share
+    from scipy import stats as _st  # lazy: scipy.stats, 0.5 s; config loads stats
     p = float(_st.binomtest(statistic, n, 0.5).pvalue) if n > 0 else 1.0
     return SignTestResult(wins=wins, losses=losses, ties=tied, statistic=statistic, n=n, pvalue=p)
 

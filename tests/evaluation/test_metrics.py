@@ -1,10 +1,15 @@
 """The fold metrics agree with scikit-learn's implementations."""
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
+from scipy.stats import rankdata
 from sklearn import metrics as skm
 
 from bayesbench.evaluation.metrics import (
-    CONFUSION_METRICS, METRICS, auc_ovr, brier_score, confusion_matrix, evaluate, log_loss,
+    CONFUSION_METRICS, METRICS, auc_ovr, average_ranks, brier_score, confusion_matrix, evaluate, log_loss,
     needs_pooling, per_class_scores, pooled)
 
 
@@ -99,3 +104,33 @@ def test_scores_with_ties_and_certain_predictions():
     assert brier_score(y, proba) == pytest.approx(2 * 0.25 * 2 / 5)
     assert auc_ovr(y, proba) == pytest.approx(
         skm.roc_auc_score(y, proba, multi_class="ovr", average="macro"))
+
+
+def test_checking_a_config_and_scoring_a_fold_leave_scipy_stats_unimported():
+    # The config check reads the metric names here and the test names in bayesbench.stats, and
+    # every worker scores its folds here; scipy.stats (half a second) is imported only by the
+    # statistical tests of the summary.
+    quickstart = Path(__file__).resolve().parents[2] / "configs" / "quickstart.yaml"
+    code = ("import sys; import bayesbench.cli; from bayesbench.config import load_config; "
+            f"load_config({str(quickstart)!r}); "
+            "from bayesbench.evaluation.metrics import evaluate; "
+            "scores = evaluate([0, 1, 1], [0, 1, 0], [[0.6, 0.4], [0.3, 0.7], [0.5, 0.5]], 2); "
+            "assert scores['metrics']['auc_ovr'] == 1.0; "
+            "print('scipy.stats' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("values", [
+    np.random.default_rng(0).integers(0, 5, 200).astype(float),    # many ties
+    np.random.default_rng(1).random(101),                           # none
+    np.round(np.random.default_rng(2).dirichlet(np.ones(3), 60)[:, 0], 2),
+    np.array([3, 1, 2, 2, 7, 1], dtype=np.int64), np.array([0.5]), np.array([]),
+    np.array([0.2, np.nan, 0.1]),
+])
+def test_average_ranks_are_scipys_rankdata_bit_for_bit(values):
+    expected = rankdata(values)
+    got = average_ranks(values)
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    np.testing.assert_array_equal(got, expected)

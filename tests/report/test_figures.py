@@ -65,6 +65,22 @@ def test_fold_scores_many_data_sets_write_one_file_each(tmp_path):
     assert not (tmp_path / "folds.png").exists()
 
 
+def test_several_paths_write_the_same_files_as_one_path_at_a_time(tmp_path):
+    # One drawing written as SVG and PNG must give exactly the files of two separate drawings.
+    scores = _scores(datasets=("iris", "wdbc", "car"))
+    both = plot_fold_scores(scores, [tmp_path / "both" / "folds.svg", tmp_path / "both" / "folds.png"],
+                            max_panels=2)
+    assert [p.name for p in both] == [f"folds-{d}{s}" for d in ("iris", "wdbc", "car") for s in (".svg", ".png")]
+    means = dataset_means(scores)
+    both += plot_against_baseline(means, "nb", [tmp_path / "both" / "vs.svg", tmp_path / "both" / "vs.png"])
+    for suffix in (".svg", ".png"):
+        plot_fold_scores(scores, tmp_path / "one" / f"folds{suffix}", max_panels=2)
+        plot_against_baseline(means, "nb", tmp_path / "one" / f"vs{suffix}")
+    assert sorted(p.name for p in (tmp_path / "one").iterdir()) == sorted(p.name for p in both)
+    for path in both:
+        assert path.read_bytes() == (tmp_path / "one" / path.name).read_bytes(), path.name
+
+
 def test_fold_scores_refuse_ambiguous_input(tmp_path):
     scores = _scores()
     with pytest.raises(ReportError, match="no column fold, value"):

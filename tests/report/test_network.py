@@ -9,7 +9,8 @@ import pytest
 from bayesbench.errors import ReportError
 from bayesbench.models.structure import Node, Structure
 from bayesbench.models.tan import TAN
-from bayesbench.report.network import network_layout, node_arcs, plot_network, write_dot
+from bayesbench.report.network import (NodeBox, arc_geometry, network_layout, node_arcs, plot_network,
+                                       write_dot)
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -101,3 +102,42 @@ def test_png_and_unknown_suffix(tmp_path):
     assert plot_network(_tan(), tmp_path / "tan.png").read_bytes().startswith(b"\x89PNG")
     with pytest.raises(ReportError, match="written as .png, .svg or .pdf"):
         plot_network(_tan(), tmp_path / "tan.dot")
+
+
+def _cross(u, v):
+    return float(u[0] * v[1] - u[1] * v[0])
+
+
+def _on_outline(box, x, y):
+    # How far (x, y) is from the box's outline, in units of its half sizes: 1 on the outline.
+    dx, dy = abs(x - box.x) / (box.width / 2), abs(y - box.y) / (box.height / 2)
+    return max(dx, dy) if box.joined else float(np.hypot(dx, dy))
+
+
+@pytest.mark.parametrize("joined", [False, True])
+def test_a_straight_arc_stops_one_point_short_of_both_outlines(joined):
+    # Vertically above each other: by hand, the shaft starts 1/72 inch under the source and the
+    # head's tip sits 1/72 inch above the destination; the head is 0.05 x 0.05 inch, pointing down.
+    src = NodeBox(1.0, 0.0, 1.2, 0.4, ("a",), joined)
+    dst = NodeBox(1.0, -1.5, 1.0, 0.5, ("b",), joined)
+    (start, _, end), (tip, left, right) = arc_geometry(src, dst)
+    assert start == pytest.approx((1.0, -0.2 - 1 / 72), abs=1e-6)
+    assert tip == pytest.approx((1.0, -1.25 + 1 / 72), abs=1e-6)
+    assert left == pytest.approx((1.025, tip[1] + 0.05)) and right == pytest.approx((0.975, tip[1] + 0.05))
+    assert tip[1] < end[1] < left[1]  # the shaft ends inside the head
+
+
+@pytest.mark.parametrize("bend", [0.0, 0.25])
+def test_a_slanted_or_bent_arc_ends_just_outside_its_nodes(bend):
+    src = NodeBox(0.5, 0.0, 1.0, 0.4, ("a",), False)
+    dst = NodeBox(2.5, -3.0, 1.4, 0.6, ("b", "c"), True)
+    (start, control, end), (tip, left, right) = arc_geometry(src, dst, bend)
+    assert 1.0 < _on_outline(src, *start) < 1.1 and 1.0 < _on_outline(dst, *tip) < 1.1
+    # The head points along the curve at its end: its base is centred on the line to the control point.
+    base = (np.add(left, right)) / 2
+    toward = np.subtract(control, tip)
+    assert _cross(np.subtract(base, tip), toward) == pytest.approx(0.0, abs=0.01 * np.hypot(*toward))
+    assert np.hypot(*np.subtract(base, tip)) == pytest.approx(0.05)
+    # A bent arc bulges to the right of its direction of travel (as matplotlib's arc3, rad > 0).
+    side = _cross(np.subtract(tip, start), np.subtract(control, start))
+    assert side < -0.1 if bend else abs(side) < 1e-9
