@@ -86,8 +86,9 @@ def render_comparison(result: Comparison, fmt: str = "text") -> str:
     return out
 
 
-def plot_cd(result: Comparison, path, *, title: str | None = None) -> Path:
-    """Write Demšar's critical-difference diagram of ``result`` (PNG, SVG or PDF by suffix)."""
+def plot_cd(result: Comparison, path, *, title: str | None = None) -> Path | list[Path]:
+    """Write Demšar's critical-difference diagram of ``result`` (PNG, SVG or PDF by suffix);
+    given a list of paths, draw it once and write each (the list of files is returned)."""
     if result.nemenyi is None:
         raise StatsError("a critical-difference diagram needs at least 2 data sets and 2 classifiers"
                          + (f" ({result.notes[-1]})" if result.notes else ""))
