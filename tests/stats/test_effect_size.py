@@ -147,3 +147,18 @@ def test_the_rows_version_is_the_one_pair_interval_on_every_row():
         one = mean_difference_ci(a[i, used], b[i, used], test_train_ratio=ratio[i])
         assert [rows.estimate[i], rows.low[i], rows.high[i]] == pytest.approx(
             [one.estimate, one.low, one.high], abs=1e-12)
+
+
+def test_rows_interval_uses_scipys_t_quantile_bit_for_bit():
+    # Rows with 1 to 6 paired scores (NaN pads the rest): a row of one pair has no
+    # interval, every other row's half width is scipy.stats.t.ppf's quantile times its SE.
+    rng = np.random.default_rng(3)
+    a, b = rng.random((6, 6)), rng.random((6, 6))
+    for i in range(6):
+        a[i, i + 1:] = np.nan
+    res = effect_size.mean_difference_rows(a, b, confidence_level=0.9)
+    assert np.isnan(res.low[0]) and np.isnan(res.high[0])
+    k = np.arange(2, 7)
+    half = st.t.ppf(0.95, k - 1) * res.standard_error[1:]
+    assert np.array_equal(res.high[1:], res.estimate[1:] + half)
+    assert np.array_equal(res.low[1:], res.estimate[1:] - half)
