@@ -47,6 +47,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..stats import cohen_kappa
+from ..stats.multiple import average_ranks
 
 
 @dataclass(frozen=True)
@@ -204,25 +205,6 @@ def binary_auc(positive: np.ndarray, score: np.ndarray) -> float:
         return float("nan")
     ranks = average_ranks(score)
     return float((ranks[positive].sum() - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg))
-
-
-def average_ranks(values) -> np.ndarray:
-    """Ranks 1..n of ``values``, tied values sharing the mean of their ranks; all NaN if a
-    value is NaN. The numbers of ``scipy.stats.rankdata(values)``, bit for bit (a tie group
-    over sorted positions ``start .. end - 1`` gets ``(start + end + 1) / 2``), without
-    importing scipy.stats (half a second) into every process that scores a fold.
-    """
-    values = np.asarray(values).ravel()
-    if values.dtype.kind == "f" and np.isnan(values).any():
-        return np.full(values.size, np.nan)
-    order = np.argsort(values, kind="mergesort")
-    ordered = values[order]
-    first = np.r_[True, ordered[1:] != ordered[:-1]]
-    starts = np.flatnonzero(first)
-    ends = np.r_[starts[1:], values.size]
-    ranks = np.empty(values.size)
-    ranks[order] = (0.5 * (starts + ends + 1))[np.cumsum(first) - 1]
-    return ranks
 
 
 def auc_ovr(y_true, proba) -> float:

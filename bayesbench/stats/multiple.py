@@ -30,7 +30,7 @@ import numpy as np
 from ..errors import StatsError
 
 __all__ = [
-    "TIE_DECIMALS", "tie_safe", "rank_scores", "FriedmanResult", "friedman", "nemenyi_q",
+    "TIE_DECIMALS", "tie_safe", "average_ranks", "rank_scores", "FriedmanResult", "friedman", "nemenyi_q",
     "bonferroni_dunn_q", "critical_difference", "NemenyiResult", "nemenyi", "cd_groups", "ControlResult",
     "control_ztest",
     "AdjustedResult", "holm", "bonferroni", "WilcoxonResult", "wilcoxon", "wilcoxon_rows",
@@ -68,6 +68,31 @@ def _matrix(scores) -> np.ndarray:
     return s
 
 
+def average_ranks(values) -> np.ndarray:
+    """Ranks 1..n of ``values``, tied values sharing the mean of their ranks; all NaN if a
+    value is NaN. The numbers of ``scipy.stats.rankdata(values)``, bit for bit (a tie group
+    over sorted positions ``start .. end - 1`` gets ``(start + end + 1) / 2``), without
+    importing scipy.stats (half a second) into every process that scores a fold or ranks
+    the classifiers of a run's summary.
+
+    Examples
+    --------
+    >>> average_ranks([0.3, 0.1, 0.3, 0.2]).tolist()
+    [3.5, 1.0, 3.5, 2.0]
+    """
+    values = np.asarray(values).ravel()
+    if values.dtype.kind == "f" and np.isnan(values).any():
+        return np.full(values.size, np.nan)
+    order = np.argsort(values, kind="mergesort")
+    ordered = values[order]
+    first = np.r_[True, ordered[1:] != ordered[:-1]]
+    starts = np.flatnonzero(first)
+    ends = np.r_[starts[1:], values.size]
+    ranks = np.empty(values.size)
+    ranks[order] = (0.5 * (starts + ends + 1))[np.cumsum(first) - 1]
+    return ranks
+
+
 def rank_scores(scores, *, lower_is_better: bool = False) -> np.ndarray:
     """Rank the classifiers within each data set: 1 = best, ties get the mean rank.
 
@@ -75,8 +100,8 @@ def rank_scores(scores, *, lower_is_better: bool = False) -> np.ndarray:
     ``lower_is_better``. Returns an N x k float array.
     """
     s = tie_safe(_matrix(scores))
-    from scipy import stats as _st  # lazy: scipy.stats, 0.5 s; config loads stats
-    return _st.rankdata(s if lower_is_better else -s, method="average", axis=1)
+    signed = s if lower_is_better else -s
+    return np.array([average_ranks(row) for row in signed]).reshape(s.shape)
 
 
 @dataclass(frozen=True)

@@ -5,11 +5,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from scipy.stats import rankdata
 from sklearn import metrics as skm
 
 from bayesbench.evaluation.metrics import (
-    CONFUSION_METRICS, METRICS, auc_ovr, average_ranks, brier_score, confusion_matrix, evaluate, log_loss,
+    CONFUSION_METRICS, METRICS, auc_ovr, brier_score, confusion_matrix, evaluate, log_loss,
     needs_pooling, per_class_scores, pooled)
 
 
@@ -120,17 +119,3 @@ def test_checking_a_config_and_scoring_a_fold_leave_scipy_stats_unimported():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
-
-
-@pytest.mark.parametrize("values", [
-    np.random.default_rng(0).integers(0, 5, 200).astype(float),    # many ties
-    np.random.default_rng(1).random(101),                           # none
-    np.round(np.random.default_rng(2).dirichlet(np.ones(3), 60)[:, 0], 2),
-    np.array([3, 1, 2, 2, 7, 1], dtype=np.int64), np.array([0.5]), np.array([]),
-    np.array([0.2, np.nan, 0.1]),
-])
-def test_average_ranks_are_scipys_rankdata_bit_for_bit(values):
-    expected = rankdata(values)
-    got = average_ranks(values)
-    assert got.dtype == expected.dtype and got.shape == expected.shape
-    np.testing.assert_array_equal(got, expected)

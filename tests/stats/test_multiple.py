@@ -8,6 +8,7 @@ from scipy import stats as sst
 
 from bayesbench import stats as S
 from bayesbench.errors import StatsError
+from bayesbench.stats.multiple import average_ranks
 
 
 @pytest.fixture(scope="module")
@@ -285,3 +286,25 @@ def test_wilcoxon_rows_without_pairs_and_large_rows():
         assert rows.pvalue[i] == pytest.approx(ref.pvalue, rel=1e-9)
     with pytest.raises(StatsError, match="m x n arrays"):
         S.wilcoxon_rows(a[0], b[0])
+
+
+@pytest.mark.parametrize("values", [
+    np.random.default_rng(0).integers(0, 5, 200).astype(float),    # many ties
+    np.random.default_rng(1).random(101),                           # none
+    np.round(np.random.default_rng(2).dirichlet(np.ones(3), 60)[:, 0], 2),
+    np.array([3, 1, 2, 2, 7, 1], dtype=np.int64), np.array([0.5]), np.array([]),
+    np.array([0.2, np.nan, 0.1]),
+])
+def test_average_ranks_are_scipys_rankdata_bit_for_bit(values):
+    expected = sst.rankdata(values)
+    got = average_ranks(values)
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    np.testing.assert_array_equal(got, expected)
+
+
+def test_rank_scores_are_scipys_row_rankdata_bit_for_bit():
+    # Demšar's rule (best = 1, ties share the mean rank) row by row, as rankdata(axis=1).
+    scores = np.round(np.random.default_rng(5).random((30, 6)), 1)
+    np.testing.assert_array_equal(S.rank_scores(scores), sst.rankdata(-scores, axis=1))
+    np.testing.assert_array_equal(S.rank_scores(scores, lower_is_better=True),
+                                  sst.rankdata(scores, axis=1))
