@@ -15,7 +15,7 @@ from .counting import log_table
 from .information import pair_count_matrix, value_offsets
 from .input import check_discrete_predict_X, start_discrete_fit
 from .naive_bayes import NaiveBayes
-from .statistics import StatisticsLearner
+from .statistics import Statistics, StatisticsLearner
 from .structure import Structure
 from .validation import Interval
 
@@ -79,9 +79,10 @@ class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
     def fit(self, X, y, *, cardinalities=None, n_classes=None):
         X, cards, codes, names = start_discrete_fit(self, X, y, cardinalities, n_classes)
         k = len(self.classes_)
-        fallback = NaiveBayes(alpha=float(self.alpha)).fit(X, codes, cardinalities=cards,
-                                                            n_classes=k)
-        self._set_tables(pair_count_matrix(X, codes, cards, k), fallback, cards, names)
+        # The pair counts hold everything, the naive Bayes fallback's counts too (on
+        # their diagonal): one counting pass over the rows.
+        pairs = pair_count_matrix(X, codes, cards, k).astype(np.int64)
+        self._fit_statistics(Statistics(cards, k, np.bincount(codes, minlength=k), pairs, names))
         return self
 
     def _fit_statistics(self, stats):
@@ -103,14 +104,21 @@ class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
         self.parent_tables_ = [log_table(n.reshape(1, 1, -1), alpha).reshape(k, -1)
                                for n in value_class]
         self.log_conditionals_ = _conditional_log_tables(pairs, cards, starts, alpha)
-        self.child_tables_ = {
-            (i, j): self.log_conditionals_[:, starts[i]:starts[i + 1], starts[j]:starts[j + 1]]
-            for i in range(m) for j in range(m) if i != j}
         self.fallback_ = fallback
         self.structure_ = Structure.naive(
             m, attribute_names=names, cardinalities=tuple(int(c) for c in cards),
             info={"learner": "aode", "super_parents": list(range(m)),
                   "min_frequency": int(self.min_frequency)})
+
+    @property
+    def child_tables_(self) -> dict:
+        """``(i, j) -> log p(x_j | c, x_i)``: views of :attr:`log_conditionals_`, made on
+        request (prediction does not read them; their m (m - 1) views cost 2 ms a fit)."""
+        starts = value_offsets(self.cardinalities_)
+        m = starts.size - 1
+        return {(i, j): self.log_conditionals_[:, starts[i]:starts[i + 1],
+                                               starts[j]:starts[j + 1]]
+                for i in range(m) for j in range(m) if i != j}
 
     def _joint_log_likelihood(self, X) -> np.ndarray:
         X = check_discrete_predict_X(self, X)
@@ -132,12 +140,13 @@ class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
         cardinality), whose entries are 0: its terms then add exactly nothing, as leaving it
         out of the product does.
 
-        Returns the offsets of each attribute's slots; per child attribute ``t`` the
-        table ``log p(x_t | c, x_i)`` of every child slot and super-parent slot, shape
-        ``((r_t + 1) * slots, classes)`` (0 for ``i = t``); ``log p(c, x_i)`` of every slot;
-        and each slot's training frequency (-1 for the absent ones, never super-parents).
-        The class axis is padded to 1, 2 or 4 entries when it is shorter, so that a gathered
-        row is 8, 16 or 32 bytes: numpy's ``take`` copies those sizes fastest.
+        Returns the offsets of each attribute's slots; one table whose row
+        ``u * slots + v`` is ``log p(x_t = u | c, x_i = v)`` for child slot ``u`` and
+        super-parent slot ``v`` (0 for ``i = t``), followed by the rows
+        ``slots * slots + v``, ``log p(c, x_i = v)``; and each slot's training frequency
+        (-1 for the absent ones, never super-parents). The class axis is padded to 1, 2 or
+        4 entries when it is shorter, so that a gathered row is 8, 16 or 32 bytes: numpy's
+        ``take`` copies those sizes fastest.
         """
         cards = self.cardinalities_
         k = len(self.classes_)
@@ -147,34 +156,38 @@ class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
         real = np.flatnonzero(np.arange(slots) - np.repeat(starts[:-1], cards + 1)
                               < np.repeat(cards, cards + 1))
         # [child slot, super-parent slot, class]: a child value's rows are contiguous.
-        tables = np.zeros((slots, slots, padded))
+        tables = np.zeros((slots + 1, slots, padded))
         tables[real[:, None], real, :k] = self.log_conditionals_.transpose(2, 1, 0)
-        columns = [tables[starts[t]:starts[t + 1]].reshape(-1, padded)
-                   for t in range(cards.size)]
-        parents = np.zeros((slots, padded))
-        parents[real, :k] = np.concatenate([np.empty((k, 0)), *self.parent_tables_], axis=1).T
+        tables[slots, real, :k] = np.concatenate([np.empty((k, 0)), *self.parent_tables_],
+                                                 axis=1).T
         frequency = np.full(slots, -1.0)
         frequency[real] = np.concatenate([np.empty(0), *self.value_counts_])
-        return starts, columns, parents, frequency
+        return starts, tables.reshape(-1, padded), frequency
 
-    def _average_spodes(self, X, starts, columns, parents, frequency):
+    def _average_spodes(self, X, starts, table, frequency):
         """``log (1/|S| sum_{i in S} p(c, x_i) prod_j p(x_j | c, x_i))`` and ``|S|`` per row.
 
         Each child attribute ``t`` is one gather for all super-parents at once,
-        and the sums run over ``t`` in attribute order.
+        and the sums run over ``t`` in attribute order. The scores are laid out
+        super-parent major, ``(super-parents, rows, classes)``, as the average over
+        super-parents reads them.
         """
         cards = self.cardinalities_
+        slots = int(starts[-1])
         present = (X >= 0) & (X < cards)
-        local = np.where(present, X, cards)
-        slot = local + starts[:-1]
-        slots = parents.shape[0]
-        spodes = parents.take(slot, axis=0)             # (rows, super-parents, classes)
+        slot = np.where(present, X, cards) + starts[:-1]          # (rows, attributes)
+        parent = np.ascontiguousarray(slot.T)
+        # Where each child value's rows start in the table; the parents' rows come last.
+        child = parent * slots
+        spodes = table.take(parent + slots * slots, axis=0)
         for t in range(cards.size):
-            spodes += columns[t].take(slot + (local[:, t] * slots)[:, None], axis=0)
+            spodes += table.take(parent + child[t], axis=0)
         eligible = present & (frequency.take(slot) >= self.min_frequency)
-        spodes = np.ascontiguousarray(spodes[:, :, :len(self.classes_)].transpose(1, 0, 2))
-        spodes[~eligible.T] = -np.inf
+        if not eligible.all():
+            spodes[~eligible.T] = -np.inf
         count = eligible.sum(axis=1)
+        # Contiguous: scipy's logsumexp takes twice as long on the strided class slice.
+        spodes = np.ascontiguousarray(spodes[:, :, :len(self.classes_)])
         with np.errstate(divide="ignore"):
             return logsumexp(spodes, axis=0) - np.log(np.maximum(count, 1))[:, None], count
 

@@ -174,3 +174,31 @@ def test_aode_falls_back_to_naive_bayes():
     model = AODE(min_frequency=100).fit(X, y)
     nb = NaiveBayes().fit(X, y)
     np.testing.assert_allclose(model.predict_proba(X), nb.predict_proba(X))
+
+
+def test_the_naive_bayes_fallback_has_the_tables_of_one_fitted_on_the_rows():
+    # The fallback comes from the pair counts' diagonal, not from a second count of the
+    # rows: with missing values, its tables must still be naive Bayes' available-case ones.
+    rng = np.random.default_rng(11)
+    cards = [3, 2, 4]
+    X = np.column_stack([rng.integers(0, c, 200) for c in cards])
+    X[rng.random(X.shape) < 0.15] = -1
+    y = rng.integers(0, 3, 200)
+    fallback = AODE(alpha=0.5).fit(X, y, cardinalities=cards, n_classes=3).fallback_
+    nb = NaiveBayes(alpha=0.5).fit(X, y, cardinalities=cards, n_classes=3)
+    for got, want in zip(fallback.counts_, nb.counts_):
+        np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(fallback.class_log_prior_, nb.class_log_prior_)
+    Xt = np.column_stack([rng.integers(-1, c + 1, 30) for c in cards])
+    np.testing.assert_array_equal(fallback.predict_proba(Xt), nb.predict_proba(Xt))
+
+
+def test_child_tables_are_the_blocks_of_the_conditional_tables():
+    X = np.array([[0, 1, 2], [1, 0, 1], [0, 0, 0], [1, 1, 2]])
+    y = np.array([0, 1, 0, 1])
+    model = AODE().fit(X, y)
+    tables = model.child_tables_
+    assert sorted(tables) == [(i, j) for i in range(3) for j in range(3) if i != j]
+    # log p(x_2 = 2 | c = 0, x_0 = 0): class 0 has x_0 = 0 twice, x_2 = 2 once among them.
+    assert tables[0, 2].shape == (2, 2, 3)
+    assert tables[0, 2][0, 0, 2] == pytest.approx(math.log((1 + 1) / (2 + 3)))
