@@ -11,7 +11,6 @@ import numpy as np
 from scipy.special import logsumexp
 
 from .base import BaseClassifier, StructureLearner, fresh_fit
-from .counting import log_table
 from .information import pair_count_matrix, value_offsets
 from .input import check_discrete_predict_X, start_discrete_fit
 from .naive_bayes import NaiveBayes
@@ -63,6 +62,13 @@ class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
         blocks of ``log_conditionals_`` (views).
     value_counts_ : list of ndarray
         Training frequency of each value of each attribute.
+    class_value_counts_ : ndarray of shape (n_classes, R)
+        ``N(c, x_i = a)`` at ``[c, s_i + a]``, rows missing ``x_i`` left out.
+    class_counts_ : ndarray of int64, shape (n_classes,)
+        ``N(c)``, every row counted.
+    fallback_ : NaiveBayes
+        The naive Bayes of the rows without an eligible super-parent, fitted from
+        ``class_value_counts_`` and ``class_counts_`` when read.
     structure_ : Structure
         The naive structure, with ``info["super_parents"]`` listing every
         attribute: each SPODE adds it as a parent of all others.
@@ -79,36 +85,46 @@ class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
     def fit(self, X, y, *, cardinalities=None, n_classes=None):
         X, cards, codes, names = start_discrete_fit(self, X, y, cardinalities, n_classes)
         k = len(self.classes_)
-        # The pair counts hold everything, the naive Bayes fallback's counts too (on
-        # their diagonal): one counting pass over the rows.
-        pairs = pair_count_matrix(X, codes, cards, k).astype(np.int64)
-        self._fit_statistics(Statistics(cards, k, np.bincount(codes, minlength=k), pairs, names))
+        self._set_tables(pair_count_matrix(X, codes, cards, k), np.bincount(codes, minlength=k),
+                         cards, names)
         return self
 
     def _fit_statistics(self, stats):
-        self._set_tables(stats.pairs.astype(np.float64),
-                         NaiveBayes(alpha=float(self.alpha)).fit_statistics(stats),
+        self._set_tables(stats.pairs.astype(np.float64), stats.class_counts,
                          np.asarray(stats.cardinalities, dtype=np.int64), stats.attribute_names)
 
-    def _set_tables(self, pairs, fallback, cards, names):
+    def _set_tables(self, pairs, class_counts, cards, names):
         """The tables from the pair counts ``N(c, x_i = a, x_j = b)`` of every pair, in the
-        layout of :func:`.information.pair_count_matrix` (its diagonal blocks the singles)."""
+        layout of :func:`.information.pair_count_matrix` (its diagonal blocks the singles),
+        and the class counts ``N(c)``."""
         alpha = float(self.alpha)
-        k, m = len(self.classes_), len(cards)
+        m = len(cards)
         starts = value_offsets(cards)
         # N(c, x_i), rows missing x_i left out: the diagonal of the pair counts.
-        value_class = [np.diagonal(pairs[:, a:b, a:b], axis1=1, axis2=2)
-                       for a, b in zip(starts[:-1], starts[1:])]
-        self.value_counts_ = [n.sum(axis=0) for n in value_class]
-        # Joint p(c, x_i): one table over K * r_i cells.
-        self.parent_tables_ = [log_table(n.reshape(1, 1, -1), alpha).reshape(k, -1)
-                               for n in value_class]
+        self.class_value_counts_ = np.einsum("kii->ki", pairs).copy()
+        self.class_counts_ = np.asarray(class_counts, dtype=np.int64)
+        self.value_counts_ = np.split(self.class_value_counts_.sum(axis=0), starts[1:-1])
+        self.parent_tables_ = np.split(
+            _joint_log_tables(self.class_value_counts_, cards, starts, alpha), starts[1:-1],
+            axis=1)
         self.log_conditionals_ = _conditional_log_tables(pairs, cards, starts, alpha)
-        self.fallback_ = fallback
         self.structure_ = Structure.naive(
             m, attribute_names=names, cardinalities=tuple(int(c) for c in cards),
             info={"learner": "aode", "super_parents": list(range(m)),
                   "min_frequency": int(self.min_frequency)})
+
+    @property
+    def fallback_(self) -> NaiveBayes:
+        """The naive Bayes that classifies a row with no eligible super-parent, fitted on
+        request from the counts it needs, ``class_value_counts_`` and ``class_counts_`` (the
+        same model as ``NaiveBayes(alpha=alpha).fit`` on the training rows; most
+        predictions never need it, and fitting it at every fit cost 3 ms)."""
+        k, values = self.class_value_counts_.shape
+        pairs = np.zeros((k, values, values), dtype=np.int64)
+        pairs[:, np.arange(values), np.arange(values)] = self.class_value_counts_
+        stats = Statistics(self.cardinalities_, k, self.class_counts_, pairs,
+                           self.structure_.attribute_names)
+        return NaiveBayes(alpha=float(self.alpha)).fit_statistics(stats)
 
     @property
     def child_tables_(self) -> dict:
@@ -196,6 +212,25 @@ class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
 # 1024 rows (1.6 MB at 50 attributes) run a few per cent faster than 256, fewer calls of
 # scipy's logsumexp making up for a gather loop that no longer stays in cache.
 _ROWS = 1024
+
+
+def _joint_log_tables(counts, cards, starts, alpha):
+    """``log p(c, x_i = a)`` of every attribute value, shape ``(n_classes, R)``, from the counts
+    ``N(c, x_i = a)`` in the layout of ``starts``: each attribute's ``K r_i`` cells smoothed
+    as one table, as :func:`.counting.log_table` smooths it (identical numbers: the sums
+    are of integer counts)."""
+    k = counts.shape[0]
+    cells = k * cards
+    if cards.size:
+        den = np.add.reduceat(counts.sum(axis=0), starts[:-1]) + alpha * cells
+    else:
+        den = np.zeros(0)
+    den, cells = np.repeat(den, cards), np.repeat(cells, cards)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.log(counts + alpha) - np.log(den)
+    empty = np.broadcast_to(den == 0, out.shape)
+    out[empty] = -np.broadcast_to(np.log(cells), out.shape)[empty]
+    return out
 
 
 def _conditional_log_tables(pairs, cards, starts, alpha):

@@ -7,6 +7,8 @@ import pytest
 
 from bayesbench.models import aode
 from bayesbench.models.aode import AODE
+from bayesbench.models.counting import log_table
+from bayesbench.models.information import value_offsets
 from bayesbench.models.naive_bayes import NaiveBayes
 
 
@@ -202,3 +204,18 @@ def test_child_tables_are_the_blocks_of_the_conditional_tables():
     # log p(x_2 = 2 | c = 0, x_0 = 0): class 0 has x_0 = 0 twice, x_2 = 2 once among them.
     assert tables[0, 2].shape == (2, 2, 3)
     assert tables[0, 2][0, 0, 2] == pytest.approx(math.log((1 + 1) / (2 + 3)))
+
+
+@pytest.mark.parametrize("alpha", [0.0, 0.5, 1.0])
+def test_joint_tables_are_each_attributes_log_table(alpha):
+    # All attributes at once, to the bit the per-attribute smoothing of counting.log_table
+    # gives, a never-seen attribute (zero counts) and alpha = 0 included.
+    rng = np.random.default_rng(2)
+    cards = np.array([2, 3, 1, 4, 5])
+    starts = value_offsets(cards)
+    counts = rng.integers(0, 4, size=(3, int(cards.sum()))).astype(float)
+    counts[:, starts[3]:starts[4]] = 0
+    got = aode._joint_log_tables(counts, cards, starts, alpha)
+    want = [log_table(counts[:, a:b].reshape(1, 1, -1), alpha).reshape(3, -1)
+            for a, b in zip(starts[:-1], starts[1:])]
+    np.testing.assert_array_equal(got, np.concatenate(want, axis=1))
