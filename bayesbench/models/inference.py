@@ -29,8 +29,9 @@ import numpy as np
 from ..errors import ClassifierError
 from .structure import Structure
 
-# Rows whose terms are gathered at a time: nodes x rows x classes floats that stay in cache.
-_ROWS = 2048
+# Rows whose terms are gathered at a time: nodes x rows x classes floats that stay in cache
+# (and under a megabyte, so that a block does not get fresh pages from the system each time).
+_ROWS = 1024
 
 
 class _FlatTables:
