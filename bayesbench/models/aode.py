@@ -11,10 +11,11 @@ import numpy as np
 from scipy.special import logsumexp
 
 from .base import BaseClassifier, StructureLearner, fresh_fit
+from .counting import log_table, unseen_log_prob
 from .information import pair_count_matrix, value_offsets
+from .inference import joint_log_likelihood
 from .input import check_discrete_predict_X, start_discrete_fit
-from .naive_bayes import NaiveBayes
-from .statistics import Statistics, StatisticsLearner
+from .statistics import StatisticsLearner
 from .structure import Structure
 from .validation import Interval
 
@@ -66,9 +67,6 @@ class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
         ``N(c, x_i = a)`` at ``[c, s_i + a]``, rows missing ``x_i`` left out.
     class_counts_ : ndarray of int64, shape (n_classes,)
         ``N(c)``, every row counted.
-    fallback_ : NaiveBayes
-        The naive Bayes of the rows without an eligible super-parent, fitted from
-        ``class_value_counts_`` and ``class_counts_`` when read.
     structure_ : Structure
         The naive structure, with ``info["super_parents"]`` listing every
         attribute: each SPODE adds it as a parent of all others.
@@ -103,28 +101,26 @@ class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
         # N(c, x_i), rows missing x_i left out: the diagonal of the pair counts.
         self.class_value_counts_ = np.einsum("kii->ki", pairs).copy()
         self.class_counts_ = np.asarray(class_counts, dtype=np.int64)
-        self.value_counts_ = np.split(self.class_value_counts_.sum(axis=0), starts[1:-1])
-        self.parent_tables_ = np.split(
-            _joint_log_tables(self.class_value_counts_, cards, starts, alpha), starts[1:-1],
-            axis=1)
+        self.value_counts_ = _per_attribute(self.class_value_counts_.sum(axis=0), starts)
+        self.parent_tables_ = _per_attribute(
+            _joint_log_tables(self.class_value_counts_, cards, starts, alpha), starts)
         self.log_conditionals_ = _conditional_log_tables(pairs, cards, starts, alpha)
         self.structure_ = Structure.naive(
             m, attribute_names=names, cardinalities=tuple(int(c) for c in cards),
             info={"learner": "aode", "super_parents": list(range(m)),
                   "min_frequency": int(self.min_frequency)})
 
-    @property
-    def fallback_(self) -> NaiveBayes:
-        """The naive Bayes that classifies a row with no eligible super-parent, fitted on
-        request from the counts it needs, ``class_value_counts_`` and ``class_counts_`` (the
-        same model as ``NaiveBayes(alpha=alpha).fit`` on the training rows; most
-        predictions never need it, and fitting it at every fit cost 3 ms)."""
-        k, values = self.class_value_counts_.shape
-        pairs = np.zeros((k, values, values), dtype=np.int64)
-        pairs[:, np.arange(values), np.arange(values)] = self.class_value_counts_
-        stats = Statistics(self.cardinalities_, k, self.class_counts_, pairs,
-                           self.structure_.attribute_names)
-        return NaiveBayes(alpha=float(self.alpha)).fit_statistics(stats)
+    def _naive_bayes_log_likelihood(self, X) -> np.ndarray:
+        """Naive Bayes's ``log p(c, x)``, for the rows without an eligible super-parent: the
+        model ``NaiveBayes(alpha=alpha)`` fits on the training rows (the same tables from the
+        same counts, ``class_value_counts_`` and ``class_counts_``, the same inference),
+        built only when a row needs it."""
+        alpha = float(self.alpha)
+        starts = value_offsets(self.cardinalities_)
+        counts = [c[:, None, :] for c in _per_attribute(self.class_value_counts_, starts)]
+        prior = log_table(self.class_counts_.astype(np.float64)[None, None, :], alpha)[0, 0]
+        return joint_log_likelihood(self.structure_, [log_table(c, alpha) for c in counts], X,
+                                    prior, unseen=[unseen_log_prob(c, alpha) for c in counts])
 
     @property
     def child_tables_(self) -> dict:
@@ -148,7 +144,7 @@ class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
             jll[lo:hi], count[lo:hi] = self._average_spodes(X[lo:hi], *tables)
         none = count == 0
         if none.any():
-            jll[none] = self.fallback_._joint_log_likelihood(X[none])
+            jll[none] = self._naive_bayes_log_likelihood(X[none])
         return jll
 
     def _slotted_tables(self):
@@ -216,6 +212,12 @@ class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
 # Past about a megabyte a block's arrays come from fresh pages each time (glibc returns the
 # freed heap top to the system): 1024 rows at 50 attributes took half as long again.
 _ROWS = 256
+
+
+def _per_attribute(values, starts):
+    """The last axis of ``values`` cut into each attribute's values (the layout of ``starts``):
+    a list of views, one per attribute."""
+    return np.split(values, starts[1:-1], axis=-1) if starts.size > 1 else []
 
 
 def _joint_log_tables(counts, cards, starts, alpha):
