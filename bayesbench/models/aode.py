@@ -11,10 +11,10 @@ import numpy as np
 from scipy.special import logsumexp
 
 from .base import BaseClassifier, StructureLearner, fresh_fit
-from .counting import log_table
+from .counting import log_table, unseen_log_prob
 from .information import pair_count_matrix, value_offsets
+from .inference import joint_log_likelihood
 from .input import check_discrete_predict_X, start_discrete_fit
-from .naive_bayes import NaiveBayes
 from .statistics import StatisticsLearner
 from .structure import Structure
 from .validation import Interval
@@ -63,6 +63,10 @@ class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
         blocks of ``log_conditionals_`` (views).
     value_counts_ : list of ndarray
         Training frequency of each value of each attribute.
+    class_value_counts_ : ndarray of shape (n_classes, R)
+        ``N(c, x_i = a)`` at ``[c, s_i + a]``, rows missing ``x_i`` left out.
+    class_counts_ : ndarray of int64, shape (n_classes,)
+        ``N(c)``, every row counted.
     structure_ : Structure
         The naive structure, with ``info["super_parents"]`` listing every
         attribute: each SPODE adds it as a parent of all others.
@@ -79,38 +83,54 @@ class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
     def fit(self, X, y, *, cardinalities=None, n_classes=None):
         X, cards, codes, names = start_discrete_fit(self, X, y, cardinalities, n_classes)
         k = len(self.classes_)
-        fallback = NaiveBayes(alpha=float(self.alpha)).fit(X, codes, cardinalities=cards,
-                                                            n_classes=k)
-        self._set_tables(pair_count_matrix(X, codes, cards, k), fallback, cards, names)
+        self._set_tables(pair_count_matrix(X, codes, cards, k), np.bincount(codes, minlength=k),
+                         cards, names)
         return self
 
     def _fit_statistics(self, stats):
-        self._set_tables(stats.pairs.astype(np.float64),
-                         NaiveBayes(alpha=float(self.alpha)).fit_statistics(stats),
+        self._set_tables(stats.pairs.astype(np.float64), stats.class_counts,
                          np.asarray(stats.cardinalities, dtype=np.int64), stats.attribute_names)
 
-    def _set_tables(self, pairs, fallback, cards, names):
+    def _set_tables(self, pairs, class_counts, cards, names):
         """The tables from the pair counts ``N(c, x_i = a, x_j = b)`` of every pair, in the
-        layout of :func:`.information.pair_count_matrix` (its diagonal blocks the singles)."""
+        layout of :func:`.information.pair_count_matrix` (its diagonal blocks the singles),
+        and the class counts ``N(c)``."""
         alpha = float(self.alpha)
-        k, m = len(self.classes_), len(cards)
+        m = len(cards)
         starts = value_offsets(cards)
         # N(c, x_i), rows missing x_i left out: the diagonal of the pair counts.
-        value_class = [np.diagonal(pairs[:, a:b, a:b], axis1=1, axis2=2)
-                       for a, b in zip(starts[:-1], starts[1:])]
-        self.value_counts_ = [n.sum(axis=0) for n in value_class]
-        # Joint p(c, x_i): one table over K * r_i cells.
-        self.parent_tables_ = [log_table(n.reshape(1, 1, -1), alpha).reshape(k, -1)
-                               for n in value_class]
+        self.class_value_counts_ = np.einsum("kii->ki", pairs).copy()
+        self.class_counts_ = np.asarray(class_counts, dtype=np.int64)
+        self.value_counts_ = _per_attribute(self.class_value_counts_.sum(axis=0), starts)
+        self.parent_tables_ = _per_attribute(
+            _joint_log_tables(self.class_value_counts_, cards, starts, alpha), starts)
         self.log_conditionals_ = _conditional_log_tables(pairs, cards, starts, alpha)
-        self.child_tables_ = {
-            (i, j): self.log_conditionals_[:, starts[i]:starts[i + 1], starts[j]:starts[j + 1]]
-            for i in range(m) for j in range(m) if i != j}
-        self.fallback_ = fallback
         self.structure_ = Structure.naive(
             m, attribute_names=names, cardinalities=tuple(int(c) for c in cards),
             info={"learner": "aode", "super_parents": list(range(m)),
                   "min_frequency": int(self.min_frequency)})
+
+    def _naive_bayes_log_likelihood(self, X) -> np.ndarray:
+        """Naive Bayes's ``log p(c, x)``, for the rows without an eligible super-parent: the
+        model ``NaiveBayes(alpha=alpha)`` fits on the training rows (the same tables from the
+        same counts, ``class_value_counts_`` and ``class_counts_``, the same inference),
+        built only when a row needs it."""
+        alpha = float(self.alpha)
+        starts = value_offsets(self.cardinalities_)
+        counts = [c[:, None, :] for c in _per_attribute(self.class_value_counts_, starts)]
+        prior = log_table(self.class_counts_.astype(np.float64)[None, None, :], alpha)[0, 0]
+        return joint_log_likelihood(self.structure_, [log_table(c, alpha) for c in counts], X,
+                                    prior, unseen=[unseen_log_prob(c, alpha) for c in counts])
+
+    @property
+    def child_tables_(self) -> dict:
+        """``(i, j) -> log p(x_j | c, x_i)``: views of :attr:`log_conditionals_`, made on
+        request (prediction does not read them; their m (m - 1) views cost 2 ms a fit)."""
+        starts = value_offsets(self.cardinalities_)
+        m = starts.size - 1
+        return {(i, j): self.log_conditionals_[:, starts[i]:starts[i + 1],
+                                               starts[j]:starts[j + 1]]
+                for i in range(m) for j in range(m) if i != j}
 
     def _joint_log_likelihood(self, X) -> np.ndarray:
         X = check_discrete_predict_X(self, X)
@@ -124,7 +144,7 @@ class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
             jll[lo:hi], count[lo:hi] = self._average_spodes(X[lo:hi], *tables)
         none = count == 0
         if none.any():
-            jll[none] = self.fallback_._joint_log_likelihood(X[none])
+            jll[none] = self._naive_bayes_log_likelihood(X[none])
         return jll
 
     def _slotted_tables(self):
@@ -132,12 +152,13 @@ class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
         cardinality), whose entries are 0: its terms then add exactly nothing, as leaving it
         out of the product does.
 
-        Returns the offsets of each attribute's slots; per child attribute ``t`` the
-        table ``log p(x_t | c, x_i)`` of every child slot and super-parent slot, shape
-        ``((r_t + 1) * slots, classes)`` (0 for ``i = t``); ``log p(c, x_i)`` of every slot;
-        and each slot's training frequency (-1 for the absent ones, never super-parents).
-        The class axis is padded to 1, 2 or 4 entries when it is shorter, so that a gathered
-        row is 8, 16 or 32 bytes: numpy's ``take`` copies those sizes fastest.
+        Returns the offsets of each attribute's slots; one table whose row
+        ``u * slots + v`` is ``log p(x_t = u | c, x_i = v)`` for child slot ``u`` and
+        super-parent slot ``v`` (0 for ``i = t``), followed by the rows
+        ``slots * slots + v``, ``log p(c, x_i = v)``; and each slot's training frequency
+        (-1 for the absent ones, never super-parents). The class axis is padded to 1, 2 or
+        4 entries when it is shorter, so that a gathered row is 8, 16 or 32 bytes: numpy's
+        ``take`` copies those sizes fastest.
         """
         cards = self.cardinalities_
         k = len(self.classes_)
@@ -147,41 +168,75 @@ class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
         real = np.flatnonzero(np.arange(slots) - np.repeat(starts[:-1], cards + 1)
                               < np.repeat(cards, cards + 1))
         # [child slot, super-parent slot, class]: a child value's rows are contiguous.
-        tables = np.zeros((slots, slots, padded))
+        tables = np.zeros((slots + 1, slots, padded))
         tables[real[:, None], real, :k] = self.log_conditionals_.transpose(2, 1, 0)
-        columns = [tables[starts[t]:starts[t + 1]].reshape(-1, padded)
-                   for t in range(cards.size)]
-        parents = np.zeros((slots, padded))
-        parents[real, :k] = np.concatenate([np.empty((k, 0)), *self.parent_tables_], axis=1).T
+        tables[slots, real, :k] = np.concatenate([np.empty((k, 0)), *self.parent_tables_],
+                                                 axis=1).T
         frequency = np.full(slots, -1.0)
         frequency[real] = np.concatenate([np.empty(0), *self.value_counts_])
-        return starts, columns, parents, frequency
+        return starts, tables.reshape(-1, padded), frequency
 
-    def _average_spodes(self, X, starts, columns, parents, frequency):
+    def _average_spodes(self, X, starts, table, frequency):
         """``log (1/|S| sum_{i in S} p(c, x_i) prod_j p(x_j | c, x_i))`` and ``|S|`` per row.
 
         Each child attribute ``t`` is one gather for all super-parents at once,
-        and the sums run over ``t`` in attribute order.
+        and the sums run over ``t`` in attribute order. The scores are laid out
+        super-parent major, ``(super-parents, rows, classes)``, as the average over
+        super-parents reads them.
         """
         cards = self.cardinalities_
+        slots = int(starts[-1])
         present = (X >= 0) & (X < cards)
-        local = np.where(present, X, cards)
-        slot = local + starts[:-1]
-        slots = parents.shape[0]
-        spodes = parents.take(slot, axis=0)             # (rows, super-parents, classes)
+        slot = np.where(present, X, cards) + starts[:-1]          # (rows, attributes)
+        parent = np.ascontiguousarray(slot.T)
+        # Where each child value's rows start in the table; the parents' rows come last.
+        child = parent * slots
+        spodes = table.take(parent + slots * slots, axis=0)
+        # Buffers reused for every child: "clip" lets take write into one directly (the
+        # indices lie in the table by construction), which saves 5% of the loop.
+        index, terms = np.empty_like(parent), np.empty_like(spodes)
         for t in range(cards.size):
-            spodes += columns[t].take(slot + (local[:, t] * slots)[:, None], axis=0)
+            np.add(parent, child[t], out=index)
+            spodes += table.take(index, axis=0, out=terms, mode="clip")
         eligible = present & (frequency.take(slot) >= self.min_frequency)
-        spodes = np.ascontiguousarray(spodes[:, :, :len(self.classes_)].transpose(1, 0, 2))
-        spodes[~eligible.T] = -np.inf
+        if not eligible.all():
+            spodes[~eligible.T] = -np.inf
         count = eligible.sum(axis=1)
+        # Contiguous: scipy's logsumexp takes twice as long on the strided class slice.
+        spodes = np.ascontiguousarray(spodes[:, :, :len(self.classes_)])
         with np.errstate(divide="ignore"):
             return logsumexp(spodes, axis=0) - np.log(np.maximum(count, 1))[:, None], count
 
 
-# Rows scored at a time: the SPODE scores of a block take rows x attributes x classes floats,
-# which at 256 rows stay in cache (10% faster than 1024 at 50 attributes).
+# Rows scored at a time: the SPODE scores of a block take rows x attributes x classes floats.
+# Past about a megabyte a block's arrays come from fresh pages each time (glibc returns the
+# freed heap top to the system): 1024 rows at 50 attributes took half as long again.
 _ROWS = 256
+
+
+def _per_attribute(values, starts):
+    """The last axis of ``values`` cut into each attribute's values (the layout of ``starts``):
+    a list of views, one per attribute."""
+    return np.split(values, starts[1:-1], axis=-1) if starts.size > 1 else []
+
+
+def _joint_log_tables(counts, cards, starts, alpha):
+    """``log p(c, x_i = a)`` of every attribute value, shape ``(n_classes, R)``, from the counts
+    ``N(c, x_i = a)`` in the layout of ``starts``: each attribute's ``K r_i`` cells smoothed
+    as one table, as :func:`.counting.log_table` smooths it (identical numbers: the sums
+    are of integer counts)."""
+    k = counts.shape[0]
+    cells = k * cards
+    if cards.size:
+        den = np.add.reduceat(counts.sum(axis=0), starts[:-1]) + alpha * cells
+    else:
+        den = np.zeros(0)
+    den, cells = np.repeat(den, cards), np.repeat(cells, cards)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.log(counts + alpha) - np.log(den)
+    empty = np.broadcast_to(den == 0, out.shape)
+    out[empty] = -np.broadcast_to(np.log(cells), out.shape)[empty]
+    return out
 
 
 def _conditional_log_tables(pairs, cards, starts, alpha):

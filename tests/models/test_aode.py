@@ -7,6 +7,8 @@ import pytest
 
 from bayesbench.models import aode
 from bayesbench.models.aode import AODE
+from bayesbench.models.counting import log_table
+from bayesbench.models.information import value_offsets
 from bayesbench.models.naive_bayes import NaiveBayes
 
 
@@ -174,3 +176,46 @@ def test_aode_falls_back_to_naive_bayes():
     model = AODE(min_frequency=100).fit(X, y)
     nb = NaiveBayes().fit(X, y)
     np.testing.assert_allclose(model.predict_proba(X), nb.predict_proba(X))
+
+
+def test_the_naive_bayes_fallback_is_naive_bayes_fitted_on_the_rows_to_the_bit():
+    # The fallback comes from the pair counts' diagonal, not from a second count of the
+    # rows: with missing values in training, missing and unseen codes in the test rows
+    # (none of which has a super-parent seen 1000 times), it is naive Bayes exactly.
+    rng = np.random.default_rng(11)
+    cards = [3, 2, 4]
+    X = np.column_stack([rng.integers(0, c, 200) for c in cards])
+    X[rng.random(X.shape) < 0.15] = -1
+    y = rng.integers(0, 3, 200)
+    Xt = np.column_stack([rng.integers(-1, c + 1, 30) for c in cards])
+    for alpha in (0.0, 0.5, 1.0):
+        model = AODE(alpha=alpha, min_frequency=1000).fit(X, y, cardinalities=cards,
+                                                          n_classes=3)
+        nb = NaiveBayes(alpha=alpha).fit(X, y, cardinalities=cards, n_classes=3)
+        np.testing.assert_array_equal(model.predict_proba(Xt), nb.predict_proba(Xt))
+
+
+def test_child_tables_are_the_blocks_of_the_conditional_tables():
+    X = np.array([[0, 1, 2], [1, 0, 1], [0, 0, 0], [1, 1, 2]])
+    y = np.array([0, 1, 0, 1])
+    model = AODE().fit(X, y)
+    tables = model.child_tables_
+    assert sorted(tables) == [(i, j) for i in range(3) for j in range(3) if i != j]
+    # log p(x_2 = 2 | c = 0, x_0 = 0): class 0 has x_0 = 0 twice, x_2 = 2 once among them.
+    assert tables[0, 2].shape == (2, 2, 3)
+    assert tables[0, 2][0, 0, 2] == pytest.approx(math.log((1 + 1) / (2 + 3)))
+
+
+@pytest.mark.parametrize("alpha", [0.0, 0.5, 1.0])
+def test_joint_tables_are_each_attributes_log_table(alpha):
+    # All attributes at once, to the bit the per-attribute smoothing of counting.log_table
+    # gives, a never-seen attribute (zero counts) and alpha = 0 included.
+    rng = np.random.default_rng(2)
+    cards = np.array([2, 3, 1, 4, 5])
+    starts = value_offsets(cards)
+    counts = rng.integers(0, 4, size=(3, int(cards.sum()))).astype(float)
+    counts[:, starts[3]:starts[4]] = 0
+    got = aode._joint_log_tables(counts, cards, starts, alpha)
+    want = [log_table(counts[:, a:b].reshape(1, 1, -1), alpha).reshape(3, -1)
+            for a, b in zip(starts[:-1], starts[1:])]
+    np.testing.assert_array_equal(got, np.concatenate(want, axis=1))
