@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -365,9 +365,16 @@ def conditional_mutual_information_matrix(X: np.ndarray, y: np.ndarray, cards: S
                                           n_classes: int) -> np.ndarray:
     """Symmetric ``(m, m)`` matrix of ``I(Xi; Xj | C)``, zero diagonal (the pairs' tables
     computed together, :func:`cmi_from_counts_many`)."""
-    out = np.zeros((X.shape[1], X.shape[1]))
+    return cmi_matrix_of(pair_counts(X, y, cards, n_classes), X.shape[1])
+
+
+def cmi_matrix_of(tables: Iterable[tuple[int, int, np.ndarray]], m: int) -> np.ndarray:
+    """Symmetric ``(m, m)`` matrix of :func:`cmi_from_counts` of each ``(i, j, N(c, a, b))``
+    of ``tables``, zero elsewhere; the tables computed together in batches of bounded
+    memory (:func:`cmi_from_counts_many`, equal to the one-table function to the last bit)."""
+    out = np.zeros((m, m))
     pairs, cells = [], 0
-    for pair in itertools.chain(pair_counts(X, y, cards, n_classes), [None]):
+    for pair in itertools.chain(tables, [None]):
         if pair is not None:
             pairs.append(pair)
             cells += pair[2].size

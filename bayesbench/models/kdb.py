@@ -93,7 +93,7 @@ class KDB(StatisticsANB):
         # I(Xi; C) is I(Xi; C | constant), as mutual_information_with_class computes it.
         mi = np.array([cmi_from_counts(stats.attribute(j).astype(np.float64)[None])
                        for j in range(stats.n_attributes)])
-        return self._structure(mi, stats.pair_matrix(cmi_from_counts))
+        return self._structure(mi, stats.cmi_matrix())
 
     def _structure(self, mi, cmi):
         order, parents = kdb_parents(mi, cmi, int(self.k))

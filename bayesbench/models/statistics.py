@@ -188,6 +188,15 @@ class Statistics:
                 out[i, j] = out[j, i] = measure(self.pair(i, j).astype(np.float64))
         return out
 
+    def cmi_matrix(self) -> np.ndarray:
+        """``pair_matrix(information.cmi_from_counts)``, to the last bit, with the pairs'
+        tables computed together (a Python call per pair was 12,250 calls for ten folds of
+        50 attributes)."""
+        m = self.n_attributes
+        tables = ((i, j, self.pair(i, j).astype(np.float64))
+                  for i in range(m) for j in range(i + 1, m))
+        return information.cmi_matrix_of(tables, m)
+
     def node_counts(self, attributes: Sequence[int], parents: Sequence[int]) -> np.ndarray:
         """Counts of a node, as :func:`~.counting.node_counts` returns them from rows: float64
         ``(n_classes, n_parent_configs, n_values)``; one attribute and at most one parent."""

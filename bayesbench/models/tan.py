@@ -13,7 +13,7 @@ from numbers import Integral
 import numpy as np
 
 from .anb import AugmentedNaiveBayes, StatisticsANB
-from .information import (cmi_from_counts, conditional_mutual_information_matrix,
+from .information import (conditional_mutual_information_matrix,
                           ddr_from_counts, ddr_information_matrix)
 from .scores import ARC_SCORES, arc_gain, arc_score_matrix
 from .structure import Structure
@@ -147,7 +147,7 @@ class TAN(StatisticsANB):
 
     def _statistics_weights(self, stats):
         if self.criterion == "cmi":
-            return stats.pair_matrix(cmi_from_counts)
+            return stats.cmi_matrix()
         return stats.pair_matrix(lambda n: arc_gain(n, self.criterion))
 
     def _check_root(self, m: int) -> int:

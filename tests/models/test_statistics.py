@@ -198,3 +198,19 @@ def test_fit_statistics_refuses_what_fit_refuses():
     with pytest.raises(ClassifierError, match="parameter 'root'"):
         make_classifier("tan", root=3).fit_statistics(
             Statistics.from_codes(np.zeros((2, 2), dtype=int), np.array([0, 1]), [1, 1], 2))
+
+
+def test_cmi_matrix_is_the_per_pair_measure_and_the_rows_matrix(data):
+    # The batched matrix TAN and KDB read equals the pair-by-pair one to the last bit, and
+    # the matrix counted from the rows (missing codes left out of each pair only).
+    from bayesbench.models.information import (cmi_from_counts,
+                                               conditional_mutual_information_matrix)
+
+    X, y, cards = data
+    k = 3
+    stats = Statistics.from_codes(X, y, cards, k)
+    batched = stats.cmi_matrix()
+    assert np.array_equal(batched, stats.pair_matrix(cmi_from_counts))
+    assert np.allclose(batched, conditional_mutual_information_matrix(X, y, cards, k),
+                       rtol=1e-12, atol=1e-15)
+    assert batched.shape == (len(cards), len(cards)) and np.all(np.diag(batched) == 0)
