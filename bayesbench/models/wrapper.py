@@ -143,6 +143,23 @@ class ContributionCache:
                 self.nbytes += _nbytes(hit)
         return hit
 
+    def get_many(self, keys, build_missing) -> list:
+        """The values of ``keys``, as :meth:`get` gives them; ``build_missing(positions)`` builds
+        those of the keys at ``positions`` (not cached) together, in that order."""
+        self.used.update(keys)
+        todo = [t for t, key in enumerate(keys) if key not in self.values]
+        built = dict(zip(todo, build_missing(todo))) if todo else {}
+        out = []
+        for t, key in enumerate(keys):
+            hit = self.values.get(key)
+            if hit is None:
+                hit = built[t]
+                if self.nbytes + _nbytes(hit) <= MAX_CACHE_BYTES:
+                    self.values[key] = hit
+                    self.nbytes += _nbytes(hit)
+            out.append(hit)
+        return out
+
     def keep_used(self):
         """Forget every entry not asked for since the last call (BSEJ's candidates change as
         its nodes shrink and join, so most of a step's are never asked for again)."""
@@ -199,9 +216,8 @@ def _best_join(cv: InnerCV, nodes, total, cache: ContributionCache, best_score: 
             chunk = partners[lo:lo + per]
             # Tagged: a removal's cached entry for the same attributes is a contribution.
             keys = [("join",) + tuple(sorted(a.attributes + nodes[j].attributes)) for j in chunk]
-            todo = [t for t, key in enumerate(keys) if key not in cache.values]
-            built = dict(zip(todo, cv.join_gathers(a, [nodes[chunk[t]] for t in todo])))
-            joined = [cache.get(key, lambda t=t: built[t]) for t, key in enumerate(keys)]
+            joined = cache.get_many(keys, lambda todo, chunk=chunk: cv.join_gathers(
+                a, [nodes[chunk[t]] for t in todo]))
             out = scores[:len(chunk)]
             # Partners are usually consecutive nodes: a slice, not a gather.
             others = (contributions[chunk[0]:chunk[-1] + 1]
@@ -211,7 +227,7 @@ def _best_join(cv: InnerCV, nodes, total, cache: ContributionCache, best_score: 
             for t, (rows, where) in enumerate(joined):
                 # The indices are in range by construction; with mode "raise" numpy would
                 # gather into a copy first.
-                np.take(rows, where, axis=0, out=stack[t], mode="clip")
+                rows.take(where, 0, stack[t], "clip")
             out += stack
             for j, score in zip(chunk, count_correct(out, cv.y).tolist()):
                 if score > best_score:
