@@ -72,8 +72,10 @@ def count_correct(scores: np.ndarray, y: np.ndarray) -> np.ndarray:
     top = scores[..., 0].copy()
     for c in range(1, n_classes):
         np.maximum(top, scores[..., c], out=top)
-    own = np.take_along_axis(scores, np.broadcast_to(y[:, None], scores.shape[:-1] + (1,)),
-                             axis=-1)[..., 0]
+    # Each example's own score, one gather over the flattened (example, class) cells.
+    n = scores.shape[-2]
+    own = scores.reshape(scores.shape[:-2] + (n * n_classes,))[
+        ..., np.arange(n) * n_classes + y]
     correct = own == top
     for c in range(n_classes - 1):
         # A lower class that reaches the top wins the tie.

@@ -208,7 +208,7 @@ def _best_join(cv: InnerCV, nodes, total, cache: ContributionCache, best_score: 
     per = max(1, _JOIN_STACK_BYTES // max(total.nbytes, 1))
     contributions = np.stack([node.contribution for node in nodes])
     shape = (min(per, max(len(nodes) - 1, 1)),) + total.shape
-    scores, joined_stack = np.empty(shape), np.empty(shape)
+    scores, gathered = np.empty(shape), np.empty(total.shape)
     for i, a in enumerate(nodes):
         partial = total - a.contribution
         partners = [j for j in range(i + 1, len(nodes)) if _join_allowed(cv, a, nodes[j])]
@@ -223,16 +223,30 @@ def _best_join(cv: InnerCV, nodes, total, cache: ContributionCache, best_score: 
             others = (contributions[chunk[0]:chunk[-1] + 1]
                       if chunk[-1] - chunk[0] == len(chunk) - 1 else contributions[chunk])
             np.subtract(partial, others, out=out)
-            stack = joined_stack[:len(chunk)]
-            for t, (rows, where) in enumerate(joined):
-                # The indices are in range by construction; with mode "raise" numpy would
-                # gather into a copy first.
-                rows.take(where, 0, stack[t], "clip")
-            out += stack
+            for t, value in enumerate(joined):
+                if isinstance(value, tuple):
+                    # The indices are in range by construction; with mode "raise" numpy
+                    # would gather into a copy first.
+                    value = value[0].take(value[1], 0, gathered, "clip")
+                out[t] += value
             for j, score in zip(chunk, count_correct(out, cv.y).tolist()):
                 if score > best_score:
                     best_score, best_move = score, ("join", i, j)
     return best_score, best_move
+
+
+def _materialize_joins(cache: ContributionCache):
+    """The cached joins (gathers) that another step will read become contributions, as far as
+    the budget allows: a stored contribution is cheaper to read than to gather again, and
+    the first step, often the only one, need not pay for storing them all."""
+    for key, value in cache.values.items():
+        if isinstance(value, tuple):
+            contribution = value[0].take(value[1], axis=0)
+            if cache.nbytes + contribution.nbytes > MAX_CACHE_BYTES:
+                break
+            cache.values[key] = contribution
+            cache.nbytes += contribution.nbytes
+    cache.nbytes = _held_bytes(cache.values.values())
 
 
 def _apply_bsej_move(cv: InnerCV, nodes, total, move):
@@ -275,9 +289,10 @@ def backward_elimination_joining(cv: InnerCV, epsilon: float = 0.0
     cache = ContributionCache()
     while nodes:
         score, move = _best_bsej_move(cv, nodes, total, best, cache)
-        cache.keep_used()
         if move is None or score < best + gain:
             break
+        cache.keep_used()
+        _materialize_joins(cache)
         best = score
         nodes, total, entry = _apply_bsej_move(cv, nodes, total, move)
         trace.append({**entry, "accuracy": best / cv.n})
