@@ -257,6 +257,7 @@ def pairwise_conditional_tests(codes, c, cardinalities, r_c: int, *,
     m = codes.shape[1]
     names = [()] * m if attributes is None else [tuple(a) for a in attributes]
     limit, results = current_table_limit(), []
+    complete = bool((observed >= 0).all() and (strata >= 0).all())
     for i in range(m - 1):
         cells = [m_c * sizes[i] * sizes[j] for j in range(i + 1, m)]
         for lo, hi in _batches(cells):
@@ -270,9 +271,15 @@ def pairwise_conditional_tests(codes, c, cardinalities, r_c: int, *,
             widths = np.array([sizes[j] for j in rest], dtype=np.int64)
             offsets = np.concatenate([[0], np.cumsum(m_c * sizes[i] * widths)])
             base = strata * sizes[i] + observed[:, i]
-            index = base[:, None] * widths + observed[:, rest] + offsets[:-1]
-            keep = (observed[:, rest] >= 0) & ((observed[:, i] >= 0) & (strata >= 0))[:, None]
-            counts = np.bincount(index[keep], minlength=int(offsets[-1]))
+            partners = observed[:, i + 1 + lo:i + 1 + hi]
+            index = base[:, None] * widths
+            index += partners
+            index += offsets[:-1]
+            if complete:
+                counts = np.bincount(index.reshape(-1), minlength=int(offsets[-1]))
+            else:
+                keep = (partners >= 0) & ((observed[:, i] >= 0) & (strata >= 0))[:, None]
+                counts = np.bincount(index[keep], minlength=int(offsets[-1]))
             tables = [counts[offsets[k]:offsets[k + 1]].reshape(m_c, sizes[i], sizes[j])
                       for k, j in enumerate(rest)]
             shapes = [(int(cardinalities[i]), int(cardinalities[j]), int(r_c)) for j in rest]

@@ -51,15 +51,36 @@ _BATCH_CELLS = 2 ** 21
 _STACK_BYTES = 32 * 2 ** 20
 
 
+#: Most classes for which :func:`count_correct` compares class columns instead of ``argmax``.
+_MAX_COMPARED_CLASSES = 8
+
+
 def count_correct(scores: np.ndarray, y: np.ndarray) -> np.ndarray:
     """Examples whose highest score (lowest class on ties) is their class, per leading index.
 
-    ``scores`` has shape ``(..., n, n_classes)``. With two classes a comparison
-    replaces ``argmax`` over the short last axis, several times faster.
+    ``scores`` has shape ``(..., n, n_classes)``, with no NaN. With few classes
+    element-wise comparisons of the class columns replace ``argmax`` over the
+    short last axis (which works one example at a time), several times faster:
+    an example is correct when its own class's score equals the highest one and
+    no lower class reaches it, exactly ``argmax``'s first-maximum rule.
     """
-    if scores.shape[-1] == 2:
+    n_classes = scores.shape[-1]
+    if n_classes == 2:
         return np.count_nonzero((scores[..., 1] > scores[..., 0]) == (y == 1), axis=-1)
-    return np.count_nonzero(np.argmax(scores, axis=-1) == y, axis=-1)
+    if n_classes > _MAX_COMPARED_CLASSES:
+        return np.count_nonzero(np.argmax(scores, axis=-1) == y, axis=-1)
+    top = scores[..., 0].copy()
+    for c in range(1, n_classes):
+        np.maximum(top, scores[..., c], out=top)
+    # Each example's own score, one gather over the flattened (example, class) cells.
+    n = scores.shape[-2]
+    own = scores.reshape(scores.shape[:-2] + (n * n_classes,))[
+        ..., np.arange(n) * n_classes + y]
+    correct = own == top
+    for c in range(n_classes - 1):
+        # A lower class that reaches the top wins the tie.
+        correct &= ~((scores[..., c] == top) & (y > c))
+    return np.count_nonzero(correct, axis=-1)
 
 
 def stratified_fold_ids(y: np.ndarray, n_folds: int, rng: np.random.Generator) -> np.ndarray:
@@ -219,40 +240,76 @@ class InnerCV:
 
     def join_contributions(self, a: NodeScore, others) -> list[np.ndarray]:
         """The ``contribution`` of :meth:`join` ``(a, b)`` for each ``b`` in ``others``, equal to it
-        to the last bit, the counts of many of them from one ``bincount``.
+        to the last bit: the gathers of :meth:`join_gathers`, done."""
+        return [rows.take(where, axis=0) for rows, where in self.join_gathers(a, others)]
 
-        The batch lays every candidate's counts out as ``(value, fold, class)``
-        blocks, so that the training counts and their sums over values, all
-        integers, come out of a few array operations for all candidates at
+    def join_gathers(self, a: NodeScore, others) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The ``contribution`` of :meth:`join` ``(a, b)`` for each ``b`` in ``others`` as a
+        gather still to do, ``rows.take(where, axis=0)``: the held-out log table, one row per
+        (joint value, fold), and the row of each example (a sixth of the contribution's memory,
+        so that a search can keep every candidate's), the counts of many from one ``bincount``.
+
+        The joint codes of every pair come from one array operation (a product
+        of more than ``4 n`` values is relabelled by :meth:`_combine`, one at a
+        time). The batch lays every candidate's counts out as ``(value, fold,
+        class)`` blocks, so that the training counts and their sums over values,
+        all integers, come out of a few array operations for all candidates at
         once; the logarithms are then taken as :meth:`_contribution` takes them.
         Each table is checked against the limit first, in the order of ``others``.
+        A batch's candidates share its ``rows``; their ``where`` are views of one block.
         """
-        joins, cards = [], []
-        for b in others:
-            joins.append(self._combine(a.codes, a.n_values, b.codes, b.n_values, False))
-            cards.append(a.cardinality * b.cardinality)
-            check_table_size((1, joins[-1][1], self.n_classes, self.n_folds),
+        if not others:
+            return []
+        sizes = [a.n_values * b.n_values for b in others]
+        cards = [a.cardinality * b.cardinality for b in others]
+        # Python ints: only products within 4 n (so within int64) are combined in bulk.
+        bulk = [t for t, size in enumerate(sizes) if size <= 4 * self.n]
+        # One row per candidate, so that each candidate's gather reads a contiguous index.
+        codes = np.empty((len(others), self.n), dtype=np.int64)
+        if bulk:
+            b_codes = np.stack([others[t].codes for t in bulk])
+            widths = np.array([others[t].n_values for t in bulk], dtype=np.int64)
+            joint = a.codes * widths[:, None]
+            joint += b_codes
+            if a.codes.min() < 0 or b_codes.min() < 0:
+                joint[(b_codes < 0) | (a.codes < 0)] = -1
+            codes[bulk] = joint
+        for t, size in enumerate(sizes):
+            if size > 4 * self.n:
+                b = others[t]
+                codes[t], sizes[t] = self._combine(a.codes, a.n_values, b.codes, b.n_values, False)
+        for t, b in enumerate(others):
+            check_table_size((1, sizes[t], self.n_classes, self.n_folds),
                              tuple(sorted(a.attributes + b.attributes)))
         out, lo = [], 0
-        while lo < len(joins):
+        while lo < len(sizes):
             # Candidates whose counts together fit in _BATCH_CELLS (at least one).
-            hi, cells = lo + 1, joins[lo][1]
-            while hi < len(joins) and (cells + joins[hi][1]) * self.n_folds * self.n_classes \
+            hi, cells = lo + 1, sizes[lo]
+            while hi < len(sizes) and (cells + sizes[hi]) * self.n_folds * self.n_classes \
                     <= _BATCH_CELLS:
-                cells += joins[hi][1]
+                cells += sizes[hi]
                 hi += 1
-            out += self._contributions(joins[lo:hi], cards[lo:hi])
+            rows, where = self._log_rows(codes[lo:hi], sizes[lo:hi], cards[lo:hi])
+            out += [(rows, column) for column in where]
             lo = hi
         return out
 
-    def _contributions(self, joins, cards) -> list[np.ndarray]:
+    def _log_rows(self, codes, sizes, cards) -> tuple[np.ndarray, np.ndarray]:
+        """The log tables of the joint ``codes`` (one candidate a row), stacked as rows of
+        ``n_classes`` with a zero row last, and the row each example of each candidate reads
+        (the zero row where its value is missing)."""
         k, rc = self.n_folds, self.n_classes
-        sizes = [n_values for _, n_values in joins]
         offsets = np.cumsum([0] + sizes)
-        codes = np.column_stack([c for c, _ in joins])
         observed = codes >= 0
-        index = ((codes + offsets[:-1]) * k + self.folds[:, None]) * rc + self.y[:, None]
-        counts = np.bincount(index[observed], minlength=int(offsets[-1]) * k * rc)
+        complete = bool(observed.all())
+        # In place: these index arrays are the batch's largest temporaries.
+        where = codes + offsets[:-1, None]
+        where *= k
+        where += self.folds
+        index = where * rc
+        index += self.y
+        counts = np.bincount(index.reshape(-1) if complete else index[observed],
+                             minlength=int(offsets[-1]) * k * rc)
         counts = counts.reshape(-1, k, rc)                           # (value, fold, class)
         train = counts.sum(axis=1, keepdims=True) - counts
         per_value = np.add.reduceat(train, offsets[:-1], axis=0)      # (candidate, fold, class)
@@ -260,10 +317,11 @@ class InnerCV:
         log_table = np.log(train + self.alpha) - np.repeat(denom, sizes, axis=0)
         # One gather for every candidate and example; a missing value reads the zero row.
         rows = np.concatenate([log_table.reshape(-1, rc), np.zeros((1, rc))])
-        where = (codes + offsets[:-1]) * k + self.folds[:, None]
-        where[~observed] = rows.shape[0] - 1
-        # Separate arrays, so that a cached one does not keep the others' memory alive.
-        return [rows.take(column, axis=0) for column in where.T]
+        if not complete:
+            where[~observed] = rows.shape[0] - 1
+        if rows.shape[0] <= np.iinfo(np.int32).max:
+            where = where.astype(np.int32)
+        return rows, where
 
     def correct(self, scores: np.ndarray) -> int:
         """Number of examples whose highest-scoring class is their own."""

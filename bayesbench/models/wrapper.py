@@ -35,7 +35,7 @@ import numpy as np
 
 from .anb import AugmentedNaiveBayes
 from .counting import joint_index
-from .inner_cv import InnerCV, NodeScore
+from .inner_cv import InnerCV, NodeScore, count_correct
 from .selective import SIGNIFICANCE, dependence_forest
 from .structure import Node, Structure
 from .validation import Interval
@@ -48,6 +48,10 @@ MAX_CACHE_BYTES = 256 * 2 ** 20
 #: is not a candidate: the final model stores dense tables, and a product that
 #: large has almost every cell empty on any data set that fits in memory.
 MAX_JOIN_CELLS = 2 ** 22
+
+#: Memory of one stack of BSEJ's join candidates scored together: small enough that a
+#: stack's arithmetic stays in the processor's cache.
+_JOIN_STACK_BYTES = 2 ** 20
 
 
 def required_gain(n: int, epsilon: float, accept_ties: bool = False) -> int:
@@ -91,23 +95,40 @@ def _join_allowed(cv: InnerCV, a: NodeScore, b: NodeScore) -> bool:
     return a.cardinality * b.cardinality * cv.n_classes <= MAX_JOIN_CELLS
 
 
-def _nbytes(value) -> int:
+def _arrays(value) -> tuple:
     if isinstance(value, NodeScore):
-        return value.codes.nbytes + value.contribution.nbytes
-    return value.nbytes
+        return value.codes, value.contribution
+    return value if isinstance(value, tuple) else (value,)
+
+
+def _nbytes(value) -> int:
+    return sum(array.nbytes for array in _arrays(value))
+
+
+def _held_bytes(values) -> int:
+    """Memory the cached ``values`` keep alive: a join's index that is a view of a batch's
+    block (:meth:`InnerCV.join_gathers`) keeps the whole block, and the batch's shared
+    table, counted once."""
+    held = {}
+    for value in values:
+        for array in _arrays(value):
+            owner = array if array.base is None else array.base
+            held[id(owner)] = owner.nbytes
+    return sum(held.values())
 
 
 class ContributionCache:
     """Held-out contributions of candidate nodes, by key, up to ``MAX_CACHE_BYTES``.
 
-    A node's contribution (an ``(n, n_classes)`` array, or the :class:`NodeScore` that
-    holds it) depends only on its key, the node's attributes (and parents), so what a
+    A node's contribution (an ``(n, n_classes)`` array, the :class:`NodeScore` that
+    holds it, or a join's ``(rows, where)`` gather from :meth:`InnerCV.join_gathers`)
+    depends only on its key, the node's attributes (and parents), so what a
     search step scored is kept for the next (BSEJ here, every search of
     :mod:`.hill_climbing`); beyond the budget it is rebuilt each time it is asked for.
     """
 
     def __init__(self):
-        self.values: dict[tuple, np.ndarray | NodeScore] = {}
+        self.values: dict[tuple, np.ndarray | NodeScore | tuple] = {}
         self.nbytes = 0
         self.used: set[tuple] = set()
 
@@ -122,11 +143,28 @@ class ContributionCache:
                 self.nbytes += _nbytes(hit)
         return hit
 
+    def get_many(self, keys, build_missing) -> list:
+        """The values of ``keys``, as :meth:`get` gives them; ``build_missing(positions)`` builds
+        those of the keys at ``positions`` (not cached) together, in that order."""
+        self.used.update(keys)
+        todo = [t for t, key in enumerate(keys) if key not in self.values]
+        built = dict(zip(todo, build_missing(todo))) if todo else {}
+        out = []
+        for t, key in enumerate(keys):
+            hit = self.values.get(key)
+            if hit is None:
+                hit = built[t]
+                if self.nbytes + _nbytes(hit) <= MAX_CACHE_BYTES:
+                    self.values[key] = hit
+                    self.nbytes += _nbytes(hit)
+            out.append(hit)
+        return out
+
     def keep_used(self):
         """Forget every entry not asked for since the last call (BSEJ's candidates change as
         its nodes shrink and join, so most of a step's are never asked for again)."""
         self.values = {key: value for key, value in self.values.items() if key in self.used}
-        self.nbytes = sum(_nbytes(value) for value in self.values.values())
+        self.nbytes = _held_bytes(self.values.values())
         self.used = set()
 
 
@@ -162,27 +200,53 @@ def _best_join(cv: InnerCV, nodes, total, cache: ContributionCache, best_score: 
     """The best join of two nodes (first in pair order on ties) scoring above ``best_score``.
 
     The joins of node ``i`` not in the cache are built together
-    (:meth:`InnerCV.join_contributions`), a stack at a time.
+    (:meth:`InnerCV.join_gathers`; the cache keeps each as its table and index, not as its
+    contribution) and scored a stack at a time with whole-stack array operations, each
+    candidate's scores computed as ``(total - a) - b + joined``, the same operations in the
+    same order as one at a time.
     """
-    per = cv.per_stack()
+    per = max(1, _JOIN_STACK_BYTES // max(total.nbytes, 1))
+    contributions = np.stack([node.contribution for node in nodes])
+    shape = (min(per, max(len(nodes) - 1, 1)),) + total.shape
+    scores, gathered = np.empty(shape), np.empty(total.shape)
     for i, a in enumerate(nodes):
         partial = total - a.contribution
         partners = [j for j in range(i + 1, len(nodes)) if _join_allowed(cv, a, nodes[j])]
         for lo in range(0, len(partners), per):
             chunk = partners[lo:lo + per]
-            keys = [tuple(sorted(a.attributes + nodes[j].attributes)) for j in chunk]
-            todo = [t for t, key in enumerate(keys) if key not in cache.values]
-            built = dict(zip(todo, cv.join_contributions(a, [nodes[chunk[t]] for t in todo])))
-            joined = [cache.get(key, lambda t=t: built[t]) for t, key in enumerate(keys)]
-
-            def with_join(t, out, chunk=chunk, joined=joined, partial=partial):
-                np.subtract(partial, nodes[chunk[t]].contribution, out=out)
-                out += joined[t]
-
-            for j, score in zip(chunk, cv.correct_stacked(len(chunk), with_join)):
+            # Tagged: a removal's cached entry for the same attributes is a contribution.
+            keys = [("join",) + tuple(sorted(a.attributes + nodes[j].attributes)) for j in chunk]
+            joined = cache.get_many(keys, lambda todo, chunk=chunk: cv.join_gathers(
+                a, [nodes[chunk[t]] for t in todo]))
+            out = scores[:len(chunk)]
+            # Partners are usually consecutive nodes: a slice, not a gather.
+            others = (contributions[chunk[0]:chunk[-1] + 1]
+                      if chunk[-1] - chunk[0] == len(chunk) - 1 else contributions[chunk])
+            np.subtract(partial, others, out=out)
+            for t, value in enumerate(joined):
+                if isinstance(value, tuple):
+                    # The indices are in range by construction; with mode "raise" numpy
+                    # would gather into a copy first.
+                    value = value[0].take(value[1], 0, gathered, "clip")
+                out[t] += value
+            for j, score in zip(chunk, count_correct(out, cv.y).tolist()):
                 if score > best_score:
                     best_score, best_move = score, ("join", i, j)
     return best_score, best_move
+
+
+def _materialize_joins(cache: ContributionCache):
+    """The cached joins (gathers) that another step will read become contributions, as far as
+    the budget allows: a stored contribution is cheaper to read than to gather again, and
+    the first step, often the only one, need not pay for storing them all."""
+    for key, value in cache.values.items():
+        if isinstance(value, tuple):
+            contribution = value[0].take(value[1], axis=0)
+            if cache.nbytes + contribution.nbytes > MAX_CACHE_BYTES:
+                break
+            cache.values[key] = contribution
+            cache.nbytes += contribution.nbytes
+    cache.nbytes = _held_bytes(cache.values.values())
 
 
 def _apply_bsej_move(cv: InnerCV, nodes, total, move):
@@ -225,9 +289,10 @@ def backward_elimination_joining(cv: InnerCV, epsilon: float = 0.0
     cache = ContributionCache()
     while nodes:
         score, move = _best_bsej_move(cv, nodes, total, best, cache)
-        cache.keep_used()
         if move is None or score < best + gain:
             break
+        cache.keep_used()
+        _materialize_joins(cache)
         best = score
         nodes, total, entry = _apply_bsej_move(cv, nodes, total, move)
         trace.append({**entry, "accuracy": best / cv.n})

@@ -67,7 +67,7 @@ def test_batched_joins_equal_refitted_models(monkeypatch, batch_cells):
         assert np.array_equal(contribution, cv.join(a, b).contribution)
 
 
-@pytest.mark.parametrize("k", [2, 3])
+@pytest.mark.parametrize("k", [2, 3, 5, 9])   # 3 to 8 classes compare columns, 9 uses argmax
 def test_stacked_scores_count_what_argmax_counts(monkeypatch, k):
     # Stacks of 3 candidates; ties (equal scores) go to the lowest class as argmax's do.
     rng = np.random.default_rng(k)

@@ -194,6 +194,16 @@ def test_bsej_without_cache_room_gives_the_same_search(monkeypatch):
     assert len(cached.info["trace"]) > 2  # the cache was actually reused across steps
 
 
+def test_bsej_join_stacks_of_any_size_give_the_same_search(monkeypatch):
+    # Candidates scored one at a time, then in stacks: the same sums, so the same choices.
+    X, y, cards, k = random_data(3, n=300, cards=(3, 2, 4, 3, 2, 3, 2))
+    stacked = BSEJ(random_state=3).fit(X, y, cardinalities=cards, n_classes=k).structure_
+    monkeypatch.setattr("bayesbench.models.wrapper._JOIN_STACK_BYTES", 1)
+    single = BSEJ(random_state=3).fit(X, y, cardinalities=cards, n_classes=k).structure_
+    assert stacked.nodes == single.nodes and stacked.info["trace"] == single.info["trace"]
+    assert len(stacked.info["trace"]) > 2
+
+
 @pytest.mark.parametrize("name", ["fss", "bsej", "asb", "tan_hc", "tan_hcsp", "kdb_hc", "fssj"])
 def test_same_random_state_gives_the_same_structure(name):
     rng = np.random.default_rng(11)
