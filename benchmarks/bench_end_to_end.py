@@ -18,7 +18,8 @@ these runs as its own process on the same file, one after the other:
 
 Time is the process's wall-clock time; "x floor" is the row's time over the read-plus-count
 process's; "peak MB" is the resident high-water mark of the
-largest process of the command (``os.wait4``'s ``ru_maxrss``: the JVM for Weka, the largest
+largest process of the command (``os.wait4``'s ``ru_maxrss``, the sample drawn in a process of its
+own so that this one stays small: the JVM for Weka, the largest
 worker for ``-j 2``). "x bayesbench" is the row's time over ``bayesbench run -j 1``'s (> 1:
 bayesbench faster). With ``--repeats`` above 1 every method runs that many times, interleaved,
 and the table gives the median time and the largest peak.
@@ -106,6 +107,11 @@ def write_arff(path: Path, X, y, cards, k: int) -> None:
             text[:, 0::2] = block
             text[:, -1] = ord("\n")
             fh.write(text.tobytes().decode("ascii"))
+
+
+def write_sample(path: Path, rows: int, attributes: int, classes: int, seed: int) -> None:
+    X, y, cards = make_data(rows, attributes, classes, seed)
+    write_arff(path, X, y, cards, classes)
 
 
 def timed(cmd, cwd: Path):
@@ -216,9 +222,18 @@ def one_size(rows: int, attributes: int, args, base: Path) -> list[list]:
     workdir = base / f"{rows}x{attributes}"
     workdir.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
-    X, y, cards = make_data(rows, attributes, args.classes, args.seed)
-    write_arff(workdir / "data.arff", X, y, cards, args.classes)
-    del X, y
+    # The sample is drawn in a process of its own: a child started by this process
+    # inherits its resident high-water mark at exec (Linux's ru_maxrss), so a parent that
+    # once held the sample would lend every measured command its peak.
+    import multiprocessing
+
+    writer = multiprocessing.get_context("spawn").Process(
+        target=write_sample, args=(workdir / "data.arff", rows, attributes, args.classes,
+                                   args.seed))
+    writer.start()
+    writer.join()
+    if writer.exitcode != 0:
+        raise RuntimeError(f"writing the {rows} x {attributes} sample failed")
     (workdir / "config.yaml").write_text(CONFIG.format(data="data.arff"))
     size_mb = (workdir / "data.arff").stat().st_size / 2 ** 20
     print(f"{rows} x {attributes}: {size_mb:.0f} MB ARFF written in "
