@@ -17,7 +17,7 @@ import numpy as np
 
 from ..errors import StatsError
 from ..stats import cd_groups
-from .plotting import save_figure, styled_figure
+from .plotting import FORMATS, save_figure, styled_figure
 
 # Layout in inches: the axes span the whole figure with one data unit per inch,
 # so text and line spacing do not depend on the number of classifiers.
@@ -68,7 +68,7 @@ def plot_cd(names, average_ranks, critical_difference: float, path, *, alpha: fl
     ``n_datasets``, when given, are printed beside the CD bar.
     """
     for p in [path] if isinstance(path, (str, os.PathLike)) else path:
-        if Path(p).suffix.lower() not in (".png", ".svg", ".pdf"):
+        if Path(p).suffix.lower() not in FORMATS:
             raise StatsError(f"{p}: the diagram is written as .png, .svg or .pdf")
     ranks = np.asarray(average_ranks, dtype=float)
     names = [str(n) for n in names]
