@@ -303,7 +303,7 @@ def cmi_from_counts_many(tables: list[np.ndarray]) -> list[float]:
     for t, table in enumerate(tables):
         by_shape.setdefault(table.shape, []).append(t)
     for members in by_shape.values():
-        n = np.stack([tables[t] for t in members]).astype(np.float64)
+        n = np.stack([tables[t] for t in members]).astype(np.float64, copy=False)
         total = n.sum(axis=(1, 2, 3))
         n_c = n.sum(axis=(2, 3), keepdims=True)
         n_ca = n.sum(axis=3, keepdims=True)
