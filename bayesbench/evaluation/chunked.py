@@ -275,12 +275,14 @@ def run_chunked(job: ChunkedJob, run_on):
     (an executor yielding ``(index, result)``; see :mod:`.executors`)."""
     folds = fold_statistics(job, run_on)
     totals = [sum(per_rep[1:], per_rep[0]) for per_rep in folds]
-    fitted = {(rep, fold, ci): fit_fold(job.classifiers[ci], totals[rep] - folds[rep][fold])
+    # Each training part's counts once, for all the classifiers of its fold and its records.
+    train = {(rep, fold): totals[rep] - folds[rep][fold] for rep, fold, _, _ in job.cells}
+    fitted = {(rep, fold, ci): fit_fold(job.classifiers[ci], train[rep, fold])
               for rep, fold, ci, _ in job.cells}
     models = {key: f.model for key, f in fitted.items() if f.model is not None}
     tallies = fold_tallies(job, models, run_on)
     for cell in job.cells:
         rep, fold, ci, _ = cell
         record = _record(job, cell, fitted[cell[:3]], tallies.get(cell[:3]),
-                         totals[rep] - folds[rep][fold], folds[rep][fold])
+                         train[rep, fold], folds[rep][fold])
         yield record, fitted[cell[:3]].model if record["status"] == "ok" else None
