@@ -86,7 +86,7 @@ public class AodeTimer {
 
 
 def run_ours(X, y, cards, k, fold, folds):
-    from bayesbench.models.aode import AODE
+    from bayesbench.models.learners.aode import AODE
 
     seconds, cpu, correct = 0.0, 0.0, 0
     for f in range(folds):

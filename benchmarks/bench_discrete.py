@@ -269,8 +269,8 @@ def main(argv=None):
     # pgmpy's predict draws a progress bar; tqdm reads this when it is imported.
     os.environ.setdefault("TQDM_DISABLE", "1")
     # Imported before forking, so that no method's time includes importing a library.
-    import bayesbench.models.naive_bayes  # noqa: F401
-    import bayesbench.models.tan  # noqa: F401
+    import bayesbench.models.learners.naive_bayes  # noqa: F401
+    import bayesbench.models.learners.tan  # noqa: F401
     for module in ("sklearn.naive_bayes", "pgmpy.estimators", "pgmpy.models",
                    "pgmpy.parameter_estimator"):
         try:

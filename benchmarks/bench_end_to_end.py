@@ -166,7 +166,7 @@ def _pooled_accuracy(run_dir: Path) -> str:
 FLOOR_SCRIPT = r"""
 import sys
 from bayesbench.data.load import load_dataset
-from bayesbench.models.statistics import Statistics
+from bayesbench.models.core.sufficient import Statistics
 
 ds = load_dataset(sys.argv[1])
 stats = Statistics.from_codes(ds.codes(), ds.y, ds.cardinalities, ds.n_classes,

@@ -47,11 +47,11 @@ from pathlib import Path
 import numpy as np
 
 from bayesbench.data import bundled_dir, load_dataset
-from bayesbench.models.anb import AugmentedNaiveBayes
-from bayesbench.models.hill_climbing import FSSJ, KDBHC, TANHC, TANHCSP
-from bayesbench.models.inner_cv import stratified_fold_ids
-from bayesbench.models.structure import Node, Structure
-from bayesbench.models.wrapper import ASB, BSEJ, FSS
+from bayesbench.models.learners.anb import AugmentedNaiveBayes
+from bayesbench.models.search.hill_climbing import FSSJ, KDBHC, TANHC, TANHCSP
+from bayesbench.models.search.inner_cv import stratified_fold_ids
+from bayesbench.models.core.structure import Node, Structure
+from bayesbench.models.search.wrapper import ASB, BSEJ, FSS
 from bayesbench.preprocess.impute import Imputer
 from bayesbench.report.tables import render
 

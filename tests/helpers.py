@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from bayesbench.models.anb import AugmentedNaiveBayes
-from bayesbench.models.structure import Node, Structure
+from bayesbench.models.learners.anb import AugmentedNaiveBayes
+from bayesbench.models.core.structure import Node, Structure
 
 # The fields of a record that vary between identical runs.
 VARYING = ("fit_seconds", "predict_seconds", "tune_seconds", "checksum")

@@ -600,7 +600,7 @@ def test_classifiers_name_shows_parameters_and_the_whole_docstring():
     res = invoke("classifiers", "kdb")
     assert res.exit_code == 0, res.output
     lines = res.stdout.splitlines()
-    assert lines[0] == "kdb (built-in: bayesbench.models.kdb:KDB); input: codes"
+    assert lines[0] == "kdb (built-in: bayesbench.models.learners.kdb:KDB); input: codes"
     assert any(ln.split() == ["k=2", "an", "integer", ">=", "0"] for ln in lines), lines[:6]
     assert "Parameters\n----------" in res.stdout
     res = invoke("classifiers", "sklearn.tree:DecisionTreeClassifier")

@@ -14,7 +14,7 @@ from bayesbench.data import load_dataset
 from bayesbench.evaluation.splits import make_splits
 from bayesbench.evaluation.store import read_records
 from bayesbench.experiment import run_experiment
-from bayesbench.models.naive_bayes import NaiveBayes
+from bayesbench.models.learners.naive_bayes import NaiveBayes
 from bayesbench.preprocess.discretize import Discretizer
 from bayesbench.spec import CVSpec
 from click.testing import CliRunner

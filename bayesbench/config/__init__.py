@@ -22,7 +22,7 @@ from ..report.tables import FORMATS
 from ..spec import CVSpec, Experiment, RunOptions
 from . import sections
 from ..data.load import DATA_ENV
-from .chunked import chunked_problems
+from .chunked_checks import chunked_problems
 from .datasets import data_dirs, datasets
 from .problems import Problems, kind_of, shown
 from .yaml_file import read_yaml

@@ -23,7 +23,7 @@ Values read as in a single CSV file (:mod:`.csv_format`): fields are stripped, `
 an empty field, ``NA`` and ``nan`` are missing, categories are sorted (numerically when
 all read as numbers), rows whose class is missing are dropped, and the kept rows are
 numbered across the files in file order (sorted paths): the *global row index* that
-:func:`~.folds.hashed_folds` deals into folds. The field separator is a comma unless one
+:func:`~bayesbench.data.fold_assignment.hashed_folds` deals into folds. The field separator is a comma unless one
 is given (no detection from the header).
 
 An attribute whose every present value reads as a number is *numeric* (as in one CSV

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..errors import BayesbenchError, ClassifierError
-from ..models.base import BaseClassifier
+from ..models.core.base import BaseClassifier
 
 MAX_WARNINGS = 5
 
@@ -65,7 +65,7 @@ def fit_predict(clf, X_train, y_train, X_test, *, n_classes: int,
     fits it instead, the same model without the rows (``X_train`` and ``y_train`` are then
     not read, and may be None).
     ``feature_names`` name the columns of an array ``X_train`` for a ``fit`` that takes
-    them (bayesbench's own learners, :func:`~bayesbench.models.base.fresh_fit`), which
+    them (bayesbench's own learners, :func:`~bayesbench.models.core.base.fresh_fit`), which
     then need no DataFrame to learn the attributes' names.
     """
     if statistics is not None:

@@ -13,15 +13,15 @@ from functools import partial
 import numpy as np
 
 from ..data.encode import encode, feature_names, used_attributes
-from ..data.folds import fold_rng
-from ..models.base import BaseClassifier
-from ..models.counting import TableTooLarge, table_limit
+from ..data.fold_assignment import fold_rng
+from ..models.core.base import BaseClassifier
+from ..measures.codes import TableTooLarge, table_limit
 from ..models.registry import (classifier_class, default_input, make_classifier,
                                parameter_defaults)
-from ..models.statistics import fits_from_statistics
+from ..models.core.sufficient import fits_from_statistics
 from ..spec import ClassifierSpec, RunOptions
 from .adapter import fit_predict
-from .chunked import ChunkedJob, run_chunked
+from .chunked_run import ChunkedJob, run_chunked
 from .executors import execute as map_jobs
 from .metrics import evaluate
 from .plan import FoldJob, Plan
@@ -272,7 +272,7 @@ def execute(work: Plan, run, options: RunOptions) -> list[dict]:
 
 
 def chunked_records(job: ChunkedJob, options: RunOptions):
-    """The records of a chunked data set's tasks (:mod:`.chunked`), each file's passes run
+    """The records of a chunked data set's tasks (:mod:`~bayesbench.config.chunked_checks`), each file's passes run
     on the executor ``options`` chooses, with their models' structures as
     :func:`run_classifier` describes them."""
     def run_on(fn, tasks):

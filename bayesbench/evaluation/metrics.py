@@ -20,7 +20,7 @@ Probability-based scores use the full ``(n, n_classes)`` matrix ``proba``:
 
 Model scores (:data:`MODEL_SCORES`, bnclassify's ``loglik``, ``cll``, ``nparams``,
 ``AIC`` and ``BIC``) describe the fitted model on its own training fold (see
-:mod:`bayesbench.models.scores`: AIC ``2 k - 2 LL`` and BIC ``k ln N - 2 LL``,
+:mod:`bayesbench.models.core.scores`: AIC ``2 k - 2 LL`` and BIC ``k ln N - 2 LL``,
 smaller is better). Only bayesbench's discrete Bayesian network classifiers have
 them; for other classifiers, and for the likelihood-based ones under attribute
 weights, a record leaves them out and tables show them empty.

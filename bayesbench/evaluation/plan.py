@@ -17,7 +17,7 @@ import numpy as np
 from ..data.chunks import is_chunked
 from ..errors import BayesbenchError, PlanError
 from ..spec import ClassifierSpec, DatasetSpec, Experiment, PreprocessSpec
-from .chunked import ChunkedJob, HashedFold
+from .chunked_run import ChunkedJob, HashedFold
 from .metrics import MODEL_SCORES, per_class_metric
 from .prepare import DataCache, PreparedData
 from .splits import Split, make_splits

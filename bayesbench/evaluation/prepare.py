@@ -10,7 +10,7 @@ discretizer are fitted on the whole data set before splitting.
 
 Cross-validation by count subtraction: when every fold's discrete view is coded as the
 whole data set is (:func:`counts_subtract`: nominal data, or preprocessing fitted
-globally, and no noise), the whole data set's :class:`~bayesbench.models.statistics.
+globally, and no noise), the whole data set's :class:`~bayesbench.models.core.sufficient.
 Statistics` are counted once (:func:`with_total_statistics`) and each training part's are
 ``total - test part`` (the ``statistics`` view), so that a learner with ``fit_statistics``
 never recounts the nine tenths of the rows the other folds share.
@@ -24,8 +24,8 @@ from dataclasses import dataclass, replace
 
 from ..data import Dataset, load_dataset
 from ..data.chunks import ChunkedSource, scan
-from ..data.folds import fold_rng
-from ..models.statistics import Statistics
+from ..data.fold_assignment import fold_rng
+from ..models.core.sufficient import Statistics
 from ..errors import PreprocessError
 from ..preprocess.discretize import Discretizer, discretize_chunked
 from ..preprocess.impute import Imputer

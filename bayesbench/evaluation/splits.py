@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..data.folds import fold_rng, kfold_assignment
+from ..data.fold_assignment import fold_rng, kfold_assignment
 from ..errors import PlanError
 from ..spec import CVSpec
 

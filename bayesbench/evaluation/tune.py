@@ -6,7 +6,7 @@ part only, as the classifier receives it (the experiment's preprocessing is fitt
 that part, never on the outer test part); its score is the mean of the metric over
 the inner folds. The best combination wins, the first one written among equals, and
 is then fitted on the whole training part. The inner folds are dealt by
-:func:`bayesbench.data.folds.kfold_assignment`, as the outer ones, from a generator
+:func:`bayesbench.data.fold_assignment.kfold_assignment`, as the outer ones, from a generator
 that the caller seeds from the task.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..data.folds import kfold_assignment
+from ..data.fold_assignment import kfold_assignment
 from ..errors import BayesbenchError
 from .adapter import fit_predict
 from .metrics import LOWER_IS_BETTER, PROBABILITY_METRICS, evaluate

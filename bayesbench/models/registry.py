@@ -27,31 +27,31 @@ from typing import NamedTuple
 
 from ..data.encode import INPUT_KINDS
 from ..errors import ClassifierError
-from .base import BaseClassifier
-from .validation import describe, validate_params
+from .core.base import BaseClassifier
+from .core.constraints import describe, validate_params
 
 ENTRY_POINT_GROUP = "bayesbench.classifiers"
 
 _REGISTRY: dict[str, str] = {
-    "nb": "naive_bayes:NaiveBayes",
-    "map": "map:MAPClassifier",
-    "tan": "tan:TAN",
-    "ddr_tan": "tan:DDRTAN",
-    "kdb": "kdb:KDB",
-    "aode": "aode:AODE",
-    "gnb": "gaussian:GaussianNB",
-    "full_bayes": "gaussian:FullBayes",
-    "linear_full_bayes": "gaussian:LinearFullBayes",
-    "knaive": "knaive:KNaiveBayes",
-    "stan": "selective:STAN",
-    "ffss": "selective:FFSS",
-    "fss": "wrapper:FSS",
-    "bsej": "wrapper:BSEJ",
-    "asb": "wrapper:ASB",
-    "tan_hc": "hill_climbing:TANHC",
-    "tan_hcsp": "hill_climbing:TANHCSP",
-    "kdb_hc": "hill_climbing:KDBHC",
-    "fssj": "hill_climbing:FSSJ",
+    "nb": "learners.naive_bayes:NaiveBayes",
+    "map": "learners.map:MAPClassifier",
+    "tan": "learners.tan:TAN",
+    "ddr_tan": "learners.tan:DDRTAN",
+    "kdb": "learners.kdb:KDB",
+    "aode": "learners.aode:AODE",
+    "gnb": "learners.gaussian:GaussianNB",
+    "full_bayes": "learners.gaussian:FullBayes",
+    "linear_full_bayes": "learners.gaussian:LinearFullBayes",
+    "knaive": "learners.knaive:KNaiveBayes",
+    "stan": "search.selective:STAN",
+    "ffss": "search.selective:FFSS",
+    "fss": "search.wrapper:FSS",
+    "bsej": "search.wrapper:BSEJ",
+    "asb": "search.wrapper:ASB",
+    "tan_hc": "search.hill_climbing:TANHC",
+    "tan_hcsp": "search.hill_climbing:TANHCSP",
+    "kdb_hc": "search.hill_climbing:KDBHC",
+    "fssj": "search.hill_climbing:FSSJ",
 }
 # bayesbench's learners name their input by what it holds; the contract by its form.
 _OWN_INPUT = {"discrete": "codes", "continuous": "numeric"}
@@ -80,6 +80,16 @@ def entry_point_classifiers() -> dict[str, str]:
         _ENTRY_POINTS.clear()
         _ENTRY_POINTS[key] = {k: v for k, v in sorted(found.items()) if k not in _REGISTRY}
     return _ENTRY_POINTS[key]
+
+
+def builtin_class(class_name: str):
+    """The built-in learner class called ``class_name`` (``"TAN"``), or None: what
+    ``bayesbench.models.TAN`` resolves to."""
+    for target in _REGISTRY.values():
+        module, _, qualname = target.partition(":")
+        if qualname == class_name:
+            return getattr(importlib.import_module(f"{__package__}.{module}"), qualname)
+    return None
 
 
 def classifier_names() -> list[str]:
@@ -171,7 +181,7 @@ def make_classifier(name: str, **params):
     """A new, unfitted classifier ``name`` with hyper-parameters ``params``, checked.
 
     An unknown parameter, or a value outside the learner's declared constraints
-    (:mod:`.validation`, or scikit-learn's own parameter validation for its
+    (:mod:`~bayesbench.models.core.constraints`, or scikit-learn's own parameter validation for its
     estimators), raises :class:`~bayesbench.errors.ClassifierError` whose
     ``parameter`` names it; an unknown parameter's message lists the parameters the
     classifier takes. A constructor that raises is one such error too.

@@ -1,6 +1,6 @@
 """Drawings of a learned augmented naive Bayes network.
 
-:func:`plot_network` draws a :class:`~bayesbench.models.structure.Structure`
+:func:`plot_network` draws a :class:`~bayesbench.models.core.structure.Structure`
 with matplotlib alone (no Graphviz binary): the class node on top, every node
 below it joined to it by a light arc, attributes joined into one
 super-attribute drawn as one box listing them, and the arcs between attribute

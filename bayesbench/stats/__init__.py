@@ -1,6 +1,6 @@
 """Statistical tests for comparing classifiers.
 
-Over the folds of one data set (:mod:`~bayesbench.stats.folds`): the paired
+Over the folds of one data set (:mod:`~bayesbench.stats.fold_tests`): the paired
 t-test, Nadeau and Bengio's corrected resampled t-test, the unpaired t-test,
 and :func:`fold_tests`, which runs any of :data:`FOLD_TESTS` (the Wilcoxon test
 included) on many pairs at once. Over several data sets
@@ -11,7 +11,7 @@ win/tie/loss counts. Scores closer than :data:`TIE_DECIMALS` decimals tie
 everywhere (:func:`tie_safe`). Every test is a pure function returning a small
 frozen dataclass.
 """
-from .folds import (FOLD_TESTS, PAIRED_TESTS, FoldTestsResult, TTestResult, corrected_ttest, fold_tests,
+from .fold_tests import (FOLD_TESTS, PAIRED_TESTS, FoldTestsResult, TTestResult, corrected_ttest, fold_tests,
                     paired_ttest, unpaired_ttest)
 from .multiple import (TIE_DECIMALS, AdjustedResult, ControlResult, FriedmanResult, NemenyiResult,
                        SignTestResult, WilcoxonResult, WinTieLoss, bonferroni,

@@ -28,6 +28,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..errors import StatsError
+from ..measures.ties import TIE_DECIMALS, tie_safe
 
 __all__ = [
     "TIE_DECIMALS", "tie_safe", "average_ranks", "rank_scores", "FriedmanResult", "friedman", "nemenyi_q",
@@ -36,18 +37,6 @@ __all__ = [
     "AdjustedResult", "holm", "bonferroni", "WilcoxonResult", "wilcoxon", "wilcoxon_rows",
     "wilcoxon_critical_value", "SignTestResult", "sign_test", "WinTieLoss", "win_tie_loss",
 ]
-
-# Scores that differ only by floating-point noise (0.768 - 0.763 against 0.936 - 0.931,
-# or one mean summed in another order) must tie; 12 decimals is far below any
-# difference a classifier comparison can resolve. Every test and table that decides
-# whether two scores tie rounds them with this.
-TIE_DECIMALS = 12
-
-
-def tie_safe(x) -> np.ndarray:
-    """``x`` rounded to :data:`TIE_DECIMALS` decimals: equal scores compare equal."""
-    return np.round(x, TIE_DECIMALS)
-
 
 def _paired_differences(a, b, what: str, *, lower_is_better: bool = False) -> np.ndarray:
     """``a - b`` per data set, tie-safe, positive where ``a`` is better."""

@@ -5,7 +5,7 @@ import pytest
 from bayesbench.data import load_dataset
 from bayesbench.data.chunks import (chunk_files, chunks, is_chunked, numeric_chunks,
                                     numeric_look, scan)
-from bayesbench.data.folds import fold_rng, hashed_folds
+from bayesbench.data.fold_assignment import fold_rng, hashed_folds
 from bayesbench.errors import DataError
 
 HEADER = "a, b,c,class\n"
@@ -91,7 +91,7 @@ def test_an_empty_directory_is_refused(tmp_path):
         scan(tmp_path / "*.arff")
 
 
-# hashed_folds lives in data/folds.py (whose other primitives tests/evaluation/test_splits.py
+# hashed_folds lives in data/fold_assignment.py (whose other primitives tests/evaluation/test_splits.py
 # covers); it deals the folds of chunked data sets only.
 def test_hashed_folds_depend_on_the_row_index_alone():
     rows = np.arange(100_000)

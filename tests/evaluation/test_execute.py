@@ -5,7 +5,7 @@ import pytest
 
 from bayesbench.config import parse_config
 from bayesbench.data import load_dataset
-from bayesbench.data.folds import fold_rng
+from bayesbench.data.fold_assignment import fold_rng
 from bayesbench.errors import ConfigError
 from bayesbench.evaluation.execute import task_seed
 from bayesbench.evaluation.plan import plan
@@ -30,7 +30,7 @@ def test_random_state_is_derived_per_fold_when_left_none(finished):
 def test_the_first_folds_network_is_kept_and_matches_its_summary(finished):
     # The record's network is the structure its one-line summary describes; only the first
     # fold's record holds it, and naive Bayes (nothing learned) has none.
-    from bayesbench.models.structure import Node, Structure
+    from bayesbench.models.core.structure import Node, Structure
 
     _, result = finished
     records = read_records(result.run_dir)
@@ -182,7 +182,7 @@ COUNTED = [{"name": "nb", "params": {"alpha": [0, 0.5, 1]}}, "tan", "ddr_tan",
 ])
 def test_count_subtraction_leaves_every_record_unchanged(uci_dir, tmp_path, monkeypatch, over):
     import bayesbench.evaluation.execute as execute
-    from bayesbench.models.statistics import StatisticsLearner
+    from bayesbench.models.core.sufficient import StatisticsLearner
     from helpers import small_config, stable_order, without_timings
 
     counted = []

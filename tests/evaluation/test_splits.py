@@ -6,7 +6,7 @@ import zlib
 import numpy as np
 import pytest
 
-from bayesbench.data.folds import fold_rng, stable_hash
+from bayesbench.data.fold_assignment import fold_rng, stable_hash
 from bayesbench.evaluation.splits import make_splits
 from bayesbench.spec import CVSpec
 
@@ -56,7 +56,7 @@ def test_folds_depend_on_seed_dataset_and_repetition_only():
 def test_stable_hash_is_not_pythons_salted_hash():
     assert stable_hash("iris") == zlib.crc32(b"iris")
     # A fresh interpreter (another hash salt) draws the same numbers.
-    code = ("from bayesbench.data.folds import fold_rng; "
+    code = ("from bayesbench.data.fold_assignment import fold_rng; "
             "print(fold_rng(5, 'iris', 2).integers(10**9))")
     out = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env={"PYTHONHASHSEED": str(s), "PATH": ""}, check=True).stdout

@@ -6,7 +6,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import GridSearchCV, PredefinedSplit
 
 from bayesbench import make_classifier
-from bayesbench.data.folds import fold_rng, kfold_assignment
+from bayesbench.data.fold_assignment import fold_rng, kfold_assignment
 from bayesbench.errors import BayesbenchError
 from bayesbench.evaluation.tune import candidates, tune
 from bayesbench.preprocess.transformers import MDLDiscretizer

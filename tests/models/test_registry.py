@@ -58,7 +58,7 @@ def test_no_parameter_hides_a_method(name):
 def test_classifier_errors_are_value_errors_as_scikit_learn_expects():
     import numpy as np
 
-    from bayesbench.models.gaussian import GaussianNB
+    from bayesbench.models.learners.gaussian import GaussianNB
 
     with pytest.raises(ValueError, match="NaN"):
         GaussianNB().fit(np.array([[np.nan], [1.0]]), np.array([0, 1]))

@@ -146,7 +146,7 @@ import sys
 from pathlib import Path
 import numpy as np
 import pandas as pd
-from bayesbench.models.structure import Node, Structure
+from bayesbench.models.core.structure import Node, Structure
 from bayesbench.report.cdplot import plot_cd
 from bayesbench.report.figures import dataset_means, plot_against_baseline, plot_fold_scores
 from bayesbench.report.network import plot_network

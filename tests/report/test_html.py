@@ -10,7 +10,7 @@ import pytest
 from helpers import check_page, chromium
 
 from bayesbench.errors import ReportError
-from bayesbench.models.structure import Node, Structure
+from bayesbench.models.core.structure import Node, Structure
 from bayesbench.report.html import Figure, Section, Table, inline_svg, render_report_html, write_report_html
 from bayesbench.report.network import plot_network
 

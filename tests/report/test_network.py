@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from bayesbench.errors import ReportError
-from bayesbench.models.structure import Node, Structure
-from bayesbench.models.tan import TAN
+from bayesbench.models.core.structure import Node, Structure
+from bayesbench.models.learners.tan import TAN
 from bayesbench.report.network import (NodeBox, arc_geometry, network_layout, node_arcs, plot_network,
                                        write_dot)
 

@@ -40,7 +40,7 @@ def test_without_matplotlib_plotting_is_unavailable_and_drawing_says_how_to_inst
         from bayesbench.errors import ReportError
         from bayesbench.report.plotting import plotting_available
         from bayesbench.report.network import plot_network
-        from bayesbench.models.structure import Structure
+        from bayesbench.models.core.structure import Structure
         print(plotting_available())
         try:
             plot_network(Structure.naive(3), {str(tmp_path / "n.svg")!r})

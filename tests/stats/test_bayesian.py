@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from bayesbench.data import bundled_dir, find_dataset, load_dataset
-from bayesbench.data.folds import fold_rng, kfold_assignment
+from bayesbench.data.fold_assignment import fold_rng, kfold_assignment
 from bayesbench.errors import StatsError
 from bayesbench.models.registry import make_classifier
 from bayesbench.preprocess.discretize import Discretizer

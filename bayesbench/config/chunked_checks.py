@@ -1,0 +1,91 @@
+"""What a chunked data set (a directory or glob of files, or one file declared ``chunked``,
+docs/large-data.md) allows of the rest of a config, checked before any result directory is
+made: metrics that add up over chunks, classifiers fitted from counts, unstratified k-fold,
+no imputation or noise, and numeric attributes discretized on all the rows (global scope)
+by a method that counts."""
+from __future__ import annotations
+
+from ..data.chunks import is_chunked, numeric_look
+from ..errors import BayesbenchError
+from ..evaluation.chunked_run import NOT_CHUNKED
+from ..models.registry import make_classifier
+from ..models.core.sufficient import fits_from_statistics
+from ..preprocess.discretize import CHUNKED_METHODS
+from ..spec import Experiment
+from .problems import Problems
+
+
+def _from_counts(spec) -> bool:
+    if spec.tune is not None or spec.input not in (None, "codes"):
+        return False
+    try:
+        return fits_from_statistics(make_classifier(spec.learner, **spec.params))
+    except Exception:  # noqa: BLE001 - a classifier that cannot be made is reported elsewhere
+        return True
+
+
+def _split_problems(run: Experiment, raw_cv: dict, at: str, p: Problems, why: str) -> None:
+    if run.cv.kind != "kfold":
+        p.add(f"{at}cv", f"{run.cv.kind} splits need every row at once; {why} takes k-fold")
+    elif raw_cv.get("stratified") is True:
+        p.add(f"{at}cv.stratified", f"{why} deals its folds by a hash of the row index, "
+                                    f"unstratified: leave the key out or write false")
+    if run.preprocess.impute != "none":
+        p.add(f"{at}preprocess.impute", f"{why} keeps missing values missing: use none")
+    if run.preprocess.noise is not None:
+        p.add(f"{at}preprocess.noise", f"{why} takes no noise")
+
+
+def _numeric(experiment: Experiment, chunked: list) -> tuple[str, str] | None:
+    """``(why, attribute)`` of the first chunked data set that looks numeric, if any."""
+    for i in chunked:
+        d = experiment.datasets[i]
+        try:
+            names = numeric_look(d.path, d.class_attribute, attributes=d.attributes,
+                                 delimiter=d.delimiter)
+        except BayesbenchError:  # an unreadable data set is reported when it is read
+            continue
+        if names:
+            return f"the chunked data set '{d.name}' (datasets[{i}])", names[0]
+    return None
+
+
+def _discretize_problems(run: Experiment, numeric, at: str, p: Problems) -> None:
+    if numeric is None:
+        return
+    why, name = numeric
+    if run.preprocess.discretize not in CHUNKED_METHODS:
+        p.add(f"{at}preprocess.discretize", f"{why} has a numeric attribute '{name}', which "
+                                            f"chunked data discretize by "
+                                            f"{' or '.join(CHUNKED_METHODS)}")
+    elif run.preprocess.scope != "global":
+        p.add(f"{at}preprocess.scope", f"per-fold discretization is not available for {why}, "
+                                       f"whose attribute '{name}' is numeric: write global")
+
+
+def chunked_problems(raw: dict, experiment: Experiment, origins: list, p: Problems) -> None:
+    """Add a problem for every part of the experiment that a chunked data set refuses;
+    ``origins[i]`` is the index in ``classifiers`` of the entry of classifier ``i``."""
+    chunked = [i for i, d in enumerate(experiment.datasets) if d.chunked or is_chunked(d.path)]
+    if not chunked:
+        return
+    why = (f"the chunked data set '{experiment.datasets[chunked[0]].name}' "
+           f"(datasets[{chunked[0]}])")
+    for j, metric in enumerate(experiment.metrics):
+        if metric in NOT_CHUNKED:
+            p.add(f"metrics[{j}]", f"'{metric}' is not computed for {why} (it cannot be "
+                                   f"summed chunk by chunk)")
+    if experiment.compare.metric in NOT_CHUNKED:
+        p.add("compare.metric", f"'{experiment.compare.metric}' is not computed for {why}")
+    for spec, i in zip(experiment.classifiers, origins):
+        if not _from_counts(spec):
+            p.add(f"classifiers[{i}]", f"'{spec.label}' is not fitted from counts "
+                                       f"(fit_statistics, untuned, codes), which {why} needs")
+    numeric = _numeric(experiment, chunked)
+    arms = raw.get("arms") if isinstance(raw.get("arms"), list) else []
+    for k, run in enumerate(experiment.runs()):
+        own = arms[k] if experiment.arms and k < len(arms) and isinstance(arms[k], dict) else {}
+        at = f"arms[{k}]." if experiment.arms and ("cv" in own or "preprocess" in own) else ""
+        raw_cv = own.get("cv") if at and isinstance(own.get("cv"), dict) else raw.get("cv")
+        _split_problems(run, raw_cv if isinstance(raw_cv, dict) else {}, at, p, why)
+        _discretize_problems(run, numeric, at, p)

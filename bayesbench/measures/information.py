@@ -1,0 +1,413 @@
+"""Information measures between attributes given the class, from counts.
+
+Pure functions over the counts ``N(c, a, b)`` of every attribute pair (all
+pairs counted at once as a one-hot Gram matrix when the attributes have few
+values, else one ``np.bincount`` per pair over a combined index; no loop over
+rows). Rows with a missing value in either attribute of a pair are left out of
+that pair only.
+Logarithms are natural (nats).
+
+- :func:`conditional_mutual_information`: Chow-Liu / Friedman weight (Zhang
+  2005, Eq. 15)::
+
+      I(Xi; Xj | C) = sum p(xi, xj, c) ln [ p(xi, xj | c) / (p(xi | c) p(xj | c)) ]
+
+- :func:`ddr_information`: Zhang's dependence-distribution weight I_D (Eq. 17,
+  two classes; Eq. 18-19, several), see its docstring.
+- :func:`mutual_information_with_class`: ``I(Xi; C)`` of each attribute (kDB's order).
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+from typing import Callable, Iterable, Iterator, Sequence
+
+import numpy as np
+
+from .codes import (check_table_size, clean_columns, code_dtype, compact_codes,
+                       current_table_limit)
+
+
+def _slotted_columns(X, cards):
+    """Columns in a compact dtype, a missing or unknown value moved to an extra slot ``card``.
+
+    Returns the columns and each column's width (``card``, or ``card + 1``
+    when it needed the slot).
+    """
+    X = compact_codes(X, cards)
+    clean = clean_columns(X, cards)
+    cols, widths = [], []
+    for j in range(X.shape[1]):
+        col, card = X[:, j], int(cards[j])
+        if not clean[j]:
+            col = np.where((col < 0) | (col >= card), card, col).astype(X.dtype)
+        cols.append(col)
+        widths.append(card + (not clean[j]))
+    return cols, widths
+
+
+def pair_counts(X: np.ndarray, y: np.ndarray, cards: Sequence[int],
+                n_classes: int) -> Iterator[tuple[int, int, np.ndarray]]:
+    """Yield ``(i, j, N)`` for every pair ``i < j``, ``N`` of shape ``(n_classes, r_i, r_j)``.
+
+    Counted as :func:`pair_count_matrix` counts (a block of attributes at a time) when
+    the attributes have few values (:func:`gram_pays`), else one ``bincount`` per pair.
+    """
+    if gram_pays(cards):
+        _check_pair_tables(X, cards, n_classes)
+        starts = value_offsets(cards)
+        for lo, hi, counts in _count_blocks(X, y, cards, n_classes):
+            first = int(starts[lo])
+            for i in range(lo, hi):
+                a = slice(int(starts[i]) - first, int(starts[i + 1]) - first)
+                for j in range(i + 1, len(starts) - 1):
+                    yield i, j, np.ascontiguousarray(
+                        counts[:, a, int(starts[j]) - first:int(starts[j + 1]) - first])
+        return
+    yield from _bincount_pairs(X, y, cards, n_classes)
+
+
+def _bincount_pairs(X, y, cards, n_classes):
+    """:func:`pair_counts`, one ``bincount`` per pair over a combined index."""
+    cards = np.asarray(cards, dtype=np.int64)
+    y = np.asarray(y, dtype=np.int64)
+    cols, widths = _slotted_columns(X, cards)
+    for i in range(len(cols)):
+        wi, ri = widths[i], int(cards[i])
+        base = y * wi
+        base += cols[i]
+        for j in range(i + 1, len(cols)):
+            wj, rj = widths[j], int(cards[j])
+            check_table_size((wi, wj, n_classes), (i, j))
+            index = base * wj
+            index += cols[j]
+            n = np.bincount(index, minlength=n_classes * wi * wj)
+            yield i, j, n.reshape(n_classes, wi, wj)[:, :ri, :rj].astype(np.float64)
+
+
+def pair_count_matrix(X: np.ndarray, y: np.ndarray, cards: Sequence[int],
+                      n_classes: int) -> np.ndarray:
+    """``N(c, x_i = a, x_j = b)`` of every pair of attribute values, as one array.
+
+    Shape ``(n_classes, R, R)``, ``R`` the sum of the cardinalities; value ``a``
+    of attribute ``i`` is row and column ``s_i + a``, ``s_i`` the sum of the
+    cardinalities before ``i`` (:func:`value_offsets`). Symmetric; block ``(i, i)``
+    holds ``N(c, x_i = a)`` on its diagonal. A row missing (or holding an unknown
+    code in) either attribute of a pair is left out of that pair only.
+
+    All pairs are counted at once as a Gram matrix: with ``O`` the one-hot
+    coding of the rows of class ``c`` (one column per attribute value; a
+    missing or unknown value sets none), ``O^T O`` holds every count. A matrix
+    product runs at BLAS speed where a bincount per pair makes ``m (m - 1) / 2``
+    passes over the rows. ``O`` is coded without the last value of each
+    attribute that is never missing, and with a column of ones: that value's
+    column is ones minus the attribute's other columns, so the counts are
+    ``E^T (O'^T O') E`` for a small matrix ``E`` of 0 and +-1, and the product
+    over rows shrinks by about a half. Products are taken in float32 over
+    blocks of a few thousand rows (every partial sum an integer float32 holds
+    exactly) and summed in float64, where the expansion is exact too. When the
+    attributes have many values the one-hot product costs more than it saves
+    (:func:`gram_pays`), and the blocks come from :func:`pair_counts` instead.
+    """
+    _check_pair_tables(X, cards, n_classes)
+    starts = value_offsets(cards)
+    out = np.zeros((n_classes, starts[-1], starts[-1]))
+    if gram_pays(cards):
+        for lo, hi, counts in _count_blocks(X, y, cards, n_classes):
+            rows, first = slice(int(starts[lo]), int(starts[hi])), int(starts[lo])
+            out[:, rows, first:] = counts
+            out[:, first:, rows] = counts.transpose(0, 2, 1)
+        return out
+    for i, j, counts in _bincount_pairs(X, y, cards, n_classes):
+        out[:, starts[i]:starts[i + 1], starts[j]:starts[j + 1]] = counts
+        out[:, starts[j]:starts[j + 1], starts[i]:starts[i + 1]] = counts.transpose(0, 2, 1)
+    cols, widths = _slotted_columns(X, np.asarray(cards, dtype=np.int64))
+    y = np.asarray(y, dtype=np.int64)
+    for i, (col, w) in enumerate(zip(cols, widths)):
+        n = np.bincount(y * w + col, minlength=n_classes * w).reshape(n_classes, w)
+        block = out[:, starts[i]:starts[i + 1], starts[i]:starts[i + 1]]
+        block[:, np.arange(int(cards[i])), np.arange(int(cards[i]))] = n[:, :int(cards[i])]
+    return out
+
+
+def value_offsets(cards: Sequence[int]) -> np.ndarray:
+    """``s_i``, the offset of attribute ``i``'s values among all values (the layout of
+    :func:`pair_count_matrix`), for each attribute, with the number of all values last."""
+    out = np.zeros(len(cards) + 1, dtype=np.int64)
+    np.cumsum(cards, out=out[1:])
+    return out
+
+
+#: One-hot columns per attribute (on average) up to which :func:`gram_pays`.
+GRAM_MAX_WIDTH = 8
+
+
+def gram_pays(cards: Sequence[int]) -> bool:
+    """Whether all pairs are counted faster as one-hot Gram matrices than by a ``bincount``
+    per pair: the product costs about ``R^2`` operations per row (``R`` the number of
+    values), the bincounts about ``m^2`` slower ones, so the product wins while the
+    attributes have few values each (about :data:`GRAM_MAX_WIDTH` on average)."""
+    return len(cards) > 1 and int(np.sum(cards)) <= GRAM_MAX_WIDTH * len(cards)
+
+
+def _check_pair_tables(X, cards, n_classes):
+    """:func:`~.codes.check_table_size` of every pair's table, first pair over the limit
+    in pair order, before anything is allocated (as :func:`_bincount_pairs` checks them)."""
+    X = np.asarray(X)
+    cards = np.asarray(cards, dtype=np.int64)
+    widths = cards + ~clean_columns(X, cards)
+    cells = np.triu(np.outer(widths.astype(float), widths.astype(float)) * n_classes, k=1)
+    # Float products only find the pairs near the limit; those are checked exactly.
+    for i, j in zip(*np.nonzero(cells > 0.5 * current_table_limit())):
+        check_table_size((int(widths[i]), int(widths[j]), n_classes), (int(i), int(j)))
+
+
+def _count_blocks(X, y, cards, n_classes):
+    """Yield ``(lo, hi, N)``: the counts of attributes ``lo..hi-1``'s values against those of
+    ``lo..m-1``, shape ``(n_classes, s_hi - s_lo, R - s_lo)``, blocks bounded in memory."""
+    cards = np.asarray(cards, dtype=np.int64)
+    y = np.asarray(y, dtype=np.int64)
+    m = cards.size
+    starts = value_offsets(cards)
+    # Rows grouped by class, each row's codes contiguous, for the one-hot blocks.
+    order = np.argsort(y, kind="stable")
+    X = np.asarray(X)
+    X = X.astype(code_dtype(X, cards), copy=False)[order]
+    bounds = np.searchsorted(y[order], np.arange(n_classes + 1))
+    coder = _OneHot(X, cards, starts)
+    for lo, hi in _attribute_blocks(cards, starts, n_classes):
+        whole = lo == 0 and hi == m     # one product of the contiguous buffer, spare included
+        left, right = coder.columns(lo, hi, whole), coder.columns(lo, m, whole)
+        reduced = np.zeros((n_classes, left.size, right.size))
+        # One BLAS thread: threads that spin-wait for a core another process holds
+        # (two runner processes on two cores) made the products 8 times slower.
+        with _blas().limit(limits=1, user_api="blas"):
+            for c in range(n_classes):
+                for at in range(bounds[c], bounds[c + 1], coder.rows):
+                    onehot = coder(at, min(at + coder.rows, bounds[c + 1]))
+                    if whole:
+                        reduced[c] += onehot.T @ onehot
+                    else:
+                        reduced[c] += onehot[:, left].T @ onehot[:, right]
+            first = int(starts[lo])
+            counts = (coder.expand[left][:, first:starts[hi]].T @ reduced
+                      @ coder.expand[right][:, first:])
+        yield lo, hi, counts
+
+
+#: Memory of a block of one-hot rows, and of a block of counts.
+_GRAM_BYTES = 64 << 20
+
+
+@functools.cache
+def _blas():
+    # lazy: threadpoolctl reads the loaded libraries (about 25 ms), needed only to count
+    from threadpoolctl import ThreadpoolController
+    return ThreadpoolController()
+
+
+def _attribute_blocks(cards, starts, n_classes):
+    """Consecutive attribute ranges ``[lo, hi)`` whose counts against every later value fit in
+    ``_GRAM_BYTES`` (at least one attribute each)."""
+    m, lo, total = cards.size, 0, int(starts[-1])
+    while lo < m:
+        hi = lo + 1
+        while hi < m and (n_classes * int(starts[hi + 1] - starts[lo])
+                          * (total - int(starts[lo])) * 8 <= _GRAM_BYTES):
+            hi += 1
+        yield lo, hi
+        lo = hi
+
+
+class _OneHot:
+    """float32 one-hot coding ``O'`` of blocks of rows of ``X``, into one reused buffer.
+
+    Columns: ones; then per attribute its values, without the last of an
+    attribute that no row misses; then a spare column where a missing or
+    unknown value, or a value without a column, puts its 1 (never read).
+    ``expand`` (float64, one row per column, one column per attribute value)
+    gives the full coding as ``O' @ expand``. Blocks of a few thousand rows keep
+    the buffer in cache for the product.
+    """
+
+    def __init__(self, X, cards, starts):
+        clean = clean_columns(X, cards)
+        kept = cards - clean                          # values with a column, per attribute
+        self.first = np.zeros(cards.size + 1, dtype=np.int64)
+        np.cumsum(kept, out=self.first[1:])
+        self.first += 1                               # after the ones column
+        self.X, width = X, int(self.first[-1]) + 1   # ... and before the spare one
+        self.expand = np.zeros((width, int(starts[-1])))
+        column = np.full(int(starts[-1]), width - 1, dtype=np.intp)   # value -> column
+        for j in range(cards.size):
+            values = np.arange(int(starts[j]), int(starts[j + 1]))
+            own = np.arange(int(self.first[j]), int(self.first[j + 1]))
+            column[values[:own.size]] = own
+            self.expand[own, values[:own.size]] = 1.0
+            if own.size < values.size:                # the last value: ones minus the others
+                self.expand[0, values[-1]] = 1.0
+                self.expand[own, values[-1]] = -1.0
+        self.rows = int(max(1, min(8192, _GRAM_BYTES // (4 * width))))
+        self.offsets = np.arange(self.rows, dtype=np.intp)[:, None] * width
+        # Index -1 (a missing or unknown value) reads the appended spare column.
+        self.lookup = np.append(column, width - 1)
+        self.starts = starts[:-1]
+        self.unclean = [(j, int(cards[j])) for j in np.flatnonzero(~clean)]
+        self.buffer = np.empty(self.rows * width, dtype=np.float32)
+        self.width = width
+
+    def columns(self, lo, hi, whole=False):
+        """The ones column and the columns of attributes ``lo`` to ``hi - 1`` (all: ``whole``)."""
+        if whole:
+            return np.arange(self.width)
+        return np.r_[0, self.first[lo]:self.first[hi]]
+
+    def __call__(self, lo, hi):
+        n, codes = hi - lo, self.X[lo:hi]
+        index = codes.astype(np.intp)
+        index += self.starts
+        for j, card in self.unclean:
+            index[:, j] = np.where((codes[:, j] < 0) | (codes[:, j] >= card), -1, index[:, j])
+        index = self.lookup.take(index)
+        index += self.offsets[:n]
+        out = self.buffer[:n * self.width].reshape(n, self.width)
+        out.fill(0.0)
+        out[:, 0] = 1.0
+        out.ravel()[index.ravel()] = 1.0
+        return out
+
+
+def cmi_from_counts(n: np.ndarray) -> float:
+    """``I(Xi; Xj | C)`` from counts ``N(c, a, b)`` (empirical probabilities)."""
+    total = n.sum()
+    if total == 0:
+        return 0.0
+    n_c = n.sum(axis=(1, 2), keepdims=True)
+    n_ca = n.sum(axis=2, keepdims=True)
+    n_cb = n.sum(axis=1, keepdims=True)
+    nz = n > 0
+    ratio = (n * n_c)[nz] / (n_ca * n_cb)[nz]
+    return float(np.sum(n[nz] * np.log(ratio)) / total)
+
+
+def cmi_from_counts_many(tables: list[np.ndarray]) -> list[float]:
+    """:func:`cmi_from_counts` of each ``(C, A, B)`` table, equal to it to the last bit.
+
+    The tables of one shape are computed together: every step is elementwise
+    or a sum of integer counts (exact in any order), except the final sum over
+    a table's cells, which is taken per table over its cells in order, as
+    :func:`cmi_from_counts` takes it.
+    """
+    out = [0.0] * len(tables)
+    by_shape: dict[tuple, list[int]] = {}
+    for t, table in enumerate(tables):
+        by_shape.setdefault(table.shape, []).append(t)
+    for members in by_shape.values():
+        n = np.stack([tables[t] for t in members]).astype(np.float64, copy=False)
+        total = n.sum(axis=(1, 2, 3))
+        n_c = n.sum(axis=(2, 3), keepdims=True)
+        n_ca = n.sum(axis=3, keepdims=True)
+        n_cb = n.sum(axis=2, keepdims=True)
+        nz = n > 0
+        ratio = (n * n_c)[nz] / (n_ca * n_cb)[nz]
+        terms = np.split(n[nz] * np.log(ratio), np.cumsum(nz.reshape(len(members), -1)
+                                                          .sum(axis=1))[:-1])
+        for p, t in enumerate(members):
+            if total[p] != 0:
+                out[t] = float(np.add.reduce(terms[p]) / total[p])
+    return out
+
+
+def ddr_from_counts(n: np.ndarray, alpha: float = 1.0) -> float:
+    """Zhang's ``I_D(Xi, Xj | C)`` from counts ``N(c, a, b)``.
+
+    With ``l_c(a, b) = ln [ p(a | b, c) / p(a | c) ] = ln [ p(a, b | c) / (p(a | c) p(b | c)) ]``
+    (the local dependence derivative of Xi with parent Xj in class c)::
+
+        I_D = sum_{a, b} p(a, b) sum_c (l_c(a, b) - mean_c l_c(a, b))^2
+
+    For two classes ``sum_c (l_c - mean)^2 = (l_+ - l_-)^2 / 2``, so this is
+    Eq. 17 halved, and gives the same spanning tree. Eq. 19 of the paper
+    averages over all ``a, b, c`` (a constant); read literally it would not
+    measure how the dependence is *distributed over the classes* at ``(a, b)``,
+    which is what Eq. 17 and the text describe, so the average is taken over
+    the classes at each cell. ``p(a, b | c)`` is smoothed with ``alpha``
+    pseudo-counts per cell (its marginals are sums of the smoothed joint) so
+    that every logarithm is finite; with ``alpha = 0`` cells whose ratio is 0
+    or undefined in some class are left out.
+    """
+    total = n.sum()
+    if total == 0:
+        return 0.0
+    k, ra, rb = n.shape
+    joint = n + alpha
+    norm = joint.sum(axis=(1, 2), keepdims=True)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p_ab = joint / norm
+        p_a = p_ab.sum(axis=2, keepdims=True)
+        p_b = p_ab.sum(axis=1, keepdims=True)
+        ld = np.log(p_ab) - np.log(p_a) - np.log(p_b)
+        ok = np.all(np.isfinite(ld), axis=0)
+        spread = ((ld - ld.mean(axis=0, keepdims=True)) ** 2).sum(axis=0)
+    w = n.sum(axis=0) / total
+    return float(np.sum(w[ok] * spread[ok]))
+
+
+def _pair_matrix(measure: Callable[[np.ndarray], float], X, y, cards, n_classes) -> np.ndarray:
+    m = X.shape[1]
+    out = np.zeros((m, m))
+    for i, j, n in pair_counts(X, y, cards, n_classes):
+        out[i, j] = out[j, i] = measure(n)
+    return out
+
+
+def conditional_mutual_information_matrix(X: np.ndarray, y: np.ndarray, cards: Sequence[int],
+                                          n_classes: int) -> np.ndarray:
+    """Symmetric ``(m, m)`` matrix of ``I(Xi; Xj | C)``, zero diagonal (the pairs' tables
+    computed together, :func:`cmi_from_counts_many`)."""
+    return cmi_matrix_of(pair_counts(X, y, cards, n_classes), X.shape[1])
+
+
+def cmi_matrix_of(tables: Iterable[tuple[int, int, np.ndarray]], m: int) -> np.ndarray:
+    """Symmetric ``(m, m)`` matrix of :func:`cmi_from_counts` of each ``(i, j, N(c, a, b))``
+    of ``tables``, zero elsewhere; the tables computed together in batches of bounded
+    memory (:func:`cmi_from_counts_many`, equal to the one-table function to the last bit)."""
+    out = np.zeros((m, m))
+    pairs, cells = [], 0
+    for pair in itertools.chain(tables, [None]):
+        if pair is not None:
+            pairs.append(pair)
+            cells += pair[2].size
+        # Batches of bounded memory: the pairs' tables are not all held at once.
+        if pairs and (pair is None or cells >= _CMI_BATCH_CELLS):
+            for (a, b, _), value in zip(pairs, cmi_from_counts_many([t for _, _, t in pairs])):
+                out[a, b] = out[b, a] = value
+            pairs, cells = [], 0
+    return out
+
+
+#: Cells of the tables :func:`conditional_mutual_information_matrix` computes together.
+_CMI_BATCH_CELLS = 2 ** 22
+
+
+def ddr_information_matrix(X: np.ndarray, y: np.ndarray, cards: Sequence[int],
+                           n_classes: int, alpha: float = 1.0) -> np.ndarray:
+    """Symmetric ``(m, m)`` matrix of Zhang's ``I_D(Xi, Xj | C)`` (see :func:`ddr_from_counts`)."""
+    return _pair_matrix(lambda n: ddr_from_counts(n, alpha), X, y, cards, n_classes)
+
+
+def mutual_information_with_class(X: np.ndarray, y: np.ndarray, cards: Sequence[int],
+                                  n_classes: int) -> np.ndarray:
+    """``I(Xi; C)`` of each attribute, rows missing Xi left out, shape ``(m,)``."""
+    cards = np.asarray(cards, dtype=np.int64)
+    y = np.asarray(y, dtype=np.int64)
+    cols, widths = _slotted_columns(X, cards)
+    out = np.zeros(len(cols))
+    for j, (col, w) in enumerate(zip(cols, widths)):
+        check_table_size((w, n_classes), (j,))
+        index = y * w
+        index += col
+        n = np.bincount(index, minlength=n_classes * w).reshape(n_classes, w)
+        # I(X; C) is I(X; C | constant): reuse the conditional form with one "class".
+        out[j] = cmi_from_counts(n[None, :, :int(cards[j])].astype(np.float64))
+    return out

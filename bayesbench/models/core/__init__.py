@@ -1,0 +1,3 @@
+"""The machinery every discrete learner shares: structures, counting, sufficient statistics,
+log-space inference, input checks, parameter constraints, the estimator base class and model
+scores. Imports nothing from the other rooms of :mod:`bayesbench.models`."""

@@ -1,0 +1,178 @@
+"""The estimator base every classifier shares, without depending on scikit-learn.
+
+It gives ``get_params``/``set_params`` read from the ``__init__`` signature (so
+``sklearn.base.clone`` works), ``predict``, ``predict_proba`` and ``score`` derived
+from the joint log-likelihood, scikit-learn's estimator tags, and the check of the
+declared hyper-parameter constraints (:mod:`~bayesbench.models.core.constraints`) at every ``fit``.
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+
+import numpy as np
+from scipy.special import logsumexp
+
+from ...errors import ClassifierError, NotFittedError
+from ...measures.codes import TableTooLarge
+from .input_checks import given_feature_names
+from .constraints import validate_params
+
+
+def fresh_fit(fit):
+    """Decorate every learner's ``fit``: check the hyper-parameters against
+    ``_parameter_constraints``, start from an unfitted model, and leave it unfitted
+    if ``fit`` raises.
+
+    Without it a failed refit leaves a half-updated model (the new classes with the
+    previous data's parameters) that predicts silently wrong numbers.
+
+    The decorated ``fit`` also takes the keyword ``feature_names``: the names of the
+    columns of an array ``X``, which the model then keeps as a DataFrame's
+    (``feature_names_in_``, and in its structure), so that the runner hands its own
+    learners a plain matrix of codes rather than a DataFrame built for the names.
+    """
+    @functools.wraps(fit)
+    def wrapper(self, *args, feature_names=None, **kwargs):
+        self._forget_fit()
+        try:
+            validate_params(self)
+            with given_feature_names(feature_names):
+                return fit(self, *args, **kwargs)
+        except TableTooLarge as exc:
+            # The counting core knows positions only; the learner knows the names.
+            exc.name_attributes(getattr(self, "feature_names_in_", None))
+            self._forget_fit()
+            raise
+        except BaseException:
+            self._forget_fit()
+            raise
+    wrapper.__signature__ = _with_feature_names(inspect.signature(fit))
+    return wrapper
+
+
+def _with_feature_names(signature: inspect.Signature) -> inspect.Signature:
+    """``signature`` with the keyword-only ``feature_names=None`` (before any ``**kwargs``),
+    so that the runner, which gives a ``fit`` only the keywords it names, sees it."""
+    params = list(signature.parameters.values())
+    at = len(params) - (bool(params) and params[-1].kind == params[-1].VAR_KEYWORD)
+    params.insert(at, inspect.Parameter("feature_names", inspect.Parameter.KEYWORD_ONLY,
+                                        default=None))
+    return signature.replace(parameters=params)
+
+
+class BaseClassifier:
+    """Hyper-parameters in ``__init__`` only, keyword-only; learned state ends in ``_``.
+
+    Subclasses declare ``_parameter_constraints`` (see :mod:`~bayesbench.models.core.constraints`), implement
+    ``fit(X, y, *, cardinalities=None, n_classes=None)`` decorated with
+    :func:`fresh_fit`, and ``_joint_log_likelihood(X)``, which returns the
+    ``(n_samples, n_classes)`` unnormalised log posterior ``log p(c, x)``.
+    ``input_kind`` says what ``X`` holds: ``"discrete"`` (integer codes, -1
+    missing, or categorical columns) or ``"continuous"`` (finite numbers).
+    """
+
+    input_kind = "discrete"
+    _estimator_type = "classifier"
+    _parameter_constraints: dict = {}
+
+    def __sklearn_tags__(self):
+        # Called only by scikit-learn (>= 1.6), so importing it here keeps bayesbench
+        # free of the dependency. Discrete learners take categorical input: codes
+        # >= 0 (scikit-learn's checks then feed them integral values) with NaN as a
+        # missing value.
+        from sklearn.utils import ClassifierTags, InputTags, Tags, TargetTags  # lazy: see above
+
+        discrete = self.input_kind == "discrete"
+        return Tags(estimator_type="classifier", target_tags=TargetTags(required=True),
+                    classifier_tags=ClassifierTags(),
+                    input_tags=InputTags(allow_nan=discrete, categorical=discrete,
+                                         positive_only=discrete))
+
+    def _more_tags(self) -> dict:
+        """The same tags for scikit-learn before 1.6."""
+        discrete = self.input_kind == "discrete"
+        return {"allow_nan": discrete, "requires_positive_X": discrete, "requires_y": True,
+                "X_types": ["2darray", "categorical"] if discrete else ["2darray"]}
+
+    @classmethod
+    def _param_names(cls) -> list[str]:
+        sig = inspect.signature(cls.__init__)
+        return [p.name for p in sig.parameters.values()
+                if p.name != "self" and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)]
+
+    def get_params(self, deep: bool = True) -> dict:
+        return {name: getattr(self, name) for name in self._param_names()}
+
+    def set_params(self, **params):
+        valid = self._param_names()
+        for key, value in params.items():
+            if key not in valid:
+                raise ClassifierError(
+                    f"{type(self).__name__} has no parameter '{key}'; "
+                    f"parameters are: {', '.join(valid) or '(none)'}", parameter=key)
+            setattr(self, key, value)
+        return self
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"{type(self).__name__}({args})"
+
+    def _forget_fit(self):
+        """Drop the learned attributes (public names ending in ``_``), ``classes_`` among them.
+
+        Private helpers (``_whiten``, ...) are only read once ``classes_`` exists, and
+        attributes that others set (scikit-learn's callback context) are left alone.
+        """
+        for key in [k for k in vars(self) if k.endswith("_") and not k.startswith("_")]:
+            delattr(self, key)
+
+    def _joint_log_likelihood(self, X) -> np.ndarray:
+        raise NotImplementedError
+
+    def predict_log_proba(self, X) -> np.ndarray:
+        """Log posterior ``log p(c | x)``, normalised with log-sum-exp."""
+        check_fitted(self)
+        return log_posterior(self._joint_log_likelihood(X))
+
+    def predict_proba(self, X) -> np.ndarray:
+        return np.exp(self.predict_log_proba(X))
+
+    def predict(self, X) -> np.ndarray:
+        check_fitted(self)
+        return self.classes_[np.argmax(self._joint_log_likelihood(X), axis=1)]
+
+    def score(self, X, y, sample_weight=None) -> float:
+        """Accuracy of ``predict(X)`` against ``y`` (weighted by ``sample_weight``), the
+        score scikit-learn's ``cross_val_score`` and ``GridSearchCV`` use by default."""
+        correct = self.predict(X) == np.asarray(y)
+        return float(np.average(correct, weights=sample_weight))
+
+
+class StructureLearner:
+    """Mixin of the classifiers whose fit learns a :class:`~.structure.Structure`, ``structure_``."""
+
+    def to_dot(self, name: str | None = None) -> str:
+        """Graphviz DOT text of the learned network, named after the learner by default
+        (see :meth:`~bayesbench.models.core.structure.Structure.to_dot`)."""
+        check_fitted(self)
+        return self.structure_.to_dot(name or type(self).__name__)
+
+
+def log_posterior(jll: np.ndarray) -> np.ndarray:
+    """``log p(c | x)`` from the joint ``log p(c, x)`` of each row, normalised with log-sum-exp."""
+    with np.errstate(invalid="ignore"):
+        norm = logsumexp(jll, axis=1, keepdims=True)
+        out = jll - norm
+    # A row where every class is impossible (possible with alpha = 0) has no
+    # posterior; it falls back to uniform rather than becoming NaN.
+    bad = ~np.isfinite(norm[:, 0])
+    if bad.any():
+        out[bad] = -np.log(jll.shape[1])
+    return out
+
+
+def check_fitted(model):
+    """Raise :class:`~bayesbench.errors.NotFittedError` unless ``model`` has been fitted."""
+    if not hasattr(model, "classes_"):
+        raise NotFittedError(f"{type(model).__name__} is not fitted yet; call fit first")

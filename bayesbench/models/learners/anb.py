@@ -1,0 +1,143 @@
+"""The augmented naive Bayes estimator that every discrete structure learner extends.
+
+A subclass only learns a structure (``_learn_structure``); fitting the tables
+(:mod:`~bayesbench.models.core.counting`) and predicting (:mod:`~bayesbench.models.core.inference`) are shared.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from numbers import Real
+
+import numpy as np
+
+from ..core.base import BaseClassifier, StructureLearner, fresh_fit
+from ..core.counting import counts, log_table, unseen_log_prob
+from ..core.inference import joint_log_likelihood
+from ..core.input_checks import check_discrete_predict_X, start_discrete_fit
+from ..core.scores import ModelScores
+from ..core.sufficient import StatisticsLearner, StatisticsNotSufficient
+from ..core.structure import Structure
+from ..core.constraints import Interval
+from ..parameters.weighting import WEIGHTS_CONSTRAINT, learn_weights
+
+
+class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
+    """Augmented naive Bayes over discrete attributes; subclasses learn the structure.
+
+    The model is ``p(c, x) = p(c) prod_v p(x_v | x_pa(v), c)`` over the nodes of
+    :attr:`structure_`. Every table, and the class prior, is estimated with
+    additive smoothing::
+
+        p(v | pa, c) = (N(c, pa, v) + alpha) / (N(c, pa) + alpha * r_v)
+
+    Missing values (code ``-1``) are left out: of the counts of the node they
+    occur in (or parent), and of the product at prediction. A value never seen
+    in training gets the smoothed probability of a zero count.
+
+    Parameters
+    ----------
+    alpha : float, default 1.0
+        Additive (Laplace for 1, Lidstone otherwise) pseudo-count per table
+        cell; 0 gives maximum-likelihood estimates, with which a value never
+        seen with a class makes that class impossible.
+    weights : {None, 'awnb', 'manb', 'wanbia'}, default None
+        Parameter learning beyond smoothing, for every structure (Hall's
+        attribute weights, Dash and Cooper's model averaging, Zaidi et al.'s
+        CLL-optimal weights; see :mod:`~bayesbench.models.parameters.weighting`).
+
+    Attributes
+    ----------
+    classes_ : ndarray
+    cardinalities_ : ndarray of int64
+    structure_ : Structure
+    counts_ : list of ndarray
+        Raw counts per node, shape ``(n_classes, n_parent_configs, n_values)``.
+    tables_ : list of ndarray
+        Log-probability tables, same shapes.
+    class_log_prior_ : ndarray of shape (n_classes,)
+    categories_ : list or None
+        For a DataFrame fitted with categorical columns, each column's
+        categories (None for an integer column); prediction maps a frame's
+        values onto them, a value outside them being unseen. None for an array.
+    node_weights_ : ndarray or None
+        The exponent of each node (``weights`` awnb or wanbia), else None.
+    weighting_ : LearnedWeights or None
+        What ``weights`` learned (attribute weights, MANB's arc posteriors).
+
+    Model scores (log-likelihood, conditional log-likelihood, free parameters,
+    AIC, BIC) are methods, from :class:`~bayesbench.models.core.scores.ModelScores`.
+    """
+
+    input_kind = "discrete"
+    _parameter_constraints = {"alpha": [Interval(Real, 0, None, closed="left")],
+                              "weights": WEIGHTS_CONSTRAINT}
+    # For subclasses whose __init__ does not take ``weights``: they learn no weights.
+    weights = None
+
+    def __init__(self, *, alpha: float = 1.0, weights=None):
+        self.alpha = alpha
+        self.weights = weights
+
+    def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
+        raise NotImplementedError
+
+    def _place(self, structure: Structure, cards, names) -> Structure:
+        """``structure`` with the data's cardinalities and (unless it has its own) names."""
+        structure = replace(structure, cardinalities=tuple(int(c) for c in cards),
+                            attribute_names=structure.attribute_names or names)
+        self.structure_ = structure
+        return structure
+
+    def _set_tables(self, class_count):
+        """The smoothed tables and class prior from ``counts_`` and the class counts."""
+        alpha = float(self.alpha)
+        self.tables_ = [log_table(c, alpha) for c in self.counts_]
+        self.unseen_ = [unseen_log_prob(c, alpha) for c in self.counts_]
+        self.class_count_ = np.asarray(class_count, dtype=np.float64)
+        self.class_log_prior_ = log_table(self.class_count_[None, None, :], alpha)[0, 0]
+        self.node_weights_ = self.weighting_ = None
+
+    @fresh_fit
+    def fit(self, X, y, *, cardinalities=None, n_classes=None):
+        """Learn the structure, then the smoothed tables; returns self."""
+        alpha = float(self.alpha)
+        X, cards, codes, names = start_discrete_fit(self, X, y, cardinalities, n_classes)
+        k = len(self.classes_)
+        structure = self._place(self._learn_structure(X, codes, cards, k), cards, names)
+        self.counts_ = counts(structure, X, codes, cards, k)
+        self._set_tables(np.bincount(codes, minlength=k))
+        if self.weights is not None:
+            # AWNB's bootstrap follows the learner's seed when it has one, else a fixed one.
+            seed = getattr(self, "random_state", 0)
+            self.weighting_ = learn_weights(
+                self.weights, structure, X, codes, self.counts_, self.tables_, self.unseen_,
+                self.class_log_prior_, cards, k, alpha, np.random.default_rng(seed))
+            self.tables_, self.unseen_ = self.weighting_.tables, self.weighting_.unseen
+            self.node_weights_ = self.weighting_.node_weights
+        return self
+
+    def _joint_log_likelihood(self, X, plain: bool = False) -> np.ndarray:
+        X = check_discrete_predict_X(self, X)
+        return joint_log_likelihood(self.structure_, self.tables_, X, self.class_log_prior_,
+                                    unseen=self.unseen_, plain=plain,
+                                    node_weights=self.node_weights_)
+
+
+class StatisticsANB(StatisticsLearner, AugmentedNaiveBayes):
+    """An augmented naive Bayes whose structure and tables can come from
+    :class:`~bayesbench.models.core.sufficient.Statistics` (``fit_statistics``, see
+    :class:`~bayesbench.models.core.sufficient.StatisticsLearner`); a subclass learns its structure from them
+    in ``_statistics_structure(stats)``."""
+
+    def _statistics_structure(self, stats) -> Structure:
+        raise NotImplementedError
+
+    def _fit_statistics(self, stats):
+        if self.weights is not None:
+            raise StatisticsNotSufficient(
+                f"{type(self).__name__} with weights='{self.weights}' learns its weights "
+                f"from the rows; fit it with fit")
+        structure = self._place(self._statistics_structure(stats), stats.cardinalities,
+                                stats.attribute_names)
+        self.counts_ = [stats.node_counts(n.attributes, n.parents) for n in structure.nodes]
+        self._set_tables(stats.class_counts)

@@ -1,0 +1,49 @@
+"""Discrete naive Bayes, in the four modes of paper 004 (plain or log arithmetic,
+with or without additive smoothing)."""
+from __future__ import annotations
+
+from .anb import AugmentedNaiveBayes, StatisticsANB
+from ..core.structure import Structure
+
+
+class NaiveBayes(StatisticsANB):
+    """Naive Bayes over discrete attributes.
+
+    ``p(c | x) ∝ p(c) prod_i p(x_i | c)``, every table estimated with additive
+    smoothing ``(N(c, x_i) + alpha) / (N(c) + alpha r_i)`` (the prior likewise).
+    A missing value (``-1``) is skipped: not counted in training, left out of
+    the product at prediction (as Weka's NaiveBayes does).
+
+    Parameters
+    ----------
+    alpha : float, default 1.0
+        Pseudo-count per cell; 1 is Laplace's correction. With 0 (maximum
+        likelihood) a value never seen with a class in training makes that
+        class impossible for an example holding it; when every class is
+        impossible the posterior is uniform.
+    log : bool, default True
+        Sum log-probabilities (``True``) or multiply plain probabilities
+        (``False``). Both give the same predictions while the plain product
+        does not underflow; with many attributes it does, and then every class
+        gets probability 0 and the posterior falls back to uniform (paper 004
+        shows this failure).
+    weights : {None, 'awnb', 'manb', 'wanbia'}, default None
+        See :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
+    """
+
+    # "boolean": a string such as "no" is truthy and would silently mean log=True.
+    _parameter_constraints = {**AugmentedNaiveBayes._parameter_constraints, "log": ["boolean"]}
+
+    def __init__(self, *, alpha: float = 1.0, log: bool = True, weights=None):
+        self.alpha = alpha
+        self.log = log
+        self.weights = weights
+
+    def _learn_structure(self, X, y, cardinalities, n_classes):
+        return Structure.naive(X.shape[1], info={"learner": "nb"})
+
+    def _statistics_structure(self, stats):
+        return Structure.naive(stats.n_attributes, info={"learner": "nb"})
+
+    def _joint_log_likelihood(self, X, plain: bool = False):
+        return super()._joint_log_likelihood(X, plain=not self.log)

@@ -1,0 +1,2 @@
+"""Parameter learning beyond additive smoothing: attribute weightings (AWNB, MANB, WANBIA)
+and the decision trees AWNB reads its weights from. Imports only :mod:`..core`."""

@@ -1,0 +1,147 @@
+"""Inference: the joint log-likelihood against hand-computed products and a loop over rows."""
+import math
+
+import numpy as np
+import pytest
+
+from bayesbench.models.core import inference
+from bayesbench.models.core.inference import joint_log_likelihood, node_log_probs
+from bayesbench.models.core.structure import Node, Structure
+
+
+def test_joint_log_likelihood_by_hand_with_missing_values():
+    # Two attributes, x1 has parent x0; hand-written tables.
+    s = Structure((Node((0,)), Node((1,), (0,))), 2, cardinalities=(2, 2))
+    p0 = np.array([[0.2, 0.8], [0.6, 0.4]])               # p(x0 | c)
+    p1 = np.array([[[0.1, 0.9], [0.7, 0.3]],              # p(x1 | x0, c=0)
+                   [[0.5, 0.5], [0.2, 0.8]]])             # p(x1 | x0, c=1)
+    tables = [np.log(p0)[:, None, :], np.log(p1)]
+    prior = np.log([0.3, 0.7])
+    X = np.array([[1, 0], [-1, 1], [0, -1], [-1, -1]])
+    got = np.exp(joint_log_likelihood(s, tables, X, prior))
+    want = np.array([
+        [0.3 * 0.8 * 0.7, 0.7 * 0.4 * 0.2],
+        [0.3, 0.7],                 # x0 missing: x0 left out, x1 (its child) too
+        [0.3 * 0.2, 0.7 * 0.6],     # x1 missing: left out
+        [0.3, 0.7]])
+    np.testing.assert_allclose(got, want)
+    plain = np.exp(joint_log_likelihood(s, tables, X, prior, plain=True))
+    np.testing.assert_allclose(plain, want)
+
+
+def _random_model(rng, cards, n_classes, nodes):
+    """Structure, log tables, unseen log-probabilities and log prior with random numbers."""
+    s = Structure(tuple(nodes), len(cards), cardinalities=tuple(cards))
+    tables, unseen = [], []
+    for node in s.nodes:
+        n_pa = math.prod(cards[p] for p in node.parents)
+        n_val = math.prod(cards[a] for a in node.attributes)
+        p = rng.dirichlet(np.ones(n_val), size=(n_classes, n_pa))
+        tables.append(np.log(p))
+        unseen.append(np.log(rng.uniform(0.01, 0.2, size=(n_classes, n_pa))))
+    prior = np.log(rng.dirichlet(np.ones(n_classes)))
+    return s, tables, unseen, prior
+
+
+def _by_hand(s, tables, unseen, prior, X, cards, weights=None, plain=False):
+    """The module docstring's rules, row by row and node by node, in Python floats."""
+    out = np.empty((X.shape[0], prior.size))
+    for r, row in enumerate(X.tolist()):
+        for c in range(prior.size):
+            total = math.exp(prior[c]) if plain else float(prior[c])
+            for v, node in enumerate(s.nodes):
+                pa_vals = [row[p] for p in node.parents]
+                vals = [row[a] for a in node.attributes]
+                if any(x < 0 or x >= cards[p] for x, p in zip(pa_vals, node.parents)) \
+                        or any(x < 0 for x in vals):
+                    term = 0.0
+                else:
+                    pa = 0
+                    for x, p in zip(pa_vals, node.parents):
+                        pa = pa * cards[p] + x
+                    if any(x >= cards[a] for x, a in zip(vals, node.attributes)):
+                        term = 0.0 if unseen is None else float(unseen[v][c, pa])
+                    else:
+                        val = 0
+                        for x, a in zip(vals, node.attributes):
+                            val = val * cards[a] + x
+                        term = float(tables[v][c, pa, val])
+                if weights is not None:
+                    term = weights[v] * term if weights[v] else 0.0
+                if plain:
+                    total *= math.exp(term)
+                else:
+                    total += term
+            out[r, c] = (math.log(total) if total > 0 else -math.inf) if plain else total
+    return out
+
+
+# Nodes with no parent, one, two; a joined pair of attributes; attribute 7 in no node.
+MIXED_NODES = [Node((0,)), Node((1,), (0,)), Node((2,), (0, 1)), Node((3, 4), (2,)),
+               Node((5,)), Node((6,), (5, 3))]
+
+
+def _codes(rng, n, cards):
+    """Codes with some missing (-1) and some beyond the cardinality (unseen at fit)."""
+    X = np.column_stack([rng.integers(0, c, size=n) for c in cards])
+    holes = rng.random(X.shape)
+    X[holes < 0.05] = -1
+    X[holes > 0.97] += np.asarray(cards)[np.nonzero(holes > 0.97)[1]]
+    return X.astype(np.int8)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_joint_log_likelihood_is_the_row_by_row_sum_to_the_bit(n_classes):
+    # Several blocks of rows (the last one partial), every node shape, missing and unseen
+    # values: the sum in node order after the prior, exactly as a loop over rows adds.
+    rng = np.random.default_rng(3)
+    cards = [2, 3, 4, 2, 3, 5, 2, 3]
+    s, tables, unseen, prior = _random_model(rng, cards, n_classes, MIXED_NODES)
+    X = _codes(rng, 2 * inference._ROWS + 37, cards)
+    got = joint_log_likelihood(s, tables, X, prior, unseen=unseen)
+    np.testing.assert_array_equal(got, _by_hand(s, tables, unseen, prior, X, cards))
+    no_unseen = joint_log_likelihood(s, tables, X, prior)
+    np.testing.assert_array_equal(no_unseen, _by_hand(s, tables, None, prior, X, cards))
+    clean = np.where((X < 0) | (X >= np.asarray(cards)), 0, X)
+    np.testing.assert_array_equal(joint_log_likelihood(s, tables, clean, prior),
+                                  _by_hand(s, tables, None, prior, clean, cards))
+
+
+def test_joint_log_likelihood_weighted_and_plain_match_the_row_by_row_products():
+    rng = np.random.default_rng(4)
+    cards = [2, 3, 4, 2, 3, 5, 2, 3]
+    s, tables, unseen, prior = _random_model(rng, cards, 3, MIXED_NODES)
+    tables[2][0, 1, :] = -np.inf            # alpha = 0: a value never seen with class 0
+    weights = [0.5, 1.0, 0.0, 2.0, 0.25, 1.5]
+    X = _codes(rng, 300, cards)
+    got = joint_log_likelihood(s, tables, X, prior, unseen=unseen, node_weights=weights)
+    np.testing.assert_array_equal(got, _by_hand(s, tables, unseen, prior, X, cards, weights))
+    plain = joint_log_likelihood(s, tables, X, prior, unseen=unseen, plain=True)
+    want = _by_hand(s, tables, unseen, prior, X, cards, plain=True)
+    np.testing.assert_allclose(plain, want, rtol=1e-12, atol=0)
+    assert np.isneginf(plain).any() and np.array_equal(np.isneginf(plain), np.isneginf(want))
+
+
+def test_node_log_probs_are_the_terms_of_each_node():
+    rng = np.random.default_rng(5)
+    cards = [2, 3, 4, 2, 3, 5, 2, 3]
+    s, tables, unseen, prior = _random_model(rng, cards, 2, MIXED_NODES)
+    X = _codes(rng, 50, cards)
+    terms = list(node_log_probs(s, tables, X, unseen=unseen))
+    assert len(terms) == len(s.nodes)
+    for v, term in enumerate(terms):
+        weights = [1.0 if u == v else 0.0 for u in range(len(s.nodes))]
+        alone = _by_hand(s, tables, unseen, np.zeros(2), X, cards, weights)
+        np.testing.assert_array_equal(term, alone)
+
+
+def test_joint_log_likelihood_of_no_rows_and_of_no_nodes():
+    s = Structure((Node((0,)),), 1, cardinalities=(2,))
+    prior = np.log([0.25, 0.75])
+    empty = joint_log_likelihood(s, [np.log(np.full((2, 1, 2), 0.5))],
+                                 np.zeros((0, 1), dtype=np.int64), prior)
+    assert empty.shape == (0, 2)
+    bare = Structure((), 2, cardinalities=(2, 3))
+    np.testing.assert_array_equal(
+        joint_log_likelihood(bare, [], np.array([[0, 2], [-1, 1]]), prior),
+        np.tile(prior, (2, 1)))
