@@ -590,6 +590,7 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, rope, sample
 
 def _write_compared(result, inputs, fmt, output, plot, report_dir) -> None:
     """Print (or write) the comparison, and draw what --plot and --report ask for."""
+    from .report.inputs import run_networks  # lazy: pandas, see run
     from .report.pages import write_compare_report  # lazy: pandas, see run
     from .report.plotting import SKIPPED_MESSAGE, plotting_available  # lazy: see run
     from .report.render import comparison_json, plot_cd, render_comparison  # lazy: see run
@@ -603,7 +604,7 @@ def _write_compared(result, inputs, fmt, output, plot, report_dir) -> None:
         plot_cd(result, plot)
         click.echo(f"critical-difference diagram written to {plot}", err=True)
     if report_dir:
-        page = write_compare_report(report_dir, result, inputs)
+        page = write_compare_report(report_dir, result, inputs, run_networks(inputs))
         if not plotting_available():
             click.echo(SKIPPED_MESSAGE, err=True)
         click.echo(f"report written to {page}", err=True)

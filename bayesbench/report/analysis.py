@@ -359,12 +359,12 @@ def compare(frame: pd.DataFrame, metric: str = "accuracy", baseline: str | None 
     effects = _fold_effects(cells, k_base, rope, bool(lower_is_better))
     return _over_datasets(dict(metric=metric, baseline=base, test=test, alpha=alpha,
                                lower_is_better=bool(lower_is_better), rope=rope,
-                               effects=effects, scores=_long_scores(frame, metric, cells),
+                               effects=effects, scores=_compared_fold_scores(frame, metric, cells),
                                **frames),
                           _fold_notes(cells, metric, test, n_nan, n_untested), samples)
 
 
-def _long_scores(frame: pd.DataFrame, metric: str, cells: _Cells) -> pd.DataFrame:
+def _compared_fold_scores(frame: pd.DataFrame, metric: str, cells: _Cells) -> pd.DataFrame:
     """The fold scores compared, one row each, data sets and classifiers in table order."""
     out = pd.DataFrame({"dataset": pd.Categorical(frame["dataset"], categories=cells.datasets),
                         "classifier": pd.Categorical(frame["_label"], categories=cells.names),

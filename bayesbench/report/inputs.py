@@ -179,7 +179,7 @@ def _long_table(path: Path, metric: str | None) -> ScoreTable:
     names = {c.lower(): c for c in table.columns}
     if "dataset" not in names:
         raise StatsError(f"{path}: a long table needs a 'dataset' column; expected {_LAYOUTS}")
-    metric, table, column = _long_scores(path, table, names, metric)
+    metric, table, column = _scores_column(path, table, names, metric)
 
     def numbers(name):  # rows are named by their line in the file (the header is line 1)
         return _numbers(path, table[name].mask(table[name].str.strip().str.lower().isin(_MISSING)),
@@ -202,7 +202,7 @@ def _long_table(path: Path, metric: str | None) -> ScoreTable:
     return ScoreTable("long", metric, folds=frame)
 
 
-def _long_scores(path: Path, table: pd.DataFrame, names: dict, metric: str | None):
+def _scores_column(path: Path, table: pd.DataFrame, names: dict, metric: str | None):
     """``(name of the scores, the rows holding them, the column holding them)`` of a long table."""
     if "value" not in names:
         metric = metric or "accuracy"

@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-from ..models.structure import Node, Structure
+from ..models.core.structure import Node, Structure
 from .analysis import Comparison
 from .figures import plot_against_baseline, plot_fold_scores
 from .html import Figure, Section, Table, write_report_html
@@ -125,13 +125,12 @@ def write_report(path, *, title: str, protocol, tables=(), result: Comparison | 
                              statistics=statistics, figures=figures)
 
 
-def write_compare_report(out_dir, result: Comparison, inputs) -> Path:
+def write_compare_report(out_dir, result: Comparison, inputs, networks=()) -> Path:
     """``out_dir/report.html`` and ``out_dir/figures/`` of a comparison of ``inputs`` (result
-    directories or a CSV of scores), with the networks the result directories hold."""
-    from .inputs import run_networks  # lazy: inputs imports this module
-
+    directories or a CSV of scores), with the ``networks`` (:class:`Network`) read from them
+    (:func:`~.inputs.run_networks`): rendering reads nothing from disk."""
     out_dir = Path(out_dir)
-    drawn = draw_figures(out_dir, result, run_networks(inputs))
+    drawn = draw_figures(out_dir, result, networks)
     protocol = [("compared", [str(p) for p in inputs]), ("metric", result.metric),
                 ("baseline", result.baseline), ("test over folds", result.test or "none"),
                 ("alpha", result.alpha), ("rope", result.rope),
