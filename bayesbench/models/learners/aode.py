@@ -133,7 +133,11 @@ class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
                 for i in range(m) for j in range(m) if i != j}
 
     def _joint_log_likelihood(self, X) -> np.ndarray:
-        X = check_discrete_predict_X(self, X)
+        return self._averaged_log_likelihood(check_discrete_predict_X(self, X))
+
+    def _averaged_log_likelihood(self, X) -> np.ndarray:
+        """``log p(c, x)`` of checked codes ``X``: the SPODEs' average, naive Bayes's for the
+        rows without an eligible super-parent."""
         n, k = X.shape[0], len(self.classes_)
         tables = self._slotted_tables()
         jll = np.empty((n, k))
