@@ -8,19 +8,22 @@ estimators", ICML 2006, 1113-1120.
 """
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, replace
-from numbers import Integral
+from numbers import Integral, Real
 
 import numpy as np
 from scipy.special import logsumexp
 
 from ..core.base import fresh_fit
-from ..core.constraints import Interval
+from ..core.constraints import Interval, StrOptions
 from ..core.input_checks import start_discrete_fit
 from ...measures.codes import check_table_size, compact_codes
 from ...measures.information import pair_count_matrix, value_offsets
 from .aode import AODE
+
+#: How the tables are smoothed: ``alpha`` pseudo-counts per cell (Laplace for 1, as
+#: AODE), or Weka's AnDE package's m-estimates, ``(N + m / cells) / (N' + m)``.
+ESTIMATORS = ("laplace", "m")
 
 
 class ANDE(AODE):
@@ -79,13 +82,23 @@ class ANDE(AODE):
 
     _parameter_constraints = {**AODE._parameter_constraints,
                               "n": [Interval(Integral, 1, 2, closed="both")],
-                              "subsumption": [None, Interval(Integral, 0, None, closed="left")]}
+                              "subsumption": [None, Interval(Integral, 0, None, closed="left")],
+                              "estimator": [StrOptions(set(ESTIMATORS))],
+                              "m": [Interval(Real, 0, None, closed="neither")]}
 
     def __init__(self, *, n: int = 2, alpha: float = 1.0, min_frequency: int = 1,
-                 subsumption: int | None = None):
+                 subsumption: int | None = None, estimator: str = "laplace", m: float = 1.0):
         super().__init__(alpha=alpha, min_frequency=min_frequency)
         self.n = n
         self.subsumption = subsumption
+        self.estimator = estimator
+        self.m = m
+
+    def _pseudo_count(self, cells):
+        if self.estimator == "m":
+            # The m-estimate towards the uniform distribution: (N + m / cells) / (N' + m).
+            return float(self.m) / np.asarray(cells, dtype=np.float64)
+        return float(self.alpha)
 
     @fresh_fit
     def fit(self, X, y, *, cardinalities=None, n_classes=None):
@@ -113,12 +126,12 @@ class ANDE(AODE):
         if int(self.n) == 2:
             self.layout_ = Layout.of(np.asarray(cards, dtype=np.int64))
             self.pair_tables_, self.pair_cell_frequency_ = _pair_log_tables(
-                pairs, self.layout_, float(self.alpha))
+                pairs, self.layout_, self._pseudo_count)
 
     def _set_triple_tables(self, triples):
         if triples is not None:
-            self.triple_tables_ = _triple_log_tables(
-                np.asarray(triples, dtype=np.float64), self.layout_, float(self.alpha))
+            self.triple_tables_ = _child_log_tables(triples, self.layout_,
+                                                    self._pseudo_count(self.cardinalities_))
 
     def _averaged_log_likelihood(self, X) -> np.ndarray:
         if self.subsumption is not None:
@@ -128,9 +141,7 @@ class ANDE(AODE):
         n, k = X.shape[0], len(self.classes_)
         jll = np.empty((n, k))
         count = np.empty(n, dtype=np.int64)
-        layout = self.layout_
-        # Rows at a time: each takes 3 T indices and P x classes scores.
-        step = max(1, _BLOCK // max(1, 3 * len(layout.triples) + 4 * len(layout.pairs)))
+        step = max(1, _ROWS // max(1, len(self.layout_.pairs)))
         for lo in range(0, n, step):
             hi = min(n, lo + step)
             jll[lo:hi], count[lo:hi] = self._average_pairs(X[lo:hi])
@@ -142,26 +153,34 @@ class ANDE(AODE):
 
     def _average_pairs(self, X):
         """``log (1/|S| sum_{(i, j) in S} p(c, x_i, x_j) prod_t p(x_t | c, x_i, x_j))`` and
-        ``|S|`` per row. Each child position is one gather for all pairs at once."""
+        ``|S|`` per row.
+
+        As :meth:`~.aode.AODE._average_spodes` does for single super-parents: each child
+        attribute is one gather for all pairs at once, the scores laid out pair major.
+        """
         cards, layout = self.cardinalities_, self.layout_
         present = (X >= 0) & (X < cards)
         codes = np.where(present, X, 0).astype(np.int64)
+        cell = np.ascontiguousarray(layout.pair_cells(codes).T)     # (pairs, rows)
+        scores = self.pair_tables_.take(cell, axis=0)                # (pairs, rows, K)
+        # Where each child value's rows start; a missing child reads the zero rows.
+        starts = value_offsets(cards)
+        child = np.ascontiguousarray(
+            (np.where(present, codes + starts[:-1], starts[-1]) * layout.cells).T)
+        index, terms = np.empty_like(cell), np.empty_like(scores)
+        for t in range(cards.size):
+            np.add(cell, child[t], out=index)
+            scores += self.triple_tables_.take(index, axis=0, out=terms, mode="clip")
         first, second = layout.pairs.T
-        cell = layout.pair_offsets + codes[:, first] * cards[second] + codes[:, second]
-        scores = self.pair_tables_.take(cell, axis=0)                  # (rows, pairs, K)
-        if len(layout.triples):
-            terms = np.empty_like(scores)
-            roles = layout.role_cells(codes, present)
-            for column in layout.children.T:
-                scores += self.triple_tables_.take(roles[:, column], axis=0, out=terms,
-                                                   mode="clip")
-        eligible = (present[:, first] & present[:, second]
+        eligible = ((present[:, first] & present[:, second]).T
                     & (self.pair_cell_frequency_.take(cell) >= self.min_frequency))
-        scores[~eligible] = -np.inf
-        count = eligible.sum(axis=1)
+        if not eligible.all():
+            scores[~eligible] = -np.inf
+        count = eligible.sum(axis=0)
+        # Contiguous: scipy's logsumexp takes twice as long on the strided class slice.
+        scores = np.ascontiguousarray(scores[:, :, :len(self.classes_)])
         with np.errstate(divide="ignore"):
-            return (logsumexp(scores[:, :, :len(self.classes_)], axis=1)
-                    - np.log(np.maximum(count, 1))[:, None], count)
+            return logsumexp(scores, axis=0) - np.log(np.maximum(count, 1))[:, None], count
 
     def _resolve_subsumption(self, X):
         """``X`` with every generalised value made missing (see the class docstring)."""
@@ -187,150 +206,105 @@ class ANDE(AODE):
         return out
 
 
-# Indices (or scores) held at a time by prediction and counting: 8 MiB of int64.
+# Indices held at a time by counting: 8 MiB of int64.
 _BLOCK = 2 ** 20
+# Pair scores of the rows scored at a time (rows x pairs; each a class vector): past about
+# a megabyte a block's arrays come from fresh pages each time, as AODE's comment says.
+_ROWS = 2 ** 14
 
 
 @dataclass(frozen=True)
 class Layout:
-    """Where the cells of each attribute pair and triple lie in A2DE's flat tables.
+    """Where each attribute pair's values lie in A2DE's tables.
 
-    Pairs ``i < j`` and triples ``i < j < t`` are in colexicographic order (a pair's
-    index is ``C(j, 2) + i``, a triple's ``C(t, 3) + C(j, 2) + i``); a block's cells are
-    row-major over the attributes' values. ``children[p]`` lists, for pair ``p``, the row
-    of :meth:`role_cells` holding each other attribute's term: its triple's index plus
-    ``T`` times its role (0: it is the triple's last attribute, 1: the middle, 2: the
-    first).
+    Pairs ``i < j`` are in colexicographic order (pair ``(i, j)`` is number
+    ``C(j, 2) + i``, so the pairs of the attributes below ``t`` come first), each pair's
+    ``r_i r_j`` values row-major from ``offsets[p]``: ``cells`` values in all. A table
+    over a child value ``u`` (``s_t + d``, or ``R`` for a missing child) and a pair value
+    ``v`` holds them at row ``u * cells + v``.
     """
 
     cards: np.ndarray
     pairs: np.ndarray
-    pair_offsets: np.ndarray
-    triples: np.ndarray
-    triple_offsets: np.ndarray
+    offsets: np.ndarray
     cells: int
-    children: np.ndarray
 
     @classmethod
     def of(cls, cards: np.ndarray) -> "Layout":
         m = cards.size
-        pairs = _colex(m, 2)
-        triples = _colex(m, 3)
-        pair_sizes = cards[pairs].prod(axis=1) if len(pairs) else np.zeros(0, np.int64)
-        sizes = cards[triples].prod(axis=1) if len(triples) else np.zeros(0, np.int64)
-        # The other attributes of each pair, and where their terms lie.
-        others = np.broadcast_to(np.arange(m), (len(pairs), m))
-        others = others[(others != pairs[:, :1]) & (others != pairs[:, 1:])].reshape(
-            len(pairs), max(m - 2, 0))
-        members = np.sort(np.stack([np.broadcast_to(pairs[:, :1], others.shape),
-                                    np.broadcast_to(pairs[:, 1:], others.shape), others]),
-                          axis=0)
-        role = np.where(others == members[2], 0, np.where(others == members[1], 1, 2))
-        children = _colex_index(members) + len(triples) * role
-        return cls(cards, pairs, _starts(pair_sizes), triples, _starts(sizes),
-                   int(sizes.sum()), children)
+        pairs = np.array([(i, j) for j in range(m) for i in range(j)],
+                         dtype=np.int64).reshape(-1, 2)
+        sizes = cards[pairs[:, 0]] * cards[pairs[:, 1]]
+        return cls(cards, pairs, np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64),
+                   int(sizes.sum()))
 
-    def triple_cells(self, codes: np.ndarray) -> np.ndarray:
-        """Each row's cell of every triple, ``(rows, T)``; ``codes`` all valid."""
-        a, b, c = self.triples.T
-        cards = self.cards
-        return self.triple_offsets + (codes[:, a] * cards[b] + codes[:, b]) * cards[c] + codes[:, c]
+    def pair_cells(self, codes: np.ndarray) -> np.ndarray:
+        """Each row's value of every pair, ``(rows, pairs)``; ``codes`` all valid."""
+        first, second = self.pairs.T
+        return self.offsets + codes[:, first] * self.cards[second] + codes[:, second]
 
-    def role_cells(self, codes: np.ndarray, present: np.ndarray) -> np.ndarray:
-        """Each row's row of the triple tables for every triple and role, ``(rows, 3 T)``:
-        the zero row ``3 F`` where that role's child is missing."""
-        cell = self.triple_cells(codes)
-        a, b, c = self.triples.T
-        F, zero = self.cells, 3 * self.cells
-        return np.concatenate([np.where(present[:, c], cell, zero),
-                               np.where(present[:, b], cell + F, zero),
-                               np.where(present[:, a], cell + 2 * F, zero)], axis=1)
-
-    def cell_coordinates(self):
-        """Per triple cell: the triple, and the values of its three attributes."""
-        sizes = np.diff(np.append(self.triple_offsets, self.cells))
-        triple = np.repeat(np.arange(len(self.triples)), sizes)
-        local = np.arange(self.cells) - self.triple_offsets[triple]
-        ra, rb, rc = (self.cards[self.triples[triple, k]] for k in range(3))
-        return triple, local // (rb * rc), local // rc % rb, local % rc, (ra, rb, rc)
-
-
-def _colex(m: int, size: int) -> np.ndarray:
-    """Every ``size``-subset of ``range(m)`` as sorted rows, in colexicographic order."""
-    rows = np.array(list(itertools.combinations(range(m), size)), dtype=np.int64)
-    rows = rows.reshape(-1, size)
-    return rows[np.argsort(_colex_index(rows.T), kind="stable")]
-
-
-def _colex_index(members) -> np.ndarray:
-    """Colexicographic rank of sorted subsets given as ``members[0] < members[1] < ...``."""
-    members = [np.asarray(v, dtype=np.int64) for v in members]
-    rank = np.zeros(np.broadcast(*members).shape, dtype=np.int64)
-    for size, v in enumerate(members, start=1):
-        term = np.ones_like(v)
-        for k in range(size):
-            term = term * (v - k)
-        rank = rank + term // int(np.prod(np.arange(1, size + 1)))
-    return rank
-
-
-def _starts(sizes: np.ndarray) -> np.ndarray:
-    return np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    def cell_pairs(self) -> np.ndarray:
+        """The pair of each pair value."""
+        return np.repeat(np.arange(len(self.pairs)), np.diff(np.append(self.offsets,
+                                                                       self.cells)))
 
 
 def triple_counts(X, y, cardinalities, n_classes) -> np.ndarray:
     """``N(c, x_i = a, x_j = b, x_t = d)`` of every triple ``i < j < t``, int64, shape
-    ``(F, n_classes)`` in the layout of :class:`Layout`; a row missing one of the three
+    ``(R, cells, n_classes)``: at ``[s_t + d, v]`` with ``v`` the value ``(a, b)`` of the
+    pair ``(i, j)`` (:class:`Layout`), every other entry 0. A row missing one of the three
     values is left out of that triple's counts.
 
-    Refuses (:class:`~bayesbench.measures.codes.TableTooLarge`) when the three tables of
-    log-probabilities A2DE makes of them would pass the table limit.
+    Refuses (:class:`~bayesbench.measures.codes.TableTooLarge`) when A2DE's table of
+    every child value given every pair value would pass the table limit.
     """
     cards = np.asarray(cardinalities, dtype=np.int64)
     layout = Layout.of(cards)
-    check_table_size((3, n_classes, layout.cells), range(cards.size))
+    R, k = int(cards.sum()), int(n_classes)
+    check_table_size((k, R + 1, layout.cells), range(cards.size))
     X = compact_codes(np.asarray(X), cards)
     y = np.asarray(y, dtype=np.int64)
-    out = np.zeros(layout.cells * n_classes, dtype=np.int64)
-    T = len(layout.triples)
-    if T == 0:
-        return out.reshape(-1, n_classes)
-    ends = np.append(layout.triple_offsets[1:], layout.cells)
-    rows = max(1, min(X.shape[0], _BLOCK))
+    starts = value_offsets(cards)
+    width = layout.cells * k
+    out = np.zeros(R * width, dtype=np.int64)
+    first, second = layout.pairs.T
+    rows = max(1, _BLOCK // max(1, len(layout.pairs)))
     for lo in range(0, X.shape[0], rows):
         block = X[lo:lo + rows]
         present = (block >= 0) & (block < cards)
+        clean = bool(present.all())
         codes = np.where(present, block, 0).astype(np.int64)
-        labels = y[lo:lo + rows, None]
-        # Triples at a time, so that each bincount covers only their cells.
-        width = max(1, _BLOCK // block.shape[0])
-        for first in range(0, T, width):
-            part = slice(first, min(T, first + width))
-            a, b, c = layout.triples[part].T
-            base = int(layout.triple_offsets[first]) * n_classes
-            index = ((layout.triple_offsets[part] + (codes[:, a] * cards[b] + codes[:, b])
-                      * cards[c] + codes[:, c]) * n_classes + labels - base)
-            keep = present[:, a] & present[:, b] & present[:, c]
-            size = (int(ends[part.stop - 1]) - int(layout.triple_offsets[first])) * n_classes
-            out[base:base + size] += np.bincount(index[keep], minlength=size)
-    return out.reshape(-1, n_classes)
+        cell = layout.pair_cells(codes) * k + y[lo:lo + rows, None]
+        both = present[:, first] & present[:, second]
+        # One child at a time: its pairs (those below it) are a prefix, its cells a slice.
+        for t in range(2, cards.size):
+            below = t * (t - 1) // 2
+            index = cell[:, :below] + (codes[:, t] * width)[:, None]
+            if not clean:
+                index = index[both[:, :below] & present[:, t, None]]
+            size = int(cards[t]) * width
+            out[starts[t] * width:starts[t] * width + size] += np.bincount(
+                index.ravel(), minlength=size)
+    return out.reshape(R, layout.cells, k)
 
 
-def _pair_log_tables(pairs, layout: Layout, alpha: float):
-    """``log p(c, x_i = a, x_j = b)`` of every pair's cells, ``(cells, K)``, and each
-    cell's frequency ``N(x_i = a, x_j = b)``, from the pair counts ``(K, R, R)``."""
+def _pair_log_tables(pairs, layout: Layout, pseudo_count):
+    """``log p(c, x_i = a, x_j = b)`` of every pair value, ``(cells, K)`` (padded), and its
+    frequency ``N(x_i = a, x_j = b)``, from the pair counts ``(K, R, R)``; each pair's
+    table has ``pseudo_count(its cells)`` per cell."""
     cards = layout.cards
     starts = value_offsets(cards)
     k = pairs.shape[0]
-    sizes = cards[layout.pairs].prod(axis=1) if len(layout.pairs) else np.zeros(0, np.int64)
-    pair = np.repeat(np.arange(len(layout.pairs)), sizes)
-    local = np.arange(int(sizes.sum())) - layout.pair_offsets[pair]
+    pair = layout.cell_pairs()
+    local = np.arange(layout.cells) - layout.offsets[pair]
     first, second = layout.pairs[pair, 0], layout.pairs[pair, 1]
     counts = pairs[:, starts[first] + local // cards[second],
                    starts[second] + local % cards[second]].T        # (cells, K)
     frequency = counts.sum(axis=1)
-    cells = k * sizes[pair]
+    cells = k * cards[first] * cards[second]
+    alpha = pseudo_count(cells)
     den = np.bincount(pair, weights=frequency, minlength=len(layout.pairs))[pair] + alpha * cells
+    alpha = alpha[:, None] if np.ndim(alpha) else alpha
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.log(counts + alpha) - np.log(den)[:, None]
     empty = den == 0
@@ -338,26 +312,45 @@ def _pair_log_tables(pairs, layout: Layout, alpha: float):
     return _padded(out), frequency
 
 
-def _triple_log_tables(counts, layout: Layout, alpha: float) -> np.ndarray:
-    """The three conditional tables of every triple (see :attr:`ANDE.triple_tables_`), from
-    its counts ``(F, K)``, each smoothed as
-    :func:`~bayesbench.models.core.counting.log_table` smooths a table."""
-    F, k = counts.shape
-    triple, ua, ub, uc, (ra, rb, rc) = layout.cell_coordinates()
-    flat = np.arange(F)
-    out = np.zeros((3 * F + 1, k))
-    # Each role's denominator cells share the index of the first cell of their group.
-    for role, (group, r) in enumerate([(flat - uc, rc), (flat - ub * rc, rb),
-                                       (flat - ua * rb * rc, ra)]):
-        index = (group[:, None] * k + np.arange(k)).ravel()
-        den = np.bincount(index, weights=counts.ravel(), minlength=F * k).reshape(F, k)
-        den = den[group] + alpha * r[:, None]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            table = np.log(counts + alpha) - np.log(den)
-        empty = den == 0
-        table[empty] = -np.broadcast_to(np.log(r)[:, None], table.shape)[empty]
-        out[role * F:(role + 1) * F] = table
-    return _padded(out)
+def _child_log_tables(counts, layout: Layout, alpha) -> np.ndarray:
+    """``log p(x_t = d | c, x_i = a, x_j = b)`` at row ``(s_t + d) * cells + v`` for every
+    pair value ``v = (a, b)`` and child ``t`` outside the pair (padded classes), each
+    table smoothed as :func:`~bayesbench.models.core.counting.log_table` smooths it; the
+    rows of a child inside the pair, and of the missing child ``R``, are 0.
+
+    From :func:`triple_counts`, which holds each triple's counts once (child above the
+    pair); they are copied to the other two places first: ``x_j`` given ``(x_i, x_t)``
+    and ``x_i`` given ``(x_j, x_t)``. ``alpha``: the pseudo-count per cell, or one per
+    child attribute.
+    """
+    cards = layout.cards
+    R, V, k = counts.shape
+    out = np.zeros(((R + 1) * V, next((p for p in (1, 2, 4) if k <= p), k)))
+    if counts.size == 0:
+        return out
+    starts = value_offsets(cards)
+    attribute = np.repeat(np.arange(cards.size), cards)          # of each child value
+    first, second = layout.pairs[layout.cell_pairs()].T          # of each pair value
+    full = np.asarray(counts, dtype=np.float64).copy()
+    u, v = np.nonzero(attribute[:, None] > second[None, :])
+    t, a, b = attribute[u], first[v], second[v]
+    d = u - starts[t]
+    local = v - layout.offsets[b * (b - 1) // 2 + a]
+    ua, ub = local // cards[b], local % cards[b]
+    below = t * (t - 1) // 2
+    full[starts[b] + ub, layout.offsets[below + a] + ua * cards[t] + d] = full[u, v]
+    full[starts[a] + ua, layout.offsets[below + b] + ub * cards[t] + d] = full[u, v]
+    # Each child attribute's denominators, and their logarithms, before expanding them
+    # to its values.
+    den = np.add.reduceat(full, starts[:-1], axis=0) + (alpha * cards)[:, None, None]
+    cell_alpha = alpha[attribute][:, None, None] if np.ndim(alpha) else alpha
+    with np.errstate(divide="ignore", invalid="ignore"):
+        table = np.log(full + cell_alpha) - np.log(den)[attribute]
+    empty = (den == 0)[attribute]
+    table[empty] = -np.broadcast_to(np.log(cards[attribute])[:, None, None], table.shape)[empty]
+    table[(attribute[:, None] == first[None, :]) | (attribute[:, None] == second[None, :])] = 0.0
+    out[:R * V, :k] = table.reshape(R * V, k)
+    return out
 
 
 def _padded(table: np.ndarray) -> np.ndarray:
