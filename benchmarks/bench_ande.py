@@ -23,7 +23,9 @@ their errors agree:
   ``buildClassifier`` plus ``distributionForInstance`` on every test row.
 
 Each side runs ``--repeats`` times and the table gives the median; "x bayesbench" is the
-row's time over ``bayesbench ande (rows)`` (> 1: bayesbench faster). Memory: for bayesbench
+row's time over ``bayesbench ande (rows)`` (> 1: bayesbench faster). The CPU columns (this
+process; the JVM's timing thread, its compiler and collector threads left out) are steadier
+than wall time on a machine that other work shares. Memory: for bayesbench
 the peak of the allocations traced by ``tracemalloc`` (numpy's arrays included) during one
 fold's fit and predict; for Weka the JVM process's peak resident set (its heap, code and
 runtime together).
@@ -52,6 +54,8 @@ ROOT = Path(__file__).resolve().parent.parent
 A2DE = "weka.classifiers.bayes.AveragedNDependenceEstimators.A2DE"
 
 HARNESS = r"""
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.*;
 import java.util.*;
 import weka.classifiers.AbstractClassifier;
@@ -65,15 +69,16 @@ public class AndeTimer {
         data.setClassIndex(data.numAttributes() - 1);
         List<String> lines = Files.readAllLines(Paths.get(args[1]));
         int folds = Integer.parseInt(args[2]), passes = Integer.parseInt(args[3]);
+        ThreadMXBean bean = ManagementFactory.getThreadMXBean();
         for (int pass = 0; pass < passes; pass++) {
-            double fit = 0, predict = 0;
+            double fit = 0, predict = 0, cpu = 0;
             int wrong = 0;
             for (int f = 0; f < folds; f++) {
                 Instances train = new Instances(data, 0), test = new Instances(data, 0);
                 for (int i = 0; i < data.numInstances(); i++) {
                     (Integer.parseInt(lines.get(i).trim()) == f ? test : train).add(data.instance(i));
                 }
-                long t0 = System.nanoTime();
+                long t0 = System.nanoTime(), c0 = bean.getCurrentThreadCpuTime();
                 Classifier model = AbstractClassifier.forName(args[4], new String[] {"-F", "1", "-M", "1.0"});
                 model.buildClassifier(train);
                 long t1 = System.nanoTime();
@@ -85,8 +90,10 @@ public class AndeTimer {
                 }
                 fit += (t1 - t0) / 1e9;
                 predict += (System.nanoTime() - t1) / 1e9;
+                cpu += (bean.getCurrentThreadCpuTime() - c0) / 1e9;
             }
-            System.out.println(pass + " " + fit + " " + predict + " " + ((double) wrong / data.numInstances()));
+            System.out.println(pass + " " + fit + " " + predict + " " + cpu + " "
+                               + ((double) wrong / data.numInstances()));
         }
     }
 }
@@ -94,15 +101,15 @@ public class AndeTimer {
 
 
 def run_ours(ds, fold, folds, counts: bool):
-    """Fit and predict seconds summed over the folds, the error, and one fold's traced peak
-    MiB (the first fold, traced in a separate untimed pass)."""
+    """Fit and predict seconds and CPU seconds (this process) summed over the folds, and
+    the error."""
     from bayesbench.models.core.sufficient import Statistics
     from bayesbench.models.learners.ande import ANDE
 
     X, y, cards, k = ds.codes(), ds.y, ds.cardinalities, ds.n_classes
     fit = predict = 0.0
     wrong = 0
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     total = Statistics.from_codes(X, y, cards, k) if counts else None
     fit += time.perf_counter() - t0
     for f in range(folds):
@@ -119,7 +126,7 @@ def run_ours(ds, fold, folds, counts: bool):
         predict += time.perf_counter() - t1
         fit += t1 - t0
         wrong += int((proba.argmax(axis=1) != y[test]).sum())
-    return fit, predict, wrong / y.size
+    return fit, predict, time.process_time() - c0, wrong / y.size
 
 
 def traced_peak(ds, fold, counts: bool) -> float:
@@ -155,8 +162,8 @@ def compile_harness(workdir: Path, classpath: str) -> bool:
 
 
 def run_weka(workdir: Path, classpath: str, arff: Path, folds: int, heap: str):
-    """Fit and predict seconds and the error of the harness's timed (second) pass, and the
-    JVM's peak resident MiB."""
+    """Fit and predict seconds, CPU seconds (the timing thread's) and the error of the
+    harness's timed (second) pass, and the JVM's peak resident MiB."""
     cmd = ["java", f"-Xmx{heap}", "--add-opens", "java.base/java.lang=ALL-UNNAMED", "-cp",
            f"{classpath}{os.pathsep}{workdir}", "AndeTimer", str(arff),
            str(workdir / "folds.txt"), str(folds), "2", A2DE]
@@ -167,8 +174,8 @@ def run_weka(workdir: Path, classpath: str, arff: Path, folds: int, heap: str):
         _, status, usage = os.wait4(proc.pid, 0)
     if os.waitstatus_to_exitcode(status) != 0:
         raise RuntimeError(f"Weka harness failed: {err.read_text().strip()[-300:]}")
-    _, fit, predict, error = out.read_text().strip().split("\n")[-1].split()
-    return float(fit), float(predict), float(error), usage.ru_maxrss / 1024
+    _, fit, predict, cpu, error = out.read_text().strip().split("\n")[-1].split()
+    return float(fit), float(predict), float(cpu), float(error), usage.ru_maxrss / 1024
 
 
 def main(argv=None):
@@ -205,21 +212,25 @@ def main(argv=None):
                     timed.setdefault(label, []).append(run_ours(ds, fold, args.folds, counts))
                 if harness:
                     timed.setdefault("weka A2DE (in JVM)", []).append(
-                        run_weka(workdir, classpath, arff, args.folds, args.java_heap)[:3])
+                        run_weka(workdir, classpath, arff, args.folds, args.java_heap)[:4])
             peaks = {"bayesbench ande (rows)": traced_peak(ds, fold, False),
                      "bayesbench ande (counts)": traced_peak(ds, fold, True)}
             if harness:
                 peaks["weka A2DE (in JVM)"] = run_weka(workdir, classpath, arff, args.folds,
-                                                       args.java_heap)[3]
-            ours = float(np.median([f + p for f, p, _ in timed["bayesbench ande (rows)"]]))
+                                                       args.java_heap)[4]
+            mine = timed["bayesbench ande (rows)"]
+            ours = float(np.median([f + p for f, p, _, _ in mine]))
+            ours_cpu = float(np.median([c for _, _, c, _ in mine]))
             for label, runs in timed.items():
-                fit = float(np.median([f for f, _, _ in runs]))
-                predict = float(np.median([p for _, p, _ in runs]))
-                total = float(np.median([f + p for f, p, _ in runs]))
-                rows.append([name, label, f"{runs[-1][2]:.4f}", f"{fit:.3f}", f"{predict:.3f}",
-                             f"{total:.3f}", f"{total / ours:.2f}", f"{peaks[label]:.0f}"])
+                fit = float(np.median([f for f, _, _, _ in runs]))
+                predict = float(np.median([p for _, p, _, _ in runs]))
+                total = float(np.median([f + p for f, p, _, _ in runs]))
+                cpu = float(np.median([c for _, _, c, _ in runs]))
+                rows.append([name, label, f"{runs[-1][3]:.4f}", f"{fit:.3f}", f"{predict:.3f}",
+                             f"{total:.3f}", f"{total / ours:.2f}", f"{cpu:.3f}",
+                             f"{cpu / ours_cpu:.2f}", f"{peaks[label]:.0f}"])
     print(render(rows, ["data set", "method", "error", "fit s", "predict s", "total s",
-                        "x bayesbench", "peak MiB"], "text",
+                        "x bayesbench", "CPU s", "CPU x bayesbench", "peak MiB"], "text",
                  caption=f"A2DE (m-estimates, m = 1) fit + predict over {args.folds} "
                          f"stratified folds, median of {args.repeats}; {os.cpu_count()} cores"))
     if not peer:
