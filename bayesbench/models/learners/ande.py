@@ -8,6 +8,7 @@ estimators", ICML 2006, 1113-1120.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from numbers import Integral, Real
 
@@ -210,7 +211,7 @@ class ANDE(AODE):
 _BLOCK = 2 ** 20
 # Pair scores of the rows scored at a time (rows x pairs; each a class vector): past about
 # a megabyte a block's arrays come from fresh pages each time, as AODE's comment says.
-_ROWS = 2 ** 14
+_ROWS = 2 ** 16
 
 
 @dataclass(frozen=True)
@@ -274,12 +275,15 @@ def triple_counts(X, y, cardinalities, n_classes) -> np.ndarray:
         present = (block >= 0) & (block < cards)
         clean = bool(present.all())
         codes = np.where(present, block, 0).astype(np.int64)
-        cell = layout.pair_cells(codes) * k + y[lo:lo + rows, None]
+        # 32-bit indices when a child's cells allow: a third less time to add and count.
+        small = np.int32 if int(cards.max(initial=1)) * width < 2 ** 31 else np.int64
+        cell = (layout.pair_cells(codes) * k + y[lo:lo + rows, None]).astype(small)
+        child = (codes * width).astype(small)
         both = present[:, first] & present[:, second]
         # One child at a time: its pairs (those below it) are a prefix, its cells a slice.
         for t in range(2, cards.size):
             below = t * (t - 1) // 2
-            index = cell[:, :below] + (codes[:, t] * width)[:, None]
+            index = cell[:, :below] + child[:, t, None]
             if not clean:
                 index = index[both[:, :below] & present[:, t, None]]
             size = int(cards[t]) * width
@@ -329,27 +333,53 @@ def _child_log_tables(counts, layout: Layout, alpha) -> np.ndarray:
     if counts.size == 0:
         return out
     starts = value_offsets(cards)
+    counted, other_roles, inside = _roles(tuple(int(c) for c in cards))
+    full = np.array(counts, dtype=np.int64)
+    # Rows of (child value, pair value): one index each, not a pair of fancy indices.
+    flat = full.reshape(R * V, k)
+    flat[other_roles] = np.tile(flat[counted], (2, 1))
+    alpha = np.broadcast_to(np.asarray(alpha, dtype=np.float64), cards.shape)
+    table = out[:R * V].reshape(R, V, -1)[:, :, :k]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for i in range(cards.size):
+            values = slice(starts[i], starts[i + 1])
+            # The denominators of child i: its counts summed over its values.
+            den = full[values].sum(axis=0) + alpha[i] * cards[i]
+            # The counts are integers: the logarithm of each distinct one, looked up.
+            logs = np.log(np.arange(int(full[values].max(initial=0)) + 1) + alpha[i])
+            table[values] = logs.take(full[values]) - np.log(den)
+            empty = np.broadcast_to(den == 0, table[values].shape)
+            table[values][empty] = -np.log(cards[i])
+    table[inside] = 0.0
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _roles(cards: tuple):
+    """Where :func:`_child_log_tables` reads and writes, for cardinalities ``cards`` (the
+    same for every fold of a data set, so the last one is kept; read-only): the rows ``(child value, pair value)``
+    flattened of every triple's counts (child above the pair), the rows of the same counts
+    with the middle and then the first attribute the child, and the mask of the rows whose
+    child is in the pair."""
+    cards = np.asarray(cards, dtype=np.int64)
+    layout = Layout.of(cards)
+    V = layout.cells
+    starts = value_offsets(cards)
     attribute = np.repeat(np.arange(cards.size), cards)          # of each child value
     first, second = layout.pairs[layout.cell_pairs()].T          # of each pair value
-    full = np.asarray(counts, dtype=np.float64).copy()
     u, v = np.nonzero(attribute[:, None] > second[None, :])
     t, a, b = attribute[u], first[v], second[v]
     d = u - starts[t]
     local = v - layout.offsets[b * (b - 1) // 2 + a]
     ua, ub = local // cards[b], local % cards[b]
     below = t * (t - 1) // 2
-    full[starts[b] + ub, layout.offsets[below + a] + ua * cards[t] + d] = full[u, v]
-    full[starts[a] + ua, layout.offsets[below + b] + ub * cards[t] + d] = full[u, v]
-    # Each child attribute's denominators, and their logarithms, before expanding them
-    # to its values.
-    den = np.add.reduceat(full, starts[:-1], axis=0) + (alpha * cards)[:, None, None]
-    cell_alpha = alpha[attribute][:, None, None] if np.ndim(alpha) else alpha
-    with np.errstate(divide="ignore", invalid="ignore"):
-        table = np.log(full + cell_alpha) - np.log(den)[attribute]
-    empty = (den == 0)[attribute]
-    table[empty] = -np.broadcast_to(np.log(cards[attribute])[:, None, None], table.shape)[empty]
-    table[(attribute[:, None] == first[None, :]) | (attribute[:, None] == second[None, :])] = 0.0
-    out[:R * V, :k] = table.reshape(R * V, k)
+    other_roles = np.concatenate([
+        (starts[b] + ub) * V + layout.offsets[below + a] + ua * cards[t] + d,
+        (starts[a] + ua) * V + layout.offsets[below + b] + ub * cards[t] + d])
+    inside = (attribute[:, None] == first[None, :]) | (attribute[:, None] == second[None, :])
+    out = (u * V + v, other_roles, inside)
+    for array in out:
+        array.flags.writeable = False
     return out
 
 
