@@ -189,6 +189,15 @@ def main(argv=None):
     parser.add_argument("--a2de-classes", type=Path)
     parser.add_argument("--java-heap", default="4g")
     args = parser.parse_args(argv)
+    from threadpoolctl import threadpool_limits
+
+    # One thread each: BLAS (the pair counts) would otherwise add a second core's time to
+    # bayesbench's CPU seconds, while the JVM's timing thread is one.
+    with threadpool_limits(1):
+        _bench(args)
+
+
+def _bench(args):
     from bayesbench.data import load_dataset
     from bayesbench.report.tables import render
 

@@ -62,6 +62,13 @@ class ANDE(AODE):
     subsumption : int or None, default None
         The frequency ``l`` above which a specialisation drops its generalisations
         (Zheng and Webb used 100, Weka's ``-S`` default); None: off.
+    estimator : {"laplace", "m"}, default "laplace"
+        ``laplace``: ``alpha`` pseudo-counts per cell, as AODE. ``m``: Weka's AnDE
+        package's m-estimates, every table (joint or conditional, A2DE's, its A1DE's and
+        naive Bayes's) smoothed towards the uniform distribution with weight ``m``,
+        ``(N + m / cells) / (N' + m)``.
+    m : float, default 1.0
+        The m-estimate's weight (Weka's ``-M``), for ``estimator="m"``.
 
     Attributes
     ----------
