@@ -32,6 +32,7 @@ runtime together).
 
     python benchmarks/bench_ande.py --weka-jar /path/weka.jar --a2de-classes /path/classes
     python benchmarks/bench_ande.py --datasets car nursery --folds 10 --repeats 1
+    python benchmarks/bench_ande.py --datasets synthetic --rows 100000 --attributes 20 --folds 10
 """
 from __future__ import annotations
 
@@ -48,7 +49,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_discrete import stratified_folds
+from bench_discrete import make_data, stratified_folds, write_arff
 
 ROOT = Path(__file__).resolve().parent.parent
 A2DE = "weka.classifiers.bayes.AveragedNDependenceEstimators.A2DE"
@@ -181,7 +182,12 @@ def run_weka(workdir: Path, classpath: str, arff: Path, folds: int, heap: str):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--datasets", nargs="+", default=["kr-vs-kp", "mushroom", "car"])
+    parser.add_argument("--datasets", nargs="+", default=["kr-vs-kp", "mushroom", "car"],
+                        help="files of datasets/ by name, or 'synthetic' (--rows x "
+                             "--attributes of bench_discrete.py's tree-structured sample)")
+    parser.add_argument("--rows", type=int, default=100_000)
+    parser.add_argument("--attributes", type=int, default=20)
+    parser.add_argument("--classes", type=int, default=3)
     parser.add_argument("--folds", type=int, default=5)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--repeats", type=int, default=3)
@@ -209,6 +215,11 @@ def _bench(args):
         harness = peer and compile_harness(workdir, classpath)
         for name in args.datasets:
             arff = ROOT / "datasets" / f"{name}.arff"
+            if name == "synthetic":
+                arff = workdir / "synthetic.arff"
+                write_arff(arff, *make_data(args.rows, args.attributes, args.classes,
+                                            args.seed), args.classes)
+                name = f"synthetic {args.rows} x {args.attributes}"
             ds = load_dataset(arff, None)
             fold = stratified_folds(ds.y, args.folds, args.seed)
             np.savetxt(workdir / "folds.txt", fold, fmt="%d")

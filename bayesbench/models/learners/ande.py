@@ -294,8 +294,10 @@ def triple_counts(X, y, cardinalities, n_classes) -> np.ndarray:
             if not clean:
                 index = index[both[:, :below] & present[:, t, None]]
             size = int(cards[t]) * width
+            # The codes are column-major (as X is) and so is index: read in its own order,
+            # not copied into row-major order first.
             out[starts[t] * width:starts[t] * width + size] += np.bincount(
-                index.ravel(), minlength=size)
+                index.ravel(order="K"), minlength=size)
     return out.reshape(R, layout.cells, k)
 
 
