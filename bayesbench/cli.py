@@ -18,7 +18,8 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .errors import BayesbenchError, ConfigError, DataChangedError, DataError, Interrupted
+from .errors import (BayesbenchError, ConfigChangedError, ConfigError, DataChangedError, DataError,
+                     Interrupted)
 from .report.tables import FORMATS, render
 from .spec import MAX_REPEATS
 
@@ -125,6 +126,22 @@ class _Choice(click.Choice):
         # lazy: the owning modules import numpy and scipy, which `bayesbench --help` never needs
         module, name = self._home
         return tuple(getattr(importlib.import_module(module), name))
+
+
+class _Default:
+    """A click default read, when first needed, from the module that owns it (shown in
+    ``--help`` as its value, not as "dynamic")."""
+
+    def __init__(self, module: str, name: str):
+        self._home = (module, name)
+
+    def __call__(self):
+        # lazy: as _Choice's list
+        module, name = self._home
+        return getattr(importlib.import_module(module), name)
+
+    def __str__(self) -> str:
+        return str(self())
 
 
 class _OutputFile(click.Path):
@@ -350,6 +367,11 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
     except DataChangedError as exc:
         raise click.UsageError(f"{exc}; --rerun-changed runs them again in that directory, "
                                f"--force writes a new one") from None
+    except ConfigChangedError as exc:
+        raise ConfigChangedError(
+            f"{exc}; use --resume to continue it with this configuration (finished tasks that "
+            f"still match are kept) or --force to write into a new directory",
+            run_dir=exc.run_dir, changed=exc.changed) from None
     _print_runs(results, experiment.metrics[0], quiet)
 
 
@@ -499,7 +521,8 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
                                                   "(default: for one result directory, the "
                                                   "baseline the run stored, as its own summary "
                                                   "compares; otherwise the first classifier).")
-@click.option("--test", "test", default="corrected-t", show_default=True,
+@click.option("--test", "test", default=_Default("bayesbench.stats", "DEFAULT_FOLD_TEST"),
+              show_default=True,
               type=_Choice("bayesbench.stats", "FOLD_TESTS"),
               help="Test over the folds of each data set that sets the v / * marks.")
 @click.option("--alpha", default=0.05, show_default=True,

@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import stats as S
+from .. import stats
 from ..errors import StatsError
 from . import cdplot
 from .analysis import Comparison
@@ -129,7 +129,7 @@ def _cell(mean: float, std: float, sign: int, best: bool, fmt: str) -> str:
 
 def _best(mean: np.ndarray, lower_is_better: bool) -> np.ndarray:
     """Where each row's best score is, ties (at the tests' tolerance) all marked."""
-    values = S.tie_safe(mean)
+    values = stats.tie_safe(mean)
     signed = -values if lower_is_better else values
     finite = np.isfinite(signed)
     top = np.max(np.where(finite, signed, -np.inf), axis=1, keepdims=True)
@@ -156,7 +156,7 @@ def _scores_long(result: Comparison) -> ComparisonTable:
     ranks = np.full(mean.shape, np.nan)  # within the complete data sets, as the tests rank
     complete_rows = np.isfinite(mean).all(axis=1)
     if complete_rows.any() and mean.shape[1] > 1:
-        ranks[complete_rows] = S.rank_scores(mean[complete_rows],
+        ranks[complete_rows] = stats.rank_scores(mean[complete_rows],
                                              lower_is_better=result.lower_is_better)
     best = _best(mean, result.lower_is_better)
     rows = []
@@ -181,7 +181,7 @@ def _scores_caption(result: Comparison) -> str:
     caption += "; best in each row marked"
     if result.sign is not None:
         caption += (f"; v / *: significantly better / worse than {result.baseline} "
-                    f"({S.FOLD_TESTS[result.test]}, alpha = {result.alpha:g})")
+                    f"({stats.FOLD_TESTS[result.test].title}, alpha = {result.alpha:g})")
     return caption
 
 
@@ -287,7 +287,7 @@ def _pvalues_table(result: Comparison, fmt: str) -> ComparisonTable:
                ["data set", "classifier", "p", "mark", "difference", "95% CI low", "95% CI high",
                 "P(better)", "P(rope)", "P(worse)"])
     caption = (f"each classifier against {result.baseline} on each data set: "
-               f"{S.FOLD_TESTS[result.test]} p-value and mark, mean difference (classifier - "
+               f"{stats.FOLD_TESTS[result.test].title} p-value and mark, mean difference (classifier - "
                f"{result.baseline}) with its 95% interval (Nadeau-Bengio corrected), Bayesian "
                f"correlated t-test with rope {result.rope:g}")
     return ComparisonTable("pvalues", caption, headers, rows)
