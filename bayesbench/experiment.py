@@ -7,7 +7,6 @@ summary tables are written from the records the run holds in memory.
 """
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -60,8 +59,6 @@ def run_experiment(experiment: Experiment, options: RunOptions = RunOptions()) -
 
 def _run(experiment: Experiment, work: Plan, options: RunOptions, scheduler) -> RunResult:
     with open_run_dir(experiment, options, work.tasks) as run:
-        for note in run.notes:  # said even when quiet: they concern the results
-            print(f"{run.path}: {note}", file=options.stream or sys.stderr)
         n_skipped = len(run.records)
         new = execute(work, run, replace(options, scheduler=scheduler))
         experiment = replace(experiment, compare=replace(experiment.compare,

@@ -250,6 +250,8 @@ def execute(work: Plan, run, options: RunOptions) -> list[dict]:
     finished = {d: sum(t in done for t in ids) for d, ids in work.tasks.items()}
     new = []
     with Progress(totals, finished, stream=options.stream, quiet=options.quiet) as progress:
+        for note in run.notes:  # said even when quiet: they concern the results
+            print(f"{run.path}: {note}", file=progress.stream)
         if run.dropped and not options.quiet:
             print(f"{run.path}: {run.dropped} damaged record(s) dropped; their tasks run again",
                   file=progress.stream)

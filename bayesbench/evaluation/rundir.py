@@ -26,7 +26,7 @@ from typing import Iterator
 import yaml
 
 from ..data.chunks import chunk_files, is_chunked
-from ..errors import DataChangedError, ResultStoreError
+from ..errors import ConfigChangedError, DataChangedError
 from ..spec import Experiment, RunOptions, resolved_config
 from .executors import describe
 from .store import (LOCK, RECORDS, TASKS, RecordWriter, RunLock, drop_records,
@@ -74,10 +74,8 @@ def choose_run_dir(experiment: Experiment, options: RunOptions) -> tuple[Path, b
     if same or options.resume:
         return run_dir, True
     shown = ", ".join(changed[:6]) + (f" and {len(changed) - 6} more" if len(changed) > 6 else "")
-    raise ResultStoreError(
-        f"{run_dir} holds results of a different configuration (it differs in {shown}); use "
-        "--resume to continue it with this configuration (finished tasks that still match are "
-        "kept) or --force to write into a new directory")
+    raise ConfigChangedError(f"{run_dir} holds results of a different configuration (it "
+                             f"differs in {shown})", run_dir=run_dir, changed=changed)
 
 
 def differences(old, new, at: str = "") -> list[str]:
