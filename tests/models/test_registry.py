@@ -7,10 +7,10 @@ import bayesbench
 from bayesbench.errors import ClassifierError
 from bayesbench.models.registry import classifier_class
 
-BRIEF_NAMES = {"nb", "map", "tan", "ddr_tan", "kdb", "aode", "gnb", "full_bayes",
+BRIEF_NAMES = {"nb", "map", "tan", "ddr_tan", "kdb", "aode", "ande", "gnb", "full_bayes",
                "linear_full_bayes", "knaive", "stan", "ffss", "fss", "bsej", "asb",
                "tan_hc", "tan_hcsp", "kdb_hc", "fssj"}
-DISCRETE_OWN = ["nb", "map", "tan", "ddr_tan", "kdb", "aode"]
+DISCRETE_OWN = ["nb", "map", "tan", "ddr_tan", "kdb", "aode", "ande"]
 
 
 def test_every_agreed_name_is_listed():
