@@ -40,6 +40,8 @@ from typing import Sequence
 import numpy as np
 from scipy.special import digamma, gammaln, polygamma
 
+from ..core.prefix_counts import PrefixCounts
+
 #: The ways concentrations are shared: one per depth of a table, one per table (every depth
 #: but the root's), or one per node (the authors' LEVEL, SINGLE and NONE).
 TYINGS = ("level", "single", "none")
@@ -123,20 +125,18 @@ def log_stirling(n, t) -> np.ndarray:
 
 @dataclass
 class _Level:
-    """The nodes of one depth of every tree: counts ``n`` and table counts ``t`` (node x
-    value), the parent of each (a row of the level above), its concentration's index and
-    its tree, the groups of nodes drawn together, and the running sum of estimates."""
+    """The nodes of one depth of every tree: the data that end there, the table of each
+    node's parent (a row of the level above), its concentration's index and its tree, the
+    groups of siblings' ranks, and where each tree's nodes start."""
 
     data: np.ndarray
-    n: np.ndarray
-    t: np.ndarray
     parent: np.ndarray
     conc: np.ndarray
     tree: np.ndarray
     groups: list
-    key: np.ndarray
-    p: np.ndarray | None = None
-    p_sum: np.ndarray | None = None
+    starts: dict
+    n: np.ndarray | None = None
+    t: np.ndarray | None = None
 
 
 def _groups(parent: np.ndarray) -> list:
@@ -151,79 +151,32 @@ def _groups(parent: np.ndarray) -> list:
     return [np.flatnonzero(rank == g) for g in range(int(rank.max()) + 1)] if len(rank) else []
 
 
-def _build(counts: Sequence[np.ndarray], parent_cards: Sequence[Sequence[int]], width: int,
-           tying: str) -> list[_Level]:
-    """The levels of the forest of all tables (leaf counts padded to ``width`` values), and
-    the dense lookup of a configuration prefix to its node (``key``, -1 where none)."""
-    depth = max(len(pc) for pc in parent_cards) + 1
-    per_level: list[list] = [[] for _ in range(depth + 1)]
-    for tree, (table, pcards) in enumerate(zip(counts, parent_cards)):
-        n_classes, n_pa, r = table.shape
-        leaves = np.zeros((n_classes * n_pa, width), dtype=np.int64)
-        leaves[:, :r] = np.rint(table.reshape(n_classes * n_pa, r))
-        seen = np.flatnonzero(leaves.sum(axis=1) > 0)
-        sizes = [n_classes] + [int(np.prod(pcards[:d], dtype=np.int64)) * n_classes
-                               for d in range(1, len(pcards) + 1)]
-        for d in range(len(pcards) + 2):
-            if d == 0:
-                prefix = np.zeros(len(seen), dtype=np.int64)
-                size = 1
-            else:
-                divisor = int(np.prod(pcards[d - 1:], dtype=np.int64))
-                prefix = seen // divisor
-                size = sizes[d - 1]
-            per_level[d].append((tree, prefix, size, leaves[seen] if d == len(pcards) + 1
-                                 else None))
-    return _levels(per_level, width, tying)
-
-
-def _levels(per_level, width: int, tying: str) -> list[_Level]:
+def _build(tables: Sequence[PrefixCounts], width: int, tying: str) -> list[_Level]:
+    """The levels of the forest of all tables, values padded to ``width``."""
     levels: list[_Level] = []
-    offsets_above = None
     conc_next = 0
-    for d, entries in enumerate(per_level):
-        offsets, keys, trees, leaf_rows, parents = [], [], [], [], []
-        start = 0
-        for tree, prefix, size, leaves in entries:
-            nodes, inverse = np.unique(prefix, return_inverse=True)
-            keys.append(nodes + start)
-            trees.append(np.full(len(nodes), tree))
-            offsets.append(start)
-            start += size
-            if leaves is not None:
-                leaf = np.zeros((len(nodes), width), dtype=np.int64)
-                np.add.at(leaf, inverse, leaves)
-                leaf_rows.append((tree, leaf))
-        key_of = np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64)
-        tree_of = np.concatenate(trees) if trees else np.zeros(0, dtype=np.int64)
-        lookup = np.full(start, -1, dtype=np.int64)
-        lookup[key_of] = np.arange(len(key_of))
-        data = np.zeros((len(key_of), width), dtype=np.int64)
-        for tree, leaf in leaf_rows:
-            data[tree_of == tree] = leaf
-        if d:
-            # a node's parent is its prefix one level up: its key divided by the branching
-            # cardinality, within its tree's block of that level
-            parents = _parents_of(entries, per_level[d - 1], key_of, tree_of, offsets,
-                                  offsets_above, levels[d - 1].key)
-        else:
-            parents = np.full(len(key_of), -1)
+    for d in range(max(t.depth for t in tables) + 2):
+        present = [i for i, t in enumerate(tables) if d <= t.depth + 1]
+        data, parents, trees, starts = [], [], [], {}
+        offset = 0
+        for i in present:
+            table = tables[i]
+            ends = np.zeros((len(table.keys[d]), width))
+            ends[:, :table.n_values] = table.ends[d]
+            data.append(ends)
+            trees.append(np.full(len(ends), i))
+            starts[i] = offset
+            offset += len(ends)
+            if d:
+                # a node's parent is its prefix one digit shorter
+                above = table.find(d - 1, table.keys[d] // table.radix[d - 1])
+                parents.append(levels[d - 1].starts[i] + above)
+        tree_of = np.concatenate(trees)
+        parent = np.concatenate(parents) if d else np.full(len(tree_of), -1)
         conc, conc_next = _concentrations(tying, d, tree_of, conc_next)
-        levels.append(_Level(data, data.copy(), np.zeros_like(data), parents, conc, tree_of,
-                             _groups(parents), lookup))
-        offsets_above = offsets
+        levels.append(_Level(np.rint(np.concatenate(data)).astype(np.int64), parent, conc,
+                             tree_of, _groups(parent) if d else [], starts))
     return levels
-
-
-def _parents_of(entries, entries_above, key_of, tree_of, offsets, offsets_above, lookup_above):
-    parents = np.empty(len(key_of), dtype=np.int64)
-    above = {tree: (off, size) for (tree, _, size, _), off in zip(entries_above, offsets_above)}
-    for (tree, _, size, _), off in zip(entries, offsets):
-        mine = tree_of == tree
-        off_above, size_above = above[tree]
-        branching = size // size_above
-        parents[mine] = lookup_above[off_above + (key_of[mine] - off) // branching]
-    return parents
 
 
 def _concentrations(tying: str, depth: int, tree_of: np.ndarray, start: int):
@@ -249,7 +202,7 @@ def _initial_tables(levels: list[_Level], conc: np.ndarray) -> None:
         # a leaf holds its data; an inner node the table counts of its children (the leaves
         # of a table with fewer parents sit higher than the others')
         level.n = level.data.copy()
-        if d < len(levels) - 1:
+        if d < len(levels) - 1 and len(levels[d + 1].parent):
             below = levels[d + 1]
             np.add.at(level.n, below.parent, below.t)
         if d == 0:
@@ -392,35 +345,32 @@ def _estimates(f: _Forest, levels: list[_Level], conc: np.ndarray,
     return p
 
 
-def hdp_tables(counts: Sequence[np.ndarray], parent_cards: Sequence[Sequence[int]], *,
-               iterations: int, tying: str, rng: np.random.Generator) -> list[np.ndarray]:
+def hdp_estimates(tables: Sequence[PrefixCounts], *, iterations: int, tying: str,
+                  rng: np.random.Generator) -> list[list[np.ndarray]]:
     """HDP estimates of conditional tables from their counts.
 
     Parameters
     ----------
-    counts : list of ndarray
-        Table ``i`` holds ``N(c, parent configuration, value)``, shape
-        ``(n_classes, prod(parent_cards[i]), r_i)``, the first parent most significant (the
-        layout of :mod:`~bayesbench.models.core.counting`). The tree of a table branches on
-        the class, then on its parents in this order.
-    parent_cards : list of sequences of int
-        The cardinalities of each table's attribute parents, in order.
+    tables : list of PrefixCounts
+        The counts of each table under the prefixes of its parents: a table's tree branches
+        on the class, then on its parents in their order, and has a node at every prefix
+        that occurs.
     iterations : int
         Sweeps; estimates are averaged over those after burn-in.
     tying : one of :data:`TYINGS`
     rng : numpy.random.Generator
-        The only source of randomness: the same generator state gives the same tables.
+        The only source of randomness: the same generator state gives the same estimates.
 
     Returns
     -------
-    list of ndarray
-        Probability tables of the shapes of ``counts``; a parent configuration never seen
-        with a class has the estimate of its deepest seen prefix.
+    list of lists of ndarray
+        For each table and depth ``d``, the posterior mean of ``p(x | prefix)`` at each key
+        of ``keys[d]``, shape ``(len(keys[d]), n_values)``.
     """
-    if not counts:
+    if not tables:
         return []
-    values = np.array([c.shape[-1] for c in counts], dtype=np.int64)
-    levels = _build(counts, parent_cards, int(values.max()), tying)
+    values = np.array([t.n_values for t in tables], dtype=np.int64)
+    levels = _build(tables, int(values.max()), tying)
     conc = np.full(1 + max(int(level.conc.max()) for level in levels if level.conc.size),
                    START_CONCENTRATION)
     _initial_tables(levels, conc)
@@ -437,30 +387,5 @@ def hdp_tables(counts: Sequence[np.ndarray], parent_cards: Sequence[Sequence[int
             total += _estimates(forest, levels, conc, values)
             kept += 1
     mean = total / kept if kept else _estimates(forest, levels, conc, values)
-    return _tables(counts, parent_cards, levels, forest.starts, mean)
-
-
-def _tables(counts, parent_cards, levels, starts, mean) -> list[np.ndarray]:
-    """Each table's full grid of configurations, read from its deepest seen prefix."""
-    out = []
-    offsets = [0] * len(levels)
-    for tree, (table, pcards) in enumerate(zip(counts, parent_cards)):
-        n_classes, n_pa, r = table.shape
-        grid = np.arange(n_classes * n_pa)
-        result = np.empty((len(grid), r))
-        for d in range(len(pcards) + 2):
-            level = levels[d]
-            if d == 0:
-                root = np.flatnonzero(level.tree == tree)
-                # a table with no counts at all (its attribute always missing) is uniform
-                result[:] = mean[root[0], :r] if root.size else 1.0 / r
-                offsets[0] += 1
-                continue
-            size = n_classes * int(np.prod(pcards[:d - 1], dtype=np.int64))
-            prefix = grid // int(np.prod(pcards[d - 1:], dtype=np.int64))
-            found = level.key[offsets[d] + prefix]
-            offsets[d] += size
-            hit = found >= 0
-            result[hit] = mean[starts[d] + found[hit], :r]
-        out.append(result.reshape(n_classes, n_pa, r))
-    return out
+    return [[mean[forest.starts[d] + levels[d].starts[i]:][:len(table.keys[d]), :table.n_values]
+             for d in range(table.depth + 2)] for i, table in enumerate(tables)]

@@ -16,6 +16,7 @@ import math
 import numpy as np
 import pytest
 
+from bayesbench.models.core.prefix_counts import PrefixCounts
 from bayesbench.models.parameters import hdp
 
 
@@ -165,11 +166,33 @@ COUNTS = np.array([[[6, 2, 0], [1, 0, 3]],
                    [[0, 4, 1], [2, 7, 2]]], dtype=float)
 
 
+def _prefix_counts(counts):
+    """The rows ``counts[c, pa, x]`` stands for, counted under the prefixes (c), (c, pa)."""
+    c, pa, x = np.nonzero(counts)
+    reps = counts[c, pa, x].astype(int)
+    n_classes, n_pa, r = counts.shape
+    return PrefixCounts.from_rows(np.repeat(x, reps), [np.repeat(pa, reps)],
+                                  np.repeat(c, reps), r, [n_pa], n_classes)
+
+
+def _leaf_table(counts, **kwargs):
+    """HDP estimates at every (class, parent value) of a one-parent table, the unseen ones
+    read from their class's node."""
+    table = _prefix_counts(counts)
+    est = hdp.hdp_estimates([table], **kwargs)[0]
+    n_classes, n_pa, r = counts.shape
+    out = np.empty(counts.shape)
+    for c in range(n_classes):
+        for pa in range(n_pa):
+            row = table.find(2, np.array([c * n_pa + pa]))[0]
+            out[c, pa] = est[2][row] if row >= 0 else est[1][table.find(1, np.array([c]))[0]]
+    return out
+
+
 def test_posterior_mean_equals_the_direct_sampler_within_monte_carlo_error():
     chains, sweeps = 5, 2500
-    ours = np.array([hdp.hdp_tables([COUNTS], [(2,)], iterations=sweeps, tying="level",
-                                    rng=np.random.default_rng(seed))[0]
-                     for seed in range(chains)])
+    ours = np.array([_leaf_table(COUNTS, iterations=sweeps, tying="level",
+                                 rng=np.random.default_rng(seed)) for seed in range(chains)])
     ref = np.array([_reference(COUNTS, sweeps, 100 + seed, burn_in=250)
                     for seed in range(chains)])
     diff = ours.mean(axis=0) - ref.mean(axis=0)
@@ -183,21 +206,20 @@ def test_posterior_mean_equals_the_direct_sampler_within_monte_carlo_error():
 
 
 def test_same_seed_same_tables_and_rows_sum_to_one():
-    a = hdp.hdp_tables([COUNTS, COUNTS[:, :1]], [(2,), ()], iterations=50, tying="level",
-                       rng=np.random.default_rng(3))
-    b = hdp.hdp_tables([COUNTS, COUNTS[:, :1]], [(2,), ()], iterations=50, tying="level",
-                       rng=np.random.default_rng(3))
-    for x, y in zip(a, b):
+    tables = [_prefix_counts(COUNTS), _prefix_counts(COUNTS[:, :1])]
+    a = hdp.hdp_estimates(tables, iterations=50, tying="level", rng=np.random.default_rng(3))
+    b = hdp.hdp_estimates(tables, iterations=50, tying="level", rng=np.random.default_rng(3))
+    for x, y in zip(sum(a, []), sum(b, [])):
         assert np.array_equal(x, y)
-        assert np.allclose(x.sum(axis=2), 1.0)
+        assert np.allclose(x.sum(axis=1), 1.0)
 
 
 def test_unseen_configuration_backs_off_to_its_deepest_seen_prefix():
     counts = COUNTS.copy()
     counts[1, 0] = 0  # class 1 with parent value 0 never seen
     for tying in hdp.TYINGS:
-        table = hdp.hdp_tables([counts], [(2,)], iterations=200, tying=tying,
-                               rng=np.random.default_rng(0))[0]
+        table = _leaf_table(counts, iterations=200, tying=tying,
+                            rng=np.random.default_rng(0))
         assert np.all(np.isfinite(table)) and np.allclose(table.sum(axis=2), 1.0)
         # the unseen cell has the class node's estimate, between its seen sibling's and
         # the other class's
