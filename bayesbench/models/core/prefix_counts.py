@@ -88,6 +88,11 @@ class PrefixCounts:
         ends = tuple(e for _, _, e in levels)
         return cls(radix, int(n_values), keys, counts, ends)
 
+    def truncated(self, k: int) -> "PrefixCounts":
+        """The counts under the first ``k`` parents only (``k <= depth``)."""
+        return PrefixCounts(self.radix[:k + 1], self.n_values, self.keys[:k + 2],
+                            self.counts[:k + 2], self.ends[:k + 1] + (self.counts[k + 1],))
+
     def find(self, depth: int, codes: np.ndarray) -> np.ndarray:
         """The row of ``keys[depth]`` holding each code, -1 where it never occurred."""
         keys = self.keys[depth]
@@ -99,6 +104,9 @@ class PrefixCounts:
 
 def _level(code, value, ends, n_values):
     keys, inverse = np.unique(code, return_inverse=True)
+    if not len(keys):
+        # the empty prefix is always there, with no counts, so that a lookup backs off to it
+        keys, inverse = np.zeros(1, dtype=np.int64), inverse.astype(np.int64)
     index = inverse * n_values + value
     size = len(keys) * n_values
     counts = np.bincount(index, minlength=size).astype(np.float64).reshape(len(keys), n_values)
@@ -137,10 +145,3 @@ def deepest(table: PrefixCounts, codes: Sequence[np.ndarray], limit: int) -> tup
         depth[alive] = d
         row[alive] = found[alive]
     return depth, row
-
-
-def m_estimate(counts: np.ndarray, value: np.ndarray, m: float = 1.0) -> np.ndarray:
-    """``(N(x) + m / r) / (N + m)`` of the rows ``counts`` (``r`` values) at ``value``."""
-    r = counts.shape[1]
-    picked = counts[np.arange(len(value)), value]
-    return (picked + m / r) / (counts.sum(axis=1) + m)
