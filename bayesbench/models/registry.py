@@ -39,6 +39,8 @@ _REGISTRY: dict[str, str] = {
     "ddr_tan": "learners.tan:DDRTAN",
     "kdb": "learners.kdb:KDB",
     "aode": "learners.aode:AODE",
+    "skdb": "learners.skdb:SKDB",
+    "eskdb": "learners.skdb:ESKDB",
     "gnb": "learners.gaussian:GaussianNB",
     "full_bayes": "learners.gaussian:FullBayes",
     "linear_full_bayes": "learners.gaussian:LinearFullBayes",

@@ -7,8 +7,8 @@ from bayesbench.models.registry import classifier_class
 
 BRIEF_NAMES = {"nb", "map", "tan", "ddr_tan", "kdb", "aode", "gnb", "full_bayes",
                "linear_full_bayes", "knaive", "stan", "ffss", "fss", "bsej", "asb",
-               "tan_hc", "tan_hcsp", "kdb_hc", "fssj"}
-DISCRETE_OWN = ["nb", "map", "tan", "ddr_tan", "kdb", "aode"]
+               "tan_hc", "tan_hcsp", "kdb_hc", "fssj", "skdb", "eskdb"}
+DISCRETE_OWN = ["nb", "map", "tan", "ddr_tan", "kdb", "aode", "skdb", "eskdb"]
 
 
 def test_every_agreed_name_is_listed():

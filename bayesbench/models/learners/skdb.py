@@ -74,11 +74,13 @@ def _loo_factors(table: PrefixCounts, X, x, parents, cards, codes, n_classes):
         for j in range(table.depth + 1):
             row = np.where(prefix[j] >= 0, table.find(j + 1, np.maximum(prefix[j], 0)), -1)
             seen = row >= 0
+            # the row itself is in the counts it reaches (not where its value is missing)
+            mine = own[:, y] & seen & live
             counts = table.counts[j + 1][np.maximum(row, 0)]
-            n_x = np.where(seen, counts[np.arange(n), value], 0.0) - own[:, y]
-            n_all = np.where(seen, counts.sum(axis=1), 0.0) - own[:, y]
+            n_x = np.where(seen, counts[np.arange(n), value], 0.0) - mine
+            n_all = np.where(seen, counts.sum(axis=1), 0.0) - mine
             factors[j, :, y] = (n_x + M / table.n_values) / (n_all + M)
-            with_value[j] += n_x + own[:, y]
+            with_value[j] += n_x + mine
     factors[:, ~live] = 1.0  # a missing value is left out of the product
     reach = np.cumprod(with_value[1:] >= 2, axis=0).sum(axis=0, dtype=np.int64)
     return factors, reach
