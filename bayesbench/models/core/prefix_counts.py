@@ -88,6 +88,44 @@ class PrefixCounts:
         ends = tuple(e for _, _, e in levels)
         return cls(radix, int(n_values), keys, counts, ends)
 
+    @classmethod
+    def from_table(cls, counts: np.ndarray, parent_cards: Sequence[int]) -> "PrefixCounts":
+        """The prefix counts of a dense table ``(n_classes, prod(parent_cards), r)`` (the
+        layout of :mod:`.counting`, first parent most significant): every level sums the
+        full configurations under it (rows missing a parent, which a dense table leaves
+        out, are then left out of every level)."""
+        n_classes, n_pa, r = counts.shape
+        radix = (int(n_classes),) + tuple(int(c) for c in parent_cards)
+        flat = counts.reshape(n_classes * n_pa, r)
+        full = np.flatnonzero(flat.sum(axis=1) > 0)
+        keys, sums, ends = [], [], []
+        for d in range(len(radix) + 1):
+            prefix = (full // int(np.prod(radix[d:], dtype=np.int64)) if d
+                      else np.zeros(len(full), dtype=np.int64))
+            level, inverse = np.unique(prefix, return_inverse=True)
+            if not len(level):
+                level, inverse = np.zeros(1, dtype=np.int64), inverse.astype(np.int64)
+            total = np.zeros((len(level), r))
+            np.add.at(total, inverse, flat[full])
+            keys.append(level)
+            sums.append(total)
+            ends.append(total if d == len(radix) else np.zeros_like(total))
+        return cls(radix, int(r), tuple(keys), tuple(sums), tuple(ends))
+
+    def dense(self, levels: Sequence[np.ndarray]) -> np.ndarray:
+        """Per-key values ``levels[d]`` (one row per key of depth ``d``) spread over every
+        full configuration ``(n_classes, prod(parent cards), r)``, each read at its deepest
+        seen prefix."""
+        n_classes = self.radix[0]
+        n_pa = int(np.prod(self.radix[1:], dtype=np.int64))
+        grid = np.arange(n_classes * n_pa, dtype=np.int64)
+        codes = [grid // int(np.prod(self.radix[d:], dtype=np.int64))
+                 for d in range(1, len(self.radix) + 1)]
+        depth, row = deepest(self, codes, self.depth + 1)
+        flat = np.concatenate(levels)
+        starts = np.r_[0, np.cumsum([len(level) for level in levels])]
+        return flat[starts[depth] + row].reshape(n_classes, n_pa, self.n_values)
+
     def truncated(self, k: int) -> "PrefixCounts":
         """The counts under the first ``k`` parents only (``k <= depth``)."""
         return PrefixCounts(self.radix[:k + 1], self.n_values, self.keys[:k + 2],

@@ -59,6 +59,19 @@ def estimate(tables: Sequence[PrefixCounts], estimator: str, *, iterations: int 
     return [[np.log(p) for p in table] for table in probs]
 
 
+def node_tables(counts: Sequence[np.ndarray], parent_cards: Sequence[Sequence[int]],
+                estimator: str, *, iterations: int, tying: str, rng: np.random.Generator):
+    """Dense log tables ``(n_classes, n_parent_configs, r)`` of the nodes whose counts are
+    ``counts`` (the layout of :mod:`~bayesbench.models.core.counting`) by ``m`` or ``hdp``,
+    each configuration read at its deepest seen prefix, and the log-probability of a value
+    beyond the cardinality (a zero count's m-estimate at the full configuration)."""
+    tables = [PrefixCounts.from_table(c, pc) for c, pc in zip(counts, parent_cards)]
+    logs = estimate(tables, estimator, iterations=iterations, tying=tying, rng=rng)
+    dense = [t.dense(levels) for t, levels in zip(tables, logs)]
+    unseen = [np.log(M / c.shape[-1]) - np.log(c.sum(axis=-1) + M) for c in counts]
+    return dense, unseen
+
+
 def class_log_prior(class_counts: np.ndarray, estimator: str) -> np.ndarray:
     """The class prior: Laplace's for ``laplace``, the m-estimate otherwise (as the authors'
     code has it for HDP tables too)."""
