@@ -24,6 +24,9 @@ from ...errors import ClassifierError
 
 #: Keys are int64 mixed-radix codes of (class, parents): their radix product must fit.
 _KEY_LIMIT = 2 ** 62
+#: A level of codes below _DIRECT (or of at least a quarter of its span occupied, up to
+#: _DIRECT_MAX) gets a direct lookup array.
+_DIRECT, _DIRECT_MAX = 2 ** 16, 2 ** 24
 
 
 @dataclass(frozen=True, eq=False)
@@ -51,6 +54,20 @@ class PrefixCounts:
     keys: tuple
     counts: tuple
     ends: tuple
+
+    def __post_init__(self):
+        # A level whose codes span few values is looked up directly, not by binary search
+        # (the leave-one-out pass looks up every row for every class at every depth).
+        lookups = []
+        for keys in self.keys:
+            span = int(keys[-1]) + 1 if len(keys) else 0
+            if 0 < span <= max(_DIRECT, 4 * len(keys)) and span <= _DIRECT_MAX:
+                table = np.full(span, -1, dtype=np.int64)
+                table[keys] = np.arange(len(keys))
+                lookups.append(table)
+            else:
+                lookups.append(None)
+        object.__setattr__(self, "_lookups", tuple(lookups))
 
     @property
     def depth(self) -> int:
@@ -134,6 +151,10 @@ class PrefixCounts:
     def find(self, depth: int, codes: np.ndarray) -> np.ndarray:
         """The row of ``keys[depth]`` holding each code, -1 where it never occurred."""
         keys = self.keys[depth]
+        direct = self._lookups[depth]
+        if direct is not None:
+            inside = codes < len(direct)
+            return np.where(inside, direct[np.where(inside, codes, 0)], -1)
         if not len(keys):
             return np.full(len(codes), -1)
         at = np.minimum(np.searchsorted(keys, codes), len(keys) - 1)

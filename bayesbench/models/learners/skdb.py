@@ -69,6 +69,9 @@ def _loo_factors(table: PrefixCounts, X, x, parents, cards, codes, n_classes):
     own[np.arange(n), codes] = True
     factors = np.ones((table.depth + 1, n, n_classes))
     with_value = np.zeros((table.depth + 1, n))
+    # each level's totals once, and its counts read at (row, value) only
+    totals = [c.sum(axis=1) for c in table.counts]
+    flat = [c.ravel() for c in table.counts]
     for y in range(n_classes):
         prefix = prefix_codes(X, parents, cards, y, n_classes)
         for j in range(table.depth + 1):
@@ -76,9 +79,9 @@ def _loo_factors(table: PrefixCounts, X, x, parents, cards, codes, n_classes):
             seen = row >= 0
             # the row itself is in the counts it reaches (not where its value is missing)
             mine = own[:, y] & seen & live
-            counts = table.counts[j + 1][np.maximum(row, 0)]
-            n_x = np.where(seen, counts[np.arange(n), value], 0.0) - mine
-            n_all = np.where(seen, counts.sum(axis=1), 0.0) - mine
+            at = np.maximum(row, 0)
+            n_x = np.where(seen, flat[j + 1][at * table.n_values + value], 0.0) - mine
+            n_all = np.where(seen, totals[j + 1][at], 0.0) - mine
             factors[j, :, y] = (n_x + M / table.n_values) / (n_all + M)
             with_value[j] += n_x + mine
     factors[:, ~live] = 1.0  # a missing value is left out of the product
