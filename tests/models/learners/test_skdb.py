@@ -16,7 +16,7 @@ from bayesbench.measures.information import (conditional_mutual_information_matr
                                              mutual_information_with_class)
 from bayesbench.models.learners.skdb import ESKDB, SKDB
 
-from monash_protocol import ROUNDS, folds, prepare, round_metrics
+from monash_protocol import folds, prepare, round_metrics
 
 REFERENCE = Path(__file__).resolve().parents[2] / "reference" / "monash_skdb.json"
 
@@ -146,8 +146,8 @@ def test_reference_exists_and_covers_eight_data_sets():
 @pytest.mark.slow
 @pytest.mark.parametrize("dataset,config", _CASES)
 def test_error_and_rmse_agree_with_the_authors_code(dataset, config):
-    """Per seed the mean over 5 rounds of 2-fold CV on the same folds; ours within two
-    standard errors (over seeds) of the Java code's mean."""
+    """Per seed the mean over the rounds of 2-fold CV the reference holds (5, 1 for adult),
+    on the same folds; ours within two standard errors (over seeds) of the Java code's mean."""
     runs = [r for r in REF["runs"] if r["dataset"] == dataset and r["config"] == config]
     seeds = sorted({r["seed"] for r in runs})
     assert len(seeds) >= 3
@@ -156,7 +156,8 @@ def test_error_and_rmse_agree_with_the_authors_code(dataset, config):
     ours, theirs = [], []
     for seed in seeds:
         per_round = []
-        for rnd in range(ROUNDS):
+        # the rounds the reference holds (5, or fewer for the largest data sets)
+        for rnd in sorted({r["round"] for r in runs if r["seed"] == seed}):
             f = folds(ds, dataset, seed, rnd)
             proba = np.zeros((len(y), ds.n_classes))
             for test in range(2):
