@@ -40,6 +40,8 @@ _REGISTRY: dict[str, str] = {
     "kdb": "learners.kdb:KDB",
     "aode": "learners.aode:AODE",
     "ande": "learners.ande:ANDE",
+    "skdb": "learners.skdb:SKDB",
+    "eskdb": "learners.skdb:ESKDB",
     "gnb": "learners.gaussian:GaussianNB",
     "full_bayes": "learners.gaussian:FullBayes",
     "linear_full_bayes": "learners.gaussian:LinearFullBayes",

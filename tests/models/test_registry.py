@@ -9,8 +9,8 @@ from bayesbench.models.registry import classifier_class
 
 BRIEF_NAMES = {"nb", "map", "tan", "ddr_tan", "kdb", "aode", "ande", "gnb", "full_bayes",
                "linear_full_bayes", "knaive", "stan", "ffss", "fss", "bsej", "asb",
-               "tan_hc", "tan_hcsp", "kdb_hc", "fssj"}
-DISCRETE_OWN = ["nb", "map", "tan", "ddr_tan", "kdb", "aode", "ande"]
+               "tan_hc", "tan_hcsp", "kdb_hc", "fssj", "skdb", "eskdb"}
+DISCRETE_OWN = ["nb", "map", "tan", "ddr_tan", "kdb", "aode", "ande", "skdb", "eskdb"]
 
 
 def test_every_agreed_name_is_listed():
@@ -37,7 +37,8 @@ def test_discrete_classes_follow_the_estimator_conventions(name):
 
 def test_make_classifier_sets_parameters():
     model = bayesbench.make_classifier("kdb", k=3, alpha=0.5)
-    assert model.get_params() == {"alpha": 0.5, "k": 3, "weights": None}
+    assert model.get_params() == {"alpha": 0.5, "k": 3, "weights": None, "estimator": "laplace",
+                                  "iterations": 1000, "tying": "level", "hdp_seed": 0}
 
 
 def test_unknown_name_lists_known_names():
@@ -164,7 +165,9 @@ def test_classifier_info_reads_signature_constraints_and_docstring():
 
     info = classifier_info("tan")
     assert info.source == "built-in" and info.input == "codes"
-    assert info.defaults == {"alpha": "1.0", "root": "0", "criterion": "'cmi'", "weights": "None"}
+    assert info.defaults == {"alpha": "1.0", "root": "0", "criterion": "'cmi'", "weights": "None",
+                             "estimator": "'laplace'", "iterations": "1000",
+                             "tying": "'level'", "hdp_seed": "0"}
     assert info.constraints["alpha"] == "a number >= 0"
     assert info.summary.startswith("Tree-augmented naive Bayes") and "Parameters" in info.doc
     path = classifier_info("sklearn.tree:DecisionTreeClassifier")

@@ -34,10 +34,14 @@ class NaiveBayes(StatisticsANB):
     # "boolean": a string such as "no" is truthy and would silently mean log=True.
     _parameter_constraints = {**AugmentedNaiveBayes._parameter_constraints, "log": ["boolean"]}
 
-    def __init__(self, *, alpha: float = 1.0, log: bool = True, weights=None):
+    def __init__(self, *, alpha: float = 1.0, log: bool = True, weights=None,
+                 estimator: str = "laplace", iterations: int = 1000,
+                 tying: str = "level", hdp_seed: int = 0):
         self.alpha = alpha
         self.log = log
         self.weights = weights
+        self.estimator, self.iterations = estimator, iterations
+        self.tying, self.hdp_seed = tying, hdp_seed
 
     def _learn_structure(self, X, y, cardinalities, n_classes):
         return Structure.naive(X.shape[1], info={"learner": "nb"})
