@@ -172,3 +172,24 @@ def check_size(plans, limit: int | None) -> None:
         raise PlanError([(("predictions",), (
             f"the run would keep {count:,} predictions, {size:,} bytes before compression, "
             f"over the limit of {limit:,} bytes (max_predictions_bytes)"))])
+
+
+def by_repetition(run_dir, records):
+    """``((dataset, classifier, repetition), classes, y, proba)`` for each repetition of a
+    classifier on a data set whose ``ok`` ``records`` all kept their predictions: the
+    class codes and probabilities of its test rows, pooled over its folds in the order of
+    ``records`` (``proba`` None for a classifier without probabilities)."""
+    files, groups = _files(run_dir), {}
+    for r in records:
+        if r.get("status") == "ok":
+            groups.setdefault((r["dataset"], r["classifier"], r["repetition"]), []).append(r)
+    for key, rs in groups.items():
+        paths = [files.get(r["task_id"]) for r in rs]
+        if None in paths:
+            continue
+        parts = [read(p) for p in paths]
+        n_classes = len(rs[0]["classes"])
+        y = np.concatenate([f["true"].to_numpy() for f in parts])
+        proba = (np.concatenate([f[[f"p_{k}" for k in range(n_classes)]].to_numpy()
+                                 for f in parts]) if "p_0" in parts[0] else None)
+        yield key, rs[0]["classes"], y, proba

@@ -12,6 +12,8 @@
 - ``failed_tasks.<ext>``: tasks whose learner failed (only when there are some);
 - ``comparison*.<ext>``: the statistical comparison of the classifiers (the text
   formats in one file, CSV one table per file);
+- ``pooled.<ext>`` (``pooled: true``): each metric's fold mean beside its score on the
+  test predictions of each repetition pooled over its folds (:mod:`.pooled`);
 - ``scores.csv`` (and ``scores.parquet`` when pyarrow is installed): every score of
   every task in long form.
 
@@ -41,6 +43,7 @@ from .analysis import compare
 from .html import Table
 from .pages import REPORT, Network, draw_figures, write_report
 from .plotting import plotting_available
+from .pooled import POOLED_CAPTION, POOLED_COLUMNS, pooled_rows
 from .render import comparison_tables, render_comparison
 from .tables import EXTENSIONS, render
 
@@ -183,6 +186,8 @@ def write_run_summary(out_dir, experiment: Experiment, records, formats):
             path = out_dir / f"{stem}.{EXTENSIONS[fmt]}"
             path.write_text(text)
             files.append(path)
+    if experiment.pooled:
+        files += _write_pooled(out_dir, experiment, ordered, formats)
     run = run_names([out_dir.resolve().parent])
     files += write_scores(out_dir, records_to_frame([ordered], run, failed=True, long=True))
     metric = experiment.compare.metric or experiment.metrics[0]
@@ -191,6 +196,21 @@ def write_run_summary(out_dir, experiment: Experiment, records, formats):
     written, result, reason = write_comparison(out_dir, frame, experiment, formats,
                                                experiment.compare.baseline)
     return files + written, result, reason
+
+
+def _write_pooled(out_dir: Path, experiment: Experiment, records, formats) -> list[Path]:
+    """``pooled.<ext>`` (:mod:`.pooled`), the AUC from the predictions the run kept beside
+    ``out_dir``."""
+    rows = pooled_rows(records, experiment.metrics,
+                       _order(records, "dataset", [d.name for d in experiment.datasets]),
+                       _order(records, "classifier", [c.label for c in experiment.classifiers]),
+                       out_dir.parent if experiment.predictions else None)
+    files = []
+    for fmt in formats:
+        files.append(out_dir / f"pooled.{EXTENSIONS[fmt]}")
+        files[-1].write_text(render(rows, POOLED_COLUMNS, fmt,
+                                    caption=None if fmt == "csv" else POOLED_CAPTION))
+    return files
 
 
 def write_scores(out_dir, long) -> list[Path]:
