@@ -15,12 +15,14 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
+from ..evaluation.predictions import load_predictions
 from ..models.core.structure import Node, Structure
 from .analysis import Comparison
 from .figures import plot_against_baseline, plot_fold_scores
 from .html import Figure, Section, Table, write_report_html
 from .network import plot_network, write_dot
 from .plotting import plotting_available
+from .prediction_figures import plot_reliability, plot_roc_pr, shown_classes
 from .render import comparison_tables, notes, plot_cd
 
 FIGURES = "figures"
@@ -73,6 +75,29 @@ def draw_figures(out_dir, result: Comparison | None, networks=()) -> Drawn:
         drawn.figures.append(Figure(stem.with_suffix(".svg"), f"learned network: {title}"))
         drawn.files.extend([stem.with_suffix(".svg"), stem.with_suffix(".dot")])
     return drawn
+
+
+def draw_prediction_figures(run_dir, classes: dict, classifiers, drawn: Drawn) -> None:
+    """Add to ``drawn`` the figures of the predictions ``run_dir`` kept: per data set (its
+    class names in ``classes``), ROC and precision-recall curves and a reliability
+    diagram of the ``classifiers``; nothing without matplotlib."""
+    if not plotting_available():
+        return
+    frame, where = load_predictions(run_dir), Path(run_dir) / FIGURES
+    for dataset, names in classes.items():
+        rows = frame[frame["dataset"] == dataset]
+        if rows.empty or not shown_classes(rows, names):
+            drawn.skipped.append(f"ROC and calibration of {dataset}: no kept predictions with "
+                                 f"both a class and its rest")
+            continue
+        _both(where / f"roc-{slug(dataset)}",
+              lambda p: plot_roc_pr(rows, dataset, names, classifiers, p),
+              f"{dataset}: one-vs-rest ROC (top) and precision-recall (bottom) curves of every "
+              f"test prediction, with their areas", drawn)
+        _both(where / f"calibration-{slug(dataset)}",
+              lambda p: plot_reliability(rows, dataset, names, classifiers, p),
+              f"{dataset}: reliability diagram of the predicted class, with the expected "
+              f"calibration error", drawn)
 
 
 def _comparison_figures(where: Path, result: Comparison, drawn: Drawn) -> None:

@@ -41,7 +41,7 @@ from ..evaluation.store import records_to_frame, run_names
 from ..spec import Experiment
 from .analysis import compare
 from .html import Table
-from .pages import REPORT, Network, draw_figures, write_report
+from .pages import REPORT, Network, draw_figures, draw_prediction_figures, write_report
 from .plotting import plotting_available
 from .pooled import POOLED_CAPTION, POOLED_COLUMNS, pooled_rows
 from .render import comparison_tables, render_comparison
@@ -445,11 +445,17 @@ class RunOutputs(NamedTuple):
 
 
 def finalize_run(run_dir, experiment: Experiment, records, formats) -> RunOutputs:
-    """The summary tables (:func:`write_run_summary`), the figures (the comparison's and
-    the first fold's learned networks, in ``<run>/figures``) and ``<run>/report.html``."""
+    """The summary tables (:func:`write_run_summary`), the figures (the comparison's, the
+    first fold's learned networks and, with kept predictions, the ROC, precision-recall and
+    reliability curves, in ``<run>/figures``) and ``<run>/report.html``."""
     run_dir = Path(run_dir)
     files, result, reason = write_run_summary(run_dir / "summary", experiment, records, formats)
     drawn = draw_figures(run_dir, result, first_fold_networks(records, experiment))
+    if experiment.predictions:
+        ordered = task_order(records, experiment)
+        classes = {r["dataset"]: r["classes"] for r in ordered if r["status"] == "ok"}
+        draw_prediction_figures(run_dir, classes, [c.label for c in experiment.classifiers],
+                                drawn)
     report = write_report(run_dir / REPORT, title=f"bayesbench: {experiment.name}",
                           protocol=protocol(experiment, records),
                           tables=metric_tables(experiment, records), result=result,
