@@ -63,13 +63,16 @@ def comparison_tables(result: Comparison, fmt: str = "text") -> list[ComparisonT
     """The tables of ``result``: for ``csv`` in the tidy layout (one value per cell, the
     headers of docs/results.md), otherwise as :func:`render_comparison` prints them."""
     tables = [_scores_table(result, fmt)]
+    over = []  # the tables of tests over data sets, which carry the comparison's warnings
     if result.friedman is not None:
-        tables += [_tests_table(result, fmt), _posthoc_table(result, fmt)]
+        over += [_tests_table(result, fmt), _posthoc_table(result, fmt)]
+    if result.nemenyi_pairs is not None:
+        over.append(_pairs_table(result, fmt))
+    warned = [t._replace(caption="\n".join([*result.warnings, t.caption])) for t in over]
+    tables += warned[:2]
     if result.effects is not None:
         tables.append(_pvalues_table(result, fmt))
-    if result.nemenyi_pairs is not None:
-        tables.append(_pairs_table(result, fmt))
-    return tables
+    return tables + warned[2:]
 
 
 def render_comparison(result: Comparison, fmt: str = "text") -> str:
@@ -355,7 +358,7 @@ def notes(result: Comparison) -> list[str]:
         groups = result.groups()
         if groups:
             notes.append("Nemenyi cannot separate: " + "; ".join("{" + ", ".join(g) + "}" for g in groups))
-    return notes + list(result.notes)
+    return list(result.warnings) + notes + list(result.notes)
 
 
 def comparison_json(result: Comparison) -> str:
@@ -376,5 +379,6 @@ def comparison_json(result: Comparison) -> str:
     doc = {"metric": result.metric, "baseline": result.baseline, "test": result.test,
            "alpha": result.alpha, "rope": result.rope, "lower_is_better": result.lower_is_better,
            "datasets": result.datasets, "classifiers": result.classifiers,
-           "complete": list(result.complete), "tables": tables, "notes": notes(result)}
+           "complete": list(result.complete), "tables": tables,
+           "warnings": list(result.warnings), "notes": notes(result)}
     return json.dumps(doc, indent=1) + "\n"
