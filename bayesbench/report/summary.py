@@ -14,6 +14,8 @@
   formats in one file, CSV one table per file);
 - ``pooled.<ext>`` (``pooled: true``): each metric's fold mean beside its score on the
   test predictions of each repetition pooled over its folds (:mod:`.pooled`);
+- ``arc_frequencies.csv``: how often each arc of a learned structure was learned over the
+  folds (:mod:`.arcs`), when a classifier learned one;
 - ``scores.csv`` (and ``scores.parquet`` when pyarrow is installed): every score of
   every task in long form.
 
@@ -43,6 +45,7 @@ from .analysis import compare
 from .html import Table
 from .pages import REPORT, Network, draw_figures, draw_prediction_figures, write_report
 from .plotting import plotting_available
+from .arcs import ARC_COLUMNS, arc_rows
 from .pooled import POOLED_CAPTION, POOLED_COLUMNS, pooled_rows
 from .render import comparison_tables, render_comparison
 from .tables import EXTENSIONS, render
@@ -188,6 +191,11 @@ def write_run_summary(out_dir, experiment: Experiment, records, formats):
             files.append(path)
     if experiment.pooled:
         files += _write_pooled(out_dir, experiment, ordered, formats)
+    arcs = arc_rows(ordered, _order(ordered, "dataset", [d.name for d in experiment.datasets]),
+                    _order(ordered, "classifier", [c.label for c in experiment.classifiers]))
+    if arcs:  # a table of numbers for scripts and the consensus network: CSV only
+        files.append(out_dir / "arc_frequencies.csv")
+        files[-1].write_text(render(arcs, ARC_COLUMNS, "csv"))
     run = run_names([out_dir.resolve().parent])
     files += write_scores(out_dir, records_to_frame([ordered], run, failed=True, long=True))
     metric = experiment.compare.metric or experiment.metrics[0]
