@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-from ..evaluation.predictions import load_predictions
+from ..evaluation.predictions import gathered
 from ..models.core.structure import Node, Structure
 from .analysis import Comparison
 from .figures import plot_against_baseline, plot_fold_scores
@@ -77,25 +77,27 @@ def draw_figures(out_dir, result: Comparison | None, networks=()) -> Drawn:
     return drawn
 
 
-def draw_prediction_figures(run_dir, classes: dict, classifiers, drawn: Drawn) -> None:
-    """Add to ``drawn`` the figures of the predictions ``run_dir`` kept: per data set (its
-    class names in ``classes``), ROC and precision-recall curves and a reliability
-    diagram of the ``classifiers``; nothing without matplotlib."""
+def draw_prediction_figures(run_dir, records, datasets, classifiers, drawn: Drawn) -> None:
+    """Add to ``drawn`` the figures of the predictions ``run_dir`` kept for ``records``: per
+    data set of ``datasets``, ROC and precision-recall curves and a reliability diagram of
+    the ``classifiers`` that have probabilities; nothing without matplotlib."""
     if not plotting_available():
         return
-    frame, where = load_predictions(run_dir), Path(run_dir) / FIGURES
-    for dataset, names in classes.items():
-        rows = frame[frame["dataset"] == dataset]
-        if rows.empty or not shown_classes(rows, names):
-            drawn.skipped.append(f"ROC and calibration of {dataset}: no kept predictions with "
-                                 f"both a class and its rest")
+    kept = gathered(run_dir, records, lambda r: (r["dataset"], r["classifier"]))
+    where = Path(run_dir) / FIGURES
+    for dataset in datasets:
+        scored = [(c, kept[dataset, c][1], kept[dataset, c][2]) for c in classifiers
+                  if (dataset, c) in kept and kept[dataset, c][2] is not None]
+        classes = next((kept[dataset, c][0] for c in classifiers if (dataset, c) in kept), [])
+        if not scored or not shown_classes(scored[0][1], len(classes)):
+            drawn.skipped.append(f"ROC and calibration of {dataset}: no kept probabilities "
+                                 f"with both a class and its rest")
             continue
-        _both(where / f"roc-{slug(dataset)}",
-              lambda p: plot_roc_pr(rows, dataset, names, classifiers, p),
+        _both(where / f"roc-{slug(dataset)}", lambda p: plot_roc_pr(scored, dataset, classes, p),
               f"{dataset}: one-vs-rest ROC (top) and precision-recall (bottom) curves of every "
               f"test prediction, with their areas", drawn)
         _both(where / f"calibration-{slug(dataset)}",
-              lambda p: plot_reliability(rows, dataset, names, classifiers, p),
+              lambda p: plot_reliability(scored, dataset, p),
               f"{dataset}: reliability diagram of the predicted class, with the expected "
               f"calibration error", drawn)
 

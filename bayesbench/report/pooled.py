@@ -18,7 +18,7 @@ import numpy as np
 
 from ..evaluation.metrics import (MODEL_SCORES, auc_ovr, pooled, record_metric,
                                   rmse_of_brier)
-from ..evaluation.predictions import by_repetition
+from ..evaluation.predictions import gathered
 
 POOLED_COLUMNS = ["dataset", "classifier", "metric", "fold_mean", "pooled", "pooled_std",
                   "repetitions"]
@@ -58,7 +58,9 @@ def pooled_rows(records, metrics, datasets, classifiers, run_dir=None) -> list[l
             groups[r["dataset"], r["classifier"], r["repetition"]].append(r)
     aucs = {}
     if run_dir is not None and "auc_ovr" in metrics:
-        aucs = {key: auc_ovr(y, proba) for key, _, y, proba in by_repetition(run_dir, records)
+        kept = gathered(run_dir, records, lambda r: (r["dataset"], r["classifier"],
+                                                     r["repetition"]))
+        aucs = {key: auc_ovr(y, proba) for key, (_, y, proba) in kept.items()
                 if proba is not None}
     rows = []
     for d in datasets:

@@ -15,12 +15,9 @@ panel ``i`` is the group ``curve-<i>-<j>``.
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
-from ..evaluation.curves import (average_precision, calibration_curve,
-                                 expected_calibration_error, precision_recall_curve,
-                                 roc_curve, thinned, top_label)
-from ..evaluation.metrics import binary_auc
+from ..evaluation.curves import (both_curves, calibration_curve, expected_calibration_error,
+                                 thinned, top_label)
 from .figures import _colors
 from .plotting import save_figure, styled_figure
 
@@ -29,50 +26,33 @@ MAX_CLASSES = 8
 BINS = 10
 
 
-def _scored(frame: pd.DataFrame, classes, classifiers):
-    """``(classifier, y codes, probabilities)`` of each classifier that has probabilities."""
-    columns = [f"p_{c}" for c in classes]
-    codes = {c: k for k, c in enumerate(classes)}
-    out = []
-    for clf in classifiers:
-        rows = frame[frame["classifier"] == clf]
-        proba = rows[columns].to_numpy(dtype=float)
-        if rows.empty or np.isnan(proba).any():
-            continue
-        out.append((clf, rows["true"].map(codes).to_numpy(), proba))
-    return out
-
-
-def shown_classes(frame: pd.DataFrame, classes) -> list[int]:
-    """The codes of the classes drawn: those with positive and negative test rows, at most
-    :data:`MAX_CLASSES` of them (the most frequent), in the data set's order."""
-    counts = frame.drop_duplicates(["repetition", "row"])["true"].value_counts()
-    both = [k for k, c in enumerate(classes) if 0 < counts.get(c, 0) < counts.sum()]
-    keep = set(sorted(both, key=lambda k: -counts.get(classes[k], 0))[:MAX_CLASSES])
+def shown_classes(y, n_classes: int) -> list[int]:
+    """The codes of the classes drawn, given the true class codes ``y`` of one classifier's
+    test rows: those with positive and negative rows, at most :data:`MAX_CLASSES` of them
+    (the most frequent), in the data set's order."""
+    counts = np.bincount(np.asarray(y), minlength=n_classes)
+    both = [k for k in range(n_classes) if 0 < counts[k] < counts.sum()]
+    keep = set(sorted(both, key=lambda k: -counts[k])[:MAX_CLASSES])
     return [k for k in both if k in keep]
 
 
-def plot_roc_pr(frame: pd.DataFrame, dataset: str, classes, classifiers, path) -> list:
-    """ROC and precision-recall curves of the classifiers on ``dataset`` (``frame``: its rows
-    of :func:`~bayesbench.evaluation.predictions.load_predictions`); returns the files."""
-    scored = _scored(frame, classes, classifiers)
-    shown = shown_classes(frame, classes)
-    colors = _colors(len(classifiers))
+def plot_roc_pr(scored, dataset: str, classes, path) -> list:
+    """ROC and precision-recall curves on ``dataset`` of each ``(classifier, y, proba)`` of
+    ``scored`` (class codes and probabilities of every kept test row, in ``classes``'
+    order; classifiers without probabilities left out); returns the files."""
+    shown = shown_classes(scored[0][1], len(classes))
+    colors = _colors(len(scored))
     with styled_figure(3.0 * len(shown), 6.0) as fig:
         axes = fig.subplots(2, len(shown), squeeze=False)
         for i, k in enumerate(shown):
             roc, pr = axes[0, i], axes[1, i]
             for j, (clf, y, proba) in enumerate(scored):
-                positive, score = y == k, proba[:, k]
-                color = colors[list(classifiers).index(clf)]
-                x, t = thinned(*roc_curve(positive, score))
-                roc.plot(x, t, color=color, linewidth=1.1, gid=f"curve-{i}-{j}",
-                         label=f"{clf} (AUC {binary_auc(positive, score):.3f})")
-                precision, recall = precision_recall_curve(positive, score)
-                r, p = thinned(recall, precision)
-                pr.plot(r, p, color=color, linewidth=1.1, drawstyle="steps-post",
-                        gid=f"curve-{len(shown) + i}-{j}",
-                        label=f"{clf} (AP {average_precision(positive, score):.3f})")
+                (fpr, tpr), auc, (precision, recall), ap = both_curves(y == k, proba[:, k])
+                roc.plot(*thinned(fpr, tpr), color=colors[j], linewidth=1.1,
+                         gid=f"curve-{i}-{j}", label=f"{clf} (AUC {auc:.3f})")
+                pr.plot(*thinned(recall, precision), color=colors[j], linewidth=1.1,
+                        drawstyle="steps-post", gid=f"curve-{len(shown) + i}-{j}",
+                        label=f"{clf} (AP {ap:.3f})")
             roc.plot([0, 1], [0, 1], "--", color="0.6", linewidth=0.7)
             _axes(roc, f"{dataset}: {classes[k]} vs rest", "false positive rate",
                   "true positive rate")
@@ -81,18 +61,19 @@ def plot_roc_pr(frame: pd.DataFrame, dataset: str, classes, classifiers, path) -
         return save_figure(fig, path)
 
 
-def plot_reliability(frame: pd.DataFrame, dataset: str, classes, classifiers, path) -> list:
-    """The reliability diagram of each classifier's most probable class on ``dataset``."""
-    colors = _colors(len(classifiers))
+def plot_reliability(scored, dataset: str, path) -> list:
+    """The reliability diagram of each classifier's most probable class on ``dataset``
+    (``scored`` as for :func:`plot_roc_pr`)."""
+    colors = _colors(len(scored))
     with styled_figure(4.2, 4.2) as fig:
         ax = fig.subplots()
         ax.plot([0, 1], [0, 1], "--", color="0.6", linewidth=0.7, label="perfectly calibrated")
-        for j, (clf, y, proba) in enumerate(_scored(frame, classes, classifiers)):
+        for j, (clf, y, proba) in enumerate(scored):
             correct, confidence = top_label(y, proba)
             observed, predicted = calibration_curve(correct, confidence, BINS)
             ece = expected_calibration_error(correct, confidence, BINS)
             ax.plot(predicted, observed, "o-", markersize=3, linewidth=1.1, gid=f"curve-0-{j}",
-                    color=colors[list(classifiers).index(clf)], label=f"{clf} (ECE {ece:.3f})")
+                    color=colors[j], label=f"{clf} (ECE {ece:.3f})")
         _axes(ax, f"{dataset}: reliability of the predicted class",
               "mean confidence (bin of 0.1)", "fraction right")
         fig.tight_layout()

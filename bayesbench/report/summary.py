@@ -460,10 +460,9 @@ def finalize_run(run_dir, experiment: Experiment, records, formats) -> RunOutput
     files, result, reason = write_run_summary(run_dir / "summary", experiment, records, formats)
     drawn = draw_figures(run_dir, result, first_fold_networks(records, experiment))
     if experiment.predictions:
-        ordered = task_order(records, experiment)
-        classes = {r["dataset"]: r["classes"] for r in ordered if r["status"] == "ok"}
-        draw_prediction_figures(run_dir, classes, [c.label for c in experiment.classifiers],
-                                drawn)
+        draw_prediction_figures(run_dir, task_order(records, experiment),
+                                [d.name for d in experiment.datasets],
+                                [c.label for c in experiment.classifiers], drawn)
     report = write_report(run_dir / REPORT, title=f"bayesbench: {experiment.name}",
                           protocol=protocol(experiment, records),
                           tables=metric_tables(experiment, records), result=result,

@@ -56,3 +56,13 @@ def test_thinned_keeps_the_ends_and_at_most_the_points():
     x = np.linspace(0, 1, 10_001)
     tx, ty = curves.thinned(x, x ** 2, 100)
     assert tx.size <= 100 and tx[0] == 0 and tx[-1] == 1 and np.all(ty == tx ** 2)
+
+
+@pytest.mark.parametrize("seed,n,ties", [(0, 30, False), (1, 200, True)])
+def test_both_curves_from_one_sort_equal_scikit_learn(seed, n, ties):
+    positive, score = _case(seed, n, ties)
+    (fpr, tpr), auc, (precision, recall), ap = curves.both_curves(positive, score)
+    np.testing.assert_allclose(fpr, skm.roc_curve(positive, score, drop_intermediate=False)[0])
+    np.testing.assert_allclose(recall, skm.precision_recall_curve(positive, score)[1])
+    assert auc == pytest.approx(skm.roc_auc_score(positive, score), abs=1e-14)
+    assert ap == pytest.approx(skm.average_precision_score(positive, score), abs=1e-14)
