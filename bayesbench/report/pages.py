@@ -22,7 +22,7 @@ from .figures import plot_against_baseline, plot_fold_scores
 from .html import Figure, Section, Table, write_report_html
 from .network import plot_network, write_dot
 from .plotting import plotting_available
-from .prediction_figures import plot_reliability, plot_roc_pr, shown_classes
+from .prediction_figures import drawable, plot_predictions
 from .render import comparison_tables, notes, plot_cd
 
 FIGURES = "figures"
@@ -89,17 +89,15 @@ def draw_prediction_figures(run_dir, records, datasets, classifiers, drawn: Draw
         scored = [(c, kept[dataset, c][1], kept[dataset, c][2]) for c in classifiers
                   if (dataset, c) in kept and kept[dataset, c][2] is not None]
         classes = next((kept[dataset, c][0] for c in classifiers if (dataset, c) in kept), [])
-        if not scored or not shown_classes(scored[0][1], len(classes)):
+        if not scored or not drawable(scored[0][1], len(classes)):
             drawn.skipped.append(f"ROC and calibration of {dataset}: no kept probabilities "
                                  f"with both a class and its rest")
             continue
-        _both(where / f"roc-{slug(dataset)}", lambda p: plot_roc_pr(scored, dataset, classes, p),
-              f"{dataset}: one-vs-rest ROC (top) and precision-recall (bottom) curves of every "
-              f"test prediction, with their areas", drawn)
-        _both(where / f"calibration-{slug(dataset)}",
-              lambda p: plot_reliability(scored, dataset, p),
-              f"{dataset}: reliability diagram of the predicted class, with the expected "
-              f"calibration error", drawn)
+        _both(where / f"predictions-{slug(dataset)}",
+              lambda p: plot_predictions(scored, dataset, classes, p),
+              f"{dataset}: ROC and precision-recall curves of every test prediction, with "
+              f"their areas, and reliability diagram of the predicted class, with the "
+              f"expected calibration error", drawn)
 
 
 def _comparison_figures(where: Path, result: Comparison, drawn: Drawn) -> None:

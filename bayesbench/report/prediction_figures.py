@@ -1,16 +1,22 @@
-"""Figures of a run's kept predictions (``predictions: true``), one file per data set.
+"""The figure of a run's kept predictions (``predictions: true``), one file per data set.
 
-* :func:`plot_roc_pr`: one-vs-rest ROC curves (top row) and precision-recall curves (bottom
-  row), one column per class, a line per classifier, its area in the legend (ROC AUC, and
-  average precision for the precision-recall curve);
-* :func:`plot_reliability`: the reliability diagram of each classifier's most probable class
-  (observed frequency of being right against mean confidence, 10 equal-width bins) with its
-  expected calibration error in the legend, and the diagonal of perfect calibration.
+:func:`plot_predictions` draws three panels of every classifier with probabilities, over
+every test prediction of every fold and repetition, pooled:
 
-Every test prediction of every fold and repetition counts, pooled. Areas and errors are
-computed from all the rows (:mod:`~bayesbench.evaluation.curves`); a curve of many thousand
-steps is drawn through at most 2,000 of its points. In the SVG, classifier ``j``'s curve in
-panel ``i`` is the group ``curve-<i>-<j>``.
+* the ROC curve, one-vs-rest: on a two-class data set that of the second class (the first
+  class's is its mirror image), on more classes the micro-average (every class's scores
+  against its one-vs-rest labels, stacked: scikit-learn's ``average="micro"``), its area in
+  the legend;
+* the precision-recall curve of the same scores, its average precision in the legend;
+* the reliability diagram of each classifier's most probable class (fraction right against
+  mean confidence, 10 equal-width bins) with its expected calibration error.
+
+Areas and errors are computed from all the rows (:mod:`~bayesbench.evaluation.curves`); a
+curve of many thousand steps is drawn through at most 2,000 of its points. One figure of
+three panels per data set, not one per class and kind, keeps the cost of drawing within a
+tenth of a run's time (benchmarks/bench_predictions.py). In the SVG, classifier ``j``'s
+curve in panel ``i`` (0 ROC, 1 precision-recall, 2 reliability) is the group
+``curve-<i>-<j>``.
 """
 from __future__ import annotations
 
@@ -21,66 +27,56 @@ from ..evaluation.curves import (both_curves, calibration_curve, expected_calibr
 from .figures import _colors
 from .plotting import save_figure, styled_figure
 
-# One-vs-rest panels per data set: beyond this, the classes with the most test rows.
-MAX_CLASSES = 8
 BINS = 10
 
 
-def shown_classes(y, n_classes: int) -> list[int]:
-    """The codes of the classes drawn, given the true class codes ``y`` of one classifier's
-    test rows: those with positive and negative rows, at most :data:`MAX_CLASSES` of them
-    (the most frequent), in the data set's order."""
+def one_vs_rest(y, proba) -> tuple[np.ndarray, np.ndarray]:
+    """``(positive, score)`` of the ROC and precision-recall curves drawn: the second class
+    against the first on two classes, else every class against its rest, stacked."""
+    y, proba = np.asarray(y), np.asarray(proba, dtype=np.float64)
+    if proba.shape[1] == 2:
+        return y == 1, proba[:, 1]
+    return (y[:, None] == np.arange(proba.shape[1])).ravel(), proba.ravel()
+
+
+def drawable(y, n_classes: int) -> bool:
+    """Whether the curves exist: positive and negative rows in :func:`one_vs_rest`."""
     counts = np.bincount(np.asarray(y), minlength=n_classes)
-    both = [k for k in range(n_classes) if 0 < counts[k] < counts.sum()]
-    keep = set(sorted(both, key=lambda k: -counts[k])[:MAX_CLASSES])
-    return [k for k in both if k in keep]
+    return bool(counts[1] and counts[0]) if n_classes == 2 else bool((counts > 0).sum() >= 2)
 
 
-def plot_roc_pr(scored, dataset: str, classes, path) -> list:
-    """ROC and precision-recall curves on ``dataset`` of each ``(classifier, y, proba)`` of
-    ``scored`` (class codes and probabilities of every kept test row, in ``classes``'
-    order; classifiers without probabilities left out); returns the files."""
-    shown = shown_classes(scored[0][1], len(classes))
+def plot_predictions(scored, dataset: str, classes, path) -> list:
+    """The ROC, precision-recall and reliability panels on ``dataset`` of each
+    ``(classifier, y, proba)`` of ``scored`` (class codes and probabilities of every kept
+    test row, in ``classes``' order); returns the files."""
     colors = _colors(len(scored))
-    with styled_figure(3.0 * len(shown), 6.0) as fig:
-        axes = fig.subplots(2, len(shown), squeeze=False)
-        for i, k in enumerate(shown):
-            roc, pr = axes[0, i], axes[1, i]
-            for j, (clf, y, proba) in enumerate(scored):
-                (fpr, tpr), auc, (precision, recall), ap = both_curves(y == k, proba[:, k])
-                roc.plot(*thinned(fpr, tpr), color=colors[j], linewidth=1.1,
-                         gid=f"curve-{i}-{j}", label=f"{clf} (AUC {auc:.3f})")
-                pr.plot(*thinned(recall, precision), color=colors[j], linewidth=1.1,
-                        drawstyle="steps-post", gid=f"curve-{len(shown) + i}-{j}",
-                        label=f"{clf} (AP {ap:.3f})")
-            roc.plot([0, 1], [0, 1], "--", color="0.6", linewidth=0.7)
-            _axes(roc, f"{dataset}: {classes[k]} vs rest", "false positive rate",
-                  "true positive rate")
-            _axes(pr, f"{dataset}: {classes[k]} vs rest", "recall", "precision")
-        fig.tight_layout()
-        return save_figure(fig, path)
-
-
-def plot_reliability(scored, dataset: str, path) -> list:
-    """The reliability diagram of each classifier's most probable class on ``dataset``
-    (``scored`` as for :func:`plot_roc_pr`)."""
-    colors = _colors(len(scored))
-    with styled_figure(4.2, 4.2) as fig:
-        ax = fig.subplots()
-        ax.plot([0, 1], [0, 1], "--", color="0.6", linewidth=0.7, label="perfectly calibrated")
+    which = (f"{classes[1]} vs {classes[0]}" if len(classes) == 2 else
+             "one-vs-rest, micro-average")
+    with styled_figure(11.5, 3.9) as fig:
+        roc, pr, rel = fig.subplots(1, 3)
+        roc.plot([0, 1], [0, 1], "--", color="0.6", linewidth=0.7)
+        rel.plot([0, 1], [0, 1], "--", color="0.6", linewidth=0.7, label="perfectly calibrated")
         for j, (clf, y, proba) in enumerate(scored):
+            (fpr, tpr), auc, (precision, recall), ap = both_curves(*one_vs_rest(y, proba))
+            roc.plot(*thinned(fpr, tpr), color=colors[j], linewidth=1.1, gid=f"curve-0-{j}",
+                     label=f"{clf} (AUC {auc:.3f})")
+            pr.plot(*thinned(recall, precision), color=colors[j], linewidth=1.1,
+                    drawstyle="steps-post", gid=f"curve-1-{j}", label=f"{clf} (AP {ap:.3f})")
             correct, confidence = top_label(y, proba)
             observed, predicted = calibration_curve(correct, confidence, BINS)
             ece = expected_calibration_error(correct, confidence, BINS)
-            ax.plot(predicted, observed, "o-", markersize=3, linewidth=1.1, gid=f"curve-0-{j}",
-                    color=colors[j], label=f"{clf} (ECE {ece:.3f})")
-        _axes(ax, f"{dataset}: reliability of the predicted class",
-              "mean confidence (bin of 0.1)", "fraction right")
+            rel.plot(predicted, observed, "o-", markersize=3, linewidth=1.1, gid=f"curve-2-{j}",
+                     color=colors[j], label=f"{clf} (ECE {ece:.3f})")
+        _axes(roc, f"{dataset}: ROC ({which})", "false positive rate", "true positive rate",
+              "lower right")
+        _axes(pr, f"{dataset}: precision-recall", "recall", "precision", "lower left")
+        _axes(rel, f"{dataset}: reliability of the predicted class",
+              "mean confidence (bin of 0.1)", "fraction right", "upper left")
         fig.tight_layout()
         return save_figure(fig, path)
 
 
-def _axes(ax, title: str, xlabel: str, ylabel: str) -> None:
+def _axes(ax, title: str, xlabel: str, ylabel: str, legend: str) -> None:
     ax.set_xlim(-0.02, 1.02)
     ax.set_ylim(-0.02, 1.02)
     ax.set_title(title, fontsize=9)
@@ -89,5 +85,4 @@ def _axes(ax, title: str, xlabel: str, ylabel: str) -> None:
     ax.tick_params(labelsize=7)
     ax.grid(color="0.93", linewidth=0.6)
     ax.set_axisbelow(True)
-    ax.legend(fontsize=6.5, loc="lower right" if "positive" in xlabel else
-              "upper left" if "confidence" in xlabel else "lower left")
+    ax.legend(fontsize=6.5, loc=legend)
