@@ -106,6 +106,11 @@ def _comparison_figures(where: Path, result: Comparison, drawn: Drawn) -> None:
         _both(where / "cd", lambda p: plot_cd(result, p, title=f"{metric}: average ranks"),
               f"critical-difference diagram of {metric} (Nemenyi, alpha = {result.alpha:g})",
               drawn)
+        _both(where / "cd-control", lambda p: plot_cd(
+            result, p, title=f"{metric}: average ranks against {result.baseline}", control=True),
+              f"critical-difference diagram of {metric} against {result.baseline} "
+              f"(Bonferroni-Dunn, alpha = {result.alpha:g}): outside the interval, "
+              f"significantly different from {result.baseline}", drawn)
     else:
         drawn.skipped.append("critical-difference diagram: it needs at least 2 data sets "
                              "with a score for every classifier")

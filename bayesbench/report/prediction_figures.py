@@ -73,7 +73,8 @@ def plot_predictions(scored, dataset: str, classes, path) -> list:
         _axes(rel, f"{dataset}: reliability of the predicted class",
               "mean confidence (bin of 0.1)", "fraction right", "upper left")
         fig.tight_layout()
-        return save_figure(fig, path)
+        # tight_layout has fitted the panels into the figure: no second measuring pass.
+        return save_figure(fig, path, tight=False)
 
 
 def _axes(ax, title: str, xlabel: str, ylabel: str, legend: str) -> None:

@@ -89,15 +89,18 @@ def render_comparison(result: Comparison, fmt: str = "text") -> str:
     return out
 
 
-def plot_cd(result: Comparison, path, *, title: str | None = None) -> Path | list[Path]:
+def plot_cd(result: Comparison, path, *, title: str | None = None,
+            control: bool = False) -> Path | list[Path]:
     """Write Demšar's critical-difference diagram of ``result`` (PNG, SVG or PDF by suffix);
-    given a list of paths, draw it once and write each (the list of files is returned)."""
+    given a list of paths, draw it once and write each (the list of files is returned).
+    ``control``: the Bonferroni-Dunn variant against the baseline (Demšar's Figure 2)."""
     if result.nemenyi is None:
         raise StatsError("a critical-difference diagram needs at least 2 data sets and 2 classifiers"
                          + (f" ({result.notes[-1]})" if result.notes else ""))
-    return cdplot.plot_cd(result.classifiers, result.average_ranks.to_numpy(),
-                          result.nemenyi.critical_difference, path, alpha=result.alpha,
-                          n_datasets=len(result.complete), title=title)
+    cd = result.bonferroni_dunn_cd if control else result.nemenyi.critical_difference
+    return cdplot.plot_cd(result.classifiers, result.average_ranks.to_numpy(), cd, path,
+                          alpha=result.alpha, n_datasets=len(result.complete), title=title,
+                          control=result.classifiers.index(result.baseline) if control else None)
 
 
 def _direction(result: Comparison) -> str:

@@ -58,3 +58,17 @@ def test_fewer_than_five_data_sets_carry_a_warning_in_text_json_and_cli(demsar, 
     else:
         assert "WARNING" not in text and doc["warnings"] == [] and "WARNING" not in printed.output
         assert "WARNING" not in page
+
+
+def test_bonferroni_dunn_diagram_marks_one_cd_around_the_control(tmp_path, demsar):
+    # Demšar's Figure 2: Table 6 against C4.5 at alpha 0.05; q = 2.394 (his Table 5b, k = 4),
+    # CD = q sqrt(k (k + 1) / (6 N)) = 2.394 sqrt(20 / 84) = 1.168 by hand.
+    cmp = compare_scores(table6_scores(demsar), baseline="C4.5", alpha=0.05)
+    svg = plot_cd(cmp, tmp_path / "cd-control.svg", control=True).read_text()
+    assert "CD = 1.168 (Bonferroni-Dunn" in svg
+    assert 'id="control-interval"' in svg
+    # C4.5's printed average rank is 3.143: the interval 1.975 .. 4 leaves out C4.5+m+cf
+    # (printed rank 1.929) alone; C4.5+m (2.000) lies just inside.
+    ranks = cmp.average_ranks
+    outside = [n for n in cmp.classifiers if abs(ranks[n] - ranks["C4.5"]) > 1.168]
+    assert outside == ["C4.5+m+cf"]
