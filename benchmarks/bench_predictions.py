@@ -13,7 +13,10 @@ directory each time, reading, folds, learners, records, summary tables, figures)
 Each pair runs ``--repeats`` times (default 3), alternating which goes first, so that the
 load of a shared machine falls on both alike; the table gives every time, the medians and
 "ratio" = median with predictions / median without (the cost is ratio - 1). The size of the
-kept predictions is measured on the last run with them.
+kept predictions is measured on the last run with them. Then one more run with predictions,
+in a process of its own that times bayesbench's functions from inside, splits the cost:
+seconds writing the prediction files (``evaluation.predictions.write``, fsync included)
+and drawing their figures (``report.pages.draw_prediction_figures``), beside the run's total.
 
     python benchmarks/bench_predictions.py
     python benchmarks/bench_predictions.py --rows 100000 --repeats 5 --jobs 1
@@ -61,6 +64,43 @@ def _run(config: Path, workdir: Path, jobs: int) -> tuple[float, int]:
     return seconds, size
 
 
+BREAKDOWN = r"""
+import dataclasses, json, sys, time
+from bayesbench.config import load_config
+from bayesbench.evaluation import predictions
+from bayesbench.experiment import run_experiment
+from bayesbench.report import summary
+
+spent = {"write": 0.0, "figures": 0.0}
+def timed(module, name, key):
+    inner = getattr(module, name)
+    def wrapper(*args, **kwargs):
+        t0 = time.perf_counter()
+        try:
+            return inner(*args, **kwargs)
+        finally:
+            spent[key] += time.perf_counter() - t0
+    setattr(module, name, wrapper)
+timed(predictions, "write", "write")
+timed(summary, "draw_prediction_figures", "figures")
+cfg = load_config(sys.argv[1])
+t0 = time.perf_counter()
+run_experiment(cfg.experiment, dataclasses.replace(cfg.options, output=sys.argv[2],
+                                                   jobs=int(sys.argv[3]), quiet=True))
+print(json.dumps({"total": time.perf_counter() - t0, **spent}))
+"""
+
+
+def _breakdown(config: Path, workdir: Path, jobs: int) -> dict:
+    import json
+
+    out = workdir / "out-breakdown"
+    shutil.rmtree(out, ignore_errors=True)
+    _, _, text = timed([sys.executable, "-c", BREAKDOWN, str(config), str(out), str(jobs)],
+                       workdir)
+    return json.loads(text.strip().splitlines()[-1])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
@@ -85,14 +125,17 @@ def main() -> None:
                     times[kept].append(seconds)
                     size = measured or size
             plain, kept = statistics.median(times[False]), statistics.median(times[True])
-            rows.append((name, times[False], times[True], plain, kept, kept / plain, size))
+            parts = _breakdown(configs[name, True], workdir, args.jobs)
+            rows.append((name, times[False], times[True], plain, kept, kept / plain, size, parts))
     print(f"keeping predictions: {args.repeats} interleaved runs each, -j {args.jobs}")
     print(f"{'workload':<24} {'without (s)':<22} {'with (s)':<22} {'median w/o':>10} "
-          f"{'median with':>11} {'ratio':>6} {'kept MB':>8}")
-    for name, plain_t, kept_t, plain, kept, ratio, size in rows:
+          f"{'median with':>11} {'ratio':>6} {'kept MB':>8}  in one more run with predictions")
+    for name, plain_t, kept_t, plain, kept, ratio, size, parts in rows:
         print(f"{name:<24} {' '.join(f'{t:.1f}' for t in plain_t):<22} "
               f"{' '.join(f'{t:.1f}' for t in kept_t):<22} {plain:>10.2f} {kept:>11.2f} "
-              f"{ratio:>6.3f} {size / 1e6:>8.1f}")
+              f"{ratio:>6.3f} {size / 1e6:>8.1f}  total {parts['total']:.1f} s: writing "
+              f"{parts['write']:.2f} s ({parts['write'] / parts['total']:.1%}), figures "
+              f"{parts['figures']:.2f} s ({parts['figures'] / parts['total']:.1%})")
 
 
 if __name__ == "__main__":
