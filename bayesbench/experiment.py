@@ -13,6 +13,7 @@ from pathlib import Path
 from .evaluation.execute import execute
 from .evaluation.executors import connected
 from .evaluation.plan import Plan, plan
+from .evaluation.predictions import check_size
 from .evaluation.prepare import DataCache
 from .evaluation.rundir import open_run_dir
 from .report.summary import finalize_run, write_arm_comparison
@@ -47,6 +48,7 @@ def run_experiment(experiment: Experiment, options: RunOptions = RunOptions()) -
     options = replace(options, formats=tuple(options.formats or FORMATS))
     cache = DataCache()
     plans = [plan(run, cache) for run in experiment.runs()]
+    check_size(plans, options.max_predictions_bytes)  # refused before any directory is made
     # A scheduler that cannot be reached is an error before any directory is made.
     with connected(options.scheduler) as scheduler:
         results = [_run(run, work, options, scheduler)

@@ -171,6 +171,11 @@ class Experiment:
     classifiers: tuple[ClassifierSpec, ...]
     metrics: tuple[str, ...]
     compare: CompareSpec = CompareSpec()
+    # Keep every test row's prediction (docs/results.md, "Predictions"). Not part of the
+    # identity: a finished task without its predictions is run again instead (rundir.py).
+    predictions: bool = False
+    # Also score each repetition's test predictions pooled over its folds (summary/pooled.*).
+    pooled: bool = False
     arm: str | None = None
     arms: tuple["Experiment", ...] = ()
 
@@ -206,6 +211,9 @@ class RunOptions:
     ``max_table_cells`` bounds the tables of counts a learner may allocate (None: the
     models' default); a task whose table would be larger fails, and stays failed in
     that directory (a limit is about the machine, not the experiment).
+    ``max_predictions_bytes`` bounds the predictions a run with ``predictions`` keeps
+    (None: the default of :mod:`bayesbench.evaluation.predictions`); a larger run is refused
+    before it starts.
     ``rerun_changed``: the finished tasks of a data file that changed since they ran
     are run again (their records dropped) instead of the run being refused.
     """
@@ -223,6 +231,7 @@ class RunOptions:
     stream: object = None
     max_table_cells: int | None = None
     rerun_changed: bool = False
+    max_predictions_bytes: int | None = None
 
     def __post_init__(self):
         if self.resume and self.force:
@@ -247,4 +256,8 @@ def resolved_config(experiment: Experiment, options: RunOptions, run_dir) -> dic
                 "compare": experiment.compare.to_dict()})
     if options.max_table_cells is not None:
         out["max_table_cells"] = options.max_table_cells
+    # Absent when off, so that config.yaml stays as it was.
+    out.update({k: True for k in ("predictions", "pooled") if getattr(experiment, k)})
+    if options.max_predictions_bytes is not None:
+        out["max_predictions_bytes"] = options.max_predictions_bytes
     return out

@@ -21,6 +21,7 @@ from ..evaluation.metrics import DEFAULT_METRICS, METRIC_NAMES, is_metric
 from ..report.tables import FORMATS
 from ..spec import CVSpec, Experiment, RunOptions
 from . import sections
+from ..data.chunks import is_chunked
 from ..data.load import DATA_ENV
 from .chunked_checks import chunked_problems
 from .datasets import data_dirs, datasets
@@ -32,7 +33,7 @@ __all__ = ["Config", "DATA_ENV", "key_path", "key_paths", "load_config", "overri
 
 TOP_KEYS = ("name", "seed", "datasets", "data_dirs", "preprocess", "cv", "classifiers",
             "metrics", "output", "jobs", "scheduler", "format", "compare", "arms",
-            "max_table_cells")
+            "max_table_cells", "predictions", "pooled", "max_predictions_bytes")
 
 
 class Config(NamedTuple):
@@ -80,6 +81,7 @@ def parse_config(raw, *, base_dir=None, source=None, skip_missing: bool = False)
         experiment = replace(experiment, compare=sections.compare(
             raw["compare"], p, [c.label for c in experiment.classifiers], [a for a, _, _ in arms]))
     chunked_problems(raw, with_arms(experiment, arms), origins, p)
+    _prediction_problems(with_arms(experiment, arms), p)
     p.raise_any(source)
     return Config(with_arms(experiment, arms), options, None if source is None else str(source))
 
@@ -106,8 +108,9 @@ def _experiment(raw: dict, p: Problems, base_dir: Path, missing
     metrics = list(DEFAULT_METRICS)
     if "metrics" in raw:
         metrics = p.str_list(raw["metrics"], "metrics", METRIC_NAMES, accept=is_metric)
+    kept = {k: p.optional(raw, k, bool) or False for k in ("predictions", "pooled")}
     return Experiment(name=name, seed=seed, datasets=tuple(found), preprocess=preprocess, cv=cv,
-                      classifiers=tuple(classifiers), metrics=tuple(metrics)), dirs, origins
+                      classifiers=tuple(classifiers), metrics=tuple(metrics), **kept), dirs, origins
 
 
 def _options(raw: dict, p: Problems, dirs: list, missing: list) -> RunOptions:
@@ -116,6 +119,7 @@ def _options(raw: dict, p: Problems, dirs: list, missing: list) -> RunOptions:
     output = p.optional(raw, "output", str)
     jobs = p.optional(raw, "jobs", int, low=1)
     max_cells = p.optional(raw, "max_table_cells", int, low=1)
+    max_predictions = p.optional(raw, "max_predictions_bytes", int, low=1)
     scheduler = p.optional(raw, "scheduler", str)
     if scheduler is not None and address_problem(scheduler):
         p.add("scheduler", address_problem(scheduler))
@@ -123,7 +127,24 @@ def _options(raw: dict, p: Problems, dirs: list, missing: list) -> RunOptions:
         # An output path is relative to the working directory, not to the config file.
         output=None if output is None else os.path.expanduser(output),
         jobs=jobs, scheduler=scheduler, formats=tuple(formats), data_dirs=tuple(dirs),
-        skipped=tuple(missing), max_table_cells=max_cells)
+        skipped=tuple(missing), max_table_cells=max_cells,
+        max_predictions_bytes=max_predictions)
+
+
+def _prediction_problems(experiment: Experiment, p: Problems) -> None:
+    """Kept predictions name each test row by its index in the data file: refused where
+    that index is lost (a chunked data set, rows dropped by imputation)."""
+    if not experiment.predictions:
+        return
+    for i, d in enumerate(experiment.datasets):
+        if d.chunked or is_chunked(d.path):
+            p.add("predictions", f"not kept for the chunked data set '{d.name}' "
+                                 f"(datasets[{i}]); leave it out of this run")
+    for run in experiment.runs():
+        if run.preprocess.impute == "drop":
+            where = f"arm '{run.arm}': " if run.arm else ""
+            p.add("predictions", f"{where}impute: drop removes test rows, so they could not be "
+                                 f"matched to the data file's rows; choose another imputation")
 
 
 def with_arms(experiment: Experiment, arms) -> Experiment:

@@ -28,6 +28,7 @@ import yaml
 from ..data.chunks import chunk_files, is_chunked
 from ..errors import ConfigChangedError, DataChangedError
 from ..spec import Experiment, RunOptions, resolved_config
+from . import predictions
 from .executors import describe
 from .store import (LOCK, RECORDS, TASKS, RecordWriter, RunLock, drop_records,
                     read_records, repair)
@@ -112,7 +113,13 @@ class RunDirectory:
         return {r["task_id"] for r in self.records}
 
     def keep(self, record: dict) -> dict:
-        """Store a new record durably and keep it; return it as stored."""
+        """Store a new record durably and keep it; return it as stored. Its predictions, if
+        it carries them, go to their own file first (:mod:`.predictions`): a kill between
+        the two leaves a file without a record, which the next session deletes."""
+        kept = record.get(predictions.FIELD)
+        if kept is not None:
+            record = {k: v for k, v in record.items() if k != predictions.FIELD}
+            predictions.write(self.path, record["task_id"], kept)
         stored = self._writer.append(record)
         self.records.append(stored)
         self.n_run += 1
@@ -146,6 +153,7 @@ def open_run_dir(experiment: Experiment, options: RunOptions,
         _write_atomic(path / TASKS, "".join(f"{t}\n" for ids in tasks.values() for t in ids))
         env, session = _open_session(env_path, env, experiment, options, shas)
         dropped = repair(path)
+        notes += _reconciled(path, experiment, tasks)
         with RecordWriter(path) as writer:
             run = RunDirectory(path, writer, _current_records(path, tasks), dropped, baseline,
                                notes)
@@ -159,6 +167,19 @@ def open_run_dir(experiment: Experiment, options: RunOptions,
                 raise
         session.update(end=_now(), tasks_run=run.n_run)
         _write_json(env_path, env)
+
+
+def _reconciled(path: Path, experiment: Experiment, tasks) -> list[str]:
+    """Delete predictions without a record; with ``predictions``, drop the records of
+    finished tasks that have none (they run again) and say so."""
+    if not experiment.predictions and not (path / predictions.DIRECTORY).is_dir():
+        return []  # nothing to reconcile, and a large directory is not read once more
+    wanted = {t for ids in tasks.values() for t in ids} if experiment.predictions else set()
+    missing = predictions.reconcile(path, read_records(path), wanted)
+    if not missing:
+        return []
+    drop_records(path, lambda r: r.get("task_id") in missing)
+    return [f"{len(missing)} finished task(s) have no kept predictions: they run again"]
 
 
 def _current_records(path: Path, tasks) -> list[dict]:

@@ -132,6 +132,8 @@ class Comparison:
     nemenyi_pairs: stats.PairwiseResult | None = None
     wilcoxon_pairs: stats.PairwiseResult | None = None
     notes: tuple[str, ...] = ()
+    # Said beside every test over data sets (omnibus, post-hoc, Bayesian signed-rank).
+    warnings: tuple[str, ...] = ()
 
     @property
     def classifiers(self) -> list[str]:
@@ -195,6 +197,19 @@ def compare_scores(scores: pd.DataFrame, *, metric: str = "score", baseline: str
 
 # ---- the tests over data sets ----------------------------------------------------------------
 
+# Below this many data sets the tests over data sets are reported with a warning: autorank
+# (Herbold 2020) refuses them, and Demšar (2006) finds them almost powerless.
+MIN_DATASETS = 5
+
+
+def few_datasets_warning(n: int) -> str:
+    """The warning every test over ``n`` data sets carries when ``n`` < :data:`MIN_DATASETS`."""
+    return (f"WARNING: only {n} data sets. The tests over data sets (Friedman, Iman-Davenport, "
+            f"Nemenyi, Bonferroni-Dunn, Holm, Wilcoxon, sign) and the Bayesian signed-rank test "
+            f"need at least {MIN_DATASETS} to mean much (autorank refuses fewer); read the "
+            f"per-data-set results instead.")
+
+
 def _over_datasets(fields: dict, notes: list[str], samples: int) -> Comparison:
     """The :class:`Comparison` of ``fields`` (metric ... mean, std, pvalue, sign), with ranks,
     Friedman, post-hoc tests and win/tie/loss computed from ``fields["mean"]``."""
@@ -220,6 +235,8 @@ def _over_datasets(fields: dict, notes: list[str], samples: int) -> Comparison:
                                              samples))
         fields.update(_all_pairs(complete_values, fields["nemenyi"], fields["friedman"].average_ranks,
                                  fields["alpha"]))
+        if len(complete) < MIN_DATASETS:
+            fields["warnings"] = (few_datasets_warning(len(complete)),)
     return Comparison(**fields, notes=tuple(notes))
 
 

@@ -12,6 +12,10 @@
 - ``failed_tasks.<ext>``: tasks whose learner failed (only when there are some);
 - ``comparison*.<ext>``: the statistical comparison of the classifiers (the text
   formats in one file, CSV one table per file);
+- ``pooled.<ext>`` (``pooled: true``): each metric's fold mean beside its score on the
+  test predictions of each repetition pooled over its folds (:mod:`.pooled`);
+- ``arc_frequencies.csv``: how often each arc of a learned structure was learned over the
+  folds (:mod:`.arcs`), when a classifier learned one;
 - ``scores.csv`` (and ``scores.parquet`` when pyarrow is installed): every score of
   every task in long form.
 
@@ -39,8 +43,10 @@ from ..evaluation.store import records_to_frame, run_names
 from ..spec import Experiment
 from .analysis import compare
 from .html import Table
-from .pages import REPORT, Network, draw_figures, write_report
+from .pages import REPORT, Network, draw_figures, draw_prediction_figures, write_report
 from .plotting import plotting_available
+from .arcs import ARC_COLUMNS, arc_rows
+from .pooled import POOLED_CAPTION, POOLED_COLUMNS, pooled_rows
 from .render import comparison_tables, render_comparison
 from .tables import EXTENSIONS, render
 
@@ -183,6 +189,13 @@ def write_run_summary(out_dir, experiment: Experiment, records, formats):
             path = out_dir / f"{stem}.{EXTENSIONS[fmt]}"
             path.write_text(text)
             files.append(path)
+    if experiment.pooled:
+        files += _write_pooled(out_dir, experiment, ordered, formats)
+    arcs = arc_rows(ordered, _order(ordered, "dataset", [d.name for d in experiment.datasets]),
+                    _order(ordered, "classifier", [c.label for c in experiment.classifiers]))
+    if arcs:  # a table of numbers for scripts and the consensus network: CSV only
+        files.append(out_dir / "arc_frequencies.csv")
+        files[-1].write_text(render(arcs, ARC_COLUMNS, "csv"))
     run = run_names([out_dir.resolve().parent])
     files += write_scores(out_dir, records_to_frame([ordered], run, failed=True, long=True))
     metric = experiment.compare.metric or experiment.metrics[0]
@@ -191,6 +204,21 @@ def write_run_summary(out_dir, experiment: Experiment, records, formats):
     written, result, reason = write_comparison(out_dir, frame, experiment, formats,
                                                experiment.compare.baseline)
     return files + written, result, reason
+
+
+def _write_pooled(out_dir: Path, experiment: Experiment, records, formats) -> list[Path]:
+    """``pooled.<ext>`` (:mod:`.pooled`), the AUC from the predictions the run kept beside
+    ``out_dir``."""
+    rows = pooled_rows(records, experiment.metrics,
+                       _order(records, "dataset", [d.name for d in experiment.datasets]),
+                       _order(records, "classifier", [c.label for c in experiment.classifiers]),
+                       out_dir.parent if experiment.predictions else None)
+    files = []
+    for fmt in formats:
+        files.append(out_dir / f"pooled.{EXTENSIONS[fmt]}")
+        files[-1].write_text(render(rows, POOLED_COLUMNS, fmt,
+                                    caption=None if fmt == "csv" else POOLED_CAPTION))
+    return files
 
 
 def write_scores(out_dir, long) -> list[Path]:
@@ -425,11 +453,16 @@ class RunOutputs(NamedTuple):
 
 
 def finalize_run(run_dir, experiment: Experiment, records, formats) -> RunOutputs:
-    """The summary tables (:func:`write_run_summary`), the figures (the comparison's and
-    the first fold's learned networks, in ``<run>/figures``) and ``<run>/report.html``."""
+    """The summary tables (:func:`write_run_summary`), the figures (the comparison's, the
+    first fold's learned networks and, with kept predictions, the ROC, precision-recall and
+    reliability curves, in ``<run>/figures``) and ``<run>/report.html``."""
     run_dir = Path(run_dir)
     files, result, reason = write_run_summary(run_dir / "summary", experiment, records, formats)
     drawn = draw_figures(run_dir, result, first_fold_networks(records, experiment))
+    if experiment.predictions:
+        draw_prediction_figures(run_dir, task_order(records, experiment),
+                                [d.name for d in experiment.datasets],
+                                [c.label for c in experiment.classifiers], drawn)
     report = write_report(run_dir / REPORT, title=f"bayesbench: {experiment.name}",
                           protocol=protocol(experiment, records),
                           tables=metric_tables(experiment, records), result=result,
