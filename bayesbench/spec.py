@@ -206,6 +206,8 @@ class RunOptions:
     ``max_table_cells`` bounds the tables of counts a learner may allocate (None: the
     models' default); a task whose table would be larger fails, and stays failed in
     that directory (a limit is about the machine, not the experiment).
+    ``published``: the file of the numbers a paper printed for this experiment, which
+    ``bayesbench check`` holds the run against.
     ``rerun_changed``: the finished tasks of a data file that changed since they ran
     are run again (their records dropped) instead of the run being refused.
     """
@@ -223,6 +225,7 @@ class RunOptions:
     stream: object = None
     max_table_cells: int | None = None
     rerun_changed: bool = False
+    published: str | None = None
 
     def __post_init__(self):
         if self.resume and self.force:
@@ -247,4 +250,6 @@ def resolved_config(experiment: Experiment, options: RunOptions, run_dir) -> dic
                 "compare": experiment.compare.to_dict()})
     if options.max_table_cells is not None:
         out["max_table_cells"] = options.max_table_cells
+    if options.published is not None:
+        out["published"] = options.published
     return out

@@ -32,7 +32,7 @@ __all__ = ["Config", "DATA_ENV", "key_path", "key_paths", "load_config", "overri
 
 TOP_KEYS = ("name", "seed", "datasets", "data_dirs", "preprocess", "cv", "classifiers",
             "metrics", "output", "jobs", "scheduler", "format", "compare", "arms",
-            "max_table_cells")
+            "max_table_cells", "published")
 
 
 class Config(NamedTuple):
@@ -74,6 +74,8 @@ def parse_config(raw, *, base_dir=None, source=None, skip_missing: bool = False)
     missing = [] if skip_missing else None
     experiment, dirs, origins = _experiment(raw, p, base_dir, missing)
     options = _options(raw, p, dirs, missing or [])
+    if "published" in raw:
+        options = replace(options, published=_published(raw["published"], p, base_dir))
     arms = (sections.arms(raw.get("arms"), p, raw.get("preprocess", {}), raw.get("cv", {}))
             if "arms" in raw else [])
     if raw.get("compare") is not None:
@@ -124,6 +126,18 @@ def _options(raw: dict, p: Problems, dirs: list, missing: list) -> RunOptions:
         output=None if output is None else os.path.expanduser(output),
         jobs=jobs, scheduler=scheduler, formats=tuple(formats), data_dirs=tuple(dirs),
         skipped=tuple(missing), max_table_cells=max_cells)
+
+
+def _published(value, p: Problems, base_dir: Path) -> str | None:
+    """The file of a paper's printed numbers (``bayesbench check``), relative to the config."""
+    value = p.typed(value, "published", str)
+    if value is None:
+        return None
+    path = (base_dir / os.path.expanduser(value)).resolve()
+    if not path.is_file():
+        p.add("published", f"{shown(value)}: no such file (looked for {path})")
+        return None
+    return str(path)
 
 
 def with_arms(experiment: Experiment, arms) -> Experiment:
