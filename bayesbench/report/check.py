@@ -39,6 +39,7 @@ SPREADS = ("sd", "se", "none")
 # Scores derived from a record's fields rather than read from them: errors per test fold
 # (paper 003's "0/1 loss").
 _DERIVED = {"errors": lambda frame: frame["error"] * frame["n_test"]}
+_INPUTS = {"errors": ["error"]}
 
 
 @dataclass(frozen=True)
@@ -167,7 +168,7 @@ def check_run(run_dir) -> Check:
     published = published_path(run_dir)
     raw = read_published(published)
     runs = run_dirs(run_dir)
-    frame = records_frame(runs) if runs else pd.DataFrame()
+    frame = records_frame(runs, metrics=_metrics(raw))
     cells, not_run = [], []
     for table in raw.get("tables", []):
         got, missing = _table_cells(frame, table)
@@ -177,6 +178,13 @@ def check_run(run_dir) -> Check:
                  cells=tuple(cells), not_run=tuple(not_run),
                  ranks=_ranks(frame, raw.get("ranks")),
                  tests=tuple(_test(frame, t) for t in raw.get("tests") or []))
+
+
+def _metrics(raw: dict) -> list[str]:
+    """The scores the published file compares (a derived one by those it is made of)."""
+    named = [t["metric"] for t in raw.get("tables", [])] + [
+        part.get("metric", "accuracy") for part in [raw.get("ranks") or {}, *(raw.get("tests") or [])]]
+    return list(dict.fromkeys(m for name in named for m in (_INPUTS.get(name) or [name])))
 
 
 def _targets(column) -> list[str]:
