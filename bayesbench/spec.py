@@ -42,11 +42,18 @@ class DatasetSpec:
 
 @dataclass(frozen=True)
 class NoiseSpec:
-    """Paper 003's noise: shuffle the values of ``fraction`` of the attributes, on ``on``
-    (``train``, ``test`` or ``both``)."""
+    """Paper 003's noise: shuffle ``fraction`` of the attributes (``mode`` ``attributes``)
+    or of each attribute's values (``values``), on ``on`` (``train``, ``test`` or ``both``)."""
 
     fraction: float
     on: str = "train"
+    mode: str = "attributes"
+
+    def identity(self) -> dict:
+        out = {"fraction": self.fraction, "on": self.on}
+        if self.mode != "attributes":  # absent when the default, so older directories match
+            out["mode"] = self.mode
+        return out
 
 
 @dataclass(frozen=True)
@@ -64,7 +71,7 @@ class PreprocessSpec:
         noise = self.noise
         return {"impute": self.impute, "discretize": self.discretize, "bins": self.bins,
                 "scope": self.scope,
-                "noise": None if noise is None else {"fraction": noise.fraction, "on": noise.on}}
+                "noise": None if noise is None else noise.identity()}
 
 
 # Repetitions of a cross-validation: a bound on the work one experiment plans (published
