@@ -170,14 +170,17 @@ def check_run(run_dir) -> Check:
     runs = run_dirs(run_dir)
     frame = records_frame(runs, metrics=_metrics(raw))
     cells, not_run = [], []
+    # The data sets of the paper that we run (a data set with no public copy is not held
+    # against us in the ranks and tests).
+    printed = [d for d in _printed_datasets(raw) if d not in (raw.get("not_run") or {})]
     for table in raw.get("tables", []):
         got, missing = _table_cells(frame, table)
         cells += got
         not_run += [m for m in missing if m not in not_run]
     return Check(run=str(run_dir), published=str(published), paper=str(raw.get("paper", "")),
                  cells=tuple(cells), not_run=tuple(not_run),
-                 ranks=_ranks(frame, raw.get("ranks")),
-                 tests=tuple(_test(frame, t) for t in raw.get("tests") or []))
+                 ranks=_ranks(frame, raw.get("ranks"), printed),
+                 tests=tuple(_test(frame, t, printed) for t in raw.get("tests") or []))
 
 
 def _metrics(raw: dict) -> list[str]:
@@ -257,12 +260,28 @@ def _relabelled(frame: pd.DataFrame, targets) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True) if parts else frame.iloc[:0]
 
 
-def _ranks(frame: pd.DataFrame, ranks: dict | None) -> dict | None:
-    """Friedman's average ranks and p-values, ours beside the paper's."""
-    if not ranks or not len(frame):
+def _printed_datasets(raw: dict) -> list[str]:
+    return list(dict.fromkeys(d for t in raw.get("tables", []) for d in (t["values"] or {})))
+
+
+def _missing_note(frame: pd.DataFrame, datasets: list[str]) -> str | None:
+    """Why a test over the paper's data sets is not set beside the paper's: the run lacks some."""
+    have = set(frame["dataset"]) if len(frame) else set()
+    lacking = [d for d in datasets if d not in have]
+    return (f"not computed: the run has {len(datasets) - len(lacking)} of the paper's "
+            f"{len(datasets)} data sets") if lacking else None
+
+
+def _ranks(frame: pd.DataFrame, ranks: dict | None, datasets: list[str]) -> dict | None:
+    """Friedman's average ranks and p-values over the paper's data sets, ours beside the
+    paper's (only when the run has every one of them)."""
+    if not ranks:
         return None
+    note = _missing_note(frame, datasets)
+    if note:
+        return {"table": ranks.get("table"), "page": ranks.get("page"), "note": note}
     labels = list(ranks["values"])
-    rows = _relabelled(frame, labels)
+    rows = _relabelled(frame[frame["dataset"].isin(datasets)], labels)
     if rows["classifier"].nunique() < 2:
         return None
     cmp = compare(rows, metric=ranks.get("metric", "accuracy"), baseline=labels[0],
@@ -279,7 +298,7 @@ def _ranks(frame: pd.DataFrame, ranks: dict | None) -> dict | None:
                                       "paper": ranks.get("iman_davenport_pvalue")}}
 
 
-def _test(frame: pd.DataFrame, spec: dict) -> dict:
+def _test(frame: pd.DataFrame, spec: dict, datasets: list[str]) -> dict:
     """A test over the folds that the paper reports (which data sets it found better or
     worse, win/tie/loss counts, or p-values per data set), ours beside it."""
     out = {k: spec.get(k) for k in ("table", "page", "test", "metric", "alpha", "classifier",
@@ -293,7 +312,10 @@ def _test(frame: pd.DataFrame, spec: dict) -> dict:
             ours = float(unpaired_ttest(a, b).pvalue) if a.size > 1 and b.size > 1 else None
             out["pvalues"][dataset] = {"ours": ours, "paper": printed}
         return out
-    rows = _relabelled(frame, [spec["baseline"], clf])
+    note = _missing_note(frame, datasets)
+    if note:
+        return {**out, "note": note}
+    rows = _relabelled(frame[frame["dataset"].isin(datasets)], [spec["baseline"], clf])
     if rows["classifier"].nunique() < 2:
         return out
     cmp = compare(rows, metric=metric, baseline=spec["baseline"], test=spec["test"], alpha=alpha)

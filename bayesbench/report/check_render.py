@@ -32,8 +32,9 @@ def render_check(check: Check, fmt: str = "text") -> str:
     if check.cells:
         lines += [render(cell_rows(check), CELL_HEADERS, fmt, floatfmt=".3f").rstrip(), ""]
     lines.append(f"{counts['cells']} cells: {counts['within']} within, {counts['off']} off"
-                 + (f"; {counts['not_run']} printed cells not run: "
-                    + ", ".join(f"{d} {c}" for d, c in check.not_run) if check.not_run else ""))
+                 + (f"; {counts['not_run']} printed cells not run, of "
+                    + ", ".join(dict.fromkeys(d for d, _ in check.not_run))
+                    if check.not_run else ""))
     if check.ranks:
         lines += ["", _ranks_text(check.ranks, fmt)]
     for test in check.tests:
@@ -42,6 +43,8 @@ def render_check(check: Check, fmt: str = "text") -> str:
 
 
 def _ranks_text(ranks: dict, fmt: str) -> str:
+    if "note" in ranks:
+        return f"Friedman's average ranks of the paper's {ranks['table']}: {ranks['note']}"
     rows = [[c, f"{v['ours']:.2f}", f"{v['paper']:.2f}"] for c, v in ranks["ranks"].items()]
     fp, idp = ranks["friedman_pvalue"], ranks["iman_davenport_pvalue"]
     return "\n".join([
@@ -68,7 +71,9 @@ def _test_lines(test: dict) -> list[str]:
         out.append(f"  wins/ties/losses: ours {'/'.join(map(str, ours))} "
                    f"(on {len(test.get('datasets', []))} data sets); "
                    f"paper {'/'.join(map(str, paper))}")
-    if len(out) == 1:
+    if "note" in test:
+        out.append(f"  {test['note']}")
+    elif len(out) == 1:
         out.append("  not computed: the run lacks one of the two")
     return out
 

@@ -102,9 +102,13 @@ def test_arms_are_told_apart_by_their_directories(tmp_path):
 
 
 def test_friedman_ranks_beside_the_papers_match_scipy(tmp_path):
-    published = _published(tmp_path / "pub.yaml", ranks={
-        "table": "Table 2", "metric": "accuracy", "values": {"a": 1.2, "b": 2.1, "c": 2.7},
-        "friedman_pvalue": 0.2, "iman_davenport_pvalue": 0.2})
+    published = tmp_path / "pub.yaml"
+    published.write_text(yaml.safe_dump({"paper": "P", "tables": [
+        {"table": "T", "metric": "accuracy", "scale": 100, "spread": "none", "digits": 1,
+         "columns": ["a"], "values": {d: [90.0] for d in "xyzwv"}}],
+        "not_run": {"v": "no public copy"},
+        "ranks": {"table": "Table 2", "metric": "accuracy", "values": {"a": 1.2, "b": 2.1, "c": 2.7},
+                  "friedman_pvalue": 0.2, "iman_davenport_pvalue": 0.2}}))
     scores = {}
     for d, base in (("x", 0.9), ("y", 0.8), ("z", 0.7), ("w", 0.6)):
         for label, minus in (("a", 0.0), ("b", 0.05), ("c", 0.1)):
@@ -117,6 +121,11 @@ def test_friedman_ranks_beside_the_papers_match_scipy(tmp_path):
     expected = scipy.stats.friedmanchisquare(*zip(*means.values())).pvalue
     assert ranks["friedman_pvalue"]["ours"] == pytest.approx(expected)
     assert ranks["friedman_pvalue"]["paper"] == 0.2 and ranks["datasets"] == 4
+    # A run without one of the paper's data sets gets no ranks to set beside the paper's.
+    partial = _build(tmp_path / "partial", {k: v for k, v in scores.items() if k[0] != "w"},
+                     published)
+    assert check_run(partial).ranks["note"] == ("not computed: the run has 3 of the paper's 4 "
+                                                "data sets")
 
 
 def test_command_prints_cells_and_counts_and_json(tmp_path):
@@ -125,7 +134,7 @@ def test_command_prints_cells_and_counts_and_json(tmp_path):
                                     ("d1", "b"): [0.5, 0.5, 0.5, 0.5]}, published)
     text = CliRunner().invoke(main, ["check", str(run)])
     assert text.exit_code == 0, text.output  # exit 0 although a cell is off
-    assert "2 cells: 1 within, 1 off; 1 printed cells not run: d2 a" in text.output
+    assert "2 cells: 1 within, 1 off; 1 printed cells not run, of d2" in text.output
     assert "within" in text.output and "off" in text.output and "3.266" in text.output
     out = CliRunner().invoke(main, ["check", str(run), "--format", "json"])
     assert out.exit_code == 0
