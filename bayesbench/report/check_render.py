@@ -35,11 +35,18 @@ def render_check(check: Check, fmt: str = "text") -> str:
                  + (f"; {counts['not_run']} printed cells not run, of "
                     + ", ".join(dict.fromkeys(d for d, _ in check.not_run))
                     if check.not_run else ""))
+    extra = extra_lines(check, fmt)
+    return "\n".join(lines + ([""] + extra if extra else [])).rstrip() + "\n"
+
+
+def extra_lines(check: Check, fmt: str = "text") -> list[str]:
+    """The paper's ranks and test outcomes beside ours, as lines (empty when it prints none)."""
+    out = []
     if check.ranks:
-        lines += ["", _ranks_text(check.ranks, fmt)]
+        out += [_ranks_text(check.ranks, fmt), ""]
     for test in check.tests:
-        lines += ["", *_test_lines(test)]
-    return "\n".join(lines).rstrip() + "\n"
+        out += [*_test_lines(test), ""]
+    return out[:-1]
 
 
 def _ranks_text(ranks: dict, fmt: str) -> str:
@@ -49,8 +56,8 @@ def _ranks_text(ranks: dict, fmt: str) -> str:
     fp, idp = ranks["friedman_pvalue"], ranks["iman_davenport_pvalue"]
     return "\n".join([
         f"Friedman's average ranks (1 = best) over our {ranks['datasets']} data sets, "
-        f"the paper's {ranks['table']}:",
-        render(rows, ["classifier", "ours", "paper"], fmt),
+        f"the paper's {ranks['table']}:", "",
+        render(rows, ["classifier", "ours", "paper"], fmt, floatfmt=".2f"), "",
         f"Friedman p: ours {fp['ours']:.3f}, paper {fp['paper']}; "
         f"Iman-Davenport p: ours {idp['ours']:.3f}, paper {idp['paper']}"])
 
@@ -60,21 +67,21 @@ def _test_lines(test: dict) -> list[str]:
             f"{test['metric']} at {test['alpha']} ({test['table']}):")
     out = [head]
     if "pvalues" in test:
-        out += [f"  {d}: p ours {_number(v['ours'])}, paper {v['paper']}"
+        out += [f"- {d}: p ours {_number(v['ours'])}, paper {v['paper']}"
                 for d, v in test["pvalues"].items()]
     for key in ("better", "worse"):
         if key in test:
-            out.append(f"  significantly {key}: ours {', '.join(test[key]['ours']) or 'none'}; "
+            out.append(f"- significantly {key}: ours {', '.join(test[key]['ours']) or 'none'}; "
                        f"paper {', '.join(test[key]['paper']) or 'none'}")
     if "win_tie_loss" in test:
         ours, paper = test["win_tie_loss"]["ours"], test["win_tie_loss"]["paper"]
-        out.append(f"  wins/ties/losses: ours {'/'.join(map(str, ours))} "
+        out.append(f"- wins/ties/losses: ours {'/'.join(map(str, ours))} "
                    f"(on {len(test.get('datasets', []))} data sets); "
                    f"paper {'/'.join(map(str, paper))}")
     if "note" in test:
-        out.append(f"  {test['note']}")
+        out.append(f"- {test['note']}")
     elif len(out) == 1:
-        out.append("  not computed: the run lacks one of the two")
+        out.append("- not computed: the run lacks one of the two")
     return out
 
 
