@@ -631,6 +631,7 @@ def check(run_dir, fmt):
     Examples:
       bayesbench check results/mihaljevic2013
       bayesbench check results/hurley_ellingsen --format json
+      bayesbench check results/barrow2011 --format markdown
     """
     from .report.check import check_run  # lazy: pandas, see run
     from .report.check_render import check_json, render_check  # lazy: pandas, see run
