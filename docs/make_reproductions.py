@@ -201,7 +201,7 @@ def verdict(paper: Paper, cell) -> str:
     tried = [(t, c) for t, c in tried if c is not None and c != cell]
     for t, c in tried:
         if c.within:
-            return f"closed by the {t.experiment}: {_shown(c)}"
+            return f"within the paper's under the {t.experiment}: {_shown(c)}"
     if not tried:
         return "unexplained."
     t, c = min(tried, key=lambda tc: abs(tc[1].difference))

@@ -287,10 +287,11 @@ def test_generator_writes_every_section_from_check(tmp_path):
         assert "\n".join(table) in text, name
     # Every cell off the paper says what closes it, or "unexplained".
     verdicts = [line for line in text.splitlines() if line.startswith("- **")]
-    assert verdicts and all(": closed by the " in v or ": unexplained" in v for v in verdicts)
+    assert verdicts and all(": within the paper's under the " in v or ": unexplained" in v
+                            for v in verdicts)
     assert "**splice, tan, accuracy**: unexplained; the closest experiment tried, the data " \
            "variant with Table 1's row identifier" in text
-    assert "**soybean-small, nb, clean, accuracy**: closed by the paper's naive Bayes over " \
+    assert "**soybean-small, nb, clean, accuracy**: within the paper's under the paper's naive Bayes over " \
            "one-hot columns" in text
     # The refuted causes are gone.
     for refuted in ("failure of their TAN implementation", "does not even follow from",
