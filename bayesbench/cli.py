@@ -633,6 +633,36 @@ def _write_compared(result, inputs, fmt, output, plot, report_dir) -> None:
         click.echo(f"report written to {page}", err=True)
 
 
+@main.command(short_help="Hold a run against the table its paper printed.")
+@click.argument("run_dir", metavar="RUN_DIR", type=click.Path(exists=True, file_okay=False))
+@click.option("--format", "fmt", default="text", show_default=True,
+              type=click.Choice(("text", "markdown", "json")),
+              help="text or markdown tables; json: one document, a list of cells, for scripts.")
+def check(run_dir, fmt):
+    """Hold RUN_DIR against the published table its config names.
+
+    RUN_DIR is a result directory of a paper config (configs/papers/), or the directory
+    of its arms. Its config.yaml names the paper's numbers (`published:`); each printed
+    cell is set beside ours: ours (mean ± sd over the test folds), the paper's, the
+    difference, the tolerance 2 sqrt(se_ours² + se_paper²) (plus half a unit of the
+    paper's last printed digit) and whether the difference is within it; then the
+    counts, and where the paper prints Friedman ranks or the outcome of a test, ours
+    beside them. The exit status is 0 whatever the counts; 2 for a run whose config
+    names no published table.
+
+    \b
+    Examples:
+      bayesbench check results/mihaljevic2013
+      bayesbench check results/hurley_ellingsen --format json
+      bayesbench check results/barrow2011 --format markdown
+    """
+    from .report.check import check_run  # lazy: pandas, see run
+    from .report.check_render import check_json, render_check  # lazy: pandas, see run
+
+    result = check_run(run_dir)
+    click.echo(check_json(result) if fmt == "json" else render_check(result, fmt), nl=False)
+
+
 @main.command(short_help="List the data sets a name can refer to, or describe one.")
 @click.argument("name", required=False)
 @click.option("-d", "--data-dir", "data_dirs", multiple=True, metavar="DIR",

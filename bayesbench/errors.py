@@ -154,3 +154,14 @@ class ReportError(BayesbenchError, ValueError):
     Raised for missing columns, unknown classifiers, unsupported file formats and a
     missing optional plotting dependency; the message names the file or the column.
     """
+
+
+class CheckError(BayesbenchError):
+    """A run cannot be held against a published table: the file or the key at fault."""
+
+
+class NoPublishedTable(CheckError):
+    """The run's config names no published table: exit 2, as for a usage mistake, since
+    nothing was asked that can be answered."""
+
+    exit_code = 2

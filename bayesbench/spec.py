@@ -42,11 +42,18 @@ class DatasetSpec:
 
 @dataclass(frozen=True)
 class NoiseSpec:
-    """Paper 003's noise: shuffle the values of ``fraction`` of the attributes, on ``on``
-    (``train``, ``test`` or ``both``)."""
+    """Paper 003's noise: shuffle ``fraction`` of the attributes (``mode`` ``attributes``)
+    or of each attribute's values (``values``), on ``on`` (``train``, ``test`` or ``both``)."""
 
     fraction: float
     on: str = "train"
+    mode: str = "attributes"
+
+    def identity(self) -> dict:
+        out = {"fraction": self.fraction, "on": self.on}
+        if self.mode != "attributes":  # absent when the default, so older directories match
+            out["mode"] = self.mode
+        return out
 
 
 @dataclass(frozen=True)
@@ -64,7 +71,7 @@ class PreprocessSpec:
         noise = self.noise
         return {"impute": self.impute, "discretize": self.discretize, "bins": self.bins,
                 "scope": self.scope,
-                "noise": None if noise is None else {"fraction": noise.fraction, "on": noise.on}}
+                "noise": None if noise is None else noise.identity()}
 
 
 # Repetitions of a cross-validation: a bound on the work one experiment plans (published
@@ -214,6 +221,8 @@ class RunOptions:
     ``max_predictions_bytes`` bounds the predictions a run with ``predictions`` keeps
     (None: the default of :mod:`bayesbench.evaluation.predictions`); a larger run is refused
     before it starts.
+    ``published``: the file of the numbers a paper printed for this experiment, which
+    ``bayesbench check`` holds the run against.
     ``rerun_changed``: the finished tasks of a data file that changed since they ran
     are run again (their records dropped) instead of the run being refused.
     """
@@ -232,6 +241,7 @@ class RunOptions:
     max_table_cells: int | None = None
     rerun_changed: bool = False
     max_predictions_bytes: int | None = None
+    published: str | None = None
 
     def __post_init__(self):
         if self.resume and self.force:
@@ -260,4 +270,6 @@ def resolved_config(experiment: Experiment, options: RunOptions, run_dir) -> dic
     out.update({k: True for k in ("predictions", "pooled") if getattr(experiment, k)})
     if options.max_predictions_bytes is not None:
         out["max_predictions_bytes"] = options.max_predictions_bytes
+    if options.published is not None:
+        out["published"] = options.published
     return out

@@ -281,7 +281,7 @@ def page(*args):
     return res.stdout
 
 
-@pytest.mark.parametrize("command", ["run", "compare", "discretize", "classifiers"])
+@pytest.mark.parametrize("command", ["run", "compare", "check", "discretize", "classifiers"])
 def test_every_command_page_has_examples_that_name_the_command(command):
     text = page(command)
     examples = text.split("Examples:", 1)[1].split("Options:", 1)[0]

@@ -33,7 +33,7 @@ __all__ = ["Config", "DATA_ENV", "key_path", "key_paths", "load_config", "overri
 
 TOP_KEYS = ("name", "seed", "datasets", "data_dirs", "preprocess", "cv", "classifiers",
             "metrics", "output", "jobs", "scheduler", "format", "compare", "arms",
-            "max_table_cells", "predictions", "pooled", "max_predictions_bytes")
+            "max_table_cells", "predictions", "pooled", "max_predictions_bytes", "published")
 
 
 class Config(NamedTuple):
@@ -75,6 +75,8 @@ def parse_config(raw, *, base_dir=None, source=None, skip_missing: bool = False)
     missing = [] if skip_missing else None
     experiment, dirs, origins = _experiment(raw, p, base_dir, missing)
     options = _options(raw, p, dirs, missing or [])
+    if "published" in raw:
+        options = replace(options, published=_published(raw["published"], p, base_dir))
     arms = (sections.arms(raw.get("arms"), p, raw.get("preprocess", {}), raw.get("cv", {}))
             if "arms" in raw else [])
     if raw.get("compare") is not None:
@@ -145,6 +147,18 @@ def _prediction_problems(experiment: Experiment, p: Problems) -> None:
             where = f"arm '{run.arm}': " if run.arm else ""
             p.add("predictions", f"{where}impute: drop removes test rows, so they could not be "
                                  f"matched to the data file's rows; choose another imputation")
+
+
+def _published(value, p: Problems, base_dir: Path) -> str | None:
+    """The file of a paper's printed numbers (``bayesbench check``), relative to the config."""
+    value = p.typed(value, "published", str)
+    if value is None:
+        return None
+    path = (base_dir / os.path.expanduser(value)).resolve()
+    if not path.is_file():
+        p.add("published", f"{shown(value)}: no such file (looked for {path})")
+        return None
+    return str(path)
 
 
 def with_arms(experiment: Experiment, arms) -> Experiment:

@@ -10,6 +10,7 @@ from ..data.encode import INPUT_KINDS
 from ..errors import ClassifierError
 from ..evaluation.metrics import METRIC_NAMES, PREDICTION_METRICS, is_metric
 from ..evaluation.prepare import NOISE_SIDES, SCOPES
+from ..preprocess.noise import NOISE_MODES
 from ..models.registry import (classifier_class, is_import_path, make_classifier,
                                parameter_defaults)
 from ..preprocess.discretize import METHODS
@@ -47,12 +48,13 @@ def _noise(value, p: Problems, at: str) -> NoiseSpec | None:
     if isinstance(noise, dict) and True in noise and "on" not in noise:
         # YAML 1.1 (PyYAML) reads a bare key `on` as the boolean true.
         noise = {("on" if k is True else k): v for k, v in noise.items()}
-    noise = p.mapping(noise, at, ("fraction", "on"))
+    noise = p.mapping(noise, at, ("fraction", "on", "mode"))
     if "fraction" not in noise and isinstance(value, dict):
         p.add(f"{at}.fraction", "required")
     fraction = p.typed(noise.get("fraction", 0.0), f"{at}.fraction", float, low=0.0, high=1.0)
     on = p.typed(noise.get("on", "train"), f"{at}.on", str, choices=NOISE_SIDES)
-    return NoiseSpec(fraction, on) if fraction is not None and on is not None else None
+    mode = p.typed(noise.get("mode", "attributes"), f"{at}.mode", str, choices=tuple(NOISE_MODES))
+    return NoiseSpec(fraction, on, mode) if None not in (fraction, on, mode) else None
 
 
 def cv(value, p: Problems, at: str = "cv") -> CVSpec:

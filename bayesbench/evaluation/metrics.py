@@ -103,7 +103,36 @@ CONFUSION_METRICS = ("precision_macro", "recall_macro", "f1_macro", "precision_w
                      "recall_weighted", "f1_weighted", "specificity_macro", "kappa")
 
 PER_CLASS = ("precision", "recall", "specificity", "f1")
-_PER_CLASS_NAME = re.compile(rf"^({'|'.join(PER_CLASS)})\[(.+)\]$")
+
+
+def f_barrow2011(recall: float, specificity: float) -> float:
+    """Paper 000's F-score of a class (its appendix, ``TestHarness.fscore``), from the class's
+    recall and specificity: its "precision" is the class's true positive rate ``t``, its
+    "recall" ``t / (t + f)`` with ``f`` the other class's false positive rate in its code,
+    ``1 - specificity`` (the share of the other rows predicted as this class); F is their
+    harmonic mean. It is not F1: the paper's printed .772 and .919 are this score of its
+    printed error matrices."""
+    recall_b = recall / (recall + 1 - specificity) if recall + 1 - specificity > 0 else 0.0
+    total = recall + recall_b
+    return 2 * recall * recall_b / total if total > 0 else 0.0
+
+
+# Per-class scores computed, when read, from the ones a record stores (so that records keep
+# the fields they had): their name and the function of (recall, specificity).
+DERIVED_PER_CLASS = {"f_barrow2011": f_barrow2011}
+_PER_CLASS_NAME = re.compile(rf"^({'|'.join((*PER_CLASS, *DERIVED_PER_CLASS))})\[(.+)\]$")
+
+
+def class_score(per_class: dict, score: str, index: int):
+    """Per-class ``score`` of the class at ``index`` in a record's (or a pooled matrix's)
+    ``per_class`` scores; None where it has none."""
+    if score in DERIVED_PER_CLASS:
+        recall, specificity = (class_score(per_class, s, index) for s in ("recall", "specificity"))
+        if recall is None or specificity is None:
+            return None
+        return DERIVED_PER_CLASS[score](float(recall), float(specificity))
+    values = (per_class or {}).get(score)
+    return None if values is None or index >= len(values) else values[index]
 
 
 def per_class_metric(name: str) -> tuple[str, str] | None:
@@ -146,7 +175,7 @@ def record_metric(record: dict, name: str):
     classes = record.get("classes") or []
     if cls not in classes:
         return None
-    return record["per_class"][score][classes.index(cls)]
+    return class_score(record["per_class"], score, classes.index(cls))
 
 
 def confusion_matrix(y_true, y_pred, n_classes: int) -> np.ndarray:
@@ -259,7 +288,8 @@ def pooled(cm: np.ndarray, classes, name: str) -> float:
         return metrics[name]
     score, cls = score_class
     classes = list(classes)
-    return float(per_class[score][classes.index(cls)]) if cls in classes else float("nan")
+    return float(class_score(per_class, score, classes.index(cls))) if cls in classes else \
+        float("nan")
 
 
 def evaluate(y_true, y_pred, proba, n_classes: int) -> dict:

@@ -35,6 +35,7 @@ ENTRY_POINT_GROUP = "bayesbench.classifiers"
 _REGISTRY: dict[str, str] = {
     "nb": "learners.naive_bayes:NaiveBayes",
     "map": "learners.map:MAPClassifier",
+    "nb_onehot": "learners.onehot_nb:OneHotNaiveBayes",
     "tan": "learners.tan:TAN",
     "ddr_tan": "learners.tan:DDRTAN",
     "kdb": "learners.kdb:KDB",

@@ -18,8 +18,8 @@ import pandas as pd
 import yaml
 
 from ..errors import StatsError
+from ..evaluation.metrics import LOWER_IS_BETTER, class_score, per_class_metric
 from ..stats import DEFAULT_FOLD_TEST
-from ..evaluation.metrics import LOWER_IS_BETTER, per_class_metric
 from ..evaluation.rundir import config_baseline
 from ..evaluation.store import RECORDS, current_tasks, iter_records, run_names
 from .analysis import SIGNED_RANK_SAMPLES, Comparison, compare, compare_scores
@@ -305,8 +305,9 @@ def _score_reader(metric: str):
 
     def score(record):
         classes = record.get("classes") or []
-        values = (record.get("per_class") or {}).get(name)
-        return values[classes.index(cls)] if values and cls in classes else _ABSENT
+        value = (class_score(record.get("per_class") or {}, name, classes.index(cls))
+                 if cls in classes else None)
+        return _ABSENT if value is None else value
 
     return score
 

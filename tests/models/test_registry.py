@@ -9,7 +9,7 @@ from bayesbench.models.registry import classifier_class
 
 BRIEF_NAMES = {"nb", "map", "tan", "ddr_tan", "kdb", "aode", "ande", "gnb", "full_bayes",
                "linear_full_bayes", "knaive", "stan", "ffss", "fss", "bsej", "asb",
-               "tan_hc", "tan_hcsp", "kdb_hc", "fssj", "skdb", "eskdb"}
+               "tan_hc", "tan_hcsp", "kdb_hc", "fssj", "skdb", "eskdb", "nb_onehot"}
 DISCRETE_OWN = ["nb", "map", "tan", "ddr_tan", "kdb", "aode", "ande", "skdb", "eskdb"]
 
 
