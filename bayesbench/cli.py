@@ -269,6 +269,9 @@ def main():
               help="Worker processes (config key 'jobs'; default: all cores; 1 = serial).")
 @click.option("--scheduler", metavar="ADDRESS", type=_Checked("address", _address_problem),
               help="Run on a Dask cluster, e.g. tcp://host:8786 (needs bayesbench[dask]).")
+@click.option("--worker-threads", type=click.IntRange(min=1), metavar="N",
+              help="BLAS and OpenMP threads of each worker (config key 'worker_threads'; "
+                   "default: its share of the cores; the serial run is left alone).")
 @click.option("--resume", is_flag=True,
               help="Continue a result directory even if its config differs; tasks that "
                    "still match are kept.")
@@ -295,7 +298,7 @@ def main():
               help="Largest table of counts a learner may allocate (config key "
                    "'max_table_cells'; default: see docs/limits.md); a task over it fails "
                    "with a message naming the attributes and the size.")
-def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_missing, repeats,
+def run(config, output, jobs, scheduler, worker_threads, resume, force, quiet, formats, skip_missing, repeats,
         only, rerun_changed, max_table_cells):
     """Run the experiment described by the YAML file CONFIG.
 
@@ -333,7 +336,7 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
                           scheduler=scheduler, formats=sum(formats, ()) or None, resume=resume,
                           force=force, quiet=quiet, command=tuple(sys.argv),
                           rerun_changed=rerun_changed or None,
-                          max_table_cells=max_table_cells)
+                          max_table_cells=max_table_cells, worker_threads=worker_threads)
     except ConfigError as exc:  # the data sets chosen are the only override that can fail
         raise click.BadParameter("; ".join(m for _, m in exc.problems),
                                  param_hint="--datasets") from None
@@ -372,6 +375,8 @@ def _print_runs(results, first_metric: str, quiet: bool) -> None:
                        f"{result.run_dir / 'summary'}")
             click.echo(f"figures in {result.run_dir / 'figures'}; everything on one page: "
                        f"{result.report}")
+        for raised in () if quiet else result.warnings:
+            click.echo(f"bayesbench: warning: {raised.line()}", err=True)
         if result.errors:
             click.echo(f"{len(result.errors)} task(s) failed; see "
                        f"{result.run_dir / 'summary'}/{FAILED_STEM}.*", err=True)

@@ -208,6 +208,8 @@ class RunOptions:
     that directory (a limit is about the machine, not the experiment).
     ``rerun_changed``: the finished tasks of a data file that changed since they ran
     are run again (their records dropped) instead of the run being refused.
+    ``worker_threads`` limits the BLAS and OpenMP threads of each worker process or Dask
+    worker (None: its share of the cores); the serial path leaves them alone.
     """
 
     output: str | None = None
@@ -223,6 +225,7 @@ class RunOptions:
     stream: object = None
     max_table_cells: int | None = None
     rerun_changed: bool = False
+    worker_threads: int | None = None
 
     def __post_init__(self):
         if self.resume and self.force:
@@ -247,4 +250,6 @@ def resolved_config(experiment: Experiment, options: RunOptions, run_dir) -> dic
                 "compare": experiment.compare.to_dict()})
     if options.max_table_cells is not None:
         out["max_table_cells"] = options.max_table_cells
+    if options.worker_threads is not None:  # absent when unset, as config.yaml was before it
+        out["worker_threads"] = options.worker_threads
     return out

@@ -32,7 +32,7 @@ __all__ = ["Config", "DATA_ENV", "key_path", "key_paths", "load_config", "overri
 
 TOP_KEYS = ("name", "seed", "datasets", "data_dirs", "preprocess", "cv", "classifiers",
             "metrics", "output", "jobs", "scheduler", "format", "compare", "arms",
-            "max_table_cells")
+            "max_table_cells", "worker_threads")
 
 
 class Config(NamedTuple):
@@ -116,6 +116,7 @@ def _options(raw: dict, p: Problems, dirs: list, missing: list) -> RunOptions:
     output = p.optional(raw, "output", str)
     jobs = p.optional(raw, "jobs", int, low=1)
     max_cells = p.optional(raw, "max_table_cells", int, low=1)
+    threads = p.optional(raw, "worker_threads", int, low=1)
     scheduler = p.optional(raw, "scheduler", str)
     if scheduler is not None and address_problem(scheduler):
         p.add("scheduler", address_problem(scheduler))
@@ -123,7 +124,7 @@ def _options(raw: dict, p: Problems, dirs: list, missing: list) -> RunOptions:
         # An output path is relative to the working directory, not to the config file.
         output=None if output is None else os.path.expanduser(output),
         jobs=jobs, scheduler=scheduler, formats=tuple(formats), data_dirs=tuple(dirs),
-        skipped=tuple(missing), max_table_cells=max_cells)
+        skipped=tuple(missing), max_table_cells=max_cells, worker_threads=threads)
 
 
 def with_arms(experiment: Experiment, arms) -> Experiment:

@@ -260,7 +260,8 @@ def execute(work: Plan, run, options: RunOptions) -> list[dict]:
         chunked = [job for job in todo if isinstance(job, ChunkedJob)]
         with table_limit(options.max_table_cells):
             todo = with_statistics([job for job in todo if not isinstance(job, ChunkedJob)])
-        for _, records in map_jobs(task, todo, jobs=options.jobs, scheduler=options.scheduler):
+        for _, records in map_jobs(task, todo, jobs=options.jobs, scheduler=options.scheduler,
+                                    threads=options.worker_threads):
             new += [run.keep(record) for record in records]
             progress.update(records[0]["dataset"], len(records),
                             sum(r["status"] != "ok" for r in records))
@@ -276,7 +277,8 @@ def chunked_records(job: ChunkedJob, options: RunOptions):
     on the executor ``options`` chooses, with their models' structures as
     :func:`run_classifier` describes them."""
     def run_on(fn, tasks):
-        return map_jobs(fn, tasks, jobs=options.jobs, scheduler=options.scheduler)
+        return map_jobs(fn, tasks, jobs=options.jobs, scheduler=options.scheduler,
+                        threads=options.worker_threads)
 
     with table_limit(options.max_table_cells):
         for record, model in run_chunked(job, run_on):

@@ -28,7 +28,7 @@ import yaml
 from ..data.chunks import chunk_files, is_chunked
 from ..errors import DataChangedError, ResultStoreError
 from ..spec import Experiment, RunOptions, resolved_config
-from .executors import describe
+from .executors import describe, worker_threads
 from .store import (LOCK, RECORDS, TASKS, RecordWriter, RunLock, drop_records,
                     read_records, repair)
 
@@ -270,6 +270,9 @@ def _open_session(env_path: Path, env, experiment: Experiment, options: RunOptio
                "cwd": os.getcwd(), "host": socket.gethostname(),
                "platform": platform.platform(), "cpus": os.cpu_count(),
                "executor": describe(options.jobs, options.scheduler),
+               # Each worker's BLAS and OpenMP threads (None: serial, left alone).
+               "worker_threads": worker_threads(options.jobs, options.scheduler,
+                                                options.worker_threads),
                "versions": _versions(options.scheduler), "data_sha256": dict(shas)}
     if options.skipped:
         session["skipped_datasets"] = dict(options.skipped)
