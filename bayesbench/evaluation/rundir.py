@@ -29,6 +29,7 @@ from ..data.chunks import chunk_files, is_chunked
 from ..errors import DataChangedError, ResultStoreError
 from ..spec import Experiment, RunOptions, resolved_config
 from .executors import describe, worker_threads
+from .provenance import classifier_provenance
 from .store import (LOCK, RECORDS, TASKS, RecordWriter, RunLock, drop_records,
                     read_records, repair)
 
@@ -273,7 +274,8 @@ def _open_session(env_path: Path, env, experiment: Experiment, options: RunOptio
                # Each worker's BLAS and OpenMP threads (None: serial, left alone).
                "worker_threads": worker_threads(options.jobs, options.scheduler,
                                                 options.worker_threads),
-               "versions": _versions(options.scheduler), "data_sha256": dict(shas)}
+               "versions": _versions(options.scheduler), "data_sha256": dict(shas),
+               "classifiers": classifier_provenance(experiment)}
     if options.skipped:
         session["skipped_datasets"] = dict(options.skipped)
     env["sessions"].append(session)
