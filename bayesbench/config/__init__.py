@@ -23,7 +23,7 @@ from ..spec import CVSpec, Experiment, RunOptions
 from . import sections
 from ..data.load import DATA_ENV
 from .chunked_checks import chunked_problems
-from .datasets import data_dirs, datasets
+from .datasets import DATASET_KEYS, data_dirs, datasets
 from .problems import Problems, kind_of, shown
 from .yaml_file import read_yaml
 
@@ -33,6 +33,12 @@ __all__ = ["Config", "DATA_ENV", "key_path", "key_paths", "load_config", "overri
 TOP_KEYS = ("name", "seed", "datasets", "data_dirs", "preprocess", "cv", "classifiers",
             "metrics", "output", "jobs", "scheduler", "format", "compare", "arms",
             "max_table_cells", "worker_threads")
+# Every mapping a config holds and the keys it accepts, by where it lies: the tables the
+# parser checks against, which docs/configuration.md must document (tests/test_config_docs.py).
+KEY_TABLES = {"": TOP_KEYS, "datasets[]": DATASET_KEYS, "preprocess": sections.PREPROCESS_KEYS,
+              "preprocess.noise": sections.NOISE_KEYS, "cv": sections.CV_KEYS,
+              "classifiers[]": sections.CLASSIFIER_KEYS, "classifiers[].tune": sections.TUNE_KEYS,
+              "compare": sections.COMPARE_KEYS, "arms[]": sections.ARM_KEYS}
 
 
 class Config(NamedTuple):

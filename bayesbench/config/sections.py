@@ -21,16 +21,22 @@ from .problems import Problems, join, kind_of, shown, suggest
 
 # A name that names a directory: at most 100 characters (a file name has at most 255 bytes).
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,99}$")
+# The keys each section accepts (docs/configuration.md documents every one; a test checks).
 ARM_KEYS = ("name", "preprocess", "cv")
 CLASSIFIER_KEYS = ("name", "params", "label", "input", "tune")
+TUNE_KEYS = ("params", "folds", "metric")
+PREPROCESS_KEYS = ("impute", "discretize", "bins", "scope", "noise")
+NOISE_KEYS = ("fraction", "on")
 _CV_KINDS = ("holdout", "resubstitution", "loo")
+CV_KEYS = ("folds", "repeats", "stratified", *_CV_KINDS)
+COMPARE_KEYS = ("metric", "baseline", "test", "alpha", "rope")
 # Classifiers of one experiment, each setting of a parameter grid counted: a bound on the
 # work a config check does and on the tasks it asks for.
 MAX_CLASSIFIERS = 1000
 
 
 def preprocess(value, p: Problems, at: str = "preprocess") -> PreprocessSpec:
-    value = p.mapping(value, at, ("impute", "discretize", "bins", "scope", "noise"))
+    value = p.mapping(value, at, PREPROCESS_KEYS)
     kw = {}
     for key, choices in (("impute", STRATEGIES), ("discretize", METHODS), ("scope", SCOPES)):
         if key in value:
@@ -47,7 +53,7 @@ def _noise(value, p: Problems, at: str) -> NoiseSpec | None:
     if isinstance(noise, dict) and True in noise and "on" not in noise:
         # YAML 1.1 (PyYAML) reads a bare key `on` as the boolean true.
         noise = {("on" if k is True else k): v for k, v in noise.items()}
-    noise = p.mapping(noise, at, ("fraction", "on"))
+    noise = p.mapping(noise, at, NOISE_KEYS)
     if "fraction" not in noise and isinstance(value, dict):
         p.add(f"{at}.fraction", "required")
     fraction = p.typed(noise.get("fraction", 0.0), f"{at}.fraction", float, low=0.0, high=1.0)
@@ -56,7 +62,7 @@ def _noise(value, p: Problems, at: str) -> NoiseSpec | None:
 
 
 def cv(value, p: Problems, at: str = "cv") -> CVSpec:
-    value = p.mapping(value, at, ("folds", "repeats", "stratified", *_CV_KINDS))
+    value = p.mapping(value, at, CV_KEYS)
     kinds = [k for k in _CV_KINDS if k in value]
     if len(kinds) > 1 or (kinds and "folds" in value):
         p.add(at, f"choose one of folds, holdout, resubstitution, loo; got "
@@ -178,7 +184,7 @@ def _check_values(learner: str, params: dict, key: str, p: Problems) -> None:
 
 def _tune(value, learner: str, params: dict, key: str, p: Problems) -> TuneSpec | None:
     """``tune: {params: {name: [values]}, folds: 5, metric: accuracy}`` of a classifier."""
-    value = p.mapping(value, key, ("params", "folds", "metric"))
+    value = p.mapping(value, key, TUNE_KEYS)
     grid = p.typed(value.get("params"), join(key, "params"), dict) if "params" in value else None
     if "params" not in value:
         p.add(join(key, "params"), "required: a mapping of parameters to lists of values")
@@ -254,7 +260,7 @@ def _arm_name(value, key: str, p: Problems, seen: set) -> str | None:
 
 
 def compare(value, p: Problems, labels, arm_names) -> CompareSpec:
-    value = p.mapping(value, "compare", ("metric", "baseline", "test", "alpha", "rope"))
+    value = p.mapping(value, "compare", COMPARE_KEYS)
     kw = {}
     if value.get("metric") is not None:
         metric = p.typed(value["metric"], "compare.metric", str)
