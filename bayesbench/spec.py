@@ -119,13 +119,15 @@ class TuneSpec:
 class ClassifierSpec:
     """One classifier of the experiment: its label in results, its name (built-in, entry
     point or ``package.module:Class``), its parameters, the input kind it is given (None:
-    the class's own) and its tuning (None: none)."""
+    the class's own), its tuning (None: none) and the transformers fitted before it in
+    each training fold (``steps``: ``(import path, params)`` pairs)."""
 
     label: str
     learner: str
     params: dict = field(default_factory=dict)
     input: str | None = None
     tune: TuneSpec | None = None
+    steps: tuple[tuple[str, dict], ...] = ()
 
     def identity(self) -> dict:
         out = {"label": self.label, "name": self.learner, "params": dict(self.params)}
@@ -134,6 +136,8 @@ class ClassifierSpec:
             out["input"] = self.input
         if self.tune is not None:
             out["tune"] = self.tune.identity()
+        if self.steps:
+            out["steps"] = [{"name": name, "params": dict(params)} for name, params in self.steps]
         return out
 
 

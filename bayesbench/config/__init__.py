@@ -10,6 +10,7 @@ planned on its data. docs/configuration.md documents each key.
 from __future__ import annotations
 
 import os
+import sys
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -38,6 +39,7 @@ TOP_KEYS = ("name", "seed", "datasets", "data_dirs", "preprocess", "cv", "classi
 KEY_TABLES = {"": TOP_KEYS, "datasets[]": DATASET_KEYS, "preprocess": sections.PREPROCESS_KEYS,
               "preprocess.noise": sections.NOISE_KEYS, "cv": sections.CV_KEYS,
               "classifiers[]": sections.CLASSIFIER_KEYS, "classifiers[].tune": sections.TUNE_KEYS,
+              "classifiers[].steps[]": sections.STEP_KEYS,
               "compare": sections.COMPARE_KEYS, "arms[]": sections.ARM_KEYS}
 
 
@@ -56,10 +58,22 @@ def load_config(path, *, skip_missing: bool = False) -> Config:
 
     With ``skip_missing``, a data set given by name that is found nowhere is
     left out and listed in ``options.skipped`` instead of being an error.
+
+    The config file's directory becomes importable (last on ``sys.path``, so that it never
+    hides an installed package): a ``mymodels.py`` beside it is named
+    ``mymodels:MyClassifier`` without setting PYTHONPATH, here and in the worker processes
+    forked from here.
     """
     path = Path(path)
+    importable(path.resolve().parent)
     return parse_config(read_yaml(path), base_dir=path.resolve().parent, source=path,
                         skip_missing=skip_missing)
+
+
+def importable(directory: Path) -> None:
+    """Append ``directory`` to ``sys.path`` unless it is there."""
+    if str(directory) not in sys.path:
+        sys.path.append(str(directory))
 
 
 def parse_config(raw, *, base_dir=None, source=None, skip_missing: bool = False) -> Config:

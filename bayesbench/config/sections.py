@@ -10,7 +10,7 @@ from ..data.encode import INPUT_KINDS
 from ..errors import ClassifierError
 from ..evaluation.metrics import METRIC_NAMES, PREDICTION_METRICS, is_metric
 from ..evaluation.prepare import NOISE_SIDES, SCOPES
-from ..models.registry import (classifier_class, is_import_path, make_classifier,
+from ..models.registry import (classifier_class, is_import_path, make_classifier, make_step,
                                parameter_defaults)
 from ..preprocess.discretize import METHODS
 from ..preprocess.impute import STRATEGIES
@@ -23,8 +23,9 @@ from .problems import Problems, join, kind_of, shown, suggest
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,99}$")
 # The keys each section accepts (docs/configuration.md documents every one; a test checks).
 ARM_KEYS = ("name", "preprocess", "cv")
-CLASSIFIER_KEYS = ("name", "params", "label", "input", "tune")
+CLASSIFIER_KEYS = ("name", "params", "label", "input", "tune", "steps")
 TUNE_KEYS = ("params", "folds", "metric")
+STEP_KEYS = ("name", "params")
 PREPROCESS_KEYS = ("impute", "discretize", "bins", "scope", "noise")
 NOISE_KEYS = ("fraction", "on")
 _CV_KINDS = ("holdout", "resubstitution", "loo")
@@ -132,6 +133,7 @@ def _classifier(item, key: str, p: Problems) -> list[ClassifierSpec]:
     if learner is None or not _known_params(learner, params, key, p):
         return []
     tuning = _tune(item["tune"], learner, params, join(key, "tune"), p) if "tune" in item else None
+    steps = _steps(item["steps"], join(key, "steps"), p) if "steps" in item else ()
     grid = [k for k, v in params.items() if isinstance(v, list)]
     for name in grid:
         if not params[name]:
@@ -153,9 +155,34 @@ def _classifier(item, key: str, p: Problems) -> list[ClassifierSpec]:
         chosen = dict(params, **dict(zip(grid, combo)))
         suffix = ",".join(f"{k}={v}" for k, v in zip(grid, combo))
         out.append(ClassifierSpec(f"{label}({suffix})" if grid else label, learner, chosen,
-                                  input=kind, tune=tuning))
+                                  input=kind, tune=tuning, steps=steps))
         _check_values(learner, chosen, key, p)
     return out
+
+
+def _steps(value, key: str, p: Problems) -> tuple:
+    """``steps: [module:Class, {name: module:Class, params: {...}}, ...]``: the transformers
+    before a classifier, each imported and made with its parameters to check them."""
+    items = p.typed(value, key, list)
+    out = []
+    for i, item in enumerate(items or ()):
+        at = f"{key}[{i}]"
+        item = p.mapping({"name": item} if isinstance(item, str) else item, at, STEP_KEYS)
+        if "name" not in item:
+            p.add(join(at, "name"), "required: a transformer's import path, package.module:Class")
+            continue
+        name = p.typed(item["name"], join(at, "name"), str)
+        params = p.typed(item.get("params") or {}, join(at, "params"), dict)
+        if name is None or params is None:
+            continue
+        try:
+            make_step(name, **params)
+        except ClassifierError as err:
+            parameter = getattr(err, "parameter", None)
+            p.add(f"{at}.params.{parameter}" if parameter else join(at, "name"), str(err))
+            continue
+        out.append((name, params))
+    return tuple(out)
 
 
 def _known_params(learner: str, params: dict, key: str, p: Problems) -> bool:

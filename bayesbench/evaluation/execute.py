@@ -16,6 +16,7 @@ from ..data.encode import encode, feature_names, used_attributes
 from ..data.fold_assignment import fold_rng
 from ..models.core.base import BaseClassifier
 from ..measures.codes import TableTooLarge, table_limit
+from ..models.pipeline import Steps, make_model
 from ..models.registry import (classifier_class, default_input, make_classifier,
                                parameter_defaults)
 from ..models.core.sufficient import fits_from_statistics
@@ -141,12 +142,14 @@ def run_classifier(spec: ClassifierSpec, views, job: FoldJob) -> dict:
         kind = spec.input or default_input(cls, spec.learner)
         counted = _counted(spec, params, kind, views)
         # The model scores read the training rows even when the counts replace them for fitting.
-        train, test, X_train, X_test, names = _inputs(cls, kind, views, record,
+        # A classifier behind steps is fitted as any other class: on arrays, without names.
+        train, test, X_train, X_test, names = _inputs(Steps if spec.steps else cls, kind,
+                                                      views, record,
                                                       counted is None or job.model_scores)
         cards = train.cardinalities if kind == "codes" else None
         if spec.tune is not None:
             params.update(_tuned(spec, params, X_train, train, cards, job, record))
-        clf = make_classifier(spec.learner, **params)
+        clf = make_model(spec.learner, params, spec.steps)
         y_train = None if X_train is None else train.y  # no rows: fitted from the counts
         record.update(_scores(fit_predict(clf, X_train, y_train, X_test, statistics=counted,
                                           n_classes=train.n_classes, cardinalities=cards,
@@ -170,7 +173,7 @@ def run_classifier(spec: ClassifierSpec, views, job: FoldJob) -> dict:
 def _counted(spec: ClassifierSpec, params: dict, kind: str, views):
     """The training part's statistics when the classifier is fitted from them: it takes codes,
     is not tuned, has ``fit_statistics`` for its parameters, and the fold has them."""
-    if kind != "codes" or spec.tune is not None:
+    if kind != "codes" or spec.tune is not None or spec.steps:
         return None
     if not fits_from_statistics(make_classifier(spec.learner, **params)):
         return None
@@ -183,7 +186,7 @@ def _uses_statistics(job: FoldJob) -> bool:
         return False
     for spec in job.classifiers:
         try:
-            if spec.tune is None and fits_from_statistics(make_classifier(spec.learner,
+            if spec.tune is None and not spec.steps and fits_from_statistics(make_classifier(spec.learner,
                                                                           **spec.params)):
                 return True
         except Exception:  # noqa: BLE001 - a learner that cannot be made fails in its task
@@ -213,7 +216,7 @@ def _tuned(spec: ClassifierSpec, params: dict, X_train, train, cards, job, recor
     """The values ``spec.tune`` chooses on the training part (kept in ``record``)."""
     t0 = time.perf_counter()
     rng = fold_rng(job.seed, job.dataset.name, job.repetition, job.fold, TUNE_STREAM)
-    tuned = tune(lambda **c: make_classifier(spec.learner, **{**params, **c}),
+    tuned = tune(lambda **c: make_model(spec.learner, {**params, **c}, spec.steps),
                  spec.tune.params, X_train, train.y, n_classes=train.n_classes,
                  folds=spec.tune.folds, metric=spec.tune.metric, rng=rng, cardinalities=cards)
     record.update(tuned=tuned.params, tune_scores=list(tuned.scores),
