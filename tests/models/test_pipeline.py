@@ -101,3 +101,17 @@ def test_a_module_beside_the_config_is_importable_in_the_workers(tmp_path, monke
     assert res.exit_code == 0, res.output
     records = read_records(elsewhere / "run")
     assert [r["status"] for r in records if r["classifier"] == "First"] == ["ok"] * 3
+
+
+def test_steps_are_part_of_a_tasks_identity(tmp_path):
+    from bayesbench.evaluation.plan import plan
+
+    def ids(classifier):
+        raw = {"name": "ids", "datasets": ["iris"], "cv": {"folds": 2},
+               "classifiers": [classifier]}
+        return plan(parse_config(raw, base_dir=tmp_path).experiment).task_ids
+
+    bare = {"name": "sklearn.linear_model:LogisticRegression", "label": "lr"}
+    scaled = {**bare, "steps": ["sklearn.preprocessing:StandardScaler"]}
+    # Resuming after adding a step must not keep the unscaled records as the scaled ones.
+    assert not ids(bare) & ids(scaled)
