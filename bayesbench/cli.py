@@ -373,8 +373,9 @@ def _print_runs(results, first_metric: str, quiet: bool) -> None:
             click.echo(f"{result.run_dir}: {result.n_tasks} tasks ({result.n_skipped} already "
                        f"done, {result.n_run} run, {len(result.errors)} failed); tables in "
                        f"{result.run_dir / 'summary'}")
-            click.echo(f"figures in {result.run_dir / 'figures'}; everything on one page: "
-                       f"{result.report}")
+            # No claim of figures that were not drawn (matplotlib missing: said above).
+            drawn = "" if result.figures_skipped else f"figures in {result.run_dir / 'figures'}; "
+            click.echo(f"{drawn}everything on one page: {result.report}")
         for raised in () if quiet else result.warnings:
             click.echo(f"bayesbench: warning: {raised.line()}", err=True)
         if result.errors:
@@ -531,8 +532,11 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
               help="Also write DIR/report.html and the figures (DIR/figures/): the CD "
                    "diagram, fold scores, each classifier against the baseline, and the "
                    "learned networks of result directories.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="No tables on standard output and no notes of the files written (for "
+                   "scripts with -o, --plot or --report); errors are still reported.")
 def compare(inputs, metric, baseline, test, alpha, lower_is_better, rope, samples, fmt, output,
-            plot, report_dir):
+            plot, report_dir, quiet):
     """Compare classifiers across runs with significance tests.
 
     RUN_DIR... are result directories written by `bayesbench run`, or directories holding
@@ -590,10 +594,10 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, rope, sample
             _blame_option(exc, lambda: compare_paths(inputs, baseline=baseline,
                                                      **{**options, "metric": None}))
         raise
-    _write_compared(result, inputs, fmt, output, plot, report_dir)
+    _write_compared(result, inputs, fmt, output, plot, report_dir, quiet)
 
 
-def _write_compared(result, inputs, fmt, output, plot, report_dir) -> None:
+def _write_compared(result, inputs, fmt, output, plot, report_dir, quiet=False) -> None:
     """Print (or write) the comparison, and draw what --plot and --report ask for."""
     from .report.inputs import run_networks  # lazy: pandas, see run
     from .report.pages import write_compare_report  # lazy: pandas, see run
@@ -603,16 +607,18 @@ def _write_compared(result, inputs, fmt, output, plot, report_dir) -> None:
     text = comparison_json(result) if fmt == "json" else render_comparison(result, fmt)
     if output:
         Path(output).write_text(text)
-    else:
+    elif not quiet:
         click.echo(text, nl=False)
     if plot:
         plot_cd(result, plot)
-        click.echo(f"critical-difference diagram written to {plot}", err=True)
+        if not quiet:
+            click.echo(f"critical-difference diagram written to {plot}", err=True)
     if report_dir:
         page = write_compare_report(report_dir, result, inputs, run_networks(inputs))
         if not plotting_available():
-            click.echo(SKIPPED_MESSAGE, err=True)
-        click.echo(f"report written to {page}", err=True)
+            click.echo(SKIPPED_MESSAGE, err=True)  # said even when quiet: something is missing
+        if not quiet:
+            click.echo(f"report written to {page}", err=True)
 
 
 @main.command(short_help="List the data sets a name can refer to, or describe one.")
