@@ -214,6 +214,8 @@ class RunOptions:
     are run again (their records dropped) instead of the run being refused.
     ``worker_threads`` limits the BLAS and OpenMP threads of each worker process or Dask
     worker (None: its share of the cores); the serial path leaves them alone.
+    ``save_networks``: the formats (``bif``, ``xmlbif``) in which each fold's fitted
+    Bayesian network is written to ``<run>/networks/``.
     """
 
     output: str | None = None
@@ -230,6 +232,7 @@ class RunOptions:
     max_table_cells: int | None = None
     rerun_changed: bool = False
     worker_threads: int | None = None
+    save_networks: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.resume and self.force:
@@ -256,4 +259,6 @@ def resolved_config(experiment: Experiment, options: RunOptions, run_dir) -> dic
         out["max_table_cells"] = options.max_table_cells
     if options.worker_threads is not None:  # absent when unset, as config.yaml was before it
         out["worker_threads"] = options.worker_threads
+    if options.save_networks:  # likewise
+        out["save_networks"] = list(options.save_networks)
     return out

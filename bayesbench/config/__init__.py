@@ -19,6 +19,7 @@ from typing import NamedTuple
 from ..errors import ConfigError, PlanError
 from ..evaluation.executors import address_problem
 from ..evaluation.metrics import DEFAULT_METRICS, METRIC_NAMES, is_metric
+from ..models.core.export import NETWORK_FORMATS
 from ..report.tables import FORMATS
 from ..spec import CVSpec, Experiment, RunOptions
 from . import sections
@@ -33,7 +34,7 @@ __all__ = ["Config", "DATA_ENV", "key_path", "key_paths", "load_config", "overri
 
 TOP_KEYS = ("name", "seed", "datasets", "data_dirs", "preprocess", "cv", "classifiers",
             "metrics", "output", "jobs", "scheduler", "format", "compare", "arms",
-            "max_table_cells", "worker_threads")
+            "max_table_cells", "worker_threads", "save_networks")
 # Every mapping a config holds and the keys it accepts, by where it lies: the tables the
 # parser checks against, which docs/configuration.md must document (tests/test_config_docs.py).
 KEY_TABLES = {"": TOP_KEYS, "datasets[]": DATASET_KEYS, "preprocess": sections.PREPROCESS_KEYS,
@@ -137,6 +138,8 @@ def _options(raw: dict, p: Problems, dirs: list, missing: list) -> RunOptions:
     jobs = p.optional(raw, "jobs", int, low=1)
     max_cells = p.optional(raw, "max_table_cells", int, low=1)
     threads = p.optional(raw, "worker_threads", int, low=1)
+    networks = (p.str_list(raw["save_networks"], "save_networks", tuple(NETWORK_FORMATS))
+                if "save_networks" in raw else [])
     scheduler = p.optional(raw, "scheduler", str)
     if scheduler is not None and address_problem(scheduler):
         p.add("scheduler", address_problem(scheduler))
@@ -144,7 +147,8 @@ def _options(raw: dict, p: Problems, dirs: list, missing: list) -> RunOptions:
         # An output path is relative to the working directory, not to the config file.
         output=None if output is None else os.path.expanduser(output),
         jobs=jobs, scheduler=scheduler, formats=tuple(formats), data_dirs=tuple(dirs),
-        skipped=tuple(missing), max_table_cells=max_cells, worker_threads=threads)
+        skipped=tuple(missing), max_table_cells=max_cells, worker_threads=threads,
+        save_networks=tuple(networks or ()))
 
 
 def with_arms(experiment: Experiment, arms) -> Experiment:

@@ -16,6 +16,8 @@ from ..data.encode import encode, feature_names, used_attributes
 from ..data.fold_assignment import fold_rng
 from ..models.core.base import BaseClassifier
 from ..measures.codes import TableTooLarge, table_limit
+from ..errors import ClassifierError
+from ..models.core.export import NETWORK_FORMATS
 from ..models.pipeline import Steps, make_model
 from ..models.registry import (classifier_class, default_input, make_classifier,
                                parameter_defaults)
@@ -122,8 +124,27 @@ def _inputs(cls, kind: str, views, record: dict, rows: bool = True):
     return train, test, X_train, X_test, names
 
 
-def run_classifier(spec: ClassifierSpec, views, job: FoldJob) -> dict:
-    """The outcome fields of one task's record: parameters, sizes, classes, scores.
+# A record's fitted networks on their way to the calling process, which writes them into
+# the result directory and drops the field (:meth:`~.rundir.RunDirectory.keep`).
+NETWORKS = "_networks"
+
+
+def network_texts(clf, class_name: str, formats) -> dict:
+    """``{format: text}`` of the fitted ``clf``'s Bayesian network in each of ``formats``
+    (:data:`~bayesbench.models.core.export.NETWORK_FORMATS`); empty for a model that is no
+    one network (AODE, Gaussian, other classes; attribute weights)."""
+    if not formats or not callable(getattr(clf, "bayesian_network", None)):
+        return {}
+    try:
+        variables = clf.bayesian_network(class_name)
+    except ClassifierError:
+        return {}
+    return {f: NETWORK_FORMATS[f][1](variables, type(clf).__name__) for f in formats}
+
+
+def run_classifier(spec: ClassifierSpec, views, job: FoldJob, networks=()) -> dict:
+    """The outcome fields of one task's record: parameters, sizes, classes, scores (and,
+    for each of the formats ``networks``, the fitted network's text under :data:`NETWORKS`).
 
     Any failure (the class cannot be imported here, its input cannot be made, it
     raises, it returns unusable predictions) is the task's recorded error.
@@ -164,6 +185,9 @@ def run_classifier(spec: ClassifierSpec, views, job: FoldJob) -> dict:
         learned = network(clf, train.target.name) if (job.repetition, job.fold) == (0, 0) else None
         if learned is not None:
             record["network"] = learned
+        texts = network_texts(clf, train.target.name, networks)
+        if texts:  # the calling process writes them (their size is no record's business)
+            record[NETWORKS] = texts
     except Exception as exc:  # noqa: BLE001 - a learner that fails is recorded, the run goes on
         record.update(status="error", error=f"{type(exc).__name__}: {exc}",
                       fit_seconds=0.0, predict_seconds=0.0)
@@ -224,21 +248,22 @@ def _tuned(spec: ClassifierSpec, params: dict, X_train, train, cards, job, recor
     return tuned.params
 
 
-def run_fold(job: FoldJob, max_table_cells: int | None = None) -> list[dict]:
+def run_fold(job: FoldJob, max_table_cells: int | None = None, networks=()) -> list[dict]:
     """Run every classifier of a fold job; return one record per classifier. A learner
-    whose table of counts would exceed ``max_table_cells`` fails (None: the default)."""
+    whose table of counts would exceed ``max_table_cells`` fails (None: the default);
+    ``networks``: the formats its fitted network is returned in (:func:`run_classifier`)."""
     with table_limit(max_table_cells):
-        return _run_fold(job)
+        return _run_fold(job, networks)
 
 
-def _run_fold(job: FoldJob) -> list[dict]:
+def _run_fold(job: FoldJob, networks=()) -> list[dict]:
     views = prepare_fold(job)
     records = []
     for spec, tid in zip(job.classifiers, job.task_ids):
         record = {"dataset": job.dataset.name, "repetition": job.repetition, "fold": job.fold,
                   "classifier": spec.label, "seed": job.seed, "fold_id": job.fold_id,
                   "task_id": tid}
-        record.update(run_classifier(spec, views, job))
+        record.update(run_classifier(spec, views, job, networks))
         records.append(record)
     return records
 
@@ -259,7 +284,8 @@ def execute(work: Plan, run, options: RunOptions) -> list[dict]:
         if done and not options.quiet:
             print(f"{run.path}: {len(done)} of {sum(totals.values())} tasks already done; "
                   f"running the rest", file=progress.stream)
-        task = partial(run_fold, max_table_cells=options.max_table_cells)
+        task = partial(run_fold, max_table_cells=options.max_table_cells,
+                       networks=options.save_networks)
         chunked = [job for job in todo if isinstance(job, ChunkedJob)]
         with table_limit(options.max_table_cells):
             todo = with_statistics([job for job in todo if not isinstance(job, ChunkedJob)])

@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import socket
 import sys
 from contextlib import contextmanager
@@ -28,6 +29,7 @@ import yaml
 from ..data.chunks import chunk_files, is_chunked
 from ..errors import DataChangedError, ResultStoreError
 from ..spec import Experiment, RunOptions, resolved_config
+from ..models.core.export import NETWORK_FORMATS
 from .executors import describe, worker_threads
 from .provenance import classifier_provenance
 from .store import (LOCK, RECORDS, TASKS, RecordWriter, RunLock, drop_records,
@@ -115,7 +117,14 @@ class RunDirectory:
         return {r["task_id"] for r in self.records}
 
     def keep(self, record: dict) -> dict:
-        """Store a new record durably and keep it; return it as stored."""
+        """Store a new record durably and keep it; return it as stored. The fitted networks
+        it carries (``_networks``, :func:`~.execute.run_classifier`) are written to
+        ``networks/<data set>/<classifier>/<repetition>-<fold>.<suffix>``, not stored."""
+        for fmt, text in (record.pop("_networks", None) or {}).items():
+            where = self.path / "networks" / _slug(record["dataset"]) / _slug(record["classifier"])
+            where.mkdir(parents=True, exist_ok=True)
+            _write_atomic(where / f"{record['repetition']}-{record['fold']}{NETWORK_FORMATS[fmt][0]}",
+                          text)
         stored = self._writer.append(record)
         self.records.append(stored)
         self.n_run += 1
@@ -308,6 +317,11 @@ def _sha256(path) -> str:
             for block in iter(lambda: fh.read(1 << 20), b""):
                 digest.update(block)
     return digest.hexdigest()
+
+
+def _slug(text: str) -> str:
+    """``text`` as a directory name (a label such as ``kdb(k=2)`` stays readable)."""
+    return re.sub(r"[^A-Za-z0-9._+=,()-]+", "_", str(text)).strip("_") or "_"
 
 
 def _now() -> str:

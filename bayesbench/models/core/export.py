@@ -113,6 +113,13 @@ def _number(p: float) -> str:
 
 def to_bif(variables: list[Variable], path, name: str = "bayesbench") -> Path:
     """Write ``variables`` as a BIF file; names and states made BIF-safe."""
+    path = Path(path)
+    path.write_text(bif_text(variables, name))
+    return path
+
+
+def bif_text(variables: list[Variable], name: str = "bayesbench") -> str:
+    """``variables`` as the text of a BIF file."""
     names = dict(zip((v.name for v in variables), _bif_names(v.name for v in variables)))
     states = {v.name: _bif_names(v.states) for v in variables}
     lines = [f"network {bif_name(name)} {{\n}}"]
@@ -129,13 +136,18 @@ def to_bif(variables: list[Variable], path, name: str = "bayesbench") -> Path:
                 for combo, row in zip(itertools.product(*(states[p] for p in v.parents)),
                                       v.table)]
         lines.append("\n".join([head, *body, "}"]))
-    path = Path(path)
-    path.write_text("\n".join(lines) + "\n")
-    return path
+    return "\n".join(lines) + "\n"
 
 
 def to_xmlbif(variables: list[Variable], path, name: str = "bayesbench") -> Path:
     """Write ``variables`` as an XMLBIF 0.3 file (names and states as they are, escaped)."""
+    path = Path(path)
+    path.write_text(xmlbif_text(variables, name))
+    return path
+
+
+def xmlbif_text(variables: list[Variable], name: str = "bayesbench") -> str:
+    """``variables`` as the text of an XMLBIF 0.3 file."""
     out = ['<?xml version="1.0" encoding="UTF-8"?>', '<BIF VERSION="0.3">', "<NETWORK>",
            f"<NAME>{escape(name)}</NAME>"]
     for v in variables:
@@ -147,9 +159,12 @@ def to_xmlbif(variables: list[Variable], path, name: str = "bayesbench") -> Path
         out += [f"  <GIVEN>{escape(p)}</GIVEN>" for p in v.parents]
         out += [f"  <TABLE>{' '.join(map(_number, v.table.ravel()))}</TABLE>", "</DEFINITION>"]
     out += ["</NETWORK>", "</BIF>"]
-    path = Path(path)
-    path.write_text("\n".join(out) + "\n")
-    return path
+    return "\n".join(out) + "\n"
+
+
+# The file formats a network is written in, by name and with their file suffix: a config's
+# ``save_networks`` chooses among them.
+NETWORK_FORMATS = {"bif": (".bif", bif_text), "xmlbif": (".xml", xmlbif_text)}
 
 
 def to_pgmpy(variables: list[Variable]):
