@@ -286,6 +286,9 @@ def main():
               help="Worker processes (config key 'jobs'; default: all cores; 1 = serial).")
 @click.option("--scheduler", metavar="ADDRESS", type=_Checked("address", _address_problem),
               help="Run on a Dask cluster, e.g. tcp://host:8786 (needs bayesbench[dask]).")
+@click.option("--worker-threads", type=click.IntRange(min=1), metavar="N",
+              help="BLAS and OpenMP threads of each worker (config key 'worker_threads'; "
+                   "default: its share of the cores; the serial run is left alone).")
 @click.option("--resume", is_flag=True,
               help="Continue a result directory even if its config differs; tasks that "
                    "still match are kept.")
@@ -312,7 +315,7 @@ def main():
               help="Largest table of counts a learner may allocate (config key "
                    "'max_table_cells'; default: see docs/limits.md); a task over it fails "
                    "with a message naming the attributes and the size.")
-def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_missing, repeats,
+def run(config, output, jobs, scheduler, worker_threads, resume, force, quiet, formats, skip_missing, repeats,
         only, rerun_changed, max_table_cells):
     """Run the experiment described by the YAML file CONFIG.
 
@@ -350,7 +353,7 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
                           scheduler=scheduler, formats=sum(formats, ()) or None, resume=resume,
                           force=force, quiet=quiet, command=tuple(sys.argv),
                           rerun_changed=rerun_changed or None,
-                          max_table_cells=max_table_cells)
+                          max_table_cells=max_table_cells, worker_threads=worker_threads)
     except ConfigError as exc:  # the data sets chosen are the only override that can fail
         raise click.BadParameter("; ".join(m for _, m in exc.problems),
                                  param_hint="--datasets") from None
@@ -392,8 +395,11 @@ def _print_runs(results, first_metric: str, quiet: bool) -> None:
             click.echo(f"{result.run_dir}: {result.n_tasks} tasks ({result.n_skipped} already "
                        f"done, {result.n_run} run, {len(result.errors)} failed); tables in "
                        f"{result.run_dir / 'summary'}")
-            click.echo(f"figures in {result.run_dir / 'figures'}; everything on one page: "
-                       f"{result.report}")
+            # No claim of figures that were not drawn (matplotlib missing: said above).
+            drawn = "" if result.figures_skipped else f"figures in {result.run_dir / 'figures'}; "
+            click.echo(f"{drawn}everything on one page: {result.report}")
+        for raised in () if quiet else result.warnings:
+            click.echo(f"bayesbench: warning: {raised.line()}", err=True)
         if result.errors:
             click.echo(f"{len(result.errors)} task(s) failed; see "
                        f"{result.run_dir / 'summary'}/{FAILED_STEM}.*", err=True)
@@ -549,8 +555,11 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
               help="Also write DIR/report.html and the figures (DIR/figures/): the CD "
                    "diagram, fold scores, each classifier against the baseline, and the "
                    "learned networks of result directories.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="No tables on standard output and no notes of the files written (for "
+                   "scripts with -o, --plot or --report); errors are still reported.")
 def compare(inputs, metric, baseline, test, alpha, lower_is_better, rope, samples, fmt, output,
-            plot, report_dir):
+            plot, report_dir, quiet):
     """Compare classifiers across runs with significance tests.
 
     RUN_DIR... are result directories written by `bayesbench run`, or directories holding
@@ -608,10 +617,10 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, rope, sample
             _blame_option(exc, lambda: compare_paths(inputs, baseline=baseline,
                                                      **{**options, "metric": None}))
         raise
-    _write_compared(result, inputs, fmt, output, plot, report_dir)
+    _write_compared(result, inputs, fmt, output, plot, report_dir, quiet)
 
 
-def _write_compared(result, inputs, fmt, output, plot, report_dir) -> None:
+def _write_compared(result, inputs, fmt, output, plot, report_dir, quiet=False) -> None:
     """Print (or write) the comparison, and draw what --plot and --report ask for."""
     from .report.inputs import run_networks  # lazy: pandas, see run
     from .report.pages import write_compare_report  # lazy: pandas, see run
@@ -621,16 +630,18 @@ def _write_compared(result, inputs, fmt, output, plot, report_dir) -> None:
     text = comparison_json(result) if fmt == "json" else render_comparison(result, fmt)
     if output:
         Path(output).write_text(text)
-    else:
+    elif not quiet:
         click.echo(text, nl=False)
     if plot:
         plot_cd(result, plot)
-        click.echo(f"critical-difference diagram written to {plot}", err=True)
+        if not quiet:
+            click.echo(f"critical-difference diagram written to {plot}", err=True)
     if report_dir:
         page = write_compare_report(report_dir, result, inputs, run_networks(inputs))
         if not plotting_available():
-            click.echo(SKIPPED_MESSAGE, err=True)
-        click.echo(f"report written to {page}", err=True)
+            click.echo(SKIPPED_MESSAGE, err=True)  # said even when quiet: something is missing
+        if not quiet:
+            click.echo(f"report written to {page}", err=True)
 
 
 @main.command(short_help="Hold a run against the table its paper printed.")

@@ -24,7 +24,8 @@ from .spec import Experiment, RunOptions
 @dataclass(frozen=True)
 class RunResult:
     """What a run did: its directory, task counts, and the records of the experiment's
-    tasks in the order written (failed ones also in ``errors``)."""
+    tasks in the order written (failed ones also in ``errors``), and the warnings their
+    classifiers raised (:mod:`~bayesbench.report.run_warnings`)."""
 
     run_dir: Path
     n_tasks: int
@@ -35,6 +36,7 @@ class RunResult:
     summary_files: list[Path] = field(default_factory=list)
     report: Path | None = None
     figures_skipped: bool = False
+    warnings: tuple = ()
 
 
 def run_experiment(experiment: Experiment, options: RunOptions = RunOptions()) -> list[RunResult]:
@@ -69,4 +71,4 @@ def _run(experiment: Experiment, work: Plan, options: RunOptions, scheduler) -> 
     return RunResult(run_dir=run.path, n_tasks=len(work.task_ids), n_skipped=n_skipped,
                      n_run=len(new), errors=[r for r in run.records if r["status"] != "ok"],
                      records=list(run.records), summary_files=out.files, report=out.report,
-                     figures_skipped=out.figures_skipped)
+                     figures_skipped=out.figures_skipped, warnings=out.warnings)

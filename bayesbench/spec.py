@@ -126,13 +126,15 @@ class TuneSpec:
 class ClassifierSpec:
     """One classifier of the experiment: its label in results, its name (built-in, entry
     point or ``package.module:Class``), its parameters, the input kind it is given (None:
-    the class's own) and its tuning (None: none)."""
+    the class's own), its tuning (None: none) and the transformers fitted before it in
+    each training fold (``steps``: ``(import path, params)`` pairs)."""
 
     label: str
     learner: str
     params: dict = field(default_factory=dict)
     input: str | None = None
     tune: TuneSpec | None = None
+    steps: tuple[tuple[str, dict], ...] = ()
 
     def identity(self) -> dict:
         out = {"label": self.label, "name": self.learner, "params": dict(self.params)}
@@ -141,6 +143,8 @@ class ClassifierSpec:
             out["input"] = self.input
         if self.tune is not None:
             out["tune"] = self.tune.identity()
+        if self.steps:
+            out["steps"] = [{"name": name, "params": dict(params)} for name, params in self.steps]
         return out
 
 
@@ -225,6 +229,10 @@ class RunOptions:
     ``bayesbench check`` holds the run against.
     ``rerun_changed``: the finished tasks of a data file that changed since they ran
     are run again (their records dropped) instead of the run being refused.
+    ``worker_threads`` limits the BLAS and OpenMP threads of each worker process or Dask
+    worker (None: its share of the cores); the serial path leaves them alone.
+    ``save_networks``: the formats (``bif``, ``xmlbif``) in which each fold's fitted
+    Bayesian network is written to ``<run>/networks/``.
     """
 
     output: str | None = None
@@ -242,6 +250,8 @@ class RunOptions:
     rerun_changed: bool = False
     max_predictions_bytes: int | None = None
     published: str | None = None
+    worker_threads: int | None = None
+    save_networks: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.resume and self.force:
@@ -272,4 +282,8 @@ def resolved_config(experiment: Experiment, options: RunOptions, run_dir) -> dic
         out["max_predictions_bytes"] = options.max_predictions_bytes
     if options.published is not None:
         out["published"] = options.published
+    if options.worker_threads is not None:  # absent when unset, as config.yaml was before it
+        out["worker_threads"] = options.worker_threads
+    if options.save_networks:  # likewise
+        out["save_networks"] = list(options.save_networks)
     return out

@@ -10,6 +10,7 @@ planned on its data. docs/configuration.md documents each key.
 from __future__ import annotations
 
 import os
+import sys
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -18,13 +19,14 @@ from typing import NamedTuple
 from ..errors import ConfigError, PlanError
 from ..evaluation.executors import address_problem
 from ..evaluation.metrics import DEFAULT_METRICS, METRIC_NAMES, is_metric
+from ..models.core.export import NETWORK_FORMATS
 from ..report.tables import FORMATS
 from ..spec import CVSpec, Experiment, RunOptions
 from . import sections
 from ..data.chunks import is_chunked
 from ..data.load import DATA_ENV
 from .chunked_checks import chunked_problems
-from .datasets import data_dirs, datasets
+from .datasets import DATASET_KEYS, data_dirs, datasets
 from .problems import Problems, kind_of, shown
 from .yaml_file import read_yaml
 
@@ -33,7 +35,15 @@ __all__ = ["Config", "DATA_ENV", "key_path", "key_paths", "load_config", "overri
 
 TOP_KEYS = ("name", "seed", "datasets", "data_dirs", "preprocess", "cv", "classifiers",
             "metrics", "output", "jobs", "scheduler", "format", "compare", "arms",
-            "max_table_cells", "predictions", "pooled", "max_predictions_bytes", "published")
+            "max_table_cells", "predictions", "pooled", "max_predictions_bytes", "published",
+            "worker_threads", "save_networks")
+# Every mapping a config holds and the keys it accepts, by where it lies: the tables the
+# parser checks against, which docs/configuration.md must document (tests/test_config_docs.py).
+KEY_TABLES = {"": TOP_KEYS, "datasets[]": DATASET_KEYS, "preprocess": sections.PREPROCESS_KEYS,
+              "preprocess.noise": sections.NOISE_KEYS, "cv": sections.CV_KEYS,
+              "classifiers[]": sections.CLASSIFIER_KEYS, "classifiers[].tune": sections.TUNE_KEYS,
+              "classifiers[].steps[]": sections.STEP_KEYS,
+              "compare": sections.COMPARE_KEYS, "arms[]": sections.ARM_KEYS}
 
 
 class Config(NamedTuple):
@@ -51,10 +61,22 @@ def load_config(path, *, skip_missing: bool = False) -> Config:
 
     With ``skip_missing``, a data set given by name that is found nowhere is
     left out and listed in ``options.skipped`` instead of being an error.
+
+    The config file's directory becomes importable (last on ``sys.path``, so that it never
+    hides an installed package): a ``mymodels.py`` beside it is named
+    ``mymodels:MyClassifier`` without setting PYTHONPATH, here and in the worker processes
+    forked from here.
     """
     path = Path(path)
+    importable(path.resolve().parent)
     return parse_config(read_yaml(path), base_dir=path.resolve().parent, source=path,
                         skip_missing=skip_missing)
+
+
+def importable(directory: Path) -> None:
+    """Append ``directory`` to ``sys.path`` unless it is there."""
+    if str(directory) not in sys.path:
+        sys.path.append(str(directory))
 
 
 def parse_config(raw, *, base_dir=None, source=None, skip_missing: bool = False) -> Config:
@@ -122,6 +144,9 @@ def _options(raw: dict, p: Problems, dirs: list, missing: list) -> RunOptions:
     jobs = p.optional(raw, "jobs", int, low=1)
     max_cells = p.optional(raw, "max_table_cells", int, low=1)
     max_predictions = p.optional(raw, "max_predictions_bytes", int, low=1)
+    threads = p.optional(raw, "worker_threads", int, low=1)
+    networks = (p.str_list(raw["save_networks"], "save_networks", tuple(NETWORK_FORMATS))
+                if "save_networks" in raw else [])
     scheduler = p.optional(raw, "scheduler", str)
     if scheduler is not None and address_problem(scheduler):
         p.add("scheduler", address_problem(scheduler))
@@ -130,7 +155,8 @@ def _options(raw: dict, p: Problems, dirs: list, missing: list) -> RunOptions:
         output=None if output is None else os.path.expanduser(output),
         jobs=jobs, scheduler=scheduler, formats=tuple(formats), data_dirs=tuple(dirs),
         skipped=tuple(missing), max_table_cells=max_cells,
-        max_predictions_bytes=max_predictions)
+        max_predictions_bytes=max_predictions, worker_threads=threads,
+        save_networks=tuple(networks or ()))
 
 
 def _prediction_problems(experiment: Experiment, p: Problems) -> None:

@@ -57,12 +57,15 @@ def datasets(raw: dict, p: Problems, base_dir, dirs, missing=None) -> list[Datas
     return out
 
 
+# The keys of a data set given as a mapping (docs/configuration.md documents each).
+DATASET_KEYS = ("path", "name", "class", "attributes", "delimiter", "chunked")
+
+
 def _dataset(item, key, p: Problems, base_dir, dirs, missing) -> DatasetSpec | None:
     """One entry of ``datasets``: a name or path, or a mapping with ``path`` or ``name``."""
     ref_key, ref, opts = key, item, {}
     if isinstance(item, dict):
-        item = p.mapping(item, key, ("path", "name", "class", "attributes", "delimiter",
-                                     "chunked"))
+        item = p.mapping(item, key, DATASET_KEYS)
         ref = item.get("path", item.get("name"))
         if ref is None:
             p.add(key, "needs 'path' or 'name'")

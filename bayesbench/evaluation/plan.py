@@ -82,9 +82,9 @@ def task_id(identity: dict, dataset: DatasetSpec, split: Split, clf: ClassifierS
     """The id of one task of the experiment whose :meth:`~Experiment.identity` is given;
     ``model_scores``: its record holds the model scores too; ``requested``: and these
     scores of :data:`~.metrics.REQUESTED_SCORES`."""
-    # The input kind and the tuning join the key only when given, so that the tasks of
-    # result directories written before they existed keep their ids.
-    extra = {k: v for k, v in clf.identity().items() if k in ("input", "tune")}
+    # The input kind, the tuning and the steps join the key only when given, so that the
+    # tasks of result directories written before they existed keep their ids.
+    extra = {k: v for k, v in clf.identity().items() if k in ("input", "tune", "steps")}
     key = {"dataset": [dataset.name, dataset.path, dataset.class_attribute] + (
                [] if dataset.attributes is None else [list(dataset.attributes)]) + (
                [] if dataset.delimiter is None else [{"delimiter": dataset.delimiter}]),

@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import socket
 import sys
 from contextlib import contextmanager
@@ -29,7 +30,9 @@ from ..data.chunks import chunk_files, is_chunked
 from ..errors import ConfigChangedError, DataChangedError
 from ..spec import Experiment, RunOptions, resolved_config
 from . import predictions
-from .executors import describe
+from ..models.core.export import NETWORK_FORMATS
+from .executors import describe, worker_threads
+from .provenance import classifier_provenance
 from .store import (LOCK, RECORDS, TASKS, RecordWriter, RunLock, drop_records,
                     read_records, repair)
 
@@ -115,11 +118,18 @@ class RunDirectory:
     def keep(self, record: dict) -> dict:
         """Store a new record durably and keep it; return it as stored. Its predictions, if
         it carries them, go to their own file first (:mod:`.predictions`): a kill between
-        the two leaves a file without a record, which the next session deletes."""
+        the two leaves a file without a record, which the next session deletes. The fitted
+        networks it carries (``_networks``, :func:`~.execute.run_classifier`) are written to
+        ``networks/<data set>/<classifier>/<repetition>-<fold>.<suffix>``, not stored."""
         kept = record.get(predictions.FIELD)
         if kept is not None:
             record = {k: v for k, v in record.items() if k != predictions.FIELD}
             predictions.write(self.path, record["task_id"], kept)
+        for fmt, text in (record.pop("_networks", None) or {}).items():
+            where = self.path / "networks" / _slug(record["dataset"]) / _slug(record["classifier"])
+            where.mkdir(parents=True, exist_ok=True)
+            _write_atomic(where / f"{record['repetition']}-{record['fold']}{NETWORK_FORMATS[fmt][0]}",
+                          text)
         stored = self._writer.append(record)
         self.records.append(stored)
         self.n_run += 1
@@ -289,7 +299,11 @@ def _open_session(env_path: Path, env, experiment: Experiment, options: RunOptio
                "cwd": os.getcwd(), "host": socket.gethostname(),
                "platform": platform.platform(), "cpus": os.cpu_count(),
                "executor": describe(options.jobs, options.scheduler),
-               "versions": _versions(options.scheduler), "data_sha256": dict(shas)}
+               # Each worker's BLAS and OpenMP threads (None: serial, left alone).
+               "worker_threads": worker_threads(options.jobs, options.scheduler,
+                                                options.worker_threads),
+               "versions": _versions(options.scheduler), "data_sha256": dict(shas),
+               "classifiers": classifier_provenance(experiment)}
     if options.skipped:
         session["skipped_datasets"] = dict(options.skipped)
     env["sessions"].append(session)
@@ -322,6 +336,11 @@ def _sha256(path) -> str:
             for block in iter(lambda: fh.read(1 << 20), b""):
                 digest.update(block)
     return digest.hexdigest()
+
+
+def _slug(text: str) -> str:
+    """``text`` as a directory name (a label such as ``kdb(k=2)`` stays readable)."""
+    return re.sub(r"[^A-Za-z0-9._+=,()-]+", "_", str(text)).strip("_") or "_"
 
 
 def _now() -> str:

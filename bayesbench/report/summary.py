@@ -17,7 +17,9 @@
 - ``arc_frequencies.csv``: how often each arc of a learned structure was learned over the
   folds (:mod:`.arcs`), when a classifier learned one;
 - ``scores.csv`` (and ``scores.parquet`` when pyarrow is installed): every score of
-  every task in long form.
+  every task in long form;
+- ``warnings.csv``: each distinct warning of a classifier on a data set, with the folds
+  that raised it (only when there are some; :mod:`.run_warnings`).
 
 With leave-one-out, and whenever a test fold holds fewer examples than the data set
 has classes, the per-class and macro metrics of a fold mean nothing (a one-example
@@ -42,12 +44,13 @@ from ..evaluation.metrics import (LOWER_IS_BETTER, MODEL_SCORES, PROBABILITY_MET
 from ..evaluation.store import records_to_frame, run_names
 from ..spec import Experiment
 from .analysis import compare
-from .html import Table
+from .html import Section, Table
 from .pages import REPORT, Network, draw_figures, draw_prediction_figures, write_report
 from .plotting import plotting_available
 from .arcs import ARC_COLUMNS, arc_rows
 from .pooled import POOLED_CAPTION, POOLED_COLUMNS, pooled_rows
 from .render import comparison_tables, render_comparison
+from .run_warnings import WARNING_COLUMNS, WARNINGS_FILE, Warned, warned
 from .tables import EXTENSIONS, render
 
 # The CSV columns of each summary table (docs/results.md; tests/report/test_summary.py).
@@ -198,6 +201,10 @@ def write_run_summary(out_dir, experiment: Experiment, records, formats):
         files[-1].write_text(render(arcs, ARC_COLUMNS, "csv"))
     run = run_names([out_dir.resolve().parent])
     files += write_scores(out_dir, records_to_frame([ordered], run, failed=True, long=True))
+    raised = warned(ordered)
+    if raised:
+        files.append(out_dir / WARNINGS_FILE)
+        files[-1].write_text(render(raised, WARNING_COLUMNS, "csv"))
     metric = experiment.compare.metric or experiment.metrics[0]
     compared = records_for(metric, ordered, pooled, small)
     frame = records_to_frame([compared], run, failed=True, metrics=[metric])
@@ -445,11 +452,12 @@ def write_arm_comparison(experiment: Experiment, runs, formats) -> list[Path]:
 
 class RunOutputs(NamedTuple):
     """What the end of a run wrote: the summary files, figures included, and report.html;
-    ``figures_skipped`` when matplotlib is missing."""
+    ``figures_skipped`` when matplotlib is missing; the classifiers' warnings."""
 
     files: list
     report: Path
     figures_skipped: bool
+    warnings: tuple[Warned, ...] = ()
 
 
 def finalize_run(run_dir, experiment: Experiment, records, formats) -> RunOutputs:
@@ -463,11 +471,22 @@ def finalize_run(run_dir, experiment: Experiment, records, formats) -> RunOutput
         draw_prediction_figures(run_dir, task_order(records, experiment),
                                 [d.name for d in experiment.datasets],
                                 [c.label for c in experiment.classifiers], drawn)
+    raised = tuple(warned(task_order(records, experiment)))
     report = write_report(run_dir / REPORT, title=f"bayesbench: {experiment.name}",
                           protocol=protocol(experiment, records),
                           tables=metric_tables(experiment, records), result=result,
-                          reason=reason, drawn=drawn)
-    return RunOutputs(files + drawn.files, report, not plotting_available())
+                          reason=reason, drawn=drawn, extra=warning_sections(raised))
+    return RunOutputs(files + drawn.files, report, not plotting_available(), raised)
+
+
+def warning_sections(raised) -> list[Section]:
+    """The report's section of the classifiers' warnings (none without any)."""
+    if not raised:
+        return []
+    return [Section("Warnings", text="Warnings the classifiers raised in fit or predict, "
+                                     "each once per data set and classifier, with the folds "
+                                     "that raised it (also in summary/warnings.csv).",
+                    tables=[Table("warnings", headers=WARNING_COLUMNS, rows=raised)])]
 
 
 def metric_tables(experiment: Experiment, records) -> list[Table]:
