@@ -21,7 +21,9 @@ entry of ``ChunkedSource.files`` of its own, read from its byte offset by its ow
 
 Values read as in a single CSV file (:mod:`.csv_format`): fields are stripped, ``?``,
 an empty field, ``NA`` and ``nan`` are missing, categories are sorted (numerically when
-all read as numbers), rows whose class is missing are dropped, and the kept rows are
+all read as numbers), class labels equal as numbers are one class
+(:func:`.tokens.class_labels`, in ARFF files too), rows whose class is missing are
+dropped, and the kept rows are
 numbered across the files in file order (sorted paths): the *global row index* that
 :func:`~bayesbench.data.fold_assignment.hashed_folds` deals into folds. The field separator is a comma unless one
 is given (no detection from the header).
@@ -47,7 +49,7 @@ from .arff_format import block_columns, data_blocks, odd_line_breaks
 from .csv_format import is_missing
 from .dataset import bin_codes
 from .text import BLOCK_BYTES, read_blocks
-from .tokens import numbers, sorted_categories
+from .tokens import class_labels, numbers, sorted_categories
 
 #: Rows read at once from a file (a chunk).
 CHUNK_ROWS = 200_000
@@ -285,7 +287,8 @@ def scan(path, class_attribute: str | None = None, *, name: str | None = None,
     columns = _selected(header, k, attributes, files[0])
     cats = [_categories(seen[j], path, header[j], max_values, max_numeric, False)
             for j in columns]
-    classes = _categories(seen[k], path, header[k], max_values, max_numeric, True)
+    classes = _categories(set(class_labels(seen[k])[0]), path, header[k], max_values,
+                          max_numeric, True)
     if len(classes) < 2:
         raise _too_few_classes(path, header[k])
     return ChunkedSource(name, files, delimiter, tuple(columns), k,
@@ -335,6 +338,13 @@ def _arff_declared(header, class_attribute, path, max_values: int):
     return names, k
 
 
+def _arff_classes(header, k: int) -> tuple[tuple[str, ...], np.ndarray]:
+    """The class labels of an ARFF header (:func:`.tokens.class_labels`, as when the file is
+    read whole) and each declared category's label code, with -1 (missing) appended."""
+    classes, index = class_labels(header.attributes[k].categories)
+    return classes, np.append(np.asarray(index, dtype=np.int64), -1)
+
+
 def _scan_arff(files, class_attribute, name, attributes, chunk_rows, max_values,
                max_numeric, part_bytes) -> ChunkedSource:
     """:func:`scan` of ARFF files: declared kinds and categories; counts the rows with a
@@ -344,7 +354,7 @@ def _scan_arff(files, class_attribute, name, attributes, chunk_rows, max_values,
     names, k = _arff_declared(header, class_attribute, files[0], max_values)
     columns = _selected(names, k, attributes, files[0])
     numeric = [j for j in columns if header.attributes[j].kind != "nominal"]
-    classes = header.attributes[k].categories
+    classes, class_code = _arff_classes(header, k)
     seen, counts = {j: set() for j in numeric}, np.zeros(len(classes), np.int64)
     parts = []  # [file, [start offset, stop offset, first line], rows with a class]
     for f in files:
@@ -359,7 +369,7 @@ def _scan_arff(files, class_attribute, name, attributes, chunk_rows, max_values,
                 mine.append([f, [offset, None, line], 0])
             keep = cols[k] >= 0
             mine[-1][2] += int(keep.sum())
-            counts += np.bincount(cols[k][keep], minlength=len(classes))
+            counts += np.bincount(class_code[cols[k][keep]], minlength=len(classes))
             for j in numeric:
                 values = cols[j][keep]
                 seen[j].update(np.unique(values[~np.isnan(values)]).tolist())
@@ -437,9 +447,10 @@ def _columns(source: ChunkedSource, file_index: int, chunk_rows: int, which):
     numeric one's values (NaN missing)."""
     if source.format == "arff":
         span = source.spans[file_index] if source.spans else None
+        class_code = _arff_classes(source.header, source.class_column)[1]
         for _, _, cols in _arff_blocks(source.files[file_index], chunk_rows, span,
                                        source.header)[1]:
-            y = cols[source.class_column].astype(np.int64)
+            y = class_code[cols[source.class_column]]
             keep = y >= 0
             yield [cols[source.columns[i]][keep] for i in which], y[keep]
         return
@@ -451,8 +462,14 @@ def _columns(source: ChunkedSource, file_index: int, chunk_rows: int, which):
 
 def _class_coded(source: ChunkedSource, file_index: int, chunk_rows: int):
     """``(frame, class codes)`` of each chunk of one file, the rows without a class dropped."""
+    import pandas as pd  # lazy: keeps `bayesbench --help` fast
+
     for frame in _frames(source.files[file_index], source.delimiter, chunk_rows):
-        y = _codes(frame.iloc[:, source.class_column], source.class_names)
+        codes, texts = _factorized(frame.iloc[:, source.class_column])
+        labels, index = class_labels(texts)  # missing texts keep theirs: no class's label
+        table = pd.Index(list(source.class_names), dtype=object).get_indexer(
+            [labels[i] for i in index])
+        y = np.append(table, -1).astype(np.int64)[codes]
         yield frame[y >= 0], y[y >= 0]
 
 
