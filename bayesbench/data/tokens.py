@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass
-from decimal import MAX_EMAX, MIN_EMIN, Context, Decimal, DecimalException
+from decimal import MAX_EMAX, MIN_EMIN, Context, DecimalException
 
 import numpy as np
 
