@@ -194,10 +194,10 @@ def _character_problem(value: str) -> str | None:
 
 def _check_output(output, inputs, hint: str) -> None:
     """Refuse (a usage error) an output file that is one of the command's input files, or
-    a file that a result directory owns (its records, config, ... or summary tables)."""
+    one in a result directory (its records, config, summary tables, report, figures)."""
     if output is None:
         return
-    from .evaluation.rundir import owning_run  # lazy: imports pandas, see run
+    from .evaluation.ownership import owning_run  # lazy: imports pandas, see run
 
     target = Path(output)
     for given in map(Path, inputs):
@@ -568,8 +568,15 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, rope, sample
     from .evaluation.metrics import METRIC_NAMES, is_metric  # lazy: scipy, see run
     from .report.inputs import compare_paths  # lazy: pandas, see run
 
-    for path, flag in ((output, "--output"), (plot, "--plot")):
+    for path, flag in ((output, "--output"), (plot, "--plot"), (report_dir, "--report")):
         _check_output(path, inputs, flag)
+    if report_dir is not None:
+        from .evaluation.ownership import COMPARE_REPORT, check_claimable  # lazy: see run
+
+        try:
+            check_claimable(report_dir, COMPARE_REPORT)
+        except BayesbenchError as exc:
+            raise click.BadParameter(str(exc), param_hint="--report") from None
     if metric is not None and not Path(inputs[0]).is_file() and not is_metric(metric):
         raise click.BadParameter(f"unknown metric '{metric}'; expected one of "
                                  f"{', '.join(METRIC_NAMES)} or a per-class score such as "
@@ -604,7 +611,10 @@ def _write_compared(result, inputs, fmt, output, plot, report_dir) -> None:
         plot_cd(result, plot)
         click.echo(f"critical-difference diagram written to {plot}", err=True)
     if report_dir:
-        page = write_compare_report(report_dir, result, inputs, run_networks(inputs))
+        from .evaluation.ownership import COMPARE_REPORT, claim  # lazy: see run
+
+        page = write_compare_report(claim(report_dir, COMPARE_REPORT), result, inputs,
+                                    run_networks(inputs))
         if not plotting_available():
             click.echo(SKIPPED_MESSAGE, err=True)
         click.echo(f"report written to {page}", err=True)
