@@ -289,8 +289,9 @@ def main():
               help="Run only these data sets of the config (by their names in results).")
 @click.option("--rerun-changed", is_flag=True,
               help="When a data file changed since its finished tasks were run (its SHA-256 "
-                   "differs from the one recorded), drop their records and run them again "
-                   "(without it, the run is refused).")
+                   "differs from the one recorded), or cannot be checked (environment.json "
+                   "missing, damaged or without checksums), drop their records and run them "
+                   "again (without it, the run is refused).")
 @click.option("--max-table-cells", type=click.IntRange(min=1), metavar="N",
               help="Largest table of counts a learner may allocate (config key "
                    "'max_table_cells'; default: see docs/limits.md); a task over it fails "
