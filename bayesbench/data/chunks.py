@@ -36,8 +36,8 @@ discretizer does (a missing value stays missing).
 """
 from __future__ import annotations
 
-import csv
 import glob
+import itertools
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterator
@@ -46,7 +46,7 @@ import numpy as np
 
 from ..errors import DataError
 from .arff_format import block_columns, data_blocks, odd_line_breaks
-from .csv_format import is_missing
+from .csv_format import body_columns, header_of, is_missing
 from .dataset import bin_codes
 from .text import BLOCK_BYTES, read_blocks
 from .tokens import class_labels, numbers, sorted_categories
@@ -170,25 +170,59 @@ def _parquet(path: str):
 
 
 def _header(path: str, delimiter: str) -> list[str]:
-    """The column names of a CSV or Parquet file."""
+    """The column names of a CSV or Parquet file (a CSV file's bytes and header checked as
+    when it is read whole: :func:`.csv_format.header_of`)."""
     if chunk_format([path]) == "parquet":
         return list(_parquet(path).schema_arrow.names)
-    with open(path, newline="", encoding="utf-8") as fh:
-        return [f.strip() for f in next(csv.reader(fh, delimiter=delimiter), [])]
+    first = next(read_blocks(path, BLOCK_BYTES), None)
+    if first is None:
+        raise DataError("the file is empty", path=path)
+    return header_of(first[2], delimiter, path)[0]
+
+
+def _csv_bodies(path: str, delimiter: str, chunk_rows: int):
+    """``(header, blocks)`` of a CSV file: each block's whole records after the header, at
+    most ``chunk_rows`` lines (more only where a quoted field spans lines), with the line it
+    starts on. The bytes are checked block by block as a whole file's are (:mod:`.text`)."""
+    blocks = read_blocks(path, BLOCK_BYTES, chunk_rows)
+    first = next(blocks, None)
+    if first is None:
+        raise DataError("the file is empty", path=path)
+    header, rest, line = header_of(first[2], delimiter, path)
+
+    def bodies():
+        pending, start = b"", line
+        # one block at a time: the file is never held whole
+        for first_line, data in itertools.chain([(line, rest)], ((f, d) for f, _, d in blocks)):
+            if not pending:
+                start = first_line
+            pending += data
+            if pending.count(b'"') % 2 == 0:  # not inside a quoted field
+                if pending.strip():
+                    yield start, pending
+                pending = b""
+        if pending.strip():
+            yield start, pending
+    return header, bodies()
 
 
 def _frames(path: str, delimiter: str, chunk_rows: int):
-    """The file's rows after the header, ``chunk_rows`` at a time, as texts (unstripped) in
-    categorical columns (pandas' C parser makes them faster than object columns); a Parquet
-    file's batches as pandas gives them (:func:`_factorized` takes their texts)."""
+    """The file's rows after the header, ``chunk_rows`` at a time, as stripped texts in
+    categorical columns, read by the in-memory CSV reader's code (:func:`.csv_format.body_columns`:
+    its checks and messages); a Parquet file's batches as pandas gives them
+    (:func:`_factorized` takes their texts)."""
     import pandas as pd  # lazy: keeps `bayesbench --help` fast
 
     if chunk_format([path]) == "parquet":
         for batch in _parquet(path).iter_batches(batch_size=chunk_rows):
             yield batch.to_pandas()
         return
-    yield from pd.read_csv(path, sep=delimiter, dtype="category", keep_default_na=False,
-                           chunksize=chunk_rows, header=0, skip_blank_lines=True)
+    header, bodies = _csv_bodies(path, delimiter, chunk_rows)
+    for first_line, body in bodies:
+        columns = body_columns(body, len(header), delimiter, path, first_line)
+        yield pd.DataFrame({j: pd.Categorical.from_codes(
+            np.asarray(c.codes), categories=pd.Index(c.uniques, dtype=object))
+            for j, c in enumerate(columns)})
 
 
 def _factorized(column) -> tuple[np.ndarray, list[str]]:
