@@ -211,10 +211,10 @@ def _character_problem(value: str) -> str | None:
 
 def _check_output(output, inputs, hint: str) -> None:
     """Refuse (a usage error) an output file that is one of the command's input files, or
-    a file that a result directory owns (its records, config, ... or summary tables)."""
+    one in a result directory (its records, config, summary tables, report, figures)."""
     if output is None:
         return
-    from .evaluation.rundir import owning_run  # lazy: imports pandas, see run
+    from .evaluation.ownership import owning_run  # lazy: imports pandas, see run
 
     target = Path(output)
     for given in map(Path, inputs):
@@ -309,8 +309,9 @@ def main():
               help="Run only these data sets of the config (by their names in results).")
 @click.option("--rerun-changed", is_flag=True,
               help="When a data file changed since its finished tasks were run (its SHA-256 "
-                   "differs from the one recorded), drop their records and run them again "
-                   "(without it, the run is refused).")
+                   "differs from the one recorded), or cannot be checked (environment.json "
+                   "missing, damaged or without checksums), drop their records and run them "
+                   "again (without it, the run is refused).")
 @click.option("--max-table-cells", type=click.IntRange(min=1), metavar="N",
               help="Largest table of counts a learner may allocate (config key "
                    "'max_table_cells'; default: see docs/limits.md); a task over it fails "
@@ -600,8 +601,15 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, rope, sample
     from .evaluation.metrics import METRIC_NAMES, is_metric  # lazy: scipy, see run
     from .report.inputs import compare_paths  # lazy: pandas, see run
 
-    for path, flag in ((output, "--output"), (plot, "--plot")):
+    for path, flag in ((output, "--output"), (plot, "--plot"), (report_dir, "--report")):
         _check_output(path, inputs, flag)
+    if report_dir is not None:
+        from .evaluation.ownership import COMPARE_REPORT, check_claimable  # lazy: see run
+
+        try:
+            check_claimable(report_dir, COMPARE_REPORT)
+        except BayesbenchError as exc:
+            raise click.BadParameter(str(exc), param_hint="--report") from None
     if metric is not None and not Path(inputs[0]).is_file() and not is_metric(metric):
         raise click.BadParameter(f"unknown metric '{metric}'; expected one of "
                                  f"{', '.join(METRIC_NAMES)} or a per-class score such as "
@@ -637,7 +645,10 @@ def _write_compared(result, inputs, fmt, output, plot, report_dir, quiet=False) 
         if not quiet:
             click.echo(f"critical-difference diagram written to {plot}", err=True)
     if report_dir:
-        page = write_compare_report(report_dir, result, inputs, run_networks(inputs))
+        from .evaluation.ownership import COMPARE_REPORT, claim  # lazy: see run
+
+        page = write_compare_report(claim(report_dir, COMPARE_REPORT), result, inputs,
+                                    run_networks(inputs))
         if not plotting_available():
             click.echo(SKIPPED_MESSAGE, err=True)  # said even when quiet: something is missing
         if not quiet:

@@ -32,8 +32,9 @@ NOISE_KEYS = ("fraction", "on", "mode")
 _CV_KINDS = ("holdout", "resubstitution", "loo")
 CV_KEYS = ("folds", "repeats", "stratified", *_CV_KINDS)
 COMPARE_KEYS = ("metric", "baseline", "test", "alpha", "rope")
-# Classifiers of one experiment, each setting of a parameter grid counted: a bound on the
-# work a config check does and on the tasks it asks for.
+# Classifiers of one experiment, each setting of a parameter grid counted, and settings of
+# one classifier's tuning grid: a bound on the work a config check does and on the tasks
+# (or inner fits) it asks for.
 MAX_CLASSIFIERS = 1000
 
 
@@ -225,6 +226,13 @@ def _tune(value, learner: str, params: dict, key: str, p: Problems) -> TuneSpec 
             p.add(join(key, "params"), "the mapping is empty")
         return None
     ok = _known_params(learner, grid, key, p)
+    lists = [v for v in grid.values() if isinstance(v, list) and v]
+    size = math.prod(len(v) for v in lists)
+    if size > MAX_CLASSIFIERS:  # before a value is checked, as a params grid is
+        p.add(join(key, "params"), f"a tuning grid of {size:,} settings ("
+                                   f"{' x '.join(str(len(v)) for v in lists)}); at most "
+                                   f"{MAX_CLASSIFIERS:,} (docs/limits.md)")
+        return None
     valid = parameter_defaults(classifier_class(learner))
     # The values are checked beside the first value of any list under params.
     base = {k: v[0] if isinstance(v, list) and v else v for k, v in params.items()}

@@ -7,8 +7,9 @@
    ``*`` significantly worse (a test over the folds of that data set);
    bottom rows with average ranks and wins/ties/losses against the baseline;
 2. Friedman's chi-square_F as Demšar prints it (no tie correction) and, beside
-   it, the tie-corrected value scipy reports; Iman-Davenport's F_F (computed
-   from the uncorrected chi-square_F, as in the paper); the Nemenyi and
+   it, the tie-corrected value scipy reports and its exact p-value; Iman-Davenport's
+   F_F (computed from the uncorrected chi-square_F, as in the paper; undefined at
+   perfect agreement); the Nemenyi and
    Bonferroni-Dunn critical differences;
 3. the post-hoc comparisons with the baseline as control: z, p, Holm,
    Bonferroni-Dunn, and the Wilcoxon signed-rank and sign tests over data sets,
@@ -110,8 +111,8 @@ def _direction(result: Comparison) -> str:
 def _p(p: float, fmt: str):
     # A p-value too small for 4 decimals is shown as a bound rather than as 0.0000;
     # CSV keeps full precision for whoever reads it back.
-    if p is None or not np.isfinite(p):
-        return "-"
+    if p is None or not np.isfinite(p):  # undefined: an empty CSV cell (JSON null), as _prob
+        return "" if fmt == "csv" else "-"
     if fmt == "csv":
         return float(p)
     return f"{p:.4f}" if p >= 1e-4 else "< 0.0001"
@@ -217,6 +218,9 @@ def _tests_table(result: Comparison, fmt: str) -> ComparisonTable:
          _p(fr.pvalue, fmt)],
         ["Friedman chi2_F, tie-corrected (scipy)", fr.corrected_statistic, str(fr.df),
          _p(fr.corrected_pvalue, fmt)],
+        ["Friedman chi2_F, exact p (the ranks permuted)", fr.statistic, "",
+         _p(fr.exact_pvalue, fmt)],
+        # at perfect agreement F_F is infinite and its p-value undefined ("-"), not 0
         ["Iman-Davenport F_F (from uncorrected chi2_F)", fr.f_statistic,
          f"{fr.f_df[0]}, {fr.f_df[1]}", _p(fr.f_pvalue, fmt)],
         [f"Nemenyi critical difference (q = {q_n:.3f})", result.nemenyi.critical_difference, "", ""],
@@ -227,7 +231,7 @@ def _tests_table(result: Comparison, fmt: str) -> ComparisonTable:
     if fmt != "csv":
         return ComparisonTable("tests", caption, ["test", "statistic", "df", "p-value"], rows)
     # One value per cell: F_F's two degrees of freedom in two columns, q in its own.
-    q = {3: q_n, 4: q_bd}
+    q = {4: q_n, 5: q_bd}
     rows = [[name.split(" (q =")[0], float(stat), *(df.split(", ") + [""])[:2], p, q.get(n, "")]
             for n, (name, stat, df, p) in enumerate(rows)]
     rows = [[r[0], r[1], int(r[2]) if r[2] else "", int(r[3]) if r[3] else "", r[4], r[5]]
@@ -350,10 +354,13 @@ def notes(result: Comparison) -> list[str]:
         notes.append("z = (R_baseline - R_i) / sqrt(k(k+1)/(6N)): positive when classifier i ranks "
                      "better. Wilcoxon: zero differences split between R+ and R- (one dropped if odd), "
                      "as Demsar does. Sign test: ties split evenly, exact two-sided binomial p.")
+        notes.append("chi2_F's exact p is the chance of a chi2_F as large when each data set's "
+                     "ranks are permuted at random (computed for few data sets and classifiers; "
+                     "'-' beyond); where it is given it is the p-value to read.")
         if not np.isfinite(result.friedman.f_statistic):
-            notes.append("F_F is infinite (p = 0) because every data set ranks the classifiers "
-                         "in the same order; with few data sets chi2_F's p-value is the one "
-                         "to read.")
+            notes.append("F_F is infinite and its p-value undefined: every data set ranks the "
+                         "classifiers in the same order, so chi2_F = N(k-1) and F_F's "
+                         "denominator is 0; read chi2_F's exact p.")
         notes.append(f"Bayesian tests (Benavoli et al. 2017): P(better) is the probability that "
                      f"the classifier beats {result.baseline} by more than the rope "
                      f"({result.rope:g}), P(rope) that the two are practically equivalent; a "

@@ -37,6 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..data.chunks import is_chunked
 from ..errors import BayesbenchError
 from ..evaluation.metrics import (LOWER_IS_BETTER, MODEL_SCORES, PROBABILITY_METRICS,
                                   confusion_scores, needs_pooling, per_class_metric,
@@ -249,7 +250,7 @@ def _tables(records, pooled, small, experiment: Experiment, fmt):
     for metric in experiment.metrics:
         rows, headers = metric_table(records_for(metric, records, pooled, small), metric,
                                      datasets, classifiers, fmt, small)
-        caption = _metric_caption(metric, cv, datasets, small)
+        caption = _metric_caption(metric, cv, datasets, small, _hashed(experiment))
         notes = seen + probability_notes(records, metric, classifiers)
         if fmt == "latex" and notes:  # a LaTeX table's notes go into its caption
             caption = " ".join([f"{caption}."] + notes)
@@ -303,9 +304,9 @@ def probability_notes(records, metric: str, classifiers) -> list[str]:
     return [f"{', '.join(names)}: {why}, so no {title(metric)} (left empty)"]
 
 
-def _metric_caption(metric: str, cv, datasets, small) -> str:
+def _metric_caption(metric: str, cv, datasets, small, hashed=()) -> str:
     caption = (f"{title(metric)}: mean ± std over {cv.n_repetitions} repetition(s) "
-               f"of {_cv_words(cv)}")
+               f"of {_cv_words(cv, hashed)}")
     if needs_pooling(metric) and small:
         caption += (f"; on {', '.join(d for d in datasets if d in small)} (a test fold "
                     f"smaller than the number of classes) from the confusion matrix "
@@ -321,7 +322,18 @@ def file_stem(metric: str) -> str:
     return "_".join(per_class).replace("/", "_").replace(" ", "_")
 
 
-def _cv_words(cv) -> str:
+def _hashed(experiment: Experiment) -> list[str]:
+    """The data sets read in chunks: their folds are dealt by a hash of the row index."""
+    return [d.name for d in experiment.datasets if d.chunked or is_chunked(d.path)]
+
+
+def _cv_words(cv, hashed=()) -> str:
+    """The validation in words; ``hashed``: the data sets (read in chunks) whose folds are
+    dealt by a hash of the row index, which is not stratified whatever ``cv`` says."""
+    if cv.kind == "kfold" and hashed:
+        return (f"{cv.folds}-fold cross-validation, folds dealt by a hash of the row index "
+                f"(not stratified) on {', '.join(hashed)}"
+                + (", stratified on the others" if cv.stratified else ""))
     if cv.kind == "kfold":
         return f"{'stratified ' if cv.stratified else ''}{cv.folds}-fold cross-validation"
     if cv.kind == "holdout":
@@ -499,7 +511,8 @@ def metric_tables(experiment: Experiment, records) -> list[Table]:
     for metric in experiment.metrics:
         rows, headers = metric_table(records_for(metric, ordered, pooled, small), metric,
                                      datasets, classifiers, "text", small)
-        tables.append(Table(_metric_caption(metric, experiment.cv, datasets, small),
+        tables.append(Table(_metric_caption(metric, experiment.cv, datasets, small,
+                                            _hashed(experiment)),
                             headers=headers, rows=rows))
     return tables
 
@@ -518,7 +531,8 @@ def protocol(experiment: Experiment, records) -> list[tuple]:
     return [("data sets", [d.name for d in experiment.datasets]),
             ("classifiers", [f"{c.label} ({c.learner}{_params(c.params)})"
                              for c in experiment.classifiers]),
-            ("validation", f"{experiment.cv.n_repetitions} repetition(s) of {_cv_words(experiment.cv)}"),
+            ("validation", f"{experiment.cv.n_repetitions} repetition(s) of "
+                           f"{_cv_words(experiment.cv, _hashed(experiment))}"),
             ("preprocessing", f"impute {pre.impute}, discretize {pre.discretize}"
                               + (f" ({pre.bins} bins)" if pre.discretize in ("width", "frequency") else "")
                               + f", fitted on the {'training fold' if pre.scope == 'fold' else 'whole data set'}"),
