@@ -1,10 +1,13 @@
 """Config validation: every mistake reported at once with its key path, before any work."""
+import math
 import os
 import textwrap
 from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from click.testing import CliRunner
 
 from bayesbench.cli import main
@@ -525,3 +528,26 @@ def test_a_single_file_is_chunked_only_when_declared_and_of_a_chunked_format(tmp
         "datasets[0].chunked"]
     assert "datasets[0].chunked" in _problems(
         {**base, "datasets": [{"path": "one.arff", "chunked": "yes"}]}, tmp_path)
+
+
+# ------------------------------------------------- tuning grids are bounded (issue 25, class 6)
+
+@settings(max_examples=30, deadline=None, derandomize=True, database=None)
+@given(st.lists(st.integers(1, 200), min_size=1, max_size=4))
+def test_a_tuning_grid_over_the_limit_is_refused_before_any_value_is_checked(tmp_path_factory,
+                                                                            lengths):
+    """A tune: grid of 40,000 settings ran past 60 s, one of 10^8 took 2.7 GB: the
+    1,000-setting limit of params grids applies to tune: grids too."""
+    names = ["alpha", "a", "b", "c"][:len(lengths)]
+    grid = {n: [0.5 + i for i in range(m)] for n, m in zip(names, lengths)}
+    tmp = tmp_path_factory.mktemp("tune")
+    (tmp / "toy.csv").write_text("x,c\n0,a\n1,b\n0,a\n1,b\n")
+    problems = _problems({"name": "x", "datasets": [str(tmp / "toy.csv")], "classifiers": [
+        {"name": "tan", "tune": {"params": grid, "folds": 1}}]}, tmp)  # one problem always
+    size = math.prod(lengths)
+    message = problems.get("classifiers[0].tune.params", "")
+    if size > 1000:
+        assert message == (f"a tuning grid of {size:,} settings "
+                           f"({' x '.join(map(str, lengths))}); at most 1,000 (docs/limits.md)")
+    else:
+        assert "tuning grid" not in message

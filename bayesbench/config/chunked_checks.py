@@ -16,7 +16,7 @@ from .problems import Problems
 
 
 def _from_counts(spec) -> bool:
-    if spec.tune is not None or spec.input not in (None, "codes"):
+    if spec.tune is not None or spec.steps or spec.input not in (None, "codes"):
         return False
     try:
         # A chunked data set keeps no rows beside its counts.
@@ -81,7 +81,7 @@ def chunked_problems(raw: dict, experiment: Experiment, origins: list, p: Proble
     for spec, i in zip(experiment.classifiers, origins):
         if not _from_counts(spec):
             p.add(f"classifiers[{i}]", f"'{spec.label}' is not fitted from counts "
-                                       f"(fit_statistics, untuned, codes), which {why} needs")
+                                       f"(fit_statistics, untuned, codes, no steps), which {why} needs")
     numeric = _numeric(experiment, chunked)
     arms = raw.get("arms") if isinstance(raw.get("arms"), list) else []
     for k, run in enumerate(experiment.runs()):

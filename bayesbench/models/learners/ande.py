@@ -20,11 +20,8 @@ from ..core.constraints import Interval, StrOptions
 from ..core.input_checks import start_discrete_fit
 from ...measures.codes import check_table_size, compact_codes
 from ...measures.information import pair_count_matrix, value_offsets
+from ..parameters.estimators import ESTIMATORS
 from .aode import AODE
-
-#: How the tables are smoothed: ``alpha`` pseudo-counts per cell (Laplace for 1, as
-#: AODE), or Weka's AnDE package's m-estimates, ``(N + m / cells) / (N' + m)``.
-ESTIMATORS = ("laplace", "m")
 
 
 class ANDE(AODE):
@@ -63,6 +60,7 @@ class ANDE(AODE):
         The frequency ``l`` above which a specialisation drops its generalisations
         (Zheng and Webb used 100, Weka's ``-S`` default); None: off.
     estimator : {"laplace", "m"}, default "laplace"
+        The choice of :mod:`~bayesbench.models.parameters.estimators` but ``hdp``.
         ``laplace``: ``alpha`` pseudo-counts per cell, as AODE. ``m``: Weka's AnDE
         package's m-estimates, every table (joint or conditional, A2DE's, its A1DE's and
         naive Bayes's) smoothed towards the uniform distribution with weight ``m``,
@@ -91,7 +89,8 @@ class ANDE(AODE):
     _parameter_constraints = {**AODE._parameter_constraints,
                               "n": [Interval(Integral, 1, 2, closed="both")],
                               "subsumption": [None, Interval(Integral, 0, None, closed="left")],
-                              "estimator": [StrOptions(set(ESTIMATORS))],
+                              # HDP estimates of A2DE's tables are not implemented.
+                              "estimator": [StrOptions(set(ESTIMATORS) - {"hdp"})],
                               "m": [Interval(Real, 0, None, closed="neither")]}
 
     def __init__(self, *, n: int = 2, alpha: float = 1.0, min_frequency: int = 1,

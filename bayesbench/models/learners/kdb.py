@@ -78,10 +78,14 @@ class KDB(StatisticsANB):
     _parameter_constraints = {**StatisticsANB._parameter_constraints,
                               "k": [Interval(Integral, 0, None, closed="left")]}
 
-    def __init__(self, *, alpha: float = 1.0, k: int = 2, weights=None):
+    def __init__(self, *, alpha: float = 1.0, k: int = 2, weights=None,
+                 estimator: str = "laplace", iterations: int = 1000,
+                 tying: str = "level", hdp_seed: int = 0):
         self.alpha = alpha
         self.k = k
         self.weights = weights
+        self.estimator, self.iterations = estimator, iterations
+        self.tying, self.hdp_seed = tying, hdp_seed
 
     def _learn_structure(self, X, y, cardinalities, n_classes):
         mi = mutual_information_with_class(X, y, cardinalities, n_classes)
