@@ -158,6 +158,9 @@ def test_fit_statistics_equals_fit_on_the_rows(uci_dir, name, learner, params):
 
 @pytest.mark.parametrize("learner, params", [("nb", {}), ("tan", {}), ("kdb", {"k": 1}),
                                              ("kdb", {"k": 3}), ("kdb", {"k": 5}),
+                                             ("kdb", {"k": 3, "estimator": "m"}),
+                                             ("kdb", {"k": 2, "estimator": "hdp",
+                                                      "iterations": 20}),
                                              ("aode", {}), ("ande", {}),
                                              ("ande", {"subsumption": 10})])
 def test_training_fold_as_total_minus_test_fold(uci_dir, learner, params):
