@@ -13,7 +13,6 @@ from dataclasses import dataclass, replace
 from numbers import Integral, Real
 
 import numpy as np
-from scipy.special import logsumexp
 
 from ..core.base import fresh_fit
 from ..core.constraints import Interval, StrOptions
@@ -184,10 +183,14 @@ class ANDE(AODE):
         if not eligible.all():
             scores[~eligible] = -np.inf
         count = eligible.sum(axis=0)
-        # Contiguous: scipy's logsumexp takes twice as long on the strided class slice.
-        scores = np.ascontiguousarray(scores[:, :, :len(self.classes_)])
+        # scipy's logsumexp, in place (the scores are ours): a fifth of predict was its copies.
+        top = scores.max(axis=0)
+        top[~np.isfinite(top)] = 0.0
+        np.subtract(scores, top, out=scores)
+        np.exp(scores, out=scores)
         with np.errstate(divide="ignore"):
-            return logsumexp(scores, axis=0) - np.log(np.maximum(count, 1))[:, None], count
+            total = np.log(scores.sum(axis=0)) + top
+        return total[:, :len(self.classes_)] - np.log(np.maximum(count, 1))[:, None], count
 
     def _resolve_subsumption(self, X):
         """``X`` with every generalised value made missing (see the class docstring)."""
