@@ -10,7 +10,8 @@ from numbers import Integral, Real
 
 import numpy as np
 
-from ..core.base import BaseClassifier, StructureLearner, fresh_fit
+from ..core import export
+from ..core.base import BaseClassifier, StructureLearner, check_fitted, fresh_fit
 from ..core.counting import counts, log_table, unseen_log_prob
 from ..core.inference import joint_log_likelihood
 from ..core.input_checks import check_discrete_predict_X, start_discrete_fit
@@ -138,6 +139,33 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
             self.tables_, self.unseen_ = self.weighting_.tables, self.weighting_.unseen
             self.node_weights_ = self.weighting_.node_weights
         return self
+
+    def bayesian_network(self, class_name: str | None = None) -> list[export.Variable]:
+        """The fitted model as one Bayesian network (:mod:`~bayesbench.models.core.export`):
+        the class (named ``class_name``, default the structure's) and one variable per
+        node, with the model's tables; a value's state is its category when the model was
+        fitted on categorical columns, else its code."""
+        check_fitted(self)
+        categories = getattr(self, "categories_", None) or [None] * len(self.cardinalities_)
+        states = [[str(v) for v in cats] if cats is not None and len(cats) == card
+                  else [str(code) for code in range(card)]
+                  for cats, card in zip(categories, self.cardinalities_)]
+        return export.network(self.structure_, self.tables_, self.class_log_prior_,
+                              class_name or self.structure_.class_name, self.classes_, states,
+                              self.node_weights_)
+
+    def to_bif(self, path, class_name: str | None = None):
+        """Write the fitted network as a BIF file (names and states made BIF-safe:
+        characters other than letters, digits, ``_ . -`` become ``_``); returns the path."""
+        return export.to_bif(self.bayesian_network(class_name), path, type(self).__name__)
+
+    def to_xmlbif(self, path, class_name: str | None = None):
+        """Write the fitted network as an XMLBIF 0.3 file; returns the path."""
+        return export.to_xmlbif(self.bayesian_network(class_name), path, type(self).__name__)
+
+    def to_pgmpy(self, class_name: str | None = None):
+        """The fitted network as pgmpy's ``DiscreteBayesianNetwork`` (needs pgmpy)."""
+        return export.to_pgmpy(self.bayesian_network(class_name))
 
     def _joint_log_likelihood(self, X, plain: bool = False) -> np.ndarray:
         X = check_discrete_predict_X(self, X)
