@@ -102,6 +102,17 @@ class DataChangedError(ResultStoreError):
         self.datasets = tuple(datasets)
 
 
+class ConfigChangedError(ResultStoreError):
+    """A result directory holds the results of a different configuration: ``run_dir`` and
+    ``changed``, where the two differ (as the config keys that hold them). Whoever asked
+    for the run says how to go on (the command line names its flags)."""
+
+    def __init__(self, message: str, *, run_dir, changed=()):
+        super().__init__(message)
+        self.run_dir = run_dir
+        self.changed = tuple(changed)
+
+
 class PreprocessError(BayesbenchError, ValueError):
     """A preprocessing step (imputation, discretization, noise) cannot be fitted or applied.
 

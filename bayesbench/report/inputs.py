@@ -19,6 +19,7 @@ import yaml
 
 from ..errors import StatsError
 from ..evaluation.metrics import LOWER_IS_BETTER, class_score, per_class_metric
+from ..stats import DEFAULT_FOLD_TEST
 from ..evaluation.rundir import config_baseline
 from ..evaluation.store import RECORDS, current_tasks, iter_records, run_names
 from .analysis import SIGNED_RANK_SAMPLES, Comparison, compare, compare_scores
@@ -352,7 +353,7 @@ def _run_baseline(runs, frame: pd.DataFrame) -> tuple[str | None, tuple[str, ...
 
 
 def compare_paths(paths, *, metric: str | None = None, baseline: str | None = None,
-                  test: str = "corrected-t", alpha: float = 0.05,
+                  test: str | None = DEFAULT_FOLD_TEST, alpha: float = 0.05,
                   lower_is_better: bool | None = None, rope: float = 0.01,
                   samples: int = SIGNED_RANK_SAMPLES) -> Comparison:
     """Compare from disk: result directories, directories of them, or one CSV of scores.

@@ -121,6 +121,33 @@ def test_checking_a_config_and_scoring_a_fold_leave_scipy_stats_unimported():
     assert out.stdout.strip() == "False"
 
 
+@pytest.mark.parametrize("seed,n,k", [(0, 40, 2), (2, 200, 5)])
+def test_rmse_is_scikit_learns_mean_squared_error_of_the_one_hot_truth(seed, n, k):
+    y, proba, pred = _case(seed, n, k)
+    expected = np.sqrt(skm.mean_squared_error(np.eye(k)[y], proba))
+    assert evaluate(y, pred, proba, k)["metrics"]["rmse"] == pytest.approx(expected, abs=1e-14)
+
+
+def test_rmse_equals_wekas_on_five_data_sets(reference_dir, tmp_path):
+    import json
+
+    from bayesbench.config import parse_config
+    from bayesbench.evaluation.store import read_records
+    from helpers import run
+
+    root = reference_dir.parents[1]
+    weka = json.loads((reference_dir / "weka_rmse.json").read_text())["naive_bayes_resubstitution"]
+    cfg = parse_config({"name": "weka-rmse", "datasets": [str(root / f) for f in weka],
+                        "preprocess": {"discretize": "none"}, "cv": {"resubstitution": True},
+                        "classifiers": ["nb"], "metrics": ["rmse"],
+                        "output": str(tmp_path / "out")})
+    records = {r["dataset"]: r for r in read_records(run(cfg, jobs=1, quiet=True).run_dir)}
+    for file, expected in weka.items():
+        record = records[Path(file).stem]
+        assert round(record["metrics"]["rmse"], 4) == float(expected["rmse"]), file
+        assert np.trace(record["confusion"]) == expected["correct"], file
+
+
 # Paper 000's appendix (TestHarness), transcribed as the reference: rows of the error matrix
 # are the true classes (runLogTest: errormatrix[c][predicted] += 1).
 def _tpr(m, c):

@@ -35,7 +35,8 @@ class NaiveBayes(StatisticsANB):
         What ``alpha`` is multiplied by in a conditional table's denominator: the
         attribute's number of values ``r_i`` (a distribution), or, as paper 004's Laplace
         correction (sec. 3.2, ``V_k``), the number of classes, which sums to 1 only when the
-        two are equal. The class prior keeps ``r`` = the number of classes either way.
+        two are equal. The class prior keeps ``r`` = the number of classes either way. With
+        ``estimator="laplace"`` only (the other estimators have their own denominators).
     """
 
     # "boolean": a string such as "no" is truthy and would silently mean log=True.
@@ -43,15 +44,19 @@ class NaiveBayes(StatisticsANB):
                               "width": [StrOptions({"values", "classes"})]}
 
     def __init__(self, *, alpha: float = 1.0, log: bool = True, weights=None,
-                 width: str = "values"):
+                 estimator: str = "laplace", iterations: int = 1000,
+                 tying: str = "level", hdp_seed: int = 0, width: str = "values"):
         self.alpha = alpha
         self.log = log
         self.weights = weights
+        self.estimator, self.iterations = estimator, iterations
+        self.tying, self.hdp_seed = tying, hdp_seed
         self.width = width
 
     def _set_tables(self, class_count):
         super()._set_tables(class_count)
-        if self.width == "classes":
+        # width applies to additive smoothing (paper 004's Laplace correction) alone.
+        if self.width == "classes" and self.estimator == "laplace":
             k, alpha = len(class_count), float(self.alpha)
             self.tables_ = [log_table(c, alpha, width=k) for c in self.counts_]
             self.unseen_ = [unseen_log_prob(c, alpha, width=k) for c in self.counts_]
