@@ -238,8 +238,13 @@ def test_alvarez_smoke_run_has_both_arms_and_the_four_naive_bayes_modes(tmp_path
     modes = {"nb-plain", "nb-log", "nb-plain-laplace", "nb-log-laplace"}
     assert modes < set(cv.classifier)
     params = {r["classifier"]: (r["params"]["alpha"], r["params"]["log"])
-              for r in read_records(out / "resubstitution") if r["learner"] == "nb"}
+              for r in read_records(out / "resubstitution")
+              if r["learner"] == "nb" and "width" not in r["params"]}
     assert sorted(params.values()) == [(0, False), (0, True), (1, False), (1, True)]
+    # As published, sec. 3.2: the Laplace correction over the number of classes.
+    widths = {r["classifier"] for r in read_records(out / "resubstitution")
+              if r["params"].get("width") == "classes"}
+    assert widths == {"nb-plain-laplace-v", "nb-log-laplace-v"}
     # Train = test: MAP memorises lenses and weather (no contradictory rows), not cmc.
     for ds in ("lenses", "weather-nominal", "house-votes-84"):
         assert _mean(resub, ds, "map") == 1.0
