@@ -646,6 +646,7 @@ def datasets(name, data_dirs, class_attribute):
       bayesbench datasets -d ~/uci tic-tac-toe
     """
     from .data import describe_dataset, list_datasets, search_path  # lazy: numpy, see run
+    from .data.names import canonical  # lazy: with the line above
     from .report.tables import render  # lazy: tabulate, see run
 
     if name is None:
@@ -655,7 +656,8 @@ def datasets(name, data_dirs, class_attribute):
             click.echo(f"  {i}. {origin:<16} {d}" + ("" if d.is_dir() else "  (absent)"))
         rows = []
         for e in list_datasets(data_dirs):
-            found = e.origin + "".join(f", hides {where[p.parent]}" for p in e.hidden)
+            found = e.origin + "".join(f", hides {where[p.parent]}" for p in e.hidden) + (
+                f", alias of {canonical(e.name)}" if canonical(e.name) != e.name else "")
             c = e.counts
             rows.append([e.name, "-", f"unreadable: {e.error}", "-", "-", found] if c is None else [
                 e.name, c.n_rows, f"{c.n_attributes} ({c.n_numeric} / {c.n_nominal})",

@@ -7,6 +7,7 @@ from pathlib import Path
 from ..data import find_dataset
 from ..data.chunks import CHUNK_FORMATS, chunk_files, is_chunked
 from ..data.load import DATA_FORMATS, search_dirs
+from ..data.names import names_of
 from ..errors import DataError
 from ..spec import DatasetSpec
 from .problems import Problems, join, shown
@@ -80,6 +81,8 @@ def _dataset(item, key, p: Problems, base_dir, dirs, missing) -> DatasetSpec | N
     # A directory or glob of files (docs/large-data.md) is named after its directory.
     name = Path(path).stem if not is_chunked(path) else (
         Path(path).name if Path(path).is_dir() else Path(path).parent.name)
+    if name != ref and name in names_of(ref):  # an alias keeps its name; its file is another's
+        name = ref
     return DatasetSpec(opts.get("label") or name, str(Path(path).resolve()),
                        opts.get("class"), opts.get("attributes"), opts.get("delimiter"),
                        bool(opts.get("chunked")) and not is_chunked(path))
