@@ -18,7 +18,8 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .errors import BayesbenchError, ConfigError, DataChangedError, DataError, Interrupted
+from .errors import (BayesbenchError, ConfigChangedError, ConfigError, DataChangedError, DataError,
+                     Interrupted)
 from .report.tables import FORMATS, render
 from .spec import MAX_REPEATS
 
@@ -127,6 +128,22 @@ class _Choice(click.Choice):
         return tuple(getattr(importlib.import_module(module), name))
 
 
+class _Default:
+    """A click default read, when first needed, from the module that owns it (shown in
+    ``--help`` as its value, not as "dynamic")."""
+
+    def __init__(self, module: str, name: str):
+        self._home = (module, name)
+
+    def __call__(self):
+        # lazy: as _Choice's list
+        module, name = self._home
+        return getattr(importlib.import_module(module), name)
+
+    def __str__(self) -> str:
+        return str(self())
+
+
 class _OutputFile(click.Path):
     """A file to write: its directory must exist, its suffix (if given) be one of ``suffixes``."""
 
@@ -194,10 +211,10 @@ def _character_problem(value: str) -> str | None:
 
 def _check_output(output, inputs, hint: str) -> None:
     """Refuse (a usage error) an output file that is one of the command's input files, or
-    a file that a result directory owns (its records, config, ... or summary tables)."""
+    one in a result directory (its records, config, summary tables, report, figures)."""
     if output is None:
         return
-    from .evaluation.rundir import owning_run  # lazy: imports pandas, see run
+    from .evaluation.ownership import owning_run  # lazy: imports pandas, see run
 
     target = Path(output)
     for given in map(Path, inputs):
@@ -292,8 +309,9 @@ def main():
               help="Run only these data sets of the config (by their names in results).")
 @click.option("--rerun-changed", is_flag=True,
               help="When a data file changed since its finished tasks were run (its SHA-256 "
-                   "differs from the one recorded), drop their records and run them again "
-                   "(without it, the run is refused).")
+                   "differs from the one recorded), or cannot be checked (environment.json "
+                   "missing, damaged or without checksums), drop their records and run them "
+                   "again (without it, the run is refused).")
 @click.option("--max-table-cells", type=click.IntRange(min=1), metavar="N",
               help="Largest table of counts a learner may allocate (config key "
                    "'max_table_cells'; default: see docs/limits.md); a task over it fails "
@@ -353,6 +371,11 @@ def run(config, output, jobs, scheduler, worker_threads, resume, force, quiet, f
     except DataChangedError as exc:
         raise click.UsageError(f"{exc}; --rerun-changed runs them again in that directory, "
                                f"--force writes a new one") from None
+    except ConfigChangedError as exc:
+        raise ConfigChangedError(
+            f"{exc}; use --resume to continue it with this configuration (finished tasks that "
+            f"still match are kept) or --force to write into a new directory",
+            run_dir=exc.run_dir, changed=exc.changed) from None
     _print_runs(results, experiment.metrics[0], quiet)
 
 
@@ -505,7 +528,8 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
                                                   "(default: for one result directory, the "
                                                   "baseline the run stored, as its own summary "
                                                   "compares; otherwise the first classifier).")
-@click.option("--test", "test", default="corrected-t", show_default=True,
+@click.option("--test", "test", default=_Default("bayesbench.stats", "DEFAULT_FOLD_TEST"),
+              show_default=True,
               type=_Choice("bayesbench.stats", "FOLD_TESTS"),
               help="Test over the folds of each data set that sets the v / * marks.")
 @click.option("--alpha", default=0.05, show_default=True,
@@ -577,8 +601,15 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, rope, sample
     from .evaluation.metrics import METRIC_NAMES, is_metric  # lazy: scipy, see run
     from .report.inputs import compare_paths  # lazy: pandas, see run
 
-    for path, flag in ((output, "--output"), (plot, "--plot")):
+    for path, flag in ((output, "--output"), (plot, "--plot"), (report_dir, "--report")):
         _check_output(path, inputs, flag)
+    if report_dir is not None:
+        from .evaluation.ownership import COMPARE_REPORT, check_claimable  # lazy: see run
+
+        try:
+            check_claimable(report_dir, COMPARE_REPORT)
+        except BayesbenchError as exc:
+            raise click.BadParameter(str(exc), param_hint="--report") from None
     if metric is not None and not Path(inputs[0]).is_file() and not is_metric(metric):
         raise click.BadParameter(f"unknown metric '{metric}'; expected one of "
                                  f"{', '.join(METRIC_NAMES)} or a per-class score such as "
@@ -614,11 +645,44 @@ def _write_compared(result, inputs, fmt, output, plot, report_dir, quiet=False) 
         if not quiet:
             click.echo(f"critical-difference diagram written to {plot}", err=True)
     if report_dir:
-        page = write_compare_report(report_dir, result, inputs, run_networks(inputs))
+        from .evaluation.ownership import COMPARE_REPORT, claim  # lazy: see run
+
+        page = write_compare_report(claim(report_dir, COMPARE_REPORT), result, inputs,
+                                    run_networks(inputs))
         if not plotting_available():
             click.echo(SKIPPED_MESSAGE, err=True)  # said even when quiet: something is missing
         if not quiet:
             click.echo(f"report written to {page}", err=True)
+
+
+@main.command(short_help="Hold a run against the table its paper printed.")
+@click.argument("run_dir", metavar="RUN_DIR", type=click.Path(exists=True, file_okay=False))
+@click.option("--format", "fmt", default="text", show_default=True,
+              type=click.Choice(("text", "markdown", "json")),
+              help="text or markdown tables; json: one document, a list of cells, for scripts.")
+def check(run_dir, fmt):
+    """Hold RUN_DIR against the published table its config names.
+
+    RUN_DIR is a result directory of a paper config (configs/papers/), or the directory
+    of its arms. Its config.yaml names the paper's numbers (`published:`); each printed
+    cell is set beside ours: ours (mean ± sd over the test folds), the paper's, the
+    difference, the tolerance 2 sqrt(se_ours² + se_paper²) (plus half a unit of the
+    paper's last printed digit) and whether the difference is within it; then the
+    counts, and where the paper prints Friedman ranks or the outcome of a test, ours
+    beside them. The exit status is 0 whatever the counts; 2 for a run whose config
+    names no published table.
+
+    \b
+    Examples:
+      bayesbench check results/mihaljevic2013
+      bayesbench check results/hurley_ellingsen --format json
+      bayesbench check results/barrow2011 --format markdown
+    """
+    from .report.check import check_run  # lazy: pandas, see run
+    from .report.check_render import check_json, render_check  # lazy: pandas, see run
+
+    result = check_run(run_dir)
+    click.echo(check_json(result) if fmt == "json" else render_check(result, fmt), nl=False)
 
 
 @main.command(short_help="List the data sets a name can refer to, or describe one.")

@@ -7,13 +7,13 @@ summary tables are written from the records the run holds in memory.
 """
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .evaluation.execute import execute
 from .evaluation.executors import connected
 from .evaluation.plan import Plan, plan
+from .evaluation.predictions import check_size
 from .evaluation.prepare import DataCache
 from .evaluation.rundir import open_run_dir
 from .report.summary import finalize_run, write_arm_comparison
@@ -50,6 +50,7 @@ def run_experiment(experiment: Experiment, options: RunOptions = RunOptions()) -
     options = replace(options, formats=tuple(options.formats or FORMATS))
     cache = DataCache()
     plans = [plan(run, cache) for run in experiment.runs()]
+    check_size(plans, options.max_predictions_bytes)  # refused before any directory is made
     # A scheduler that cannot be reached is an error before any directory is made.
     with connected(options.scheduler) as scheduler:
         results = [_run(run, work, options, scheduler)
@@ -62,8 +63,6 @@ def run_experiment(experiment: Experiment, options: RunOptions = RunOptions()) -
 
 def _run(experiment: Experiment, work: Plan, options: RunOptions, scheduler) -> RunResult:
     with open_run_dir(experiment, options, work.tasks) as run:
-        for note in run.notes:  # said even when quiet: they concern the results
-            print(f"{run.path}: {note}", file=options.stream or sys.stderr)
         n_skipped = len(run.records)
         new = execute(work, run, replace(options, scheduler=scheduler))
         experiment = replace(experiment, compare=replace(experiment.compare,

@@ -295,7 +295,7 @@ COMPARISON_COLUMNS = {
 
 
 def documented_columns(stem, metrics):
-    from bayesbench.report import summary
+    from bayesbench.report import arcs, pooled, summary
 
     if stem in metrics:
         return summary.METRIC_COLUMNS
@@ -303,6 +303,7 @@ def documented_columns(stem, metrics):
         return None  # parameters vary: checked below
     return {"per_class": summary.PER_CLASS_COLUMNS, "confusion": summary.CONFUSION_COLUMNS,
             "timings": summary.TIMING_COLUMNS, "failed_tasks": summary.FAILED_COLUMNS,
+            "pooled": pooled.POOLED_COLUMNS, "arc_frequencies": arcs.ARC_COLUMNS,
             "warnings": WARNING_COLUMNS,
             **COMPARISON_COLUMNS}[stem]
 

@@ -1,10 +1,13 @@
 """Config validation: every mistake reported at once with its key path, before any work."""
+import math
 import os
 import textwrap
 from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from click.testing import CliRunner
 
 from bayesbench.cli import main
@@ -449,17 +452,20 @@ def test_a_chunked_data_set_refuses_what_it_cannot_compute_by_key(tmp_path, monk
         datasets: [parts/*.csv]
         cv: {folds: 2, stratified: true}
         preprocess: {impute: mean_mode}
-        classifiers: [nb, gnb, {name: kdb, params: {k: [1, 2]}}, {name: tan, input: onehot}]
+        classifiers: [nb, gnb, {name: kdb, params: {k: [1, 2]}}, {name: tan, input: onehot},
+                      {name: ande, params: {n: [1, 2]}}]
         metrics: [accuracy, error, auc_ovr, bic]
         """))
     result = CliRunner().invoke(main, ["run", str(config)])
     assert result.exit_code == 2
     lines = [ln for ln in result.output.splitlines() if ln.strip()]
-    for key in ("classifiers[1]:", "classifiers[2]:", "classifiers[3]:", "metrics[2]:",
-                "metrics[3]:", "cv.stratified:", "preprocess.impute:"):
+    for key in ("classifiers[1]:", "classifiers[2]:", "classifiers[3]:", "classifiers[4]:",
+                "metrics[2]:", "metrics[3]:", "cv.stratified:", "preprocess.impute:"):
         assert sum(f"big.yaml: {key}" in ln for ln in lines) == 1, (key, result.output)
-    assert len(lines) == 7, result.output
+    assert len(lines) == 8, result.output
+    # kdb of k >= 2 and A2DE count tables from rows, which a chunked data set does not keep.
     assert "kdb(k=2)" in result.output and "kdb(k=1)" not in result.output
+    assert "ande(n=2)" in result.output and "ande(n=1)" not in result.output
     assert "datasets[0]" in result.output
     assert not (tmp_path / "results").exists()
 
@@ -522,3 +528,26 @@ def test_a_single_file_is_chunked_only_when_declared_and_of_a_chunked_format(tmp
         "datasets[0].chunked"]
     assert "datasets[0].chunked" in _problems(
         {**base, "datasets": [{"path": "one.arff", "chunked": "yes"}]}, tmp_path)
+
+
+# ------------------------------------------------- tuning grids are bounded (issue 25, class 6)
+
+@settings(max_examples=30, deadline=None, derandomize=True, database=None)
+@given(st.lists(st.integers(1, 200), min_size=1, max_size=4))
+def test_a_tuning_grid_over_the_limit_is_refused_before_any_value_is_checked(tmp_path_factory,
+                                                                            lengths):
+    """A tune: grid of 40,000 settings ran past 60 s, one of 10^8 took 2.7 GB: the
+    1,000-setting limit of params grids applies to tune: grids too."""
+    names = ["alpha", "a", "b", "c"][:len(lengths)]
+    grid = {n: [0.5 + i for i in range(m)] for n, m in zip(names, lengths)}
+    tmp = tmp_path_factory.mktemp("tune")
+    (tmp / "toy.csv").write_text("x,c\n0,a\n1,b\n0,a\n1,b\n")
+    problems = _problems({"name": "x", "datasets": [str(tmp / "toy.csv")], "classifiers": [
+        {"name": "tan", "tune": {"params": grid, "folds": 1}}]}, tmp)  # one problem always
+    size = math.prod(lengths)
+    message = problems.get("classifiers[0].tune.params", "")
+    if size > 1000:
+        assert message == (f"a tuning grid of {size:,} settings "
+                           f"({' x '.join(map(str, lengths))}); at most 1,000 (docs/limits.md)")
+    else:
+        assert "tuning grid" not in message

@@ -19,7 +19,8 @@ def _from_counts(spec) -> bool:
     if spec.tune is not None or spec.steps or spec.input not in (None, "codes"):
         return False
     try:
-        return fits_from_statistics(make_classifier(spec.learner, **spec.params))
+        # A chunked data set keeps no rows beside its counts.
+        return fits_from_statistics(make_classifier(spec.learner, **spec.params), rows=False)
     except Exception:  # noqa: BLE001 - a classifier that cannot be made is reported elsewhere
         return True
 

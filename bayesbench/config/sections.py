@@ -10,6 +10,7 @@ from ..data.encode import INPUT_KINDS
 from ..errors import ClassifierError
 from ..evaluation.metrics import METRIC_NAMES, PREDICTION_METRICS, is_metric
 from ..evaluation.prepare import NOISE_SIDES, SCOPES
+from ..preprocess.noise import NOISE_MODES
 from ..models.registry import (classifier_class, is_import_path, make_classifier, make_step,
                                parameter_defaults)
 from ..preprocess.discretize import METHODS
@@ -27,12 +28,13 @@ CLASSIFIER_KEYS = ("name", "params", "label", "input", "tune", "steps")
 TUNE_KEYS = ("params", "folds", "metric")
 STEP_KEYS = ("name", "params")
 PREPROCESS_KEYS = ("impute", "discretize", "bins", "scope", "noise")
-NOISE_KEYS = ("fraction", "on")
+NOISE_KEYS = ("fraction", "on", "mode")
 _CV_KINDS = ("holdout", "resubstitution", "loo")
 CV_KEYS = ("folds", "repeats", "stratified", *_CV_KINDS)
 COMPARE_KEYS = ("metric", "baseline", "test", "alpha", "rope")
-# Classifiers of one experiment, each setting of a parameter grid counted: a bound on the
-# work a config check does and on the tasks it asks for.
+# Classifiers of one experiment, each setting of a parameter grid counted, and settings of
+# one classifier's tuning grid: a bound on the work a config check does and on the tasks
+# (or inner fits) it asks for.
 MAX_CLASSIFIERS = 1000
 
 
@@ -59,7 +61,8 @@ def _noise(value, p: Problems, at: str) -> NoiseSpec | None:
         p.add(f"{at}.fraction", "required")
     fraction = p.typed(noise.get("fraction", 0.0), f"{at}.fraction", float, low=0.0, high=1.0)
     on = p.typed(noise.get("on", "train"), f"{at}.on", str, choices=NOISE_SIDES)
-    return NoiseSpec(fraction, on) if fraction is not None and on is not None else None
+    mode = p.typed(noise.get("mode", "attributes"), f"{at}.mode", str, choices=tuple(NOISE_MODES))
+    return NoiseSpec(fraction, on, mode) if None not in (fraction, on, mode) else None
 
 
 def cv(value, p: Problems, at: str = "cv") -> CVSpec:
@@ -223,6 +226,13 @@ def _tune(value, learner: str, params: dict, key: str, p: Problems) -> TuneSpec 
             p.add(join(key, "params"), "the mapping is empty")
         return None
     ok = _known_params(learner, grid, key, p)
+    lists = [v for v in grid.values() if isinstance(v, list) and v]
+    size = math.prod(len(v) for v in lists)
+    if size > MAX_CLASSIFIERS:  # before a value is checked, as a params grid is
+        p.add(join(key, "params"), f"a tuning grid of {size:,} settings ("
+                                   f"{' x '.join(str(len(v)) for v in lists)}); at most "
+                                   f"{MAX_CLASSIFIERS:,} (docs/limits.md)")
+        return None
     valid = parameter_defaults(classifier_class(learner))
     # The values are checked beside the first value of any list under params.
     base = {k: v[0] if isinstance(v, list) and v else v for k, v in params.items()}

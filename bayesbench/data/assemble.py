@@ -1,9 +1,11 @@
 """Turn the columns a reader parsed into a checked :class:`Dataset`.
 
 Every reader ends here, so the rules about the class live in one place: the
-class is the last attribute unless one is named, it must be nominal, rows whose
-class is missing are dropped (and the drop is recorded in ``Dataset.notes``),
-and a data set with no rows or a single observed class is refused.
+class is the last attribute unless one is named, it must be nominal, class labels
+equal as numbers are one class named by their canonical spelling
+(:func:`.tokens.class_labels`), rows whose class is missing are dropped (and the
+drop is recorded in ``Dataset.notes``), and a data set with no rows or a single
+observed class is refused.
 """
 from __future__ import annotations
 
@@ -11,6 +13,21 @@ import numpy as np
 
 from ..errors import DataError
 from .dataset import MISSING, Attribute, Dataset
+from .tokens import class_labels
+
+
+def labelled(target: Attribute, y: np.ndarray, notes: list[str]) -> tuple[Attribute, np.ndarray]:
+    """The class attribute named by :func:`.tokens.class_labels` and its codes into it;
+    a spelling changed is recorded in ``notes``."""
+    labels, index = class_labels(target.categories)
+    if labels == tuple(target.categories):
+        return target, y
+    renamed = sorted({(text, labels[i]) for text, i in zip(target.categories, index)
+                      if text != labels[i]}, key=lambda pair: pair[1])
+    notes.append("class labels read as numbers: " + ", ".join(
+        f"'{text}' as '{label}'" for text, label in renamed))
+    table = np.append(np.asarray(index, dtype=np.int64), MISSING)
+    return Attribute(target.name, "nominal", labels), table[np.asarray(y, dtype=np.int64)]
 
 
 def assemble(name: str, attributes: list[Attribute], columns: list[np.ndarray],
@@ -42,6 +59,7 @@ def assemble(name: str, attributes: list[Attribute], columns: list[np.ndarray],
                         path=path, attribute=target.name)
     if y.shape[0] == 0:
         raise DataError("the data set has no rows", path=path)
+    target, y = labelled(target, y, notes)
     keep = y != MISSING
     n_dropped = int((~keep).sum())
     if n_dropped == y.shape[0]:

@@ -21,7 +21,9 @@ entry of ``ChunkedSource.files`` of its own, read from its byte offset by its ow
 
 Values read as in a single CSV file (:mod:`.csv_format`): fields are stripped, ``?``,
 an empty field, ``NA`` and ``nan`` are missing, categories are sorted (numerically when
-all read as numbers), rows whose class is missing are dropped, and the kept rows are
+all read as numbers), class labels equal as numbers are one class
+(:func:`.tokens.class_labels`, in ARFF files too), rows whose class is missing are
+dropped, and the kept rows are
 numbered across the files in file order (sorted paths): the *global row index* that
 :func:`~bayesbench.data.fold_assignment.hashed_folds` deals into folds. The field separator is a comma unless one
 is given (no detection from the header).
@@ -34,8 +36,8 @@ discretizer does (a missing value stays missing).
 """
 from __future__ import annotations
 
-import csv
 import glob
+import itertools
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterator
@@ -44,10 +46,11 @@ import numpy as np
 
 from ..errors import DataError
 from .arff_format import block_columns, data_blocks, odd_line_breaks
-from .csv_format import is_missing
+from .csv_format import body_columns, header_of, is_missing
 from .dataset import bin_codes
+from .formats import CHUNK_SUFFIXES, DIRECTORY_SUFFIXES, DIRECTORY_TITLES, format_of
 from .text import BLOCK_BYTES, read_blocks
-from .tokens import numbers, sorted_categories
+from .tokens import class_labels, numbers, sorted_categories
 
 #: Rows read at once from a file (a chunk).
 CHUNK_ROWS = 200_000
@@ -61,8 +64,6 @@ MAX_VALUES = 1000
 MAX_NUMERIC_VALUES = 100_000
 
 
-#: The kinds of file a chunked data set reads, by extension.
-CHUNK_FORMATS = {".csv": "csv", ".parquet": "parquet", ".arff": "arff"}
 
 
 def is_chunked(path) -> bool:
@@ -71,8 +72,10 @@ def is_chunked(path) -> bool:
 
 
 def chunk_files(path) -> tuple[str, ...]:
-    """The files of a chunked data set, sorted and all of one kind (:data:`CHUNK_FORMATS`):
-    a directory's ``*.csv`` (else its ``*.parquet``), a glob's matches, or one file."""
+    """The files of a chunked data set, sorted and all of one kind
+    (:data:`~bayesbench.data.formats.CHUNK_SUFFIXES`): a directory's files of the first
+    suffix of :data:`~bayesbench.data.formats.DIRECTORY_SUFFIXES` it holds (``*.csv``, else
+    ``*.parquet``), a glob's matches, or one file."""
     text = str(path)
     if not glob.has_magic(text) and Path(text).is_file():
         files = (text,)
@@ -80,23 +83,24 @@ def chunk_files(path) -> tuple[str, ...]:
         files = tuple(sorted(f for f in glob.glob(text) if Path(f).is_file()))
     else:
         files = ()
-        for suffix in (".csv", ".parquet"):
+        for suffix in DIRECTORY_SUFFIXES:
             files = files or tuple(sorted(f for f in glob.glob(str(Path(text) / f"*{suffix}"))
                                           if Path(f).is_file()))
     if not files:
         raise DataError(f"no file matches {text}" if glob.has_magic(text) else
-                        "no CSV or Parquet file in the directory", path=path)
+                        f"no {DIRECTORY_TITLES} file in the directory", path=path)
     kinds = {Path(f).suffix.lower() for f in files}
-    if len(kinds) > 1 or not kinds <= set(CHUNK_FORMATS):
+    if len(kinds) > 1 or not kinds <= set(CHUNK_SUFFIXES):
         found = ", ".join(sorted(k or "(no extension)" for k in kinds))
         raise DataError(f"a chunked data set reads files of one kind among "
-                        f"{', '.join(CHUNK_FORMATS)}; found {found}", path=path)
+                        f"{', '.join(CHUNK_SUFFIXES)}; found {found}", path=path)
     return files
 
 
 def chunk_format(files) -> str:
-    """``csv``, ``parquet`` or ``arff``: the kind of the files of :func:`chunk_files`."""
-    return CHUNK_FORMATS[Path(files[0]).suffix.lower()]
+    """The name of the format (:data:`~bayesbench.data.formats.FORMATS`) of the files of
+    :func:`chunk_files`."""
+    return format_of(files[0]).name
 
 
 @dataclass(frozen=True)
@@ -168,25 +172,59 @@ def _parquet(path: str):
 
 
 def _header(path: str, delimiter: str) -> list[str]:
-    """The column names of a CSV or Parquet file."""
+    """The column names of a CSV or Parquet file (a CSV file's bytes and header checked as
+    when it is read whole: :func:`.csv_format.header_of`)."""
     if chunk_format([path]) == "parquet":
         return list(_parquet(path).schema_arrow.names)
-    with open(path, newline="", encoding="utf-8") as fh:
-        return [f.strip() for f in next(csv.reader(fh, delimiter=delimiter), [])]
+    first = next(read_blocks(path, BLOCK_BYTES), None)
+    if first is None:
+        raise DataError("the file is empty", path=path)
+    return header_of(first[2], delimiter, path)[0]
+
+
+def _csv_bodies(path: str, delimiter: str, chunk_rows: int):
+    """``(header, blocks)`` of a CSV file: each block's whole records after the header, at
+    most ``chunk_rows`` lines (more only where a quoted field spans lines), with the line it
+    starts on. The bytes are checked block by block as a whole file's are (:mod:`.text`)."""
+    blocks = read_blocks(path, BLOCK_BYTES, chunk_rows)
+    first = next(blocks, None)
+    if first is None:
+        raise DataError("the file is empty", path=path)
+    header, rest, line = header_of(first[2], delimiter, path)
+
+    def bodies():
+        pending, start = b"", line
+        # one block at a time: the file is never held whole
+        for first_line, data in itertools.chain([(line, rest)], ((f, d) for f, _, d in blocks)):
+            if not pending:
+                start = first_line
+            pending += data
+            if pending.count(b'"') % 2 == 0:  # not inside a quoted field
+                if pending.strip():
+                    yield start, pending
+                pending = b""
+        if pending.strip():
+            yield start, pending
+    return header, bodies()
 
 
 def _frames(path: str, delimiter: str, chunk_rows: int):
-    """The file's rows after the header, ``chunk_rows`` at a time, as texts (unstripped) in
-    categorical columns (pandas' C parser makes them faster than object columns); a Parquet
-    file's batches as pandas gives them (:func:`_factorized` takes their texts)."""
+    """The file's rows after the header, ``chunk_rows`` at a time, as stripped texts in
+    categorical columns, read by the in-memory CSV reader's code (:func:`.csv_format.body_columns`:
+    its checks and messages); a Parquet file's batches as pandas gives them
+    (:func:`_factorized` takes their texts)."""
     import pandas as pd  # lazy: keeps `bayesbench --help` fast
 
     if chunk_format([path]) == "parquet":
         for batch in _parquet(path).iter_batches(batch_size=chunk_rows):
             yield batch.to_pandas()
         return
-    yield from pd.read_csv(path, sep=delimiter, dtype="category", keep_default_na=False,
-                           chunksize=chunk_rows, header=0, skip_blank_lines=True)
+    header, bodies = _csv_bodies(path, delimiter, chunk_rows)
+    for first_line, body in bodies:
+        columns = body_columns(body, len(header), delimiter, path, first_line)
+        yield pd.DataFrame({j: pd.Categorical.from_codes(
+            np.asarray(c.codes), categories=pd.Index(c.uniques, dtype=object))
+            for j, c in enumerate(columns)})
 
 
 def _factorized(column) -> tuple[np.ndarray, list[str]]:
@@ -285,7 +323,8 @@ def scan(path, class_attribute: str | None = None, *, name: str | None = None,
     columns = _selected(header, k, attributes, files[0])
     cats = [_categories(seen[j], path, header[j], max_values, max_numeric, False)
             for j in columns]
-    classes = _categories(seen[k], path, header[k], max_values, max_numeric, True)
+    classes = _categories(set(class_labels(seen[k])[0]), path, header[k], max_values,
+                          max_numeric, True)
     if len(classes) < 2:
         raise _too_few_classes(path, header[k])
     return ChunkedSource(name, files, delimiter, tuple(columns), k,
@@ -335,6 +374,13 @@ def _arff_declared(header, class_attribute, path, max_values: int):
     return names, k
 
 
+def _arff_classes(header, k: int) -> tuple[tuple[str, ...], np.ndarray]:
+    """The class labels of an ARFF header (:func:`.tokens.class_labels`, as when the file is
+    read whole) and each declared category's label code, with -1 (missing) appended."""
+    classes, index = class_labels(header.attributes[k].categories)
+    return classes, np.append(np.asarray(index, dtype=np.int64), -1)
+
+
 def _scan_arff(files, class_attribute, name, attributes, chunk_rows, max_values,
                max_numeric, part_bytes) -> ChunkedSource:
     """:func:`scan` of ARFF files: declared kinds and categories; counts the rows with a
@@ -344,7 +390,7 @@ def _scan_arff(files, class_attribute, name, attributes, chunk_rows, max_values,
     names, k = _arff_declared(header, class_attribute, files[0], max_values)
     columns = _selected(names, k, attributes, files[0])
     numeric = [j for j in columns if header.attributes[j].kind != "nominal"]
-    classes = header.attributes[k].categories
+    classes, class_code = _arff_classes(header, k)
     seen, counts = {j: set() for j in numeric}, np.zeros(len(classes), np.int64)
     parts = []  # [file, [start offset, stop offset, first line], rows with a class]
     for f in files:
@@ -359,7 +405,7 @@ def _scan_arff(files, class_attribute, name, attributes, chunk_rows, max_values,
                 mine.append([f, [offset, None, line], 0])
             keep = cols[k] >= 0
             mine[-1][2] += int(keep.sum())
-            counts += np.bincount(cols[k][keep], minlength=len(classes))
+            counts += np.bincount(class_code[cols[k][keep]], minlength=len(classes))
             for j in numeric:
                 values = cols[j][keep]
                 seen[j].update(np.unique(values[~np.isnan(values)]).tolist())
@@ -437,9 +483,10 @@ def _columns(source: ChunkedSource, file_index: int, chunk_rows: int, which):
     numeric one's values (NaN missing)."""
     if source.format == "arff":
         span = source.spans[file_index] if source.spans else None
+        class_code = _arff_classes(source.header, source.class_column)[1]
         for _, _, cols in _arff_blocks(source.files[file_index], chunk_rows, span,
                                        source.header)[1]:
-            y = cols[source.class_column].astype(np.int64)
+            y = class_code[cols[source.class_column]]
             keep = y >= 0
             yield [cols[source.columns[i]][keep] for i in which], y[keep]
         return
@@ -451,8 +498,14 @@ def _columns(source: ChunkedSource, file_index: int, chunk_rows: int, which):
 
 def _class_coded(source: ChunkedSource, file_index: int, chunk_rows: int):
     """``(frame, class codes)`` of each chunk of one file, the rows without a class dropped."""
+    import pandas as pd  # lazy: keeps `bayesbench --help` fast
+
     for frame in _frames(source.files[file_index], source.delimiter, chunk_rows):
-        y = _codes(frame.iloc[:, source.class_column], source.class_names)
+        codes, texts = _factorized(frame.iloc[:, source.class_column])
+        labels, index = class_labels(texts)  # missing texts keep theirs: no class's label
+        table = pd.Index(list(source.class_names), dtype=object).get_indexer(
+            [labels[i] for i in index])
+        y = np.append(table, -1).astype(np.int64)[codes]
         yield frame[y >= 0], y[y >= 0]
 
 

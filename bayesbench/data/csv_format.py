@@ -93,16 +93,53 @@ def _check_header(header: list[str], delimiter: str, given: bool, path) -> None:
         raise DataError(f"the header names {twice} more than once", path=path)
 
 
-def _records(text: str, delimiter: str, path):
-    """(line number, stripped fields) of every record with a non-blank field."""
+def _records(text: str, delimiter: str, path, first_line: int = 1):
+    """(line number, stripped fields) of every record with a non-blank field, the text's
+    first line being line ``first_line`` of the file."""
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     try:
         for fields in reader:
             if fields and any(f.strip() for f in fields):
-                yield reader.line_num, [f.strip() for f in fields]
+                yield reader.line_num + first_line - 1, [f.strip() for f in fields]
     except csv.Error as exc:
         raise DataError(f"not a valid CSV record: {exc}", path=path,
-                        line=reader.line_num) from None
+                        line=reader.line_num + first_line - 1) from None
+
+
+def _checked_rows(records, n: int, path) -> list[Factorized]:
+    """Factorized columns of decoded records, each of the header's ``n`` fields."""
+    body = []
+    for line, fields in records:
+        if len(fields) != n:
+            raise DataError(f"expected {n} fields as in the header, found {len(fields)}",
+                            path=path, line=line)
+        body.append(fields)
+    table = np.array(body, dtype=object).reshape(len(body), n)
+    return [Factorized.of(table[:, j]) for j in range(n)]
+
+
+def header_of(first: bytes, delimiter: str, path) -> tuple[list[str], bytes, int]:
+    """``(header, the bytes after it, the file line they start on)`` of a file's first block,
+    the header checked as when the file is read whole (the delimiter given: a chunked data
+    set's is a comma unless one is)."""
+    split = _header_fast(first, delimiter)
+    if split is None:
+        raise DataError("the header is not one line of unquoted or whole quoted names, as a "
+                        "file read in chunks needs", path=path, line=1)
+    header, rest = split
+    _check_header(header, delimiter, True, path)
+    return header, rest, first[:len(first) - len(rest)].count(b"\n") + 1
+
+
+def body_columns(body: bytes, n: int, delimiter: str, path, first_line: int) -> list[Factorized]:
+    """Stripped Factorized texts of each of the ``n`` columns of records ``body`` (whole
+    records, from line ``first_line`` of the file): through the C reader, else the ``csv``
+    module, which names the line of a record the in-memory reader refuses with the same
+    words (a short or a long record, a stray quote)."""
+    columns = c_reader.csv_columns(body, n, delimiter, range(n))
+    if columns is not None:
+        return columns
+    return _checked_rows(_records(body.decode("utf-8"), delimiter, path, first_line), n, path)
 
 
 def _header_fast(raw: bytes, delimiter: str) -> tuple[list[str], bytes] | None:
@@ -128,14 +165,7 @@ def _read_rows(raw: bytes, delimiter: str, given: bool, path):
     except StopIteration:
         raise DataError("every line is blank; expected a header row", path=path) from None
     _check_header(header, delimiter, given, path)
-    body = []
-    for line, fields in records:
-        if len(fields) != len(header):
-            raise DataError(f"expected {len(header)} fields as in the header, found {len(fields)}",
-                            path=path, line=line)
-        body.append(fields)
-    table = np.array(body, dtype=object).reshape(len(body), len(header))
-    return header, [Factorized.of(table[:, j]) for j in range(len(header))]
+    return header, _checked_rows(records, len(header), path)
 
 
 def _typed(name: str, column, nominal: bool) -> tuple[Attribute, np.ndarray]:

@@ -13,7 +13,8 @@ a row leaves out is then 0, the sparse convention. A column with any other
 value is nominal (categories sorted), and an index a row leaves out is then
 missing. ``?`` and ``nan`` (any case) are missing in either case, and as class
 labels. Text after ``#`` is a comment. Class labels are nominal, sorted
-numerically when they all look like numbers (``-1 < +1``).
+numerically when they all look like numbers; labels equal as numbers are one class
+(``+1`` and ``1.0`` are ``1``, :func:`.tokens.class_labels`), as scikit-learn reads them.
 """
 from __future__ import annotations
 

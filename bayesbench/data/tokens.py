@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass
+from decimal import MAX_EMAX, MIN_EMIN, Context, DecimalException
 
 import numpy as np
 
@@ -62,6 +63,47 @@ def sorted_categories(values) -> tuple[str, ...]:
         return tuple(distinct)
     order = sorted(range(len(distinct)), key=lambda i: (as_numbers[i], distinct[i]))
     return tuple(distinct[i] for i in order)
+
+
+def canonical_number(text: str) -> str:
+    """The canonical spelling of a number's text (one :func:`numbers` reads, not ``nan``):
+    equal numbers get one spelling, whatever their sign, zeros or exponent.
+
+    Compared exactly (as decimals, not float64, so that two integers of 20 digits stay two):
+    ``1``, ``1.0``, ``+1``, ``01`` and ``1e0`` are ``1``; ``-0`` is ``0``; ``0.50`` is
+    ``0.5``; ``inf`` and ``Infinity`` are ``inf``; positional from 1e-7 to 1e21, else with a
+    lower-case exponent (``1e+300``).
+    """
+    text = text.strip()
+    # as many digits as written: the default 28 would round two long integers into one
+    exact = Context(prec=max(28, len(text)), Emax=MAX_EMAX, Emin=MIN_EMIN)
+    try:
+        value = exact.create_decimal(text)
+        if value.is_infinite():
+            return "-inf" if value < 0 else "inf"
+        if value.is_zero():
+            return "0"
+        value = value.normalize(exact)
+    except DecimalException:  # an exponent beyond even MAX_EMAX: kept as written
+        return text
+    return format(value, "f" if -7 <= value.adjusted() <= 20 else "e")
+
+
+def class_labels(texts) -> tuple[tuple[str, ...], list[int]]:
+    """``(labels, index)``: the class labels of a column's distinct texts and, for each
+    text, its label's position. The rule of every reader: a text that reads as a number is
+    named by :func:`canonical_number`, so that texts equal as numbers are one class; other
+    texts are kept as they are. Labels keep the order of their first text."""
+    texts = list(texts)
+    values, bad = numbers(texts) if texts else (np.zeros(0), np.zeros(0, dtype=bool))
+    labels, position, index = [], {}, []
+    for text, value, not_number in zip(texts, values, bad):
+        label = text if not_number or np.isnan(value) else canonical_number(text)
+        if label not in position:
+            position[label] = len(labels)
+            labels.append(label)
+        index.append(position[label])
+    return tuple(labels), index
 
 
 @dataclass(frozen=True)

@@ -26,8 +26,9 @@ from ..spec import ClassifierSpec, RunOptions
 from .adapter import fit_predict
 from .chunked_run import ChunkedJob, run_chunked
 from .executors import execute as map_jobs
-from .metrics import evaluate
+from .metrics import REQUESTED_SCORES, evaluate
 from .plan import FoldJob, Plan
+from .predictions import FIELD as PREDICTIONS, kept
 from .prepare import (CLASSIFIER_STREAM, TUNE_STREAM, counts_subtract, prepare_fold,
                       with_total_statistics)
 from .progress import Progress
@@ -44,11 +45,14 @@ VIEW_OF = {"codes": "discrete", "onehot": "continuous", "numeric": "continuous",
            "frame": "continuous"}
 
 
-def _scores(outcome, test) -> dict:
-    """The record fields of an outcome on the test part ``test``."""
+def _scores(outcome, test, requested=()) -> dict:
+    """The record fields of an outcome on the test part ``test``, with the scores of
+    :data:`~.metrics.REQUESTED_SCORES` only when ``requested`` names them."""
     scores = evaluate(test.y, outcome.labels, outcome.proba, test.n_classes)
+    metrics = {k: v for k, v in scores["metrics"].items()
+               if k not in REQUESTED_SCORES or k in requested}
     out = {"confusion": scores["confusion"].tolist(),
-           "metrics": {**scores["metrics"], "cpu_seconds": outcome.cpu_seconds},
+           "metrics": {**metrics, "cpu_seconds": outcome.cpu_seconds},
            "per_class": {k: v.tolist() for k, v in scores["per_class"].items()},
            "fit_seconds": outcome.fit_seconds, "predict_seconds": outcome.predict_seconds}
     if outcome.proba is None:
@@ -172,10 +176,12 @@ def run_classifier(spec: ClassifierSpec, views, job: FoldJob, networks=()) -> di
             params.update(_tuned(spec, params, X_train, train, cards, job, record))
         clf = make_model(spec.learner, params, spec.steps)
         y_train = None if X_train is None else train.y  # no rows: fitted from the counts
-        record.update(_scores(fit_predict(clf, X_train, y_train, X_test, statistics=counted,
-                                          n_classes=train.n_classes, cardinalities=cards,
-                                          feature_names=names),
-                              test), structure=_structure(clf))
+        outcome = fit_predict(clf, X_train, y_train, X_test, statistics=counted,
+                              n_classes=train.n_classes, cardinalities=cards,
+                              feature_names=names)
+        record.update(_scores(outcome, test, job.requested), structure=_structure(clf))
+        if job.predictions:
+            record[PREDICTIONS] = _predictions(job, test, outcome)
         if job.model_scores:
             record["metrics"].update(model_scores(clf, X_train, train.y))
         # Tuning is part of fitting a tuned learner: its cost counts in the timings.
@@ -192,6 +198,14 @@ def run_classifier(spec: ClassifierSpec, views, job: FoldJob, networks=()) -> di
         record.update(status="error", error=f"{type(exc).__name__}: {exc}",
                       fit_seconds=0.0, predict_seconds=0.0)
     return record
+
+
+def _predictions(job: FoldJob, test, outcome) -> dict:
+    """The task's predictions, each test row named by its index in the data file."""
+    if test.n_rows != job.test.size:  # the config refuses what drops test rows (impute: drop)
+        raise ValueError(f"{test.n_rows} test rows left of {job.test.size}: their indices "
+                         f"in the data file are unknown, so no predictions can be kept")
+    return kept(job.test, test.y, outcome.labels, outcome.proba)
 
 
 def _counted(spec: ClassifierSpec, params: dict, kind: str, views):
@@ -278,6 +292,8 @@ def execute(work: Plan, run, options: RunOptions) -> list[dict]:
     finished = {d: sum(t in done for t in ids) for d, ids in work.tasks.items()}
     new = []
     with Progress(totals, finished, stream=options.stream, quiet=options.quiet) as progress:
+        for note in run.notes:  # said even when quiet: they concern the results
+            print(f"{run.path}: {note}", file=progress.stream)
         if run.dropped and not options.quiet:
             print(f"{run.path}: {run.dropped} damaged record(s) dropped; their tasks run again",
                   file=progress.stream)

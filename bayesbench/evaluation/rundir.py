@@ -27,47 +27,31 @@ from typing import Iterator
 import yaml
 
 from ..data.chunks import chunk_files, is_chunked
-from ..errors import DataChangedError, ResultStoreError
+from ..errors import ConfigChangedError, DataChangedError, ResultStoreError
 from ..spec import Experiment, RunOptions, resolved_config
+from . import predictions
 from ..models.core.export import NETWORK_FORMATS
 from .executors import describe, worker_threads
+from .ownership import RUN, claim, refusal
 from .provenance import classifier_provenance
-from .store import (LOCK, RECORDS, TASKS, RecordWriter, RunLock, drop_records,
-                    read_records, repair)
-
-
-# The files a result directory holds besides its records (``summary/`` too): a command
-# that writes a file refuses to write over one of them.
-RUN_FILES = ("config.yaml", "environment.json", TASKS, LOCK, RECORDS)
-
-
-def owning_run(path) -> Path | None:
-    """The result directory whose own file ``path`` (symbolic links followed) is: one of
-    :data:`RUN_FILES`, a temporary file beside them, or a file of its ``summary/``. None
-    if it is no such file."""
-    path = Path(path).resolve()
-    if path.name in RUN_FILES or path.suffix == ".tmp":
-        candidate = path.parent
-    elif path.parent.name == "summary":
-        candidate = path.parent.parent
-    else:
-        return None
-    is_run = (candidate / "environment.json").is_file() or (candidate / RECORDS).is_file()
-    return candidate if is_run else None
+from .store import TASKS, RecordWriter, RunLock, drop_records, read_records, repair
 
 
 def choose_run_dir(experiment: Experiment, options: RunOptions) -> tuple[Path, bool]:
     """The directory to write and whether it already holds this experiment."""
     run_dir = options.run_dir(experiment)
+    not_ours = refusal(run_dir, RUN)
+    if not_ours and not options.force:
+        raise ResultStoreError(not_ours)
     stored = run_dir / "config.yaml"
-    if not stored.exists():
+    if not stored.exists() and not not_ours:
         return run_dir, False
     identity = json.loads(json.dumps(experiment.identity()))
     try:
         previous = yaml.safe_load(stored.read_text())
         changed = differences({k: previous.get(k) for k in identity}, identity)
     except (yaml.YAMLError, AttributeError, OSError):
-        changed = ["config.yaml (unreadable)"]
+        changed = ["config.yaml (unreadable)"]  # or not ours: forced beside it below
     same = not changed
     if options.force:
         n = 2
@@ -77,10 +61,8 @@ def choose_run_dir(experiment: Experiment, options: RunOptions) -> tuple[Path, b
     if same or options.resume:
         return run_dir, True
     shown = ", ".join(changed[:6]) + (f" and {len(changed) - 6} more" if len(changed) > 6 else "")
-    raise ResultStoreError(
-        f"{run_dir} holds results of a different configuration (it differs in {shown}); use "
-        "--resume to continue it with this configuration (finished tasks that still match are "
-        "kept) or --force to write into a new directory")
+    raise ConfigChangedError(f"{run_dir} holds results of a different configuration (it "
+                             f"differs in {shown})", run_dir=run_dir, changed=changed)
 
 
 def differences(old, new, at: str = "") -> list[str]:
@@ -117,9 +99,15 @@ class RunDirectory:
         return {r["task_id"] for r in self.records}
 
     def keep(self, record: dict) -> dict:
-        """Store a new record durably and keep it; return it as stored. The fitted networks
-        it carries (``_networks``, :func:`~.execute.run_classifier`) are written to
+        """Store a new record durably and keep it; return it as stored. Its predictions, if
+        it carries them, go to their own file first (:mod:`.predictions`): a kill between
+        the two leaves a file without a record, which the next session deletes. The fitted
+        networks it carries (``_networks``, :func:`~.execute.run_classifier`) are written to
         ``networks/<data set>/<classifier>/<repetition>-<fold>.<suffix>``, not stored."""
+        kept = record.get(predictions.FIELD)
+        if kept is not None:
+            record = {k: v for k, v in record.items() if k != predictions.FIELD}
+            predictions.write(self.path, record["task_id"], kept)
         for fmt, text in (record.pop("_networks", None) or {}).items():
             where = self.path / "networks" / _slug(record["dataset"]) / _slug(record["classifier"])
             where.mkdir(parents=True, exist_ok=True)
@@ -142,10 +130,10 @@ def open_run_dir(experiment: Experiment, options: RunOptions,
     directory or it holds a different experiment (unless ``resume`` or ``force``).
     """
     path, existing = choose_run_dir(experiment, options)
-    path.mkdir(parents=True, exist_ok=True)
+    claim(path, RUN)
     with RunLock(path):
         env_path = path / "environment.json"
-        env = _read_json(env_path) if existing else None
+        env = _read_json(env_path)  # config.yaml deleted: the checksums still count
         shas = {d.name: _sha256(d.path) for d in experiment.datasets}
         # Checked before anything is written: a refused run leaves the directory as it was.
         notes = _changed_data(path, experiment, tasks, env, shas, options.rerun_changed)
@@ -158,6 +146,7 @@ def open_run_dir(experiment: Experiment, options: RunOptions,
         _write_atomic(path / TASKS, "".join(f"{t}\n" for ids in tasks.values() for t in ids))
         env, session = _open_session(env_path, env, experiment, options, shas)
         dropped = repair(path)
+        notes += _reconciled(path, experiment, tasks)
         with RecordWriter(path) as writer:
             run = RunDirectory(path, writer, _current_records(path, tasks), dropped, baseline,
                                notes)
@@ -171,6 +160,19 @@ def open_run_dir(experiment: Experiment, options: RunOptions,
                 raise
         session.update(end=_now(), tasks_run=run.n_run)
         _write_json(env_path, env)
+
+
+def _reconciled(path: Path, experiment: Experiment, tasks) -> list[str]:
+    """Delete predictions without a record; with ``predictions``, drop the records of
+    finished tasks that have none (they run again) and say so."""
+    if not experiment.predictions and not (path / predictions.DIRECTORY).is_dir():
+        return []  # nothing to reconcile, and a large directory is not read once more
+    wanted = {t for ids in tasks.values() for t in ids} if experiment.predictions else set()
+    missing = predictions.reconcile(path, read_records(path), wanted)
+    if not missing:
+        return []
+    drop_records(path, lambda r: r.get("task_id") in missing)
+    return [f"{len(missing)} finished task(s) have no kept predictions: they run again"]
 
 
 def _current_records(path: Path, tasks) -> list[dict]:
@@ -191,23 +193,48 @@ def _changed_data(path: Path, experiment: Experiment, tasks, env, shas: dict,
     set whose file's SHA-256 differs from the one its last session recorded; return what
     was dropped, as notes."""
     recorded = _recorded_sha256(env)
-    done = {r["task_id"] for r in read_records(path)} if recorded else set()
-    changed = [d for d in experiment.datasets
-               if recorded.get(d.name, shas[d.name]) != shas[d.name]
-               and done.intersection(tasks.get(d.name, ()))]
-    if not changed:
+    done = {r["task_id"] for r in read_records(path)}
+    finished = [d for d in experiment.datasets if done.intersection(tasks.get(d.name, ()))]
+    # No checksum to compare with (environment.json deleted, damaged, or from before
+    # checksums): the finished tasks cannot be verified, which is refused as a change is.
+    unverified = [d for d in finished if d.name not in recorded]
+    changed = [d for d in finished if recorded.get(d.name, shas[d.name]) != shas[d.name]]
+    if not changed and not unverified:
         return []
-    counts = {d.name: len(done.intersection(tasks[d.name])) for d in changed}
+    counts = {d.name: len(done.intersection(tasks[d.name])) for d in changed + unverified}
     if not rerun:
-        which = "; ".join(
-            f"{d.path} (data set '{d.name}', {counts[d.name]} finished task(s); SHA-256 "
-            f"{recorded[d.name][:12]}... recorded, {shas[d.name][:12]}... now)" for d in changed)
-        raise DataChangedError(f"{path}: data file(s) changed since their tasks were run: "
-                               f"{which}", datasets=[d.name for d in changed])
-    names = {d.name for d in changed}
+        raise DataChangedError(_unverified_message(path, env, unverified, counts) if unverified
+                               else _changed_message(path, changed, counts, recorded, shas),
+                               datasets=[d.name for d in changed + unverified])
+    names = {d.name for d in changed + unverified}
     drop_records(path, lambda r: r.get("dataset") in names)
     return [f"data set '{d.name}' changed since its {counts[d.name]} finished task(s) were "
-            f"run ({d.path}): they run again" for d in changed]
+            f"run ({d.path}): they run again" for d in changed] + [
+        f"data set '{d.name}' could not be verified against its {counts[d.name]} finished "
+        f"task(s) ({_env_state(path, env)}): they run again" for d in unverified]
+
+
+def _changed_message(path: Path, changed, counts, recorded, shas) -> str:
+    which = "; ".join(
+        f"{d.path} (data set '{d.name}', {counts[d.name]} finished task(s); SHA-256 "
+        f"{recorded[d.name][:12]}... recorded, {shas[d.name][:12]}... now)" for d in changed)
+    return f"{path}: data file(s) changed since their tasks were run: {which}"
+
+
+def _env_state(path: Path, env) -> str:
+    """What is wrong with a result directory's environment.json that has no checksum."""
+    env_path = path / "environment.json"
+    if not env_path.exists():
+        return f"{env_path} is missing"
+    if not isinstance(env, dict) or not isinstance(env.get("sessions"), list):
+        return f"{env_path} is damaged"
+    return f"{env_path} records no SHA-256 of its data"
+
+
+def _unverified_message(path: Path, env, unverified, counts) -> str:
+    which = ", ".join(f"'{d.name}' ({counts[d.name]} finished task(s))" for d in unverified)
+    return (f"{path}: cannot verify that the data of finished tasks is unchanged: "
+            f"{_env_state(path, env)}; data set(s) {which}")
 
 
 def _recorded_sha256(env) -> dict:

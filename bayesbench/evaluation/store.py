@@ -398,8 +398,9 @@ class _Wanted:
     ``(score, class)``, so that each record costs a few dictionary look-ups."""
 
     def __init__(self, names):
-        from .metrics import per_class_metric  # lazy: metrics imports scipy
+        from .metrics import class_score, per_class_metric  # lazy: metrics imports scipy
 
+        self.class_score = class_score
         self.names = list(names)
         self.per_class = {name: per_class_metric(name) for name in self.names}
         self.found = set()  # the names some record holds; the others are no column at all
@@ -412,9 +413,9 @@ class _Wanted:
             else:
                 score, cls = score_class
                 classes = record.get("classes") or []
-                values = (record.get("per_class") or {}).get(score)
-                held = bool(values) and cls in classes
-                value = values[classes.index(cls)] if held else None
+                value = (self.class_score(record.get("per_class") or {}, score,
+                                          classes.index(cls)) if cls in classes else None)
+                held = value is not None
             if held:
                 self.found.add(name)
             out[name] = math.nan if value is None else value

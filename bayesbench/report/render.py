@@ -7,8 +7,9 @@
    ``*`` significantly worse (a test over the folds of that data set);
    bottom rows with average ranks and wins/ties/losses against the baseline;
 2. Friedman's chi-square_F as Demšar prints it (no tie correction) and, beside
-   it, the tie-corrected value scipy reports; Iman-Davenport's F_F (computed
-   from the uncorrected chi-square_F, as in the paper); the Nemenyi and
+   it, the tie-corrected value scipy reports and its exact p-value; Iman-Davenport's
+   F_F (computed from the uncorrected chi-square_F, as in the paper; undefined at
+   perfect agreement); the Nemenyi and
    Bonferroni-Dunn critical differences;
 3. the post-hoc comparisons with the baseline as control: z, p, Holm,
    Bonferroni-Dunn, and the Wilcoxon signed-rank and sign tests over data sets,
@@ -33,7 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import stats as S
+from .. import stats
 from ..errors import StatsError
 from . import cdplot
 from .analysis import Comparison
@@ -63,13 +64,16 @@ def comparison_tables(result: Comparison, fmt: str = "text") -> list[ComparisonT
     """The tables of ``result``: for ``csv`` in the tidy layout (one value per cell, the
     headers of docs/results.md), otherwise as :func:`render_comparison` prints them."""
     tables = [_scores_table(result, fmt)]
+    over = []  # the tables of tests over data sets, which carry the comparison's warnings
     if result.friedman is not None:
-        tables += [_tests_table(result, fmt), _posthoc_table(result, fmt)]
+        over += [_tests_table(result, fmt), _posthoc_table(result, fmt)]
+    if result.nemenyi_pairs is not None:
+        over.append(_pairs_table(result, fmt))
+    warned = [t._replace(caption="\n".join([*result.warnings, t.caption])) for t in over]
+    tables += warned[:2]
     if result.effects is not None:
         tables.append(_pvalues_table(result, fmt))
-    if result.nemenyi_pairs is not None:
-        tables.append(_pairs_table(result, fmt))
-    return tables
+    return tables + warned[2:]
 
 
 def render_comparison(result: Comparison, fmt: str = "text") -> str:
@@ -86,15 +90,18 @@ def render_comparison(result: Comparison, fmt: str = "text") -> str:
     return out
 
 
-def plot_cd(result: Comparison, path, *, title: str | None = None) -> Path | list[Path]:
+def plot_cd(result: Comparison, path, *, title: str | None = None,
+            control: bool = False) -> Path | list[Path]:
     """Write Demšar's critical-difference diagram of ``result`` (PNG, SVG or PDF by suffix);
-    given a list of paths, draw it once and write each (the list of files is returned)."""
+    given a list of paths, draw it once and write each (the list of files is returned).
+    ``control``: the Bonferroni-Dunn variant against the baseline (Demšar's Figure 2)."""
     if result.nemenyi is None:
         raise StatsError("a critical-difference diagram needs at least 2 data sets and 2 classifiers"
                          + (f" ({result.notes[-1]})" if result.notes else ""))
-    return cdplot.plot_cd(result.classifiers, result.average_ranks.to_numpy(),
-                          result.nemenyi.critical_difference, path, alpha=result.alpha,
-                          n_datasets=len(result.complete), title=title)
+    cd = result.bonferroni_dunn_cd if control else result.nemenyi.critical_difference
+    return cdplot.plot_cd(result.classifiers, result.average_ranks.to_numpy(), cd, path,
+                          alpha=result.alpha, n_datasets=len(result.complete), title=title,
+                          control=result.classifiers.index(result.baseline) if control else None)
 
 
 def _direction(result: Comparison) -> str:
@@ -104,8 +111,8 @@ def _direction(result: Comparison) -> str:
 def _p(p: float, fmt: str):
     # A p-value too small for 4 decimals is shown as a bound rather than as 0.0000;
     # CSV keeps full precision for whoever reads it back.
-    if p is None or not np.isfinite(p):
-        return "-"
+    if p is None or not np.isfinite(p):  # undefined: an empty CSV cell (JSON null), as _prob
+        return "" if fmt == "csv" else "-"
     if fmt == "csv":
         return float(p)
     return f"{p:.4f}" if p >= 1e-4 else "< 0.0001"
@@ -129,7 +136,7 @@ def _cell(mean: float, std: float, sign: int, best: bool, fmt: str) -> str:
 
 def _best(mean: np.ndarray, lower_is_better: bool) -> np.ndarray:
     """Where each row's best score is, ties (at the tests' tolerance) all marked."""
-    values = S.tie_safe(mean)
+    values = stats.tie_safe(mean)
     signed = -values if lower_is_better else values
     finite = np.isfinite(signed)
     top = np.max(np.where(finite, signed, -np.inf), axis=1, keepdims=True)
@@ -156,7 +163,7 @@ def _scores_long(result: Comparison) -> ComparisonTable:
     ranks = np.full(mean.shape, np.nan)  # within the complete data sets, as the tests rank
     complete_rows = np.isfinite(mean).all(axis=1)
     if complete_rows.any() and mean.shape[1] > 1:
-        ranks[complete_rows] = S.rank_scores(mean[complete_rows],
+        ranks[complete_rows] = stats.rank_scores(mean[complete_rows],
                                              lower_is_better=result.lower_is_better)
     best = _best(mean, result.lower_is_better)
     rows = []
@@ -181,7 +188,7 @@ def _scores_caption(result: Comparison) -> str:
     caption += "; best in each row marked"
     if result.sign is not None:
         caption += (f"; v / *: significantly better / worse than {result.baseline} "
-                    f"({S.FOLD_TESTS[result.test]}, alpha = {result.alpha:g})")
+                    f"({stats.FOLD_TESTS[result.test].title}, alpha = {result.alpha:g})")
     return caption
 
 
@@ -211,6 +218,9 @@ def _tests_table(result: Comparison, fmt: str) -> ComparisonTable:
          _p(fr.pvalue, fmt)],
         ["Friedman chi2_F, tie-corrected (scipy)", fr.corrected_statistic, str(fr.df),
          _p(fr.corrected_pvalue, fmt)],
+        ["Friedman chi2_F, exact p (the ranks permuted)", fr.statistic, "",
+         _p(fr.exact_pvalue, fmt)],
+        # at perfect agreement F_F is infinite and its p-value undefined ("-"), not 0
         ["Iman-Davenport F_F (from uncorrected chi2_F)", fr.f_statistic,
          f"{fr.f_df[0]}, {fr.f_df[1]}", _p(fr.f_pvalue, fmt)],
         [f"Nemenyi critical difference (q = {q_n:.3f})", result.nemenyi.critical_difference, "", ""],
@@ -221,7 +231,7 @@ def _tests_table(result: Comparison, fmt: str) -> ComparisonTable:
     if fmt != "csv":
         return ComparisonTable("tests", caption, ["test", "statistic", "df", "p-value"], rows)
     # One value per cell: F_F's two degrees of freedom in two columns, q in its own.
-    q = {3: q_n, 4: q_bd}
+    q = {4: q_n, 5: q_bd}
     rows = [[name.split(" (q =")[0], float(stat), *(df.split(", ") + [""])[:2], p, q.get(n, "")]
             for n, (name, stat, df, p) in enumerate(rows)]
     rows = [[r[0], r[1], int(r[2]) if r[2] else "", int(r[3]) if r[3] else "", r[4], r[5]]
@@ -287,7 +297,7 @@ def _pvalues_table(result: Comparison, fmt: str) -> ComparisonTable:
                ["data set", "classifier", "p", "mark", "difference", "95% CI low", "95% CI high",
                 "P(better)", "P(rope)", "P(worse)"])
     caption = (f"each classifier against {result.baseline} on each data set: "
-               f"{S.FOLD_TESTS[result.test]} p-value and mark, mean difference (classifier - "
+               f"{stats.FOLD_TESTS[result.test].title} p-value and mark, mean difference (classifier - "
                f"{result.baseline}) with its 95% interval (Nadeau-Bengio corrected), Bayesian "
                f"correlated t-test with rope {result.rope:g}")
     return ComparisonTable("pvalues", caption, headers, rows)
@@ -344,10 +354,13 @@ def notes(result: Comparison) -> list[str]:
         notes.append("z = (R_baseline - R_i) / sqrt(k(k+1)/(6N)): positive when classifier i ranks "
                      "better. Wilcoxon: zero differences split between R+ and R- (one dropped if odd), "
                      "as Demsar does. Sign test: ties split evenly, exact two-sided binomial p.")
+        notes.append("chi2_F's exact p is the chance of a chi2_F as large when each data set's "
+                     "ranks are permuted at random (computed for few data sets and classifiers; "
+                     "'-' beyond); where it is given it is the p-value to read.")
         if not np.isfinite(result.friedman.f_statistic):
-            notes.append("F_F is infinite (p = 0) because every data set ranks the classifiers "
-                         "in the same order; with few data sets chi2_F's p-value is the one "
-                         "to read.")
+            notes.append("F_F is infinite and its p-value undefined: every data set ranks the "
+                         "classifiers in the same order, so chi2_F = N(k-1) and F_F's "
+                         "denominator is 0; read chi2_F's exact p.")
         notes.append(f"Bayesian tests (Benavoli et al. 2017): P(better) is the probability that "
                      f"the classifier beats {result.baseline} by more than the rope "
                      f"({result.rope:g}), P(rope) that the two are practically equivalent; a "
@@ -355,7 +368,7 @@ def notes(result: Comparison) -> list[str]:
         groups = result.groups()
         if groups:
             notes.append("Nemenyi cannot separate: " + "; ".join("{" + ", ".join(g) + "}" for g in groups))
-    return notes + list(result.notes)
+    return list(result.warnings) + notes + list(result.notes)
 
 
 def comparison_json(result: Comparison) -> str:
@@ -376,5 +389,6 @@ def comparison_json(result: Comparison) -> str:
     doc = {"metric": result.metric, "baseline": result.baseline, "test": result.test,
            "alpha": result.alpha, "rope": result.rope, "lower_is_better": result.lower_is_better,
            "datasets": result.datasets, "classifiers": result.classifiers,
-           "complete": list(result.complete), "tables": tables, "notes": notes(result)}
+           "complete": list(result.complete), "tables": tables,
+           "warnings": list(result.warnings), "notes": notes(result)}
     return json.dumps(doc, indent=1) + "\n"

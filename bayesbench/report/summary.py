@@ -12,6 +12,10 @@
 - ``failed_tasks.<ext>``: tasks whose learner failed (only when there are some);
 - ``comparison*.<ext>``: the statistical comparison of the classifiers (the text
   formats in one file, CSV one table per file);
+- ``pooled.<ext>`` (``pooled: true``): each metric's fold mean beside its score on the
+  test predictions of each repetition pooled over its folds (:mod:`.pooled`);
+- ``arc_frequencies.csv``: how often each arc of a learned structure was learned over the
+  folds (:mod:`.arcs`), when a classifier learned one;
 - ``scores.csv`` (and ``scores.parquet`` when pyarrow is installed): every score of
   every task in long form;
 - ``warnings.csv``: each distinct warning of a classifier on a data set, with the folds
@@ -33,6 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..data.chunks import is_chunked
 from ..errors import BayesbenchError
 from ..evaluation.metrics import (LOWER_IS_BETTER, MODEL_SCORES, PROBABILITY_METRICS,
                                   confusion_scores, needs_pooling, per_class_metric,
@@ -41,8 +46,10 @@ from ..evaluation.store import records_to_frame, run_names
 from ..spec import Experiment
 from .analysis import compare
 from .html import Section, Table
-from .pages import REPORT, Network, draw_figures, write_report
+from .pages import REPORT, Network, draw_figures, draw_prediction_figures, write_report
 from .plotting import plotting_available
+from .arcs import ARC_COLUMNS, arc_rows
+from .pooled import POOLED_CAPTION, POOLED_COLUMNS, pooled_rows
 from .render import comparison_tables, render_comparison
 from .run_warnings import WARNING_COLUMNS, WARNINGS_FILE, Warned, warned
 from .tables import EXTENSIONS, render
@@ -186,6 +193,13 @@ def write_run_summary(out_dir, experiment: Experiment, records, formats):
             path = out_dir / f"{stem}.{EXTENSIONS[fmt]}"
             path.write_text(text)
             files.append(path)
+    if experiment.pooled:
+        files += _write_pooled(out_dir, experiment, ordered, formats)
+    arcs = arc_rows(ordered, _order(ordered, "dataset", [d.name for d in experiment.datasets]),
+                    _order(ordered, "classifier", [c.label for c in experiment.classifiers]))
+    if arcs:  # a table of numbers for scripts and the consensus network: CSV only
+        files.append(out_dir / "arc_frequencies.csv")
+        files[-1].write_text(render(arcs, ARC_COLUMNS, "csv"))
     run = run_names([out_dir.resolve().parent])
     files += write_scores(out_dir, records_to_frame([ordered], run, failed=True, long=True))
     raised = warned(ordered)
@@ -198,6 +212,21 @@ def write_run_summary(out_dir, experiment: Experiment, records, formats):
     written, result, reason = write_comparison(out_dir, frame, experiment, formats,
                                                experiment.compare.baseline)
     return files + written, result, reason
+
+
+def _write_pooled(out_dir: Path, experiment: Experiment, records, formats) -> list[Path]:
+    """``pooled.<ext>`` (:mod:`.pooled`), the AUC from the predictions the run kept beside
+    ``out_dir``."""
+    rows = pooled_rows(records, experiment.metrics,
+                       _order(records, "dataset", [d.name for d in experiment.datasets]),
+                       _order(records, "classifier", [c.label for c in experiment.classifiers]),
+                       out_dir.parent if experiment.predictions else None)
+    files = []
+    for fmt in formats:
+        files.append(out_dir / f"pooled.{EXTENSIONS[fmt]}")
+        files[-1].write_text(render(rows, POOLED_COLUMNS, fmt,
+                                    caption=None if fmt == "csv" else POOLED_CAPTION))
+    return files
 
 
 def write_scores(out_dir, long) -> list[Path]:
@@ -221,7 +250,7 @@ def _tables(records, pooled, small, experiment: Experiment, fmt):
     for metric in experiment.metrics:
         rows, headers = metric_table(records_for(metric, records, pooled, small), metric,
                                      datasets, classifiers, fmt, small)
-        caption = _metric_caption(metric, cv, datasets, small)
+        caption = _metric_caption(metric, cv, datasets, small, _hashed(experiment))
         notes = seen + probability_notes(records, metric, classifiers)
         if fmt == "latex" and notes:  # a LaTeX table's notes go into its caption
             caption = " ".join([f"{caption}."] + notes)
@@ -275,9 +304,9 @@ def probability_notes(records, metric: str, classifiers) -> list[str]:
     return [f"{', '.join(names)}: {why}, so no {title(metric)} (left empty)"]
 
 
-def _metric_caption(metric: str, cv, datasets, small) -> str:
+def _metric_caption(metric: str, cv, datasets, small, hashed=()) -> str:
     caption = (f"{title(metric)}: mean ± std over {cv.n_repetitions} repetition(s) "
-               f"of {_cv_words(cv)}")
+               f"of {_cv_words(cv, hashed)}")
     if needs_pooling(metric) and small:
         caption += (f"; on {', '.join(d for d in datasets if d in small)} (a test fold "
                     f"smaller than the number of classes) from the confusion matrix "
@@ -293,7 +322,18 @@ def file_stem(metric: str) -> str:
     return "_".join(per_class).replace("/", "_").replace(" ", "_")
 
 
-def _cv_words(cv) -> str:
+def _hashed(experiment: Experiment) -> list[str]:
+    """The data sets read in chunks: their folds are dealt by a hash of the row index."""
+    return [d.name for d in experiment.datasets if d.chunked or is_chunked(d.path)]
+
+
+def _cv_words(cv, hashed=()) -> str:
+    """The validation in words; ``hashed``: the data sets (read in chunks) whose folds are
+    dealt by a hash of the row index, which is not stratified whatever ``cv`` says."""
+    if cv.kind == "kfold" and hashed:
+        return (f"{cv.folds}-fold cross-validation, folds dealt by a hash of the row index "
+                f"(not stratified) on {', '.join(hashed)}"
+                + (", stratified on the others" if cv.stratified else ""))
     if cv.kind == "kfold":
         return f"{'stratified ' if cv.stratified else ''}{cv.folds}-fold cross-validation"
     if cv.kind == "holdout":
@@ -433,11 +473,16 @@ class RunOutputs(NamedTuple):
 
 
 def finalize_run(run_dir, experiment: Experiment, records, formats) -> RunOutputs:
-    """The summary tables (:func:`write_run_summary`), the figures (the comparison's and
-    the first fold's learned networks, in ``<run>/figures``) and ``<run>/report.html``."""
+    """The summary tables (:func:`write_run_summary`), the figures (the comparison's, the
+    first fold's learned networks and, with kept predictions, the ROC, precision-recall and
+    reliability curves, in ``<run>/figures``) and ``<run>/report.html``."""
     run_dir = Path(run_dir)
     files, result, reason = write_run_summary(run_dir / "summary", experiment, records, formats)
     drawn = draw_figures(run_dir, result, first_fold_networks(records, experiment))
+    if experiment.predictions:
+        draw_prediction_figures(run_dir, task_order(records, experiment),
+                                [d.name for d in experiment.datasets],
+                                [c.label for c in experiment.classifiers], drawn)
     raised = tuple(warned(task_order(records, experiment)))
     report = write_report(run_dir / REPORT, title=f"bayesbench: {experiment.name}",
                           protocol=protocol(experiment, records),
@@ -466,7 +511,8 @@ def metric_tables(experiment: Experiment, records) -> list[Table]:
     for metric in experiment.metrics:
         rows, headers = metric_table(records_for(metric, ordered, pooled, small), metric,
                                      datasets, classifiers, "text", small)
-        tables.append(Table(_metric_caption(metric, experiment.cv, datasets, small),
+        tables.append(Table(_metric_caption(metric, experiment.cv, datasets, small,
+                                            _hashed(experiment)),
                             headers=headers, rows=rows))
     return tables
 
@@ -485,7 +531,8 @@ def protocol(experiment: Experiment, records) -> list[tuple]:
     return [("data sets", [d.name for d in experiment.datasets]),
             ("classifiers", [f"{c.label} ({c.learner}{_params(c.params)})"
                              for c in experiment.classifiers]),
-            ("validation", f"{experiment.cv.n_repetitions} repetition(s) of {_cv_words(experiment.cv)}"),
+            ("validation", f"{experiment.cv.n_repetitions} repetition(s) of "
+                           f"{_cv_words(experiment.cv, _hashed(experiment))}"),
             ("preprocessing", f"impute {pre.impute}, discretize {pre.discretize}"
                               + (f" ({pre.bins} bins)" if pre.discretize in ("width", "frequency") else "")
                               + f", fitted on the {'training fold' if pre.scope == 'fold' else 'whole data set'}"),

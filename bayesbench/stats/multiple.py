@@ -13,6 +13,10 @@ default follows the paper:
 * :func:`wilcoxon` splits the ranks of zero differences between R+ and R- and
   drops one zero when their number is odd (``zero_method="demsar"``); scipy's
   ``"wilcox"``, ``"pratt"`` and ``"zsplit"`` are there too.
+* :func:`friedman` also returns the exact p-value of chi-square_F (the permutation
+  distribution of the ranks) where it can be computed within a bound, and leaves
+  Iman-Davenport's F_F undefined where it is: when every data set ranks the classifiers
+  alike, chi-square_F = N(k-1), F_F's denominator is 0, and its p-value is not 0.
 * :func:`sign_test` returns the exact two-sided binomial p-value; the paper's
   Table 3 of critical values is effectively one-sided (11 wins of 14 is
   "significant" there, p = 0.057 two-sided).
@@ -22,6 +26,8 @@ Multiple Data Sets, Journal of Machine Learning Research 7:1-30.
 """
 from __future__ import annotations
 
+import itertools
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -31,7 +37,8 @@ from ..errors import StatsError
 from ..measures.ties import TIE_DECIMALS, tie_safe
 
 __all__ = [
-    "TIE_DECIMALS", "tie_safe", "average_ranks", "rank_scores", "FriedmanResult", "friedman", "nemenyi_q",
+    "TIE_DECIMALS", "tie_safe", "average_ranks", "rank_scores", "FriedmanResult", "friedman",
+    "friedman_exact_pvalue", "nemenyi_q",
     "bonferroni_dunn_q", "critical_difference", "NemenyiResult", "nemenyi", "cd_groups", "ControlResult",
     "control_ztest",
     "AdjustedResult", "holm", "bonferroni", "WilcoxonResult", "wilcoxon", "wilcoxon_rows",
@@ -104,7 +111,14 @@ class FriedmanResult:
     (k-1, (k-1)(N-1)) degrees of freedom; Demšar recommends it over chi2_F.
     ``corrected_statistic``/``corrected_pvalue``: chi2_F divided by
     C = 1 - sum(t^3 - t) / (N k (k^2 - 1)) over the groups of tied ranks, as
-    ``scipy.stats.friedmanchisquare`` reports it.
+    ``scipy.stats.friedmanchisquare`` reports it. ``exact_pvalue``: P(chi2_F >= the
+    observed) when each data set's ranks (ties as they are) are permuted at random,
+    independently (:func:`friedman_exact_pvalue`); NaN beyond :data:`MAX_EXACT_WORK`.
+
+    At perfect agreement (every data set ranks the classifiers alike, chi2_F = N(k-1))
+    F_F is infinite and its F distribution says nothing: ``f_statistic`` is infinite and
+    ``f_pvalue`` NaN (undefined); read ``exact_pvalue`` (or ``pvalue``) there. When every
+    score ties, chi2_F = 0 and every p-value is 1.
     """
 
     statistic: float
@@ -118,6 +132,44 @@ class FriedmanResult:
     average_ranks: np.ndarray
     n_datasets: int
     n_classifiers: int
+    exact_pvalue: float = float("nan")
+
+
+#: The exact Friedman distribution is computed when its steps (one per data set) hold at most
+#: this many (distribution state, arrangement of the ranks) pairs in all, and k <= 7 (7!
+#: arrangements): well under a second. Beyond it chi2_F's approximation is good (many data
+#: sets), and the bound keeps every comparison's cost small.
+MAX_EXACT_WORK = 1_000_000
+
+
+def friedman_exact_pvalue(ranks) -> float:
+    """P(chi2_F >= observed) under the null hypothesis that, within each data set, every
+    arrangement of its ranks (ties kept) is equally likely; NaN when the computation would
+    exceed :data:`MAX_EXACT_WORK`.
+
+    chi2_F grows with sum_j R_j^2 (the R_j rank sums), so the distribution of the sorted
+    vector of doubled rank sums (integers, mid-ranks included) is built one data set at a
+    time: sorting is exact because the rows are exchangeable across classifiers.
+    """
+    r = np.rint(2 * _matrix(ranks)).astype(np.int64)
+    k = r.shape[1]
+    base = int(r.sum()) + 1  # a doubled rank sum is below it: one int64 key per state
+    if math.factorial(k) > 5040 or base ** k >= 2 ** 62:
+        return float("nan")
+    radix = base ** np.arange(k, dtype=np.int64)
+    states, probs, work = np.zeros((1, k), dtype=np.int64), np.ones(1), 0
+    for row in r:
+        arrangements = np.array(sorted(set(itertools.permutations(row.tolist()))), dtype=np.int64)
+        work += states.shape[0] * arrangements.shape[0]
+        if work > MAX_EXACT_WORK:
+            return float("nan")
+        grown = np.sort((states[:, None, :] + arrangements[None, :, :]).reshape(-1, k), axis=1)
+        _, first, where = np.unique(grown @ radix, return_index=True, return_inverse=True)
+        states = grown[first]
+        probs = np.bincount(where.ravel(), weights=np.repeat(probs / arrangements.shape[0],
+                                                             arrangements.shape[0]))
+    observed = int(np.sum(r.sum(axis=0) ** 2))
+    return float(min(1.0, probs[np.sum(states ** 2, axis=1) >= observed].sum()))
 
 
 def friedman(ranks) -> FriedmanResult:
@@ -140,8 +192,8 @@ def friedman(ranks) -> FriedmanResult:
     f_df = (k - 1, (k - 1) * (n - 1))
     denominator = n * (k - 1) - chi2
     from scipy import stats as _st  # lazy: scipy.stats, 0.5 s; config loads stats
-    if denominator <= 0:  # every data set ranks the classifiers identically
-        f_stat, f_p = float("inf"), 0.0
+    if denominator <= 1e-9 * n * (k - 1):  # every data set ranks the classifiers alike
+        f_stat, f_p = float("inf"), float("nan")  # F_F's distribution does not apply
     else:
         f_stat = (n - 1) * chi2 / denominator
         f_p = float(_st.f.sf(f_stat, *f_df))
@@ -153,7 +205,8 @@ def friedman(ranks) -> FriedmanResult:
         statistic=chi2, pvalue=float(_st.chi2.sf(chi2, df)), df=df,
         f_statistic=float(f_stat), f_pvalue=f_p, f_df=f_df,
         corrected_statistic=float(corrected), corrected_pvalue=float(_st.chi2.sf(corrected, df)),
-        average_ranks=avg, n_datasets=n, n_classifiers=k)
+        average_ranks=avg, n_datasets=n, n_classifiers=k,
+        exact_pvalue=friedman_exact_pvalue(r))
 
 
 def _check_alpha(alpha: float) -> None:

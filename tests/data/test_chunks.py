@@ -1,6 +1,8 @@
 """Chunked data sets: read chunk by chunk, coded exactly as one CSV file of all their rows."""
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bayesbench.data import load_dataset
 from bayesbench.data.chunks import (chunk_files, chunks, is_chunked, numeric_chunks,
@@ -180,7 +182,61 @@ def test_a_glob_of_files_of_several_kinds_is_refused(tmp_path):
     (tmp_path / "d").mkdir()
     (tmp_path / "d" / "0.csv").write_text("a,class\nx,y\n")
     (tmp_path / "d" / "notes").write_text("not data\n")
-    with pytest.raises(DataError, match=r"reads files of one kind among \.csv, \.parquet, "
-                                        r"\.arff; found \(no extension\), \.csv"):
+    with pytest.raises(DataError, match=r"reads files of one kind among \.arff, \.csv, "
+                                        r"\.parquet; found \(no extension\), \.csv"):
         chunk_files(tmp_path / "d" / "*")
     assert chunk_files(tmp_path / "d") == (str(tmp_path / "d" / "0.csv"),)
+
+
+# ------------------------------- one reader's checks, whole or in chunks (issue 25, class 3)
+
+def _whole_or_chunked(path, chunk_rows):
+    """The outcome of reading one CSV file whole and as a chunked data set: the class labels
+    of every row, or the error's message."""
+    def whole():
+        try:
+            ds = load_dataset(path, delimiter=",")
+            return [ds.class_names[c] for c in ds.y]
+        except DataError as exc:
+            return str(exc)
+
+    def chunked():
+        try:
+            source = scan(path.parent, chunk_rows=chunk_rows)
+            return [source.class_names[c] for _, _, y in chunks(source, 0, chunk_rows) for c in y]
+        except DataError as exc:
+            return str(exc)
+    return whole(), chunked()
+
+
+DEFECTS = {
+    "short row": lambda rows: rows[:-1] + [rows[-1].rsplit(",", 1)[0]],
+    "long row": lambda rows: rows[:-1] + [rows[-1] + ",z"],
+    "duplicate name": lambda rows: ["a,a,c"] + rows[1:],
+    "empty name": lambda rows: ["a,,c"] + rows[1:],
+    "semicolons": lambda rows: [r.replace(",", ";") for r in rows],
+    "NUL byte": lambda rows: rows[:-1] + [rows[-1].replace("x", "x\0", 1)],
+    "quoted line break": lambda rows: rows[:-1] + ['"x\ny",' + rows[-1].split(",", 1)[1]],
+    "nothing": lambda rows: rows,
+}
+ENCODINGS = {"utf-8": "utf-8", "BOM": "utf-8-sig", "Latin-1": "latin-1", "UTF-16": "utf-16"}
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+@given(n=st.integers(2, 12), defect=st.sampled_from(sorted(DEFECTS)), where=st.integers(0, 11),
+       encoding=st.sampled_from(sorted(ENCODINGS)), chunk_rows=st.integers(1, 5),
+       accent=st.booleans())
+def test_a_csv_file_reads_the_same_whole_and_in_chunks(tmp_path_factory, n, defect, where,
+                                                       encoding, chunk_rows, accent):
+    """Short and long rows, a ';' delimiter, duplicated and empty header names and NUL bytes
+    were accepted in chunks; long rows, Latin-1 and UTF-16 ended in a traceback; a BOM was
+    refused. Every such file now gets the same one-line error (or the same rows) both ways."""
+    rows = [f"{'xé' if accent and i == 1 else 'x'}{i % 3},y{i % 2},{'pq'[i % 2]}"
+            for i in range(n)]
+    cut = min(where, n - 1) + 1
+    text = "\n".join(["a,b,c"] + DEFECTS[defect](rows[:cut]) + rows[cut:]) + "\n"
+    path = tmp_path_factory.mktemp("one") / "part.csv"
+    path.write_bytes(text.encode(ENCODINGS[encoding]))
+    whole, chunked = _whole_or_chunked(path, chunk_rows)
+    assert chunked == whole
+    assert isinstance(whole, list) or "\n" not in whole

@@ -17,7 +17,7 @@ def test_libsvm_standard_layout(tmp_path):
                  "# a comment line\n+1 1:0.5 3:2\n-1 2:1   # trailing comment\n\n+1 1:1 2:? 3:4\n")
     ds = load_dataset(path)
     assert ds.attribute_names == ["att_1", "att_2", "att_3"]
-    assert ds.target.name == "class" and ds.class_names == ("-1", "+1")
+    assert ds.target.name == "class" and ds.class_names == ("-1", "1")
     np.testing.assert_array_equal(ds.numeric_matrix(),
                                   [[0.5, 0.0, 2.0], [0.0, 1.0, 0.0], [1.0, np.nan, 4.0]])
     assert ds.y.tolist() == [1, 0, 1]

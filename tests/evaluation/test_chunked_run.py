@@ -208,3 +208,15 @@ def test_the_sums_of_losses_are_exact_however_the_rows_are_grouped():
         groups = np.array_split(rng.permutation(values), n_groups)
         total = sum((ExactSum.of(g) for g in groups), ExactSum())
         assert total.value == math.fsum(values)
+
+
+def test_the_report_calls_hashed_folds_what_they_are(parts, serial):
+    """The folds of a chunked data set are dealt by a hash of the row index (issue 25): the
+    captions and the report's protocol said "stratified"."""
+    run_dir = parts / "serial"
+    texts = [p.read_text() for p in sorted((run_dir / "summary").glob("accuracy.*"))
+             if p.suffix != ".csv"]  # a CSV table has no caption
+    texts.append((run_dir / "report.html").read_text())
+    for text in texts:
+        assert "folds dealt by a hash of the row index (not stratified) on parts" in text
+        assert "stratified 5-fold" not in text

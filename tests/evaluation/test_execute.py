@@ -162,7 +162,9 @@ def test_asking_for_a_model_score_gives_the_tasks_other_ids(tmp_path):
 # ------------------------------------------------------------------ count subtraction
 COUNTED = [{"name": "nb", "params": {"alpha": [0, 0.5, 1]}}, "tan", "ddr_tan",
            {"name": "tan", "label": "tan_bic", "params": {"criterion": "bic", "root": 1}},
-           {"name": "kdb", "params": {"k": [0, 1, 2]}}, "aode",
+           {"name": "kdb", "params": {"k": [0, 1, 2, 4]}}, "aode",
+           {"name": "ande", "params": {"n": [1, 2]}},
+           {"name": "ande", "label": "ande_sr", "params": {"subsumption": 10}},
            {"name": "nb", "label": "manb", "params": {"weights": "manb"}}]
 
 
@@ -175,7 +177,7 @@ COUNTED = [{"name": "nb", "params": {"alpha": [0, 0.5, 1]}}, "tan", "ddr_tan",
                                                    "impute": "mean_mode"},
      "cv": {"folds": 4}, "classifiers": COUNTED},
     {"datasets": ["house-votes-84"], "cv": {"holdout": 0.3},
-     "classifiers": ["nb", "tan", "aode"]},
+     "classifiers": ["nb", "tan", "aode", "ande"]},
     # Discretization fitted per training fold: no subtraction.
     {"datasets": ["iris", "glass"], "preprocess": {"discretize": "mdl"},
      "classifiers": ["nb", "tan"]},

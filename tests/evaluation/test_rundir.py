@@ -13,8 +13,8 @@ import pytest
 import yaml
 
 from bayesbench.config import load_config
-from bayesbench.errors import DataChangedError, ResultStoreError
-from bayesbench.evaluation.rundir import owning_run
+from bayesbench.errors import ConfigChangedError, DataChangedError, ResultStoreError
+from bayesbench.evaluation.ownership import MARKER, RUN, claim, owning_run
 from bayesbench.evaluation.store import RECORDS, read_records
 from helpers import run, small_config, stable_order, without_timings
 
@@ -105,8 +105,10 @@ def test_different_config_is_refused_unless_resume_or_force(uci_dir, tmp_path):
     cfg = small_config(uci_dir, tmp_path, datasets=["lenses"], classifiers=["nb"])
     first = run(cfg, jobs=1, quiet=True)
     changed = small_config(uci_dir, tmp_path, datasets=["lenses"], classifiers=["nb", "tan"])
-    with pytest.raises(ResultStoreError, match=r"different configuration \(it differs in classifiers\)"):
+    with pytest.raises(ConfigChangedError, match=r"different configuration \(it differs in classifiers\)") as info:
         run(changed, jobs=1, quiet=True)
+    # The library names what differs, never the command line's flags (docs/design.md).
+    assert "--" not in str(info.value) and info.value.changed == ("classifiers",)
     # The keys that differ are named, down to the one value that changed.
     seeded = small_config(uci_dir, tmp_path, datasets=["lenses"], classifiers=["nb"], seed=4,
                           cv={"folds": 3, "repeats": 2})
@@ -123,8 +125,7 @@ def test_different_config_is_refused_unless_resume_or_force(uci_dir, tmp_path):
 
 def test_a_second_writer_is_refused_by_the_lock(uci_dir, tmp_path):
     cfg = small_config(uci_dir, tmp_path, datasets=["lenses"], classifiers=["nb"])
-    out = tmp_path / "out"
-    out.mkdir()
+    out = claim(tmp_path / "out", RUN)  # as a live run has claimed it
     (out / "lock").write_text(f"{socket.gethostname()} {os.getpid()}\n")  # a live owner
     with pytest.raises(ResultStoreError, match="in use by another run"):
         run(cfg, jobs=1, quiet=True)
@@ -216,9 +217,112 @@ def test_owning_run_names_the_files_a_result_directory_owns(finished, tmp_path):
     _, result = finished
     run_dir = result.run_dir.resolve()
     for name in ("records.jsonl", "config.yaml", "environment.json", "tasks.txt", "lock",
-                 "records.jsonl.tmp", "summary/accuracy.txt", "summary/new.csv"):
+                 "records.jsonl.tmp", "summary/accuracy.txt", "summary/new.csv", "report.html",
+                 "figures/cd.svg", "notes.txt", "."):
         assert owning_run(run_dir / name) == run_dir, name
     (tmp_path / "link.jsonl").symlink_to(run_dir / "records.jsonl")
     assert owning_run(tmp_path / "link.jsonl") == run_dir
-    for other in (run_dir / "notes.txt", tmp_path / "records.jsonl", tmp_path / "summary" / "x"):
+    for other in (tmp_path / "records.jsonl", tmp_path / "summary" / "x", tmp_path):
         assert owning_run(other) is None, other
+
+
+# ------------------------------------------------- outputs never written over (issue 25, class 2)
+
+def _users_directory(path):
+    """A directory of the user's: a report, a task list and a figure bayesbench did not write."""
+    (path / "figures").mkdir(parents=True)
+    files = {"report.html": "<p>mine</p>", "tasks.txt": "my tasks\n",
+             "figures/cd.svg": "<svg>mine</svg>"}
+    for name, text in files.items():
+        (path / name).write_text(text)
+    return files
+
+
+@pytest.mark.parametrize("how", [{}, {"resume": True}])
+def test_a_directory_bayesbench_did_not_make_is_refused_not_written_over(uci_dir, tmp_path, how):
+    cfg = small_config(uci_dir, tmp_path, datasets=["lenses"], classifiers=["nb"])
+    out = tmp_path / "out"
+    files = _users_directory(out)
+    with pytest.raises(ResultStoreError) as info:
+        run(cfg, jobs=1, quiet=True, **how)
+    message = str(info.value)
+    assert "\n" not in message and message.startswith(f"{out} is not a result directory of "
+                                                       "bayesbench's: it holds files")
+    assert "choose a new or empty directory" in message
+    assert {n: (out / n).read_text() for n in files} == files
+    assert sorted(p.name for p in out.iterdir()) == ["figures", "report.html", "tasks.txt"]
+    forced = run(cfg, jobs=1, quiet=True, force=True)  # a new directory beside it
+    assert forced.run_dir == tmp_path / "out-2" and (forced.run_dir / MARKER).is_file()
+
+
+def test_a_config_in_the_output_directory_is_never_replaced(uci_dir, tmp_path):
+    """`run DIR/config.yaml -o DIR`, then --resume as the refusal used to advise, replaced the
+    user's config and lost its comments."""
+    out = tmp_path / "exp"
+    out.mkdir()
+    config = out / "config.yaml"
+    config.write_text("# my comments\n" + yaml.safe_dump({
+        "name": "t", "seed": 3, "data_dirs": [str(uci_dir)], "datasets": ["lenses"],
+        "cv": {"folds": 3}, "classifiers": ["nb"]}))
+    before = config.read_text()
+    for how in ({}, {"resume": True}):
+        with pytest.raises(ResultStoreError, match=r"it holds files bayesbench did not write "
+                                                   r"\(config\.yaml\)"):
+            run(load_config(config), output=out, jobs=1, quiet=True, **how)
+        assert config.read_text() == before
+
+
+def test_an_empty_directory_is_claimed_and_marked(uci_dir, tmp_path):
+    cfg = small_config(uci_dir, tmp_path, datasets=["lenses"], classifiers=["nb"])
+    (tmp_path / "out").mkdir()
+    first = run(cfg, jobs=1, quiet=True)
+    assert json.loads((first.run_dir / MARKER).read_text())["kind"] == RUN
+    assert run(cfg, jobs=1, quiet=True).n_run == 0  # its own directory: continued
+
+
+# ------------------------------------------------------ resume without integrity (class 4)
+
+@pytest.mark.parametrize("damage, words", [
+    ("delete", "environment.json is missing"),
+    ("truncate", "environment.json is damaged"),
+    ("no checksums", "environment.json records no SHA-256 of its data"),
+])
+def test_resume_refuses_when_the_data_cannot_be_verified(uci_dir, tmp_path, damage, words):
+    data = _lenses_copy(uci_dir, tmp_path)
+    cfg = small_config(uci_dir, tmp_path, data_dirs=[str(data)], classifiers=["nb"],
+                       datasets=["lenses"])
+    first = run(cfg, jobs=1, quiet=True)
+    env = first.run_dir / "environment.json"
+    if damage == "delete":
+        env.unlink()
+    elif damage == "truncate":
+        env.write_text(env.read_text()[:40])
+    else:
+        record = json.loads(env.read_text())
+        for session in record["sessions"]:
+            session.pop("data_sha256")
+        env.write_text(json.dumps(record))
+    _change_a_value(data / "lenses.arff")  # which nothing can tell any more
+    before = (first.run_dir / RECORDS).read_bytes()
+    with pytest.raises(DataChangedError) as info:
+        run(cfg, jobs=1, quiet=True, resume=True)
+    message = str(info.value)
+    assert words in message and str(first.run_dir) in message and "\n" not in message
+    assert "'lenses' (" in message and info.value.datasets == ("lenses",)
+    assert (first.run_dir / RECORDS).read_bytes() == before
+    again = run(cfg, jobs=1, quiet=True, rerun_changed=True)
+    assert (again.n_skipped, again.n_run) == (0, first.n_tasks)
+    fresh = run(small_config(uci_dir, tmp_path / "fresh", data_dirs=[str(data)],
+                             classifiers=["nb"], datasets=["lenses"]), jobs=1, quiet=True)
+    assert _final(first.run_dir) == _final(fresh.run_dir)
+
+
+def test_a_deleted_config_does_not_hide_a_changed_data_file(uci_dir, tmp_path):
+    data = _lenses_copy(uci_dir, tmp_path)
+    cfg = small_config(uci_dir, tmp_path, data_dirs=[str(data)], classifiers=["nb"],
+                       datasets=["lenses"])
+    first = run(cfg, jobs=1, quiet=True)
+    (first.run_dir / "config.yaml").unlink()
+    _change_a_value(data / "lenses.arff")
+    with pytest.raises(DataChangedError, match="data file\\(s\\) changed since their tasks"):
+        run(cfg, jobs=1, quiet=True, resume=True)

@@ -126,8 +126,15 @@ def test_an_infinite_iman_davenport_statistic_is_explained():
                                       index=["d1", "d2"]))
     assert cmp.friedman.statistic == pytest.approx(4.0)
     assert cmp.friedman.pvalue == pytest.approx(np.exp(-2.0))  # chi-square, 2 df: exp(-x/2)
-    assert np.isinf(cmp.friedman.f_statistic)
-    assert "F_F is infinite (p = 0) because every data set ranks the classifiers in the same order" \
-        in render_comparison(cmp, "text")
+    assert np.isinf(cmp.friedman.f_statistic) and np.isnan(cmp.friedman.f_pvalue)
+    assert cmp.friedman.exact_pvalue == pytest.approx(1 / 6)  # 3! of 3!^2 arrangements agree
+    text = render_comparison(cmp, "text")
+    assert "F_F is infinite and its p-value undefined: every data set ranks the classifiers " \
+        "in the same order" in text
+    assert "< 0.0001" not in text
+    iman = next(line for line in text.splitlines() if line.startswith("Iman-Davenport"))
+    assert iman.split()[-4:] == ["inf", "2,", "2", "-"]  # F_F's p-value undefined, not 0
+    exact = next(line for line in text.splitlines() if "exact p" in line)
+    assert exact.rstrip().endswith("0.1667")
     assert "F_F is infinite" not in render_comparison(compare_scores(pd.DataFrame(
         {"A": [0.9, 0.6], "B": [0.7, 0.8]}, index=["d1", "d2"])), "text")

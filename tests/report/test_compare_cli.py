@@ -282,3 +282,46 @@ def test_quiet_compare_prints_nothing_and_writes_what_it_is_asked(table6_csv, tm
     assert CliRunner().invoke(main, ["compare", str(table6_csv), "-q"]).stdout == ""
     bad = CliRunner().invoke(main, ["compare", str(table6_csv), "-q", "--baseline", "nope"])
     assert bad.exit_code == 2 and "nope" in bad.stderr
+
+
+# ------------------------------------------ compare never writes over what is not its own (issue 25)
+
+def _compared_run(tmp_path, ttest_ref):
+    run = tmp_path / "run"
+    write_run(run, three_datasets(ttest_ref).to_dict("records"))
+    (run / "figures").mkdir()
+    for name, text in {"report.html": "<p>the run's</p>", "figures/cd.svg": "<svg/>"}.items():
+        (run / name).write_text(text)
+    return run
+
+
+@pytest.mark.parametrize("args, flag", [
+    (["--report", "{run}"], "--report"),
+    (["--report", "{run}/figures"], "--report"),
+    (["-o", "{run}/report.html"], "--output"),
+    (["--plot", "{run}/figures/cd.svg"], "--plot"),
+])
+def test_compare_never_writes_into_a_result_directory(tmp_path, ttest_ref, args, flag):
+    run = _compared_run(tmp_path, ttest_ref)
+    before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
+    res = CliRunner().invoke(main, ["compare", str(run), *[a.format(run=run) for a in args]])
+    assert res.exit_code == 2
+    [line] = res.stderr.splitlines()
+    assert line.startswith(f"bayesbench: error: {flag}: ")
+    assert f"belongs to the result directory {run}; write the output elsewhere" in line
+    assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
+
+
+def test_compare_report_refuses_a_directory_of_the_users_and_reuses_its_own(tmp_path, ttest_ref):
+    run = _compared_run(tmp_path, ttest_ref)
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "report.html").write_text("<p>mine</p>")
+    res = CliRunner().invoke(main, ["compare", str(run), "--report", str(mine)])
+    assert res.exit_code == 2 and "not a comparison report of bayesbench's" in res.stderr
+    assert "choose a new or empty directory" in res.stderr
+    assert (mine / "report.html").read_text() == "<p>mine</p>"
+    for _ in range(2):  # a new directory, then the same one again: its own
+        res = CliRunner().invoke(main, ["compare", str(run), "--report", str(tmp_path / "cmp")])
+        assert res.exit_code == 0, res.stderr
+        assert (tmp_path / "cmp" / "report.html").is_file()

@@ -146,6 +146,75 @@ def test_friedman_without_ties_equals_scipy():
     assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
 
 
+# ---- Friedman at its boundaries (issue 25, class 8) -----------------------------------------
+
+def brute_force_exact_p(ranks) -> float:
+    """P(sum_j R_j^2 >= observed) over every arrangement of every row's ranks, enumerated."""
+    import itertools
+
+    ranks = np.asarray(ranks, dtype=float)
+    observed = np.sum(ranks.sum(axis=0) ** 2)
+    rows = [list(itertools.permutations(row)) for row in ranks]
+    hits = total = 0
+    for choice in itertools.product(*rows):
+        total += 1
+        hits += np.sum(np.sum(choice, axis=0) ** 2) >= observed - 1e-9
+    return hits / total
+
+
+def test_perfect_agreement_of_two_on_three_is_the_exact_sign_test():
+    """Same winner on 3 data sets: chi2_F = N(k-1) = 3, p 0.083; exact p = sign test 0.25."""
+    res = S.friedman(S.rank_scores([[0.9, 0.8], [0.9, 0.7], [0.95, 0.6]]))
+    assert res.statistic == pytest.approx(3.0)
+    assert res.pvalue == pytest.approx(sst.chi2.sf(3.0, 1)) and round(res.pvalue, 3) == 0.083
+    assert res.exact_pvalue == pytest.approx(sst.binomtest(3, 3, 0.5).pvalue) == 0.25
+    assert res.f_statistic == np.inf and np.isnan(res.f_pvalue)  # never "p < 0.0001"
+
+
+@pytest.mark.parametrize("ranks, p", [
+    # Siegel (1956), Table N: k = 3, N = 3, chi2_r = 6.0 -> p = .028 (= 6 / 6^3)
+    ([[1, 2, 3]] * 3, 1 / 36),
+    # Siegel (1956), Table N: k = 4, N = 2, chi2_r = 6.0 -> p = .042 (= 24 / 24^2)
+    ([[1, 2, 3, 4]] * 2, 1 / 24),
+])
+def test_exact_p_of_published_tables_at_perfect_agreement(ranks, p):
+    res = S.friedman(ranks)
+    assert res.statistic == pytest.approx(len(ranks) * (len(ranks[0]) - 1))
+    assert res.exact_pvalue == pytest.approx(p, abs=1e-12)
+    assert res.exact_pvalue == pytest.approx(brute_force_exact_p(ranks), abs=1e-12)
+    assert np.isnan(res.f_pvalue)
+
+
+def test_all_ties_give_no_evidence():
+    res = S.friedman(S.rank_scores(np.full((4, 3), 0.5)))
+    assert res.statistic == 0 and res.pvalue == 1 and res.exact_pvalue == pytest.approx(1.0)
+    assert res.f_statistic == 0 and res.f_pvalue == pytest.approx(1.0)
+    assert res.corrected_pvalue == 1
+
+
+def test_two_data_sets():
+    ranks = [[1, 2, 3], [2, 1, 3]]
+    res = S.friedman(ranks)
+    assert res.exact_pvalue == pytest.approx(brute_force_exact_p(ranks), abs=1e-12)
+    assert np.isfinite(res.f_statistic) and 0 < res.f_pvalue < 1
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, database=None)
+@given(st.sampled_from([(2, 2), (2, 5), (3, 2), (3, 4), (4, 2)]).flatmap(lambda kn: st.lists(
+    st.lists(st.integers(0, 2), min_size=kn[0], max_size=kn[0]), min_size=2, max_size=kn[1])))
+def test_exact_p_equals_enumeration_ties_included(scores):
+    ranks = S.rank_scores(scores)
+    res = S.friedman(ranks)
+    assert res.exact_pvalue == pytest.approx(brute_force_exact_p(ranks), abs=1e-12)
+    assert not (res.f_pvalue == 0)  # an F p-value of exactly 0 is the boundary's symptom
+
+
+def test_exact_p_is_left_out_beyond_its_bound():
+    ranks = S.rank_scores(np.random.default_rng(0).random((3, 8)))  # 8! arrangements a row
+    assert np.isnan(S.friedman_exact_pvalue(ranks))
+    assert np.isnan(S.friedman(ranks).exact_pvalue)
+
+
 def test_friedman_rejects_non_ranks():
     with pytest.raises(StatsError, match="k\\(k\\+1\\)/2"):
         S.friedman([[1, 1], [1, 2]])

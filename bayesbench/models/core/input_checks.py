@@ -7,7 +7,10 @@ integer-coded, boolean or integral float columns. An array's column names may be
 to ``fit`` as ``feature_names`` (:func:`given_feature_names`); a DataFrame's are its
 columns'. Continuous learners take a finite numeric matrix
 or a DataFrame of numeric columns. Both refuse sparse and complex input, and name
-the row, attribute or shape at fault in one line. Where scikit-learn's estimator
+the row, attribute or shape at fault in one line. A code, a cardinality or a number of
+classes is bounded by the limit on a table of counts (:func:`~bayesbench.measures.codes.table_limit`)
+before anything is sized by it or one is added to it (int64's largest code plus one would
+wrap around), and unsigned codes become int64 once bounded. Where scikit-learn's estimator
 checks expect a wording ("Reshape your data", "Negative values in data", "X has 1
 features, but ... is expecting 4 features as input"), the message carries it.
 """
@@ -20,6 +23,7 @@ import numpy as np
 from scipy import sparse
 
 from ...errors import ClassifierError
+from ...measures.codes import TableTooLarge, current_table_limit
 
 
 #: The ``feature_names`` given to the ``fit`` being run (see :func:`given_feature_names`).
@@ -100,7 +104,7 @@ def _frame_codes(X):
             categorical_cards.append(None)
         elif getattr(s.dtype, "kind", "O") == "f":
             cols.append(_float_codes(s.to_numpy(dtype=np.float64, na_value=np.nan),
-                                     f"column '{name}'"))
+                                     f"column '{name}'", len(cols)))
             categorical_cards.append(None)
         else:
             raise ClassifierError(
@@ -136,8 +140,9 @@ def _array_codes(X) -> np.ndarray:
     return _float_codes(X, "X")
 
 
-def _float_codes(values: np.ndarray, what: str) -> np.ndarray:
-    """Floats that hold codes (integral values, NaN missing) as integer codes."""
+def _float_codes(values: np.ndarray, what: str, first_column: int = 0) -> np.ndarray:
+    """Floats that hold codes (integral values, NaN missing) as integer codes; a 1-D
+    ``values`` is the column at ``first_column``."""
     # NaN is missing, as the estimator tags (allow_nan) tell scikit-learn.
     values = np.where(np.isnan(values), -1.0, values)
     _check_not_below_missing(values, what)
@@ -145,7 +150,27 @@ def _float_codes(values: np.ndarray, what: str) -> np.ndarray:
         raise ClassifierError(
             f"{what} holds non-integer values; discrete classifiers need integer codes "
             "(>= 0, -1 missing): discretize numeric attributes first")
+    if values.size:  # before the cast, which would wrap 1e19 around to a negative code
+        _check_codes_bounded(np.atleast_1d(values.max(axis=0)), first_column)
     return values.astype(np.int64)
+
+
+def _check_codes_bounded(maxima: np.ndarray, first_column: int = 0) -> None:
+    """Refuse a column whose largest code makes a table of counts over the limit (code c
+    needs c + 1 cells); compared in the codes' own type, before any cast or ``+ 1``."""
+    limit = current_table_limit()
+    over = np.flatnonzero(maxima >= limit)
+    if over.size:
+        j = int(over[0])
+        raise TableTooLarge((int(maxima[j]) + 1,), (first_column + j,), limit)
+
+
+def _bounded_int64(X: np.ndarray) -> np.ndarray:
+    """Integer codes bounded by the table limit; unsigned 64-bit ones then as int64 (beside
+    int64 numbers, numpy would turn them into floats)."""
+    if X.size:
+        _check_codes_bounded(X.max(axis=0))
+    return X.astype(np.int64) if X.dtype == np.uint64 else X
 
 
 def _check_not_below_missing(X, what: str = "X"):
@@ -160,6 +185,8 @@ def _check_cardinalities(cardinalities, observed: np.ndarray) -> np.ndarray:
             raw.dtype.kind == "f" and np.all(np.isfinite(raw) & (raw == np.round(raw))))):
         # A cast would truncate 2.5 to 2 and fail on None with numpy's TypeError.
         raise ClassifierError(f"cardinalities must be integers >= 1, got {list(raw)}")
+    if raw.size:  # in the given type: a cast to int64 could wrap 2^64 - 1 around to -1
+        _check_codes_bounded(np.maximum(raw, 1) - 1)
     cards = raw.astype(np.int64)
     if cards.shape[0] != observed.shape[0]:
         raise ClassifierError(
@@ -204,6 +231,7 @@ def check_discrete_X(X, cardinalities=None):
     else:
         X = _array_codes(X)
     _check_not_below_missing(X)
+    X = _bounded_int64(X)
     n_att = X.shape[1]
     # In int64 before adding one: int8 code 127 + 1 would wrap around.
     observed = X.max(axis=0).astype(np.int64) + 1 if X.shape[0] else np.zeros(n_att,
@@ -298,14 +326,22 @@ def encode_target(y, n_classes: int | None):
             raise ClassifierError(
                 f"with n_classes, y must hold integer class codes 0..{n_classes - 1}, "
                 f"got dtype {y.dtype}")
-        codes = y.astype(np.int64)
-        if codes.size and (codes.min() < 0 or codes.max() >= n_classes):
+        if n_classes > current_table_limit():  # before np.arange(n_classes) is allocated
+            raise ClassifierError(f"n_classes {n_classes:,} is over the limit of "
+                                  f"{current_table_limit():,} cells on a table of counts "
+                                  "(max_table_cells)")
+        if y.size and (y.min() < 0 or y.max() >= n_classes):  # compared before any cast
             raise ClassifierError(f"class codes must lie in 0..{n_classes - 1}")
-        return np.arange(n_classes), codes
+        return np.arange(n_classes), y.astype(np.int64)
     if y.dtype.kind == "f" and not integral:
         raise ClassifierError("y holds non-integer numbers, a continuous target; a classifier "
                               "needs class labels")
-    classes, codes = np.unique(y, return_inverse=True)
+    try:
+        classes, codes = np.unique(y, return_inverse=True)
+    except TypeError:  # labels that do not compare: 1 beside 'a'
+        kinds = sorted({type(v).__name__ for v in y.tolist()})
+        raise ClassifierError(f"y mixes labels of types {', '.join(kinds)}; give the labels "
+                              "of one type (all str, or all numbers)") from None
     return classes, codes.astype(np.int64)
 
 

@@ -3,6 +3,8 @@ code types, targets and cardinalities, as a researcher meets them through the le
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import bayesbench
 from bayesbench.errors import ClassifierError
@@ -224,3 +226,63 @@ def test_feature_names_must_match_the_columns():
     with pytest.raises(ClassifierError, match="differ from the DataFrame's columns"):
         bayesbench.make_classifier("nb").fit(pd.DataFrame(X, columns=["a", "b"]), y,
                                              feature_names=["b", "a"])
+
+
+# ------------------------------------------- codes that wrap or crash (issue 25, class 5)
+DISCRETE_LEARNERS = [n for n in bayesbench.list_classifiers()
+                     if bayesbench.models.registry.classifier_class(n).input_kind == "discrete"]
+INT64_MAX = np.iinfo(np.int64).max
+SMALL_X = np.array([[0, 1, 0], [1, 0, 1], [0, 0, 1], [1, 1, 0], [0, 1, 1], [1, 0, 0]] * 2)
+SMALL_Y = np.array([0, 1, 0, 1, 1, 0] * 2)
+# a code at or over the table limit (2^25 cells): int64's largest (whose + 1 wraps),
+# unsigned 64-bit beyond int64, and floats beyond int64 (a cast wraps 1e19 below -1)
+huge_codes = st.one_of(
+    st.integers(2 ** 25, INT64_MAX).map(lambda c: np.int64(c)),
+    st.integers(2 ** 25, 2 ** 64 - 1).map(lambda c: np.uint64(c)),
+    st.floats(2.0 ** 25, 1e300).map(lambda c: np.float64(np.floor(c))))
+
+
+@pytest.mark.parametrize("name", DISCRETE_LEARNERS)
+@settings(max_examples=8, deadline=None, derandomize=True, database=None)
+@given(code=huge_codes, row=st.integers(0, 11), column=st.integers(0, 2))
+def test_a_code_over_the_table_limit_is_refused_in_one_line_by_every_learner(name, code,
+                                                                            row, column):
+    """Through the Python API: no learner fits a wrapped cardinality of 1 (nb, tan, kdb,
+    aode, map, ddr_tan did), raises numpy's errors (fss, ...) or dies of a double free (asb)."""
+    X = SMALL_X.astype(np.asarray(code).dtype)
+    X[row, column] = code
+    with pytest.raises(ClassifierError) as caught:
+        bayesbench.make_classifier(name).fit(X, SMALL_Y)
+    message = str(caught.value)
+    assert "\n" not in message and "over the limit of 33,554,432" in message
+    assert f"at positions {column}" in message
+    assert f"{int(code) + 1:,} cells" in message  # the code as given, not wrapped
+
+
+@pytest.mark.parametrize("name", DISCRETE_LEARNERS)
+def test_unsigned_codes_fit_as_the_same_signed_codes(name):
+    def seeded():  # the searches' inner folds are dealt at random
+        model = bayesbench.make_classifier(name)
+        return model.set_params(random_state=0) if "random_state" in model.get_params() else model
+
+    signed = seeded().fit(SMALL_X, SMALL_Y)
+    unsigned = seeded().fit(SMALL_X.astype(np.uint64), SMALL_Y.astype(np.uint64))
+    np.testing.assert_array_equal(unsigned.predict_proba(SMALL_X.astype(np.uint64)),
+                                  signed.predict_proba(SMALL_X))
+    np.testing.assert_array_equal(signed.cardinalities_, [2, 2, 2])
+
+
+@pytest.mark.parametrize("name", DISCRETE_LEARNERS + ["gnb"])
+def test_labels_of_mixed_types_and_huge_class_counts_are_one_line_errors(name):
+    model = bayesbench.make_classifier(name)
+    X = SMALL_X if model.input_kind == "discrete" else SMALL_X + 0.1 * np.arange(36).reshape(12, 3)
+    with pytest.raises(ClassifierError, match=r"^y mixes labels of types int, str; give"):
+        model.fit(X, np.array([1, "a"] * 6, dtype=object))
+    # 10^10 classes would allocate 74.5 GiB before anything else: refused first
+    with pytest.raises(ClassifierError, match=r"^n_classes 10,000,000,000 is over the limit"):
+        model.fit(X, SMALL_Y, n_classes=10 ** 10)
+
+
+def test_a_cardinality_over_the_limit_is_refused_before_tables_are_sized():
+    with pytest.raises(ClassifierError, match=r"at positions 1 would have 18,446,744,073,709,551,615"):
+        check_discrete_X(SMALL_X, np.array([2, 2 ** 64 - 1, 2], dtype=np.uint64))
