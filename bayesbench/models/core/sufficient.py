@@ -29,7 +29,7 @@ import numpy as np
 from ...errors import ClassifierError
 from .base import fresh_fit
 from ...measures import information
-from ...measures.codes import check_table_size, compact_codes
+from ...measures.codes import check_all_pairs, check_table_size, compact_codes
 
 class StatisticsNotSufficient(ClassifierError):
     """A learner's parameters need the rows themselves, not only their counts
@@ -42,8 +42,7 @@ def pair_count_matrix(X: np.ndarray, y: np.ndarray, cardinalities: Sequence[int]
     shape ``(n_classes, R, R)``: :func:`~bayesbench.measures.information.pair_count_matrix` (all pairs as one-hot
     Gram matrices, exact in float64), as integers that add and subtract exactly."""
     cards = np.asarray(cardinalities, dtype=np.int64)
-    R = int(cards.sum())
-    check_table_size((n_classes, R, R), range(cards.size))
+    check_all_pairs(cards, n_classes, square=True)
     X = compact_codes(np.asarray(X), cards)
     return information.pair_count_matrix(X, np.asarray(y, dtype=np.int64), cards,
                                          n_classes).astype(np.int64)
