@@ -8,7 +8,8 @@ except PackageNotFoundError:  # running from a source tree that is not installed
 
 from .errors import BayesbenchError  # noqa: E402
 
-__all__ = ["__version__", "BayesbenchError", "load_dataset", "load_results", "make_classifier",
+__all__ = ["__version__", "BayesbenchError", "load_dataset", "load_results", "load_predictions",
+           "make_classifier",
            "list_classifiers"]
 
 
@@ -20,6 +21,9 @@ def __getattr__(name):
     if name == "load_results":
         from .evaluation.store import records_frame
         return records_frame
+    if name == "load_predictions":
+        from .evaluation.predictions import load_predictions
+        return load_predictions
     if name in ("make_classifier", "list_classifiers"):
         from .models import registry
         return getattr(registry, name)

@@ -18,7 +18,8 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .errors import BayesbenchError, ConfigError, DataChangedError, DataError, Interrupted
+from .errors import (BayesbenchError, ConfigChangedError, ConfigError, DataChangedError, DataError,
+                     Interrupted)
 from .report.tables import FORMATS, render
 from .spec import MAX_REPEATS
 
@@ -125,6 +126,22 @@ class _Choice(click.Choice):
         # lazy: the owning modules import numpy and scipy, which `bayesbench --help` never needs
         module, name = self._home
         return tuple(getattr(importlib.import_module(module), name))
+
+
+class _Default:
+    """A click default read, when first needed, from the module that owns it (shown in
+    ``--help`` as its value, not as "dynamic")."""
+
+    def __init__(self, module: str, name: str):
+        self._home = (module, name)
+
+    def __call__(self):
+        # lazy: as _Choice's list
+        module, name = self._home
+        return getattr(importlib.import_module(module), name)
+
+    def __str__(self) -> str:
+        return str(self())
 
 
 class _OutputFile(click.Path):
@@ -269,6 +286,9 @@ def main():
               help="Worker processes (config key 'jobs'; default: all cores; 1 = serial).")
 @click.option("--scheduler", metavar="ADDRESS", type=_Checked("address", _address_problem),
               help="Run on a Dask cluster, e.g. tcp://host:8786 (needs bayesbench[dask]).")
+@click.option("--worker-threads", type=click.IntRange(min=1), metavar="N",
+              help="BLAS and OpenMP threads of each worker (config key 'worker_threads'; "
+                   "default: its share of the cores; the serial run is left alone).")
 @click.option("--resume", is_flag=True,
               help="Continue a result directory even if its config differs; tasks that "
                    "still match are kept.")
@@ -296,7 +316,7 @@ def main():
               help="Largest table of counts a learner may allocate (config key "
                    "'max_table_cells'; default: see docs/limits.md); a task over it fails "
                    "with a message naming the attributes and the size.")
-def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_missing, repeats,
+def run(config, output, jobs, scheduler, worker_threads, resume, force, quiet, formats, skip_missing, repeats,
         only, rerun_changed, max_table_cells):
     """Run the experiment described by the YAML file CONFIG.
 
@@ -334,7 +354,7 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
                           scheduler=scheduler, formats=sum(formats, ()) or None, resume=resume,
                           force=force, quiet=quiet, command=tuple(sys.argv),
                           rerun_changed=rerun_changed or None,
-                          max_table_cells=max_table_cells)
+                          max_table_cells=max_table_cells, worker_threads=worker_threads)
     except ConfigError as exc:  # the data sets chosen are the only override that can fail
         raise click.BadParameter("; ".join(m for _, m in exc.problems),
                                  param_hint="--datasets") from None
@@ -351,6 +371,11 @@ def run(config, output, jobs, scheduler, resume, force, quiet, formats, skip_mis
     except DataChangedError as exc:
         raise click.UsageError(f"{exc}; --rerun-changed runs them again in that directory, "
                                f"--force writes a new one") from None
+    except ConfigChangedError as exc:
+        raise ConfigChangedError(
+            f"{exc}; use --resume to continue it with this configuration (finished tasks that "
+            f"still match are kept) or --force to write into a new directory",
+            run_dir=exc.run_dir, changed=exc.changed) from None
     _print_runs(results, experiment.metrics[0], quiet)
 
 
@@ -371,8 +396,11 @@ def _print_runs(results, first_metric: str, quiet: bool) -> None:
             click.echo(f"{result.run_dir}: {result.n_tasks} tasks ({result.n_skipped} already "
                        f"done, {result.n_run} run, {len(result.errors)} failed); tables in "
                        f"{result.run_dir / 'summary'}")
-            click.echo(f"figures in {result.run_dir / 'figures'}; everything on one page: "
-                       f"{result.report}")
+            # No claim of figures that were not drawn (matplotlib missing: said above).
+            drawn = "" if result.figures_skipped else f"figures in {result.run_dir / 'figures'}; "
+            click.echo(f"{drawn}everything on one page: {result.report}")
+        for raised in () if quiet else result.warnings:
+            click.echo(f"bayesbench: warning: {raised.line()}", err=True)
         if result.errors:
             click.echo(f"{len(result.errors)} task(s) failed; see "
                        f"{result.run_dir / 'summary'}/{FAILED_STEM}.*", err=True)
@@ -500,7 +528,8 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
                                                   "(default: for one result directory, the "
                                                   "baseline the run stored, as its own summary "
                                                   "compares; otherwise the first classifier).")
-@click.option("--test", "test", default="corrected-t", show_default=True,
+@click.option("--test", "test", default=_Default("bayesbench.stats", "DEFAULT_FOLD_TEST"),
+              show_default=True,
               type=_Choice("bayesbench.stats", "FOLD_TESTS"),
               help="Test over the folds of each data set that sets the v / * marks.")
 @click.option("--alpha", default=0.05, show_default=True,
@@ -527,8 +556,11 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
               help="Also write DIR/report.html and the figures (DIR/figures/): the CD "
                    "diagram, fold scores, each classifier against the baseline, and the "
                    "learned networks of result directories.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="No tables on standard output and no notes of the files written (for "
+                   "scripts with -o, --plot or --report); errors are still reported.")
 def compare(inputs, metric, baseline, test, alpha, lower_is_better, rope, samples, fmt, output,
-            plot, report_dir):
+            plot, report_dir, quiet):
     """Compare classifiers across runs with significance tests.
 
     RUN_DIR... are result directories written by `bayesbench run`, or directories holding
@@ -593,10 +625,10 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, rope, sample
             _blame_option(exc, lambda: compare_paths(inputs, baseline=baseline,
                                                      **{**options, "metric": None}))
         raise
-    _write_compared(result, inputs, fmt, output, plot, report_dir)
+    _write_compared(result, inputs, fmt, output, plot, report_dir, quiet)
 
 
-def _write_compared(result, inputs, fmt, output, plot, report_dir) -> None:
+def _write_compared(result, inputs, fmt, output, plot, report_dir, quiet=False) -> None:
     """Print (or write) the comparison, and draw what --plot and --report ask for."""
     from .report.inputs import run_networks  # lazy: pandas, see run
     from .report.pages import write_compare_report  # lazy: pandas, see run
@@ -606,19 +638,51 @@ def _write_compared(result, inputs, fmt, output, plot, report_dir) -> None:
     text = comparison_json(result) if fmt == "json" else render_comparison(result, fmt)
     if output:
         Path(output).write_text(text)
-    else:
+    elif not quiet:
         click.echo(text, nl=False)
     if plot:
         plot_cd(result, plot)
-        click.echo(f"critical-difference diagram written to {plot}", err=True)
+        if not quiet:
+            click.echo(f"critical-difference diagram written to {plot}", err=True)
     if report_dir:
         from .evaluation.ownership import COMPARE_REPORT, claim  # lazy: see run
 
         page = write_compare_report(claim(report_dir, COMPARE_REPORT), result, inputs,
                                     run_networks(inputs))
         if not plotting_available():
-            click.echo(SKIPPED_MESSAGE, err=True)
-        click.echo(f"report written to {page}", err=True)
+            click.echo(SKIPPED_MESSAGE, err=True)  # said even when quiet: something is missing
+        if not quiet:
+            click.echo(f"report written to {page}", err=True)
+
+
+@main.command(short_help="Hold a run against the table its paper printed.")
+@click.argument("run_dir", metavar="RUN_DIR", type=click.Path(exists=True, file_okay=False))
+@click.option("--format", "fmt", default="text", show_default=True,
+              type=click.Choice(("text", "markdown", "json")),
+              help="text or markdown tables; json: one document, a list of cells, for scripts.")
+def check(run_dir, fmt):
+    """Hold RUN_DIR against the published table its config names.
+
+    RUN_DIR is a result directory of a paper config (configs/papers/), or the directory
+    of its arms. Its config.yaml names the paper's numbers (`published:`); each printed
+    cell is set beside ours: ours (mean ± sd over the test folds), the paper's, the
+    difference, the tolerance 2 sqrt(se_ours² + se_paper²) (plus half a unit of the
+    paper's last printed digit) and whether the difference is within it; then the
+    counts, and where the paper prints Friedman ranks or the outcome of a test, ours
+    beside them. The exit status is 0 whatever the counts; 2 for a run whose config
+    names no published table.
+
+    \b
+    Examples:
+      bayesbench check results/mihaljevic2013
+      bayesbench check results/hurley_ellingsen --format json
+      bayesbench check results/barrow2011 --format markdown
+    """
+    from .report.check import check_run  # lazy: pandas, see run
+    from .report.check_render import check_json, render_check  # lazy: pandas, see run
+
+    result = check_run(run_dir)
+    click.echo(check_json(result) if fmt == "json" else render_check(result, fmt), nl=False)
 
 
 @main.command(short_help="List the data sets a name can refer to, or describe one.")

@@ -102,6 +102,17 @@ class DataChangedError(ResultStoreError):
         self.datasets = tuple(datasets)
 
 
+class ConfigChangedError(ResultStoreError):
+    """A result directory holds the results of a different configuration: ``run_dir`` and
+    ``changed``, where the two differ (as the config keys that hold them). Whoever asked
+    for the run says how to go on (the command line names its flags)."""
+
+    def __init__(self, message: str, *, run_dir, changed=()):
+        super().__init__(message)
+        self.run_dir = run_dir
+        self.changed = tuple(changed)
+
+
 class PreprocessError(BayesbenchError, ValueError):
     """A preprocessing step (imputation, discretization, noise) cannot be fitted or applied.
 
@@ -143,3 +154,14 @@ class ReportError(BayesbenchError, ValueError):
     Raised for missing columns, unknown classifiers, unsupported file formats and a
     missing optional plotting dependency; the message names the file or the column.
     """
+
+
+class CheckError(BayesbenchError):
+    """A run cannot be held against a published table: the file or the key at fault."""
+
+
+class NoPublishedTable(CheckError):
+    """The run's config names no published table: exit 2, as for a usage mistake, since
+    nothing was asked that can be answered."""
+
+    exit_code = 2

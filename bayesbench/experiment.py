@@ -7,13 +7,13 @@ summary tables are written from the records the run holds in memory.
 """
 from __future__ import annotations
 
-import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .evaluation.execute import execute
 from .evaluation.executors import connected
 from .evaluation.plan import Plan, plan
+from .evaluation.predictions import check_size
 from .evaluation.prepare import DataCache
 from .evaluation.rundir import open_run_dir
 from .report.summary import finalize_run, write_arm_comparison
@@ -24,7 +24,8 @@ from .spec import Experiment, RunOptions
 @dataclass(frozen=True)
 class RunResult:
     """What a run did: its directory, task counts, and the records of the experiment's
-    tasks in the order written (failed ones also in ``errors``)."""
+    tasks in the order written (failed ones also in ``errors``), and the warnings their
+    classifiers raised (:mod:`~bayesbench.report.run_warnings`)."""
 
     run_dir: Path
     n_tasks: int
@@ -35,6 +36,7 @@ class RunResult:
     summary_files: list[Path] = field(default_factory=list)
     report: Path | None = None
     figures_skipped: bool = False
+    warnings: tuple = ()
 
 
 def run_experiment(experiment: Experiment, options: RunOptions = RunOptions()) -> list[RunResult]:
@@ -48,6 +50,7 @@ def run_experiment(experiment: Experiment, options: RunOptions = RunOptions()) -
     options = replace(options, formats=tuple(options.formats or FORMATS))
     cache = DataCache()
     plans = [plan(run, cache) for run in experiment.runs()]
+    check_size(plans, options.max_predictions_bytes)  # refused before any directory is made
     # A scheduler that cannot be reached is an error before any directory is made.
     with connected(options.scheduler) as scheduler:
         results = [_run(run, work, options, scheduler)
@@ -60,8 +63,6 @@ def run_experiment(experiment: Experiment, options: RunOptions = RunOptions()) -
 
 def _run(experiment: Experiment, work: Plan, options: RunOptions, scheduler) -> RunResult:
     with open_run_dir(experiment, options, work.tasks) as run:
-        for note in run.notes:  # said even when quiet: they concern the results
-            print(f"{run.path}: {note}", file=options.stream or sys.stderr)
         n_skipped = len(run.records)
         new = execute(work, run, replace(options, scheduler=scheduler))
         experiment = replace(experiment, compare=replace(experiment.compare,
@@ -70,4 +71,4 @@ def _run(experiment: Experiment, work: Plan, options: RunOptions, scheduler) -> 
     return RunResult(run_dir=run.path, n_tasks=len(work.task_ids), n_skipped=n_skipped,
                      n_run=len(new), errors=[r for r in run.records if r["status"] != "ok"],
                      records=list(run.records), summary_files=out.files, report=out.report,
-                     figures_skipped=out.figures_skipped)
+                     figures_skipped=out.figures_skipped, warnings=out.warnings)

@@ -42,11 +42,18 @@ class DatasetSpec:
 
 @dataclass(frozen=True)
 class NoiseSpec:
-    """Paper 003's noise: shuffle the values of ``fraction`` of the attributes, on ``on``
-    (``train``, ``test`` or ``both``)."""
+    """Paper 003's noise: shuffle ``fraction`` of the attributes (``mode`` ``attributes``)
+    or of each attribute's values (``values``), on ``on`` (``train``, ``test`` or ``both``)."""
 
     fraction: float
     on: str = "train"
+    mode: str = "attributes"
+
+    def identity(self) -> dict:
+        out = {"fraction": self.fraction, "on": self.on}
+        if self.mode != "attributes":  # absent when the default, so older directories match
+            out["mode"] = self.mode
+        return out
 
 
 @dataclass(frozen=True)
@@ -64,7 +71,7 @@ class PreprocessSpec:
         noise = self.noise
         return {"impute": self.impute, "discretize": self.discretize, "bins": self.bins,
                 "scope": self.scope,
-                "noise": None if noise is None else {"fraction": noise.fraction, "on": noise.on}}
+                "noise": None if noise is None else noise.identity()}
 
 
 # Repetitions of a cross-validation: a bound on the work one experiment plans (published
@@ -119,13 +126,15 @@ class TuneSpec:
 class ClassifierSpec:
     """One classifier of the experiment: its label in results, its name (built-in, entry
     point or ``package.module:Class``), its parameters, the input kind it is given (None:
-    the class's own) and its tuning (None: none)."""
+    the class's own), its tuning (None: none) and the transformers fitted before it in
+    each training fold (``steps``: ``(import path, params)`` pairs)."""
 
     label: str
     learner: str
     params: dict = field(default_factory=dict)
     input: str | None = None
     tune: TuneSpec | None = None
+    steps: tuple[tuple[str, dict], ...] = ()
 
     def identity(self) -> dict:
         out = {"label": self.label, "name": self.learner, "params": dict(self.params)}
@@ -134,6 +143,8 @@ class ClassifierSpec:
             out["input"] = self.input
         if self.tune is not None:
             out["tune"] = self.tune.identity()
+        if self.steps:
+            out["steps"] = [{"name": name, "params": dict(params)} for name, params in self.steps]
         return out
 
 
@@ -171,6 +182,11 @@ class Experiment:
     classifiers: tuple[ClassifierSpec, ...]
     metrics: tuple[str, ...]
     compare: CompareSpec = CompareSpec()
+    # Keep every test row's prediction (docs/results.md, "Predictions"). Not part of the
+    # identity: a finished task without its predictions is run again instead (rundir.py).
+    predictions: bool = False
+    # Also score each repetition's test predictions pooled over its folds (summary/pooled.*).
+    pooled: bool = False
     arm: str | None = None
     arms: tuple["Experiment", ...] = ()
 
@@ -206,8 +222,17 @@ class RunOptions:
     ``max_table_cells`` bounds the tables of counts a learner may allocate (None: the
     models' default); a task whose table would be larger fails, and stays failed in
     that directory (a limit is about the machine, not the experiment).
+    ``max_predictions_bytes`` bounds the predictions a run with ``predictions`` keeps
+    (None: the default of :mod:`bayesbench.evaluation.predictions`); a larger run is refused
+    before it starts.
+    ``published``: the file of the numbers a paper printed for this experiment, which
+    ``bayesbench check`` holds the run against.
     ``rerun_changed``: the finished tasks of a data file that changed since they ran
     are run again (their records dropped) instead of the run being refused.
+    ``worker_threads`` limits the BLAS and OpenMP threads of each worker process or Dask
+    worker (None: its share of the cores); the serial path leaves them alone.
+    ``save_networks``: the formats (``bif``, ``xmlbif``) in which each fold's fitted
+    Bayesian network is written to ``<run>/networks/``.
     """
 
     output: str | None = None
@@ -223,6 +248,10 @@ class RunOptions:
     stream: object = None
     max_table_cells: int | None = None
     rerun_changed: bool = False
+    max_predictions_bytes: int | None = None
+    published: str | None = None
+    worker_threads: int | None = None
+    save_networks: tuple[str, ...] = ()
 
     def __post_init__(self):
         if self.resume and self.force:
@@ -247,4 +276,14 @@ def resolved_config(experiment: Experiment, options: RunOptions, run_dir) -> dic
                 "compare": experiment.compare.to_dict()})
     if options.max_table_cells is not None:
         out["max_table_cells"] = options.max_table_cells
+    # Absent when off, so that config.yaml stays as it was.
+    out.update({k: True for k in ("predictions", "pooled") if getattr(experiment, k)})
+    if options.max_predictions_bytes is not None:
+        out["max_predictions_bytes"] = options.max_predictions_bytes
+    if options.published is not None:
+        out["published"] = options.published
+    if options.worker_threads is not None:  # absent when unset, as config.yaml was before it
+        out["worker_threads"] = options.worker_threads
+    if options.save_networks:  # likewise
+        out["save_networks"] = list(options.save_networks)
     return out

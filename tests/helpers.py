@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from bayesbench.models.learners.anb import AugmentedNaiveBayes
+from bayesbench.report.run_warnings import WARNING_COLUMNS
 from bayesbench.models.core.structure import Node, Structure
 
 # The fields of a record that vary between identical runs.
@@ -294,7 +295,7 @@ COMPARISON_COLUMNS = {
 
 
 def documented_columns(stem, metrics):
-    from bayesbench.report import summary
+    from bayesbench.report import arcs, pooled, summary
 
     if stem in metrics:
         return summary.METRIC_COLUMNS
@@ -302,6 +303,8 @@ def documented_columns(stem, metrics):
         return None  # parameters vary: checked below
     return {"per_class": summary.PER_CLASS_COLUMNS, "confusion": summary.CONFUSION_COLUMNS,
             "timings": summary.TIMING_COLUMNS, "failed_tasks": summary.FAILED_COLUMNS,
+            "pooled": pooled.POOLED_COLUMNS, "arc_frequencies": arcs.ARC_COLUMNS,
+            "warnings": WARNING_COLUMNS,
             **COMPARISON_COLUMNS}[stem]
 
 
@@ -358,6 +361,17 @@ class Raises(Majority):
 
     def fit(self, X, y):
         raise RuntimeError("singular matrix in fold")
+
+
+class WarnsInFit(Majority):
+    """Warns twice in every fit (the same message), as a solver that did not converge."""
+
+    def fit(self, X, y):
+        import warnings
+
+        for _ in range(2):
+            warnings.warn("lbfgs failed to converge (status=1)", UserWarning)
+        return super().fit(X, y)
 
 
 class NoFit:

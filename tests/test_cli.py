@@ -196,6 +196,18 @@ def test_resume_and_force_together_are_a_command_line_error(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+def test_a_directory_of_another_config_names_the_flags_that_go_on(tmp_path):
+    # The library says what is wrong (ConfigChangedError, no flag named); the command line
+    # adds how to go on with its own flags.
+    config = tmp_path / "exp.yaml"
+    config.write_text("name: x\ndatasets: [lenses]\nclassifiers: [nb]\ncv: {folds: 2}\n")
+    assert invoke("run", config, "-q", "-j", "1", "-o", tmp_path / "out").exit_code == 0
+    config.write_text("name: x\ndatasets: [lenses]\nclassifiers: [nb, tan]\ncv: {folds: 2}\n")
+    one_line_error(invoke("run", config, "-q", "-j", "1", "-o", tmp_path / "out"), 1,
+                   "holds results of a different configuration (it differs in classifiers)",
+                   "use --resume to continue it", "--force to write into a new directory")
+
+
 def test_a_malformed_scheduler_address_is_one_line(tmp_path):
     config = tmp_path / "exp.yaml"
     config.write_text(f"name: x\noutput: {tmp_path / 'out'}\ndatasets: [iris]\ncv: {{folds: 2}}\n"
@@ -269,7 +281,7 @@ def page(*args):
     return res.stdout
 
 
-@pytest.mark.parametrize("command", ["run", "compare", "discretize", "classifiers"])
+@pytest.mark.parametrize("command", ["run", "compare", "check", "discretize", "classifiers"])
 def test_every_command_page_has_examples_that_name_the_command(command):
     text = page(command)
     examples = text.split("Examples:", 1)[1].split("Options:", 1)[0]

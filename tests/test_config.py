@@ -452,17 +452,20 @@ def test_a_chunked_data_set_refuses_what_it_cannot_compute_by_key(tmp_path, monk
         datasets: [parts/*.csv]
         cv: {folds: 2, stratified: true}
         preprocess: {impute: mean_mode}
-        classifiers: [nb, gnb, {name: kdb, params: {k: [1, 2]}}, {name: tan, input: onehot}]
+        classifiers: [nb, gnb, {name: kdb, params: {k: [1, 2]}}, {name: tan, input: onehot},
+                      {name: ande, params: {n: [1, 2]}}]
         metrics: [accuracy, error, auc_ovr, bic]
         """))
     result = CliRunner().invoke(main, ["run", str(config)])
     assert result.exit_code == 2
     lines = [ln for ln in result.output.splitlines() if ln.strip()]
-    for key in ("classifiers[1]:", "classifiers[2]:", "classifiers[3]:", "metrics[2]:",
-                "metrics[3]:", "cv.stratified:", "preprocess.impute:"):
+    for key in ("classifiers[1]:", "classifiers[2]:", "classifiers[3]:", "classifiers[4]:",
+                "metrics[2]:", "metrics[3]:", "cv.stratified:", "preprocess.impute:"):
         assert sum(f"big.yaml: {key}" in ln for ln in lines) == 1, (key, result.output)
-    assert len(lines) == 7, result.output
+    assert len(lines) == 8, result.output
+    # kdb of k >= 2 and A2DE count tables from rows, which a chunked data set does not keep.
     assert "kdb(k=2)" in result.output and "kdb(k=1)" not in result.output
+    assert "ande(n=2)" in result.output and "ande(n=1)" not in result.output
     assert "datasets[0]" in result.output
     assert not (tmp_path / "results").exists()
 

@@ -214,12 +214,13 @@ def test_a_memory_bomb_is_refused_within_the_memory_limit(case, tmp_path):
 
 def test_id_like_attributes_fail_their_tasks_within_the_memory_limit(tmp_path):
     # Not a refusal: the run goes on and reports the failed tasks; before, each task of
-    # tan, kdb, aode and ddr_tan asked for 13 GiB.
+    # tan, kdb, aode and ddr_tan asked for 13 GiB (ande's triples, more).
     n = 30_000
     rows = "".join(f"v{i},w{(i * 7919) % n},{'ab'[i % 2]}\n" for i in range(n))
     (tmp_path / "ids.csv").write_text("id1,id2,class\n" + rows)
     config = write_config(tmp_path, {"name": "ids", "datasets": [str(tmp_path / "ids.csv")],
-                                     "cv": {"folds": 2}, "classifiers": ["tan", "kdb", "aode"],
+                                     "cv": {"folds": 2},
+                                     "classifiers": ["tan", "kdb", "aode", "ande"],
                                      "output": str(tmp_path / "out")})
 
     def limit():
@@ -229,9 +230,9 @@ def test_id_like_attributes_fail_their_tasks_within_the_memory_limit(tmp_path):
                            "--jobs", "1", "--format", "csv"], capture_output=True, text=True,
                           timeout=300, preexec_fn=limit)
     assert proc.returncode == 0, proc.stderr[-2000:]
-    assert proc.stderr.strip() == f"6 task(s) failed; see {tmp_path / 'out'}/summary/failed_tasks.*"
+    assert proc.stderr.strip() == f"8 task(s) failed; see {tmp_path / 'out'}/summary/failed_tasks.*"
     errors = (tmp_path / "out" / "summary" / "failed_tasks.csv").read_text()
-    assert errors.count("TableTooLarge: the table of attribute(s) 'id1', 'id2'") == 6
+    assert errors.count("TableTooLarge: the table of attribute(s) 'id1', 'id2'") == 8
 
 
 # ------------------------------------------------------------------ data files, by hand

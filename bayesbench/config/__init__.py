@@ -10,6 +10,7 @@ planned on its data. docs/configuration.md documents each key.
 from __future__ import annotations
 
 import os
+import sys
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -18,12 +19,14 @@ from typing import NamedTuple
 from ..errors import ConfigError, PlanError
 from ..evaluation.executors import address_problem
 from ..evaluation.metrics import DEFAULT_METRICS, METRIC_NAMES, is_metric
+from ..models.core.export import NETWORK_FORMATS
 from ..report.tables import FORMATS
 from ..spec import CVSpec, Experiment, RunOptions
 from . import sections
+from ..data.chunks import is_chunked
 from ..data.load import DATA_ENV
 from .chunked_checks import chunked_problems
-from .datasets import data_dirs, datasets
+from .datasets import DATASET_KEYS, data_dirs, datasets
 from .problems import Problems, kind_of, shown
 from .yaml_file import read_yaml
 
@@ -32,7 +35,15 @@ __all__ = ["Config", "DATA_ENV", "key_path", "key_paths", "load_config", "overri
 
 TOP_KEYS = ("name", "seed", "datasets", "data_dirs", "preprocess", "cv", "classifiers",
             "metrics", "output", "jobs", "scheduler", "format", "compare", "arms",
-            "max_table_cells")
+            "max_table_cells", "predictions", "pooled", "max_predictions_bytes", "published",
+            "worker_threads", "save_networks")
+# Every mapping a config holds and the keys it accepts, by where it lies: the tables the
+# parser checks against, which docs/configuration.md must document (tests/test_config_docs.py).
+KEY_TABLES = {"": TOP_KEYS, "datasets[]": DATASET_KEYS, "preprocess": sections.PREPROCESS_KEYS,
+              "preprocess.noise": sections.NOISE_KEYS, "cv": sections.CV_KEYS,
+              "classifiers[]": sections.CLASSIFIER_KEYS, "classifiers[].tune": sections.TUNE_KEYS,
+              "classifiers[].steps[]": sections.STEP_KEYS,
+              "compare": sections.COMPARE_KEYS, "arms[]": sections.ARM_KEYS}
 
 
 class Config(NamedTuple):
@@ -50,10 +61,22 @@ def load_config(path, *, skip_missing: bool = False) -> Config:
 
     With ``skip_missing``, a data set given by name that is found nowhere is
     left out and listed in ``options.skipped`` instead of being an error.
+
+    The config file's directory becomes importable (last on ``sys.path``, so that it never
+    hides an installed package): a ``mymodels.py`` beside it is named
+    ``mymodels:MyClassifier`` without setting PYTHONPATH, here and in the worker processes
+    forked from here.
     """
     path = Path(path)
+    importable(path.resolve().parent)
     return parse_config(read_yaml(path), base_dir=path.resolve().parent, source=path,
                         skip_missing=skip_missing)
+
+
+def importable(directory: Path) -> None:
+    """Append ``directory`` to ``sys.path`` unless it is there."""
+    if str(directory) not in sys.path:
+        sys.path.append(str(directory))
 
 
 def parse_config(raw, *, base_dir=None, source=None, skip_missing: bool = False) -> Config:
@@ -74,12 +97,15 @@ def parse_config(raw, *, base_dir=None, source=None, skip_missing: bool = False)
     missing = [] if skip_missing else None
     experiment, dirs, origins = _experiment(raw, p, base_dir, missing)
     options = _options(raw, p, dirs, missing or [])
+    if "published" in raw:
+        options = replace(options, published=_published(raw["published"], p, base_dir))
     arms = (sections.arms(raw.get("arms"), p, raw.get("preprocess", {}), raw.get("cv", {}))
             if "arms" in raw else [])
     if raw.get("compare") is not None:
         experiment = replace(experiment, compare=sections.compare(
             raw["compare"], p, [c.label for c in experiment.classifiers], [a for a, _, _ in arms]))
     chunked_problems(raw, with_arms(experiment, arms), origins, p)
+    _prediction_problems(with_arms(experiment, arms), p)
     p.raise_any(source)
     return Config(with_arms(experiment, arms), options, None if source is None else str(source))
 
@@ -106,8 +132,9 @@ def _experiment(raw: dict, p: Problems, base_dir: Path, missing
     metrics = list(DEFAULT_METRICS)
     if "metrics" in raw:
         metrics = p.str_list(raw["metrics"], "metrics", METRIC_NAMES, accept=is_metric)
+    kept = {k: p.optional(raw, k, bool) or False for k in ("predictions", "pooled")}
     return Experiment(name=name, seed=seed, datasets=tuple(found), preprocess=preprocess, cv=cv,
-                      classifiers=tuple(classifiers), metrics=tuple(metrics)), dirs, origins
+                      classifiers=tuple(classifiers), metrics=tuple(metrics), **kept), dirs, origins
 
 
 def _options(raw: dict, p: Problems, dirs: list, missing: list) -> RunOptions:
@@ -116,6 +143,10 @@ def _options(raw: dict, p: Problems, dirs: list, missing: list) -> RunOptions:
     output = p.optional(raw, "output", str)
     jobs = p.optional(raw, "jobs", int, low=1)
     max_cells = p.optional(raw, "max_table_cells", int, low=1)
+    max_predictions = p.optional(raw, "max_predictions_bytes", int, low=1)
+    threads = p.optional(raw, "worker_threads", int, low=1)
+    networks = (p.str_list(raw["save_networks"], "save_networks", tuple(NETWORK_FORMATS))
+                if "save_networks" in raw else [])
     scheduler = p.optional(raw, "scheduler", str)
     if scheduler is not None and address_problem(scheduler):
         p.add("scheduler", address_problem(scheduler))
@@ -123,7 +154,37 @@ def _options(raw: dict, p: Problems, dirs: list, missing: list) -> RunOptions:
         # An output path is relative to the working directory, not to the config file.
         output=None if output is None else os.path.expanduser(output),
         jobs=jobs, scheduler=scheduler, formats=tuple(formats), data_dirs=tuple(dirs),
-        skipped=tuple(missing), max_table_cells=max_cells)
+        skipped=tuple(missing), max_table_cells=max_cells,
+        max_predictions_bytes=max_predictions, worker_threads=threads,
+        save_networks=tuple(networks or ()))
+
+
+def _prediction_problems(experiment: Experiment, p: Problems) -> None:
+    """Kept predictions name each test row by its index in the data file: refused where
+    that index is lost (a chunked data set, rows dropped by imputation)."""
+    if not experiment.predictions:
+        return
+    for i, d in enumerate(experiment.datasets):
+        if d.chunked or is_chunked(d.path):
+            p.add("predictions", f"not kept for the chunked data set '{d.name}' "
+                                 f"(datasets[{i}]); leave it out of this run")
+    for run in experiment.runs():
+        if run.preprocess.impute == "drop":
+            where = f"arm '{run.arm}': " if run.arm else ""
+            p.add("predictions", f"{where}impute: drop removes test rows, so they could not be "
+                                 f"matched to the data file's rows; choose another imputation")
+
+
+def _published(value, p: Problems, base_dir: Path) -> str | None:
+    """The file of a paper's printed numbers (``bayesbench check``), relative to the config."""
+    value = p.typed(value, "published", str)
+    if value is None:
+        return None
+    path = (base_dir / os.path.expanduser(value)).resolve()
+    if not path.is_file():
+        p.add("published", f"{shown(value)}: no such file (looked for {path})")
+        return None
+    return str(path)
 
 
 def with_arms(experiment: Experiment, arms) -> Experiment:

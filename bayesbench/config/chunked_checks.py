@@ -16,10 +16,11 @@ from .problems import Problems
 
 
 def _from_counts(spec) -> bool:
-    if spec.tune is not None or spec.input not in (None, "codes"):
+    if spec.tune is not None or spec.steps or spec.input not in (None, "codes"):
         return False
     try:
-        return fits_from_statistics(make_classifier(spec.learner, **spec.params))
+        # A chunked data set keeps no rows beside its counts.
+        return fits_from_statistics(make_classifier(spec.learner, **spec.params), rows=False)
     except Exception:  # noqa: BLE001 - a classifier that cannot be made is reported elsewhere
         return True
 
@@ -80,7 +81,7 @@ def chunked_problems(raw: dict, experiment: Experiment, origins: list, p: Proble
     for spec, i in zip(experiment.classifiers, origins):
         if not _from_counts(spec):
             p.add(f"classifiers[{i}]", f"'{spec.label}' is not fitted from counts "
-                                       f"(fit_statistics, untuned, codes), which {why} needs")
+                                       f"(fit_statistics, untuned, codes, no steps), which {why} needs")
     numeric = _numeric(experiment, chunked)
     arms = raw.get("arms") if isinstance(raw.get("arms"), list) else []
     for k, run in enumerate(experiment.runs()):

@@ -5,8 +5,9 @@ import os
 from pathlib import Path
 
 from ..data import find_dataset
-from ..data.chunks import CHUNK_FORMATS, chunk_files, is_chunked
-from ..data.load import DATA_FORMATS, search_dirs
+from ..data.chunks import chunk_files, is_chunked
+from ..data.formats import CHUNK_SUFFIXES, WHOLE_SUFFIXES, format_of
+from ..data.load import search_dirs
 from ..errors import DataError
 from ..spec import DatasetSpec
 from .problems import Problems, join, shown
@@ -56,12 +57,15 @@ def datasets(raw: dict, p: Problems, base_dir, dirs, missing=None) -> list[Datas
     return out
 
 
+# The keys of a data set given as a mapping (docs/configuration.md documents each).
+DATASET_KEYS = ("path", "name", "class", "attributes", "delimiter", "chunked")
+
+
 def _dataset(item, key, p: Problems, base_dir, dirs, missing) -> DatasetSpec | None:
     """One entry of ``datasets``: a name or path, or a mapping with ``path`` or ``name``."""
     ref_key, ref, opts = key, item, {}
     if isinstance(item, dict):
-        item = p.mapping(item, key, ("path", "name", "class", "attributes", "delimiter",
-                                     "chunked"))
+        item = p.mapping(item, key, DATASET_KEYS)
         ref = item.get("path", item.get("name"))
         if ref is None:
             p.add(key, "needs 'path' or 'name'")
@@ -105,12 +109,13 @@ def _chunked_file(path: Path, chunked, key: str, p: Problems) -> bool:
     if chunked is False and is_chunked(path):
         p.add(join(key, "chunked"), "a directory or glob of files is always read in chunks; "
                                     "leave the key out")
-    elif chunked and not is_chunked(path) and suffix not in CHUNK_FORMATS:
+    elif chunked and not is_chunked(path) and suffix not in CHUNK_SUFFIXES:
         p.add(join(key, "chunked"), f"'{suffix or '(no extension)'}' files are not read in "
-                                    f"chunks; chunked data sets read {', '.join(CHUNK_FORMATS)}")
-    elif not chunked and not is_chunked(path) and CHUNK_FORMATS.get(suffix) == "parquet":
-        p.add(key, "a Parquet file is read only in chunks: add 'chunked: true' "
-                   "(docs/large-data.md)")
+                                    f"chunks; chunked data sets read {', '.join(CHUNK_SUFFIXES)}")
+    elif not chunked and not is_chunked(path) and suffix in CHUNK_SUFFIXES \
+            and not format_of(path).whole:
+        p.add(key, f"a {format_of(path).title} file is read only in chunks: add "
+                   f"'chunked: true' (docs/large-data.md)")
     else:
         return True
     return False
@@ -128,7 +133,7 @@ def _delimiter(value, key, p: Problems) -> str | None:
 def _locate(ref: str, key: str, p: Problems, base_dir, dirs, missing) -> Path | None:
     """The data file ``ref`` names: a path, or a name looked for in ``dirs``."""
     looks_like_path = os.sep in ref or "/" in ref or Path(ref).suffix.lower() in (
-        *DATA_FORMATS, *CHUNK_FORMATS)
+        *WHOLE_SUFFIXES, *CHUNK_SUFFIXES)
     if looks_like_path and is_chunked(relative(ref, base_dir)):
         return _chunked(ref, key, p, base_dir)
     try:

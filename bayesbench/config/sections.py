@@ -10,7 +10,8 @@ from ..data.encode import INPUT_KINDS
 from ..errors import ClassifierError
 from ..evaluation.metrics import METRIC_NAMES, PREDICTION_METRICS, is_metric
 from ..evaluation.prepare import NOISE_SIDES, SCOPES
-from ..models.registry import (classifier_class, is_import_path, make_classifier,
+from ..preprocess.noise import NOISE_MODES
+from ..models.registry import (classifier_class, is_import_path, make_classifier, make_step,
                                parameter_defaults)
 from ..preprocess.discretize import METHODS
 from ..preprocess.impute import STRATEGIES
@@ -21,9 +22,16 @@ from .problems import Problems, join, kind_of, shown, suggest
 
 # A name that names a directory: at most 100 characters (a file name has at most 255 bytes).
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.+-]{0,99}$")
+# The keys each section accepts (docs/configuration.md documents every one; a test checks).
 ARM_KEYS = ("name", "preprocess", "cv")
-CLASSIFIER_KEYS = ("name", "params", "label", "input", "tune")
+CLASSIFIER_KEYS = ("name", "params", "label", "input", "tune", "steps")
+TUNE_KEYS = ("params", "folds", "metric")
+STEP_KEYS = ("name", "params")
+PREPROCESS_KEYS = ("impute", "discretize", "bins", "scope", "noise")
+NOISE_KEYS = ("fraction", "on", "mode")
 _CV_KINDS = ("holdout", "resubstitution", "loo")
+CV_KEYS = ("folds", "repeats", "stratified", *_CV_KINDS)
+COMPARE_KEYS = ("metric", "baseline", "test", "alpha", "rope")
 # Classifiers of one experiment, each setting of a parameter grid counted, and settings of
 # one classifier's tuning grid: a bound on the work a config check does and on the tasks
 # (or inner fits) it asks for.
@@ -31,7 +39,7 @@ MAX_CLASSIFIERS = 1000
 
 
 def preprocess(value, p: Problems, at: str = "preprocess") -> PreprocessSpec:
-    value = p.mapping(value, at, ("impute", "discretize", "bins", "scope", "noise"))
+    value = p.mapping(value, at, PREPROCESS_KEYS)
     kw = {}
     for key, choices in (("impute", STRATEGIES), ("discretize", METHODS), ("scope", SCOPES)):
         if key in value:
@@ -48,16 +56,17 @@ def _noise(value, p: Problems, at: str) -> NoiseSpec | None:
     if isinstance(noise, dict) and True in noise and "on" not in noise:
         # YAML 1.1 (PyYAML) reads a bare key `on` as the boolean true.
         noise = {("on" if k is True else k): v for k, v in noise.items()}
-    noise = p.mapping(noise, at, ("fraction", "on"))
+    noise = p.mapping(noise, at, NOISE_KEYS)
     if "fraction" not in noise and isinstance(value, dict):
         p.add(f"{at}.fraction", "required")
     fraction = p.typed(noise.get("fraction", 0.0), f"{at}.fraction", float, low=0.0, high=1.0)
     on = p.typed(noise.get("on", "train"), f"{at}.on", str, choices=NOISE_SIDES)
-    return NoiseSpec(fraction, on) if fraction is not None and on is not None else None
+    mode = p.typed(noise.get("mode", "attributes"), f"{at}.mode", str, choices=tuple(NOISE_MODES))
+    return NoiseSpec(fraction, on, mode) if None not in (fraction, on, mode) else None
 
 
 def cv(value, p: Problems, at: str = "cv") -> CVSpec:
-    value = p.mapping(value, at, ("folds", "repeats", "stratified", *_CV_KINDS))
+    value = p.mapping(value, at, CV_KEYS)
     kinds = [k for k in _CV_KINDS if k in value]
     if len(kinds) > 1 or (kinds and "folds" in value):
         p.add(at, f"choose one of folds, holdout, resubstitution, loo; got "
@@ -127,6 +136,7 @@ def _classifier(item, key: str, p: Problems) -> list[ClassifierSpec]:
     if learner is None or not _known_params(learner, params, key, p):
         return []
     tuning = _tune(item["tune"], learner, params, join(key, "tune"), p) if "tune" in item else None
+    steps = _steps(item["steps"], join(key, "steps"), p) if "steps" in item else ()
     grid = [k for k, v in params.items() if isinstance(v, list)]
     for name in grid:
         if not params[name]:
@@ -148,9 +158,34 @@ def _classifier(item, key: str, p: Problems) -> list[ClassifierSpec]:
         chosen = dict(params, **dict(zip(grid, combo)))
         suffix = ",".join(f"{k}={v}" for k, v in zip(grid, combo))
         out.append(ClassifierSpec(f"{label}({suffix})" if grid else label, learner, chosen,
-                                  input=kind, tune=tuning))
+                                  input=kind, tune=tuning, steps=steps))
         _check_values(learner, chosen, key, p)
     return out
+
+
+def _steps(value, key: str, p: Problems) -> tuple:
+    """``steps: [module:Class, {name: module:Class, params: {...}}, ...]``: the transformers
+    before a classifier, each imported and made with its parameters to check them."""
+    items = p.typed(value, key, list)
+    out = []
+    for i, item in enumerate(items or ()):
+        at = f"{key}[{i}]"
+        item = p.mapping({"name": item} if isinstance(item, str) else item, at, STEP_KEYS)
+        if "name" not in item:
+            p.add(join(at, "name"), "required: a transformer's import path, package.module:Class")
+            continue
+        name = p.typed(item["name"], join(at, "name"), str)
+        params = p.typed(item.get("params") or {}, join(at, "params"), dict)
+        if name is None or params is None:
+            continue
+        try:
+            make_step(name, **params)
+        except ClassifierError as err:
+            parameter = getattr(err, "parameter", None)
+            p.add(f"{at}.params.{parameter}" if parameter else join(at, "name"), str(err))
+            continue
+        out.append((name, params))
+    return tuple(out)
 
 
 def _known_params(learner: str, params: dict, key: str, p: Problems) -> bool:
@@ -179,7 +214,7 @@ def _check_values(learner: str, params: dict, key: str, p: Problems) -> None:
 
 def _tune(value, learner: str, params: dict, key: str, p: Problems) -> TuneSpec | None:
     """``tune: {params: {name: [values]}, folds: 5, metric: accuracy}`` of a classifier."""
-    value = p.mapping(value, key, ("params", "folds", "metric"))
+    value = p.mapping(value, key, TUNE_KEYS)
     grid = p.typed(value.get("params"), join(key, "params"), dict) if "params" in value else None
     if "params" not in value:
         p.add(join(key, "params"), "required: a mapping of parameters to lists of values")
@@ -262,7 +297,7 @@ def _arm_name(value, key: str, p: Problems, seen: set) -> str | None:
 
 
 def compare(value, p: Problems, labels, arm_names) -> CompareSpec:
-    value = p.mapping(value, "compare", ("metric", "baseline", "test", "alpha", "rope"))
+    value = p.mapping(value, "compare", COMPARE_KEYS)
     kw = {}
     if value.get("metric") is not None:
         metric = p.typed(value["metric"], "compare.metric", str)

@@ -10,7 +10,8 @@ import numpy as np
 
 from ..errors import BayesbenchError
 from .dataset import Dataset
-from .load import DATA_FORMATS, find_dataset, load_dataset, locate_dataset, search_path
+from .formats import WHOLE_SUFFIXES
+from .load import find_dataset, load_dataset, locate_dataset, search_path
 
 
 @dataclass(frozen=True)
@@ -89,7 +90,7 @@ def list_datasets(data_dirs: Iterable = ()) -> list[DatasetEntry]:
     files: dict[str, list[Path]] = {}
     for _, directory in labelled:
         for path in sorted(directory.iterdir()):
-            if path.suffix.lower() in DATA_FORMATS and path.is_file():
+            if path.suffix.lower() in WHOLE_SUFFIXES and path.is_file():
                 files.setdefault(path.stem, []).append(path)
     dirs = [d for _, d in labelled]
     entries = []

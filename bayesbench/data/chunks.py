@@ -48,6 +48,7 @@ from ..errors import DataError
 from .arff_format import block_columns, data_blocks, odd_line_breaks
 from .csv_format import body_columns, header_of, is_missing
 from .dataset import bin_codes
+from .formats import CHUNK_SUFFIXES, DIRECTORY_SUFFIXES, DIRECTORY_TITLES, format_of
 from .text import BLOCK_BYTES, read_blocks
 from .tokens import class_labels, numbers, sorted_categories
 
@@ -63,8 +64,6 @@ MAX_VALUES = 1000
 MAX_NUMERIC_VALUES = 100_000
 
 
-#: The kinds of file a chunked data set reads, by extension.
-CHUNK_FORMATS = {".csv": "csv", ".parquet": "parquet", ".arff": "arff"}
 
 
 def is_chunked(path) -> bool:
@@ -73,8 +72,10 @@ def is_chunked(path) -> bool:
 
 
 def chunk_files(path) -> tuple[str, ...]:
-    """The files of a chunked data set, sorted and all of one kind (:data:`CHUNK_FORMATS`):
-    a directory's ``*.csv`` (else its ``*.parquet``), a glob's matches, or one file."""
+    """The files of a chunked data set, sorted and all of one kind
+    (:data:`~bayesbench.data.formats.CHUNK_SUFFIXES`): a directory's files of the first
+    suffix of :data:`~bayesbench.data.formats.DIRECTORY_SUFFIXES` it holds (``*.csv``, else
+    ``*.parquet``), a glob's matches, or one file."""
     text = str(path)
     if not glob.has_magic(text) and Path(text).is_file():
         files = (text,)
@@ -82,23 +83,24 @@ def chunk_files(path) -> tuple[str, ...]:
         files = tuple(sorted(f for f in glob.glob(text) if Path(f).is_file()))
     else:
         files = ()
-        for suffix in (".csv", ".parquet"):
+        for suffix in DIRECTORY_SUFFIXES:
             files = files or tuple(sorted(f for f in glob.glob(str(Path(text) / f"*{suffix}"))
                                           if Path(f).is_file()))
     if not files:
         raise DataError(f"no file matches {text}" if glob.has_magic(text) else
-                        "no CSV or Parquet file in the directory", path=path)
+                        f"no {DIRECTORY_TITLES} file in the directory", path=path)
     kinds = {Path(f).suffix.lower() for f in files}
-    if len(kinds) > 1 or not kinds <= set(CHUNK_FORMATS):
+    if len(kinds) > 1 or not kinds <= set(CHUNK_SUFFIXES):
         found = ", ".join(sorted(k or "(no extension)" for k in kinds))
         raise DataError(f"a chunked data set reads files of one kind among "
-                        f"{', '.join(CHUNK_FORMATS)}; found {found}", path=path)
+                        f"{', '.join(CHUNK_SUFFIXES)}; found {found}", path=path)
     return files
 
 
 def chunk_format(files) -> str:
-    """``csv``, ``parquet`` or ``arff``: the kind of the files of :func:`chunk_files`."""
-    return CHUNK_FORMATS[Path(files[0]).suffix.lower()]
+    """The name of the format (:data:`~bayesbench.data.formats.FORMATS`) of the files of
+    :func:`chunk_files`."""
+    return format_of(files[0]).name
 
 
 @dataclass(frozen=True)

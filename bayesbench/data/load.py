@@ -7,9 +7,7 @@ from typing import Iterable
 
 from ..errors import DataError
 from .dataset import Dataset
-
-# Data file extensions and their readers, in the order find_dataset tries them.
-DATA_FORMATS = {".arff": "arff", ".csv": "csv", ".libsvm": "libsvm", ".svm": "libsvm"}
+from .formats import WHOLE_SUFFIXES, format_of
 
 
 def load_dataset(path, class_attribute: str | None = None, *,
@@ -40,18 +38,11 @@ def load_dataset(path, class_attribute: str | None = None, *,
     (1728, 6, ('unacc', 'acc', 'good', 'vgood'))
     """
     path = locate_dataset(path)
-    kind = DATA_FORMATS.get(path.suffix.lower())
-    if kind is None:
+    fmt = format_of(path)
+    if fmt is None or not fmt.whole:
         raise DataError(f"unknown data format '{path.suffix or '(no extension)'}'; "
-                        f"expected one of {sorted(DATA_FORMATS)}", path=path)
-    if kind == "arff":
-        from .arff_format import read_arff
-        return read_arff(path, class_attribute)
-    if kind == "csv":
-        from .csv_format import read_csv
-        return read_csv(path, class_attribute, delimiter=delimiter)
-    from .libsvm_format import read_libsvm
-    return read_libsvm(path, class_attribute)
+                        f"expected one of {sorted(WHOLE_SUFFIXES)}", path=path)
+    return fmt.read(path, class_attribute, delimiter=delimiter)
 
 
 DATA_ENV = "BAYESBENCH_DATA"
@@ -105,7 +96,7 @@ def find_dataset(name: str, search_dirs: Iterable) -> Path | None:
     """
     for directory in search_dirs:
         directory = Path(directory)
-        for candidate in (name, *(name + suffix for suffix in DATA_FORMATS)):
+        for candidate in (name, *(name + suffix for suffix in WHOLE_SUFFIXES)):
             path = directory / candidate
             if path.is_file():
                 return path

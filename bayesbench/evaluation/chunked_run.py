@@ -13,7 +13,7 @@ No step holds all rows. Fold membership is a seeded hash of the global row index
 
 The records have the fields of an in-memory run's, but the metrics that a sum over
 chunks cannot give exactly (:data:`NOT_CHUNKED`: ``auc_ovr`` ranks every test row, and
-the model scores read the training rows) are left out; the config check refuses them,
+the model scores read the training rows; the scores held on request are not made) are left out; the config check refuses them,
 and classifiers without ``fit_statistics``, for a chunked data set.
 """
 from __future__ import annotations
@@ -30,10 +30,11 @@ from ..models.registry import make_classifier
 from ..models.core.sufficient import Statistics
 from ..spec import ClassifierSpec, DatasetSpec
 from .adapter import aligned_proba
-from .metrics import MODEL_SCORES, brier_losses, confusion_scores, log_losses
+from .metrics import (MODEL_SCORES, REQUESTED_SCORES, brier_losses, confusion_scores,
+                      log_losses)
 
 #: The metrics a chunked run leaves out of its records (and the config check refuses).
-NOT_CHUNKED = ("auc_ovr", *MODEL_SCORES)
+NOT_CHUNKED = ("auc_ovr", *MODEL_SCORES, *REQUESTED_SCORES)
 # The stream of the fold hash's salt (prepare.py numbers the fold's other streams 1 to 5).
 FOLD_HASH_STREAM = 6
 

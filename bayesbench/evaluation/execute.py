@@ -16,6 +16,9 @@ from ..data.encode import encode, feature_names, used_attributes
 from ..data.fold_assignment import fold_rng
 from ..models.core.base import BaseClassifier
 from ..measures.codes import TableTooLarge, table_limit
+from ..errors import ClassifierError
+from ..models.core.export import NETWORK_FORMATS
+from ..models.pipeline import Steps, make_model
 from ..models.registry import (classifier_class, default_input, make_classifier,
                                parameter_defaults)
 from ..models.core.sufficient import fits_from_statistics
@@ -23,8 +26,9 @@ from ..spec import ClassifierSpec, RunOptions
 from .adapter import fit_predict
 from .chunked_run import ChunkedJob, run_chunked
 from .executors import execute as map_jobs
-from .metrics import evaluate
+from .metrics import REQUESTED_SCORES, evaluate
 from .plan import FoldJob, Plan
+from .predictions import FIELD as PREDICTIONS, kept
 from .prepare import (CLASSIFIER_STREAM, TUNE_STREAM, counts_subtract, prepare_fold,
                       with_total_statistics)
 from .progress import Progress
@@ -41,11 +45,14 @@ VIEW_OF = {"codes": "discrete", "onehot": "continuous", "numeric": "continuous",
            "frame": "continuous"}
 
 
-def _scores(outcome, test) -> dict:
-    """The record fields of an outcome on the test part ``test``."""
+def _scores(outcome, test, requested=()) -> dict:
+    """The record fields of an outcome on the test part ``test``, with the scores of
+    :data:`~.metrics.REQUESTED_SCORES` only when ``requested`` names them."""
     scores = evaluate(test.y, outcome.labels, outcome.proba, test.n_classes)
+    metrics = {k: v for k, v in scores["metrics"].items()
+               if k not in REQUESTED_SCORES or k in requested}
     out = {"confusion": scores["confusion"].tolist(),
-           "metrics": {**scores["metrics"], "cpu_seconds": outcome.cpu_seconds},
+           "metrics": {**metrics, "cpu_seconds": outcome.cpu_seconds},
            "per_class": {k: v.tolist() for k, v in scores["per_class"].items()},
            "fit_seconds": outcome.fit_seconds, "predict_seconds": outcome.predict_seconds}
     if outcome.proba is None:
@@ -121,8 +128,27 @@ def _inputs(cls, kind: str, views, record: dict, rows: bool = True):
     return train, test, X_train, X_test, names
 
 
-def run_classifier(spec: ClassifierSpec, views, job: FoldJob) -> dict:
-    """The outcome fields of one task's record: parameters, sizes, classes, scores.
+# A record's fitted networks on their way to the calling process, which writes them into
+# the result directory and drops the field (:meth:`~.rundir.RunDirectory.keep`).
+NETWORKS = "_networks"
+
+
+def network_texts(clf, class_name: str, formats) -> dict:
+    """``{format: text}`` of the fitted ``clf``'s Bayesian network in each of ``formats``
+    (:data:`~bayesbench.models.core.export.NETWORK_FORMATS`); empty for a model that is no
+    one network (AODE, Gaussian, other classes; attribute weights)."""
+    if not formats or not callable(getattr(clf, "bayesian_network", None)):
+        return {}
+    try:
+        variables = clf.bayesian_network(class_name)
+    except ClassifierError:
+        return {}
+    return {f: NETWORK_FORMATS[f][1](variables, type(clf).__name__) for f in formats}
+
+
+def run_classifier(spec: ClassifierSpec, views, job: FoldJob, networks=()) -> dict:
+    """The outcome fields of one task's record: parameters, sizes, classes, scores (and,
+    for each of the formats ``networks``, the fitted network's text under :data:`NETWORKS`).
 
     Any failure (the class cannot be imported here, its input cannot be made, it
     raises, it returns unusable predictions) is the task's recorded error.
@@ -141,17 +167,21 @@ def run_classifier(spec: ClassifierSpec, views, job: FoldJob) -> dict:
         kind = spec.input or default_input(cls, spec.learner)
         counted = _counted(spec, params, kind, views)
         # The model scores read the training rows even when the counts replace them for fitting.
-        train, test, X_train, X_test, names = _inputs(cls, kind, views, record,
+        # A classifier behind steps is fitted as any other class: on arrays, without names.
+        train, test, X_train, X_test, names = _inputs(Steps if spec.steps else cls, kind,
+                                                      views, record,
                                                       counted is None or job.model_scores)
         cards = train.cardinalities if kind == "codes" else None
         if spec.tune is not None:
             params.update(_tuned(spec, params, X_train, train, cards, job, record))
-        clf = make_classifier(spec.learner, **params)
+        clf = make_model(spec.learner, params, spec.steps)
         y_train = None if X_train is None else train.y  # no rows: fitted from the counts
-        record.update(_scores(fit_predict(clf, X_train, y_train, X_test, statistics=counted,
-                                          n_classes=train.n_classes, cardinalities=cards,
-                                          feature_names=names),
-                              test), structure=_structure(clf))
+        outcome = fit_predict(clf, X_train, y_train, X_test, statistics=counted,
+                              n_classes=train.n_classes, cardinalities=cards,
+                              feature_names=names)
+        record.update(_scores(outcome, test, job.requested), structure=_structure(clf))
+        if job.predictions:
+            record[PREDICTIONS] = _predictions(job, test, outcome)
         if job.model_scores:
             record["metrics"].update(model_scores(clf, X_train, train.y))
         # Tuning is part of fitting a tuned learner: its cost counts in the timings.
@@ -161,16 +191,27 @@ def run_classifier(spec: ClassifierSpec, views, job: FoldJob) -> dict:
         learned = network(clf, train.target.name) if (job.repetition, job.fold) == (0, 0) else None
         if learned is not None:
             record["network"] = learned
+        texts = network_texts(clf, train.target.name, networks)
+        if texts:  # the calling process writes them (their size is no record's business)
+            record[NETWORKS] = texts
     except Exception as exc:  # noqa: BLE001 - a learner that fails is recorded, the run goes on
         record.update(status="error", error=f"{type(exc).__name__}: {exc}",
                       fit_seconds=0.0, predict_seconds=0.0)
     return record
 
 
+def _predictions(job: FoldJob, test, outcome) -> dict:
+    """The task's predictions, each test row named by its index in the data file."""
+    if test.n_rows != job.test.size:  # the config refuses what drops test rows (impute: drop)
+        raise ValueError(f"{test.n_rows} test rows left of {job.test.size}: their indices "
+                         f"in the data file are unknown, so no predictions can be kept")
+    return kept(job.test, test.y, outcome.labels, outcome.proba)
+
+
 def _counted(spec: ClassifierSpec, params: dict, kind: str, views):
     """The training part's statistics when the classifier is fitted from them: it takes codes,
     is not tuned, has ``fit_statistics`` for its parameters, and the fold has them."""
-    if kind != "codes" or spec.tune is not None:
+    if kind != "codes" or spec.tune is not None or spec.steps:
         return None
     if not fits_from_statistics(make_classifier(spec.learner, **params)):
         return None
@@ -183,7 +224,7 @@ def _uses_statistics(job: FoldJob) -> bool:
         return False
     for spec in job.classifiers:
         try:
-            if spec.tune is None and fits_from_statistics(make_classifier(spec.learner,
+            if spec.tune is None and not spec.steps and fits_from_statistics(make_classifier(spec.learner,
                                                                           **spec.params)):
                 return True
         except Exception:  # noqa: BLE001 - a learner that cannot be made fails in its task
@@ -213,7 +254,7 @@ def _tuned(spec: ClassifierSpec, params: dict, X_train, train, cards, job, recor
     """The values ``spec.tune`` chooses on the training part (kept in ``record``)."""
     t0 = time.perf_counter()
     rng = fold_rng(job.seed, job.dataset.name, job.repetition, job.fold, TUNE_STREAM)
-    tuned = tune(lambda **c: make_classifier(spec.learner, **{**params, **c}),
+    tuned = tune(lambda **c: make_model(spec.learner, {**params, **c}, spec.steps),
                  spec.tune.params, X_train, train.y, n_classes=train.n_classes,
                  folds=spec.tune.folds, metric=spec.tune.metric, rng=rng, cardinalities=cards)
     record.update(tuned=tuned.params, tune_scores=list(tuned.scores),
@@ -221,21 +262,22 @@ def _tuned(spec: ClassifierSpec, params: dict, X_train, train, cards, job, recor
     return tuned.params
 
 
-def run_fold(job: FoldJob, max_table_cells: int | None = None) -> list[dict]:
+def run_fold(job: FoldJob, max_table_cells: int | None = None, networks=()) -> list[dict]:
     """Run every classifier of a fold job; return one record per classifier. A learner
-    whose table of counts would exceed ``max_table_cells`` fails (None: the default)."""
+    whose table of counts would exceed ``max_table_cells`` fails (None: the default);
+    ``networks``: the formats its fitted network is returned in (:func:`run_classifier`)."""
     with table_limit(max_table_cells):
-        return _run_fold(job)
+        return _run_fold(job, networks)
 
 
-def _run_fold(job: FoldJob) -> list[dict]:
+def _run_fold(job: FoldJob, networks=()) -> list[dict]:
     views = prepare_fold(job)
     records = []
     for spec, tid in zip(job.classifiers, job.task_ids):
         record = {"dataset": job.dataset.name, "repetition": job.repetition, "fold": job.fold,
                   "classifier": spec.label, "seed": job.seed, "fold_id": job.fold_id,
                   "task_id": tid}
-        record.update(run_classifier(spec, views, job))
+        record.update(run_classifier(spec, views, job, networks))
         records.append(record)
     return records
 
@@ -250,17 +292,21 @@ def execute(work: Plan, run, options: RunOptions) -> list[dict]:
     finished = {d: sum(t in done for t in ids) for d, ids in work.tasks.items()}
     new = []
     with Progress(totals, finished, stream=options.stream, quiet=options.quiet) as progress:
+        for note in run.notes:  # said even when quiet: they concern the results
+            print(f"{run.path}: {note}", file=progress.stream)
         if run.dropped and not options.quiet:
             print(f"{run.path}: {run.dropped} damaged record(s) dropped; their tasks run again",
                   file=progress.stream)
         if done and not options.quiet:
             print(f"{run.path}: {len(done)} of {sum(totals.values())} tasks already done; "
                   f"running the rest", file=progress.stream)
-        task = partial(run_fold, max_table_cells=options.max_table_cells)
+        task = partial(run_fold, max_table_cells=options.max_table_cells,
+                       networks=options.save_networks)
         chunked = [job for job in todo if isinstance(job, ChunkedJob)]
         with table_limit(options.max_table_cells):
             todo = with_statistics([job for job in todo if not isinstance(job, ChunkedJob)])
-        for _, records in map_jobs(task, todo, jobs=options.jobs, scheduler=options.scheduler):
+        for _, records in map_jobs(task, todo, jobs=options.jobs, scheduler=options.scheduler,
+                                    threads=options.worker_threads):
             new += [run.keep(record) for record in records]
             progress.update(records[0]["dataset"], len(records),
                             sum(r["status"] != "ok" for r in records))
@@ -276,7 +322,8 @@ def chunked_records(job: ChunkedJob, options: RunOptions):
     on the executor ``options`` chooses, with their models' structures as
     :func:`run_classifier` describes them."""
     def run_on(fn, tasks):
-        return map_jobs(fn, tasks, jobs=options.jobs, scheduler=options.scheduler)
+        return map_jobs(fn, tasks, jobs=options.jobs, scheduler=options.scheduler,
+                        threads=options.worker_threads)
 
     with table_limit(options.max_table_cells):
         for record, model in run_chunked(job, run_on):

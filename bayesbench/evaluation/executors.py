@@ -11,6 +11,12 @@ A job may share a large part with other jobs (a fold job's data set): a job with
 shared part sent to each worker at most once, not with every job. Forked worker
 processes inherit it from this process; on Dask it is scattered once and released
 when the last job reading it is done.
+
+Each worker limits the threads of its BLAS and OpenMP libraries to its share of the
+cores (:func:`thread_share`, or the number the caller gives): left alone, every worker's
+numpy would start a thread per core, and two workers on two cores would run four busy
+threads that slow each other down (a LogisticRegression fold took ten times longer).
+The serial path leaves this process's libraries alone.
 """
 from __future__ import annotations
 
@@ -26,6 +32,8 @@ from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from typing import Callable, Iterator, Sequence
+
+from threadpoolctl import threadpool_limits
 
 from ..errors import BayesbenchError
 
@@ -52,6 +60,34 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def thread_share(jobs: int) -> int:
+    """The BLAS and OpenMP threads of each of ``jobs`` local workers: its share of the cores."""
+    return max(1, default_jobs() // jobs)
+
+
+# The variables that size the thread pools of libraries a worker loads after it starts
+# (threadpoolctl limits those already loaded).
+THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+                    "BLIS_NUM_THREADS", "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
+
+
+def limit_threads(threads: int) -> None:
+    """Limit this worker process's BLAS and OpenMP thread pools to ``threads``, for the
+    libraries loaded now and those loaded later."""
+    for name in THREAD_VARIABLES:
+        os.environ[name] = str(threads)
+    threadpool_limits(limits=threads)
+
+
+def worker_threads(jobs: int | None, scheduler, threads: int | None):
+    """What each worker's thread pools are limited to, as the run's environment records it:
+    None on the serial path (left alone), ``threads`` when given, else the share."""
+    if scheduler is not None:
+        return threads or "each worker's share of its host's cores"
+    jobs = jobs or default_jobs()
+    return None if jobs == 1 else threads or thread_share(jobs)
+
+
 def describe(jobs: int | None, scheduler) -> str:
     if scheduler is not None:
         return f"dask ({scheduler if isinstance(scheduler, str) else 'client'})"
@@ -60,22 +96,24 @@ def describe(jobs: int | None, scheduler) -> str:
 
 
 def execute(fn: Callable, jobs_list: Sequence, *, jobs: int | None = None,
-            scheduler=None) -> Iterator[tuple[int, object]]:
+            scheduler=None, threads: int | None = None) -> Iterator[tuple[int, object]]:
     """Run ``fn`` on every job; yield ``(index, fn(job))`` as each finishes.
 
     ``scheduler`` (a Dask scheduler address such as ``tcp://host:6786``, or a
     ``distributed.Client``) selects Dask; otherwise ``jobs`` worker processes,
-    or this process when ``jobs`` is 1 (``None``: all cores).
+    or this process when ``jobs`` is 1 (``None``: all cores). ``threads`` limits the BLAS
+    and OpenMP threads of each worker (None: its share of the cores; see the module
+    docstring).
     """
     if scheduler is not None:
-        yield from _dask(fn, jobs_list, scheduler)
+        yield from _dask(fn, jobs_list, scheduler, threads)
         return
     jobs = jobs or default_jobs()
     if jobs == 1 or len(jobs_list) <= 1:
         for i, job in enumerate(jobs_list):
             yield i, fn(job)
         return
-    yield from _processes(fn, jobs_list, jobs)
+    yield from _processes(fn, jobs_list, jobs, threads or thread_share(jobs))
 
 
 def split_shared(jobs_list: Sequence) -> tuple[list, list, dict]:
@@ -102,11 +140,40 @@ def _with_inherited(fn, job, key):
     return fn(job if key is None else job.attach(_INHERITED[key]))
 
 
-def _with_part(fn, job, part):
+def _with_part(fn, job, part, shares):
+    _limit_dask_worker(shares)
     return fn(job if part is None else job.attach(part))
 
 
-def _processes(fn, jobs_list, jobs) -> Iterator[tuple[int, object]]:
+def _limit_dask_worker(shares) -> None:
+    """Limit the Dask worker process running this task to its entry of ``shares`` (an int:
+    every worker's; a mapping: by worker address). Once per worker: the limit is the
+    process's, shared by its threads, so a context manager per task would undo another's."""
+    from distributed import get_worker  # lazy: optional; only a Dask worker runs this
+
+    worker = get_worker()
+    if getattr(worker, "_bayesbench_threads", None) is not None:
+        return
+    threads = shares if isinstance(shares, int) else shares.get(worker.address)
+    if threads is None:  # a worker that joined after the run began: its own cores' share
+        threads = max(1, default_jobs() // max(1, worker.state.nthreads))
+    limit_threads(threads)
+    worker._bayesbench_threads = threads
+
+
+def _dask_shares(client) -> dict:
+    """Each Dask worker's share of its host's cores: the cores over the tasks that all the
+    workers of that host run at once (two one-thread workers on two cores: one each)."""
+    workers = client.scheduler_info(n_workers=-1)["workers"]
+    cores = client.run(default_jobs)
+    per_host = Counter()
+    for info in workers.values():
+        per_host[info["host"]] += info["nthreads"]
+    return {address: max(1, cores.get(address, 1) // max(1, per_host[info["host"]]))
+            for address, info in workers.items()}
+
+
+def _processes(fn, jobs_list, jobs, threads) -> Iterator[tuple[int, object]]:
     forked = _CONTEXT is not None
     light, keys, shared = split_shared(jobs_list) if forked else (jobs_list, [None] * len(
         jobs_list), {})
@@ -115,7 +182,7 @@ def _processes(fn, jobs_list, jobs) -> Iterator[tuple[int, object]]:
     # Keep only a bounded number of jobs in flight so that a long run does not
     # pickle every job up front, and an interrupted one stops quickly.
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(jobs_list)), mp_context=_CONTEXT,
-                               initializer=worker_start, initargs=(os.getpid(),))
+                               initializer=worker_start, initargs=(os.getpid(), threads))
     try:
         pending, queue = {}, iter(enumerate(zip(light, keys)))
 
@@ -149,9 +216,9 @@ _CONTEXT = multiprocessing.get_context("fork") if sys.platform.startswith("linux
 _PR_SET_PDEATHSIG = 1
 
 
-def worker_start(parent: int) -> None:
+def worker_start(parent: int, threads: int = 1) -> None:
     """Run in each worker process as it starts: it dies with its parent and leaves Ctrl-C
-    and SIGTERM to it.
+    and SIGTERM to it, and its BLAS and OpenMP thread pools hold ``threads`` threads.
 
     Without this, a parent killed with SIGKILL leaves its workers running under PID 1,
     holding the terminal or the pipe the parent wrote to (``bayesbench run | head`` would
@@ -165,6 +232,7 @@ def worker_start(parent: int) -> None:
         threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     if os.getppid() != parent:  # the parent died before the watch began
         os._exit(1)
+    limit_threads(threads)
 
 
 def _kill_on_parent_death() -> bool:
@@ -227,15 +295,16 @@ def connect(address: str):
                               f"expected e.g. {ADDRESS_EXAMPLE}") from None
 
 
-def _dask(fn, jobs_list, scheduler) -> Iterator[tuple[int, object]]:
+def _dask(fn, jobs_list, scheduler, threads) -> Iterator[tuple[int, object]]:
     with connected(scheduler) as client:
         from distributed import as_completed  # lazy: optional; connected() checked it is there
 
         light, keys, shared = split_shared(jobs_list)
+        shares = threads or _dask_shares(client)
         # Each shared part travels once to a worker that needs it, not with every job.
         parts = {key: client.scatter(part, hash=False) for key, part in shared.items()}
         readers = Counter(k for k in keys if k is not None)
-        futures = [client.submit(_with_part, fn, job, parts.get(key), pure=False)
+        futures = [client.submit(_with_part, fn, job, parts.get(key), shares, pure=False)
                    for job, key in zip(light, keys)]
         index = {fut.key: i for i, fut in enumerate(futures)}
         for fut in as_completed(futures):

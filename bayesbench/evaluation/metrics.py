@@ -13,6 +13,10 @@ Probability-based scores use the full ``(n, n_classes)`` matrix ``proba``:
   (``eps`` the float64 machine epsilon, as scikit-learn does);
 - Brier score: ``mean over examples of sum_k (p_k - [y = k])^2`` (Brier 1950;
   between 0 and 2);
+- root mean squared error: ``sqrt(Brier score / n_classes)``, the square root of the mean
+  over examples and classes of ``(p_k - [y = k])^2`` (Weka's and the AnDE papers' RMSE,
+  docs/statistics.md); a record holds it only when the experiment names it
+  (:data:`ON_REQUEST`);
 - one-vs-rest AUC: the mean over classes having both positive and negative
   test examples of the area under the ROC curve of ``p_k`` for class ``k``
   against the rest (Mann-Whitney, ties counted one half); ``nan`` if no class
@@ -59,6 +63,9 @@ class Metric:
     lower_is_better: bool = False
     needs_proba: bool = False
     model_score: bool = False
+    # Held by a record only when the experiment names it, so that adding it to this list
+    # left the records of every other experiment as they were.
+    on_request: bool = False
 
 
 # Every metric a record holds, in the order of the records' ``metrics``; config validation,
@@ -70,13 +77,15 @@ METRICS = {"accuracy": Metric("accuracy"), "error": Metric("0/1 loss", True),
            "specificity_macro": Metric("macro specificity"),
            "log_loss": Metric("log loss", True, needs_proba=True),
            "brier": Metric("Brier score", True, needs_proba=True),
+           "rmse": Metric("root mean squared error", True, needs_proba=True, on_request=True),
            "auc_ovr": Metric("one-vs-rest AUC", needs_proba=True), "kappa": Metric("Cohen's kappa"),
            "cpu_seconds": Metric("CPU seconds (fit and predict)", True),
-           "loglik": Metric("training log-likelihood", model_score=True),
-           "cll": Metric("training conditional log-likelihood", model_score=True),
-           "n_parameters": Metric("free parameters", True, model_score=True),
-           "aic": Metric("AIC on the training data", True, model_score=True),
-           "bic": Metric("BIC on the training data", True, model_score=True)}
+           "loglik": Metric("training log-likelihood", model_score=True, on_request=True),
+           "cll": Metric("training conditional log-likelihood", model_score=True,
+                         on_request=True),
+           "n_parameters": Metric("free parameters", True, model_score=True, on_request=True),
+           "aic": Metric("AIC on the training data", True, model_score=True, on_request=True),
+           "bic": Metric("BIC on the training data", True, model_score=True, on_request=True)}
 METRIC_NAMES = tuple(METRICS)
 LOWER_IS_BETTER = frozenset(name for name, m in METRICS.items() if m.lower_is_better)
 PROBABILITY_METRICS = tuple(name for name, m in METRICS.items() if m.needs_proba)
@@ -84,6 +93,8 @@ PROBABILITY_METRICS = tuple(name for name, m in METRICS.items() if m.needs_proba
 # when an experiment asks for one (they cost an inference pass over the training rows).
 MODEL_SCORES = tuple(name for name, m in METRICS.items() if m.model_score)
 PREDICTION_METRICS = tuple(name for name in METRICS if name not in MODEL_SCORES)
+# The prediction metrics a record holds only when the experiment names one (see Metric).
+REQUESTED_SCORES = tuple(name for name in PREDICTION_METRICS if METRICS[name].on_request)
 DEFAULT_METRICS = ("accuracy", "error", "precision_macro", "recall_macro", "f1_macro")
 # The metrics a fold's confusion matrix alone determines, which are pooled over the folds of a
 # repetition when its test folds are too small (see pooled); accuracy and error are too, but
@@ -92,7 +103,36 @@ CONFUSION_METRICS = ("precision_macro", "recall_macro", "f1_macro", "precision_w
                      "recall_weighted", "f1_weighted", "specificity_macro", "kappa")
 
 PER_CLASS = ("precision", "recall", "specificity", "f1")
-_PER_CLASS_NAME = re.compile(rf"^({'|'.join(PER_CLASS)})\[(.+)\]$")
+
+
+def f_barrow2011(recall: float, specificity: float) -> float:
+    """Paper 000's F-score of a class (its appendix, ``TestHarness.fscore``), from the class's
+    recall and specificity: its "precision" is the class's true positive rate ``t``, its
+    "recall" ``t / (t + f)`` with ``f`` the other class's false positive rate in its code,
+    ``1 - specificity`` (the share of the other rows predicted as this class); F is their
+    harmonic mean. It is not F1: the paper's printed .772 and .919 are this score of its
+    printed error matrices."""
+    recall_b = recall / (recall + 1 - specificity) if recall + 1 - specificity > 0 else 0.0
+    total = recall + recall_b
+    return 2 * recall * recall_b / total if total > 0 else 0.0
+
+
+# Per-class scores computed, when read, from the ones a record stores (so that records keep
+# the fields they had): their name and the function of (recall, specificity).
+DERIVED_PER_CLASS = {"f_barrow2011": f_barrow2011}
+_PER_CLASS_NAME = re.compile(rf"^({'|'.join((*PER_CLASS, *DERIVED_PER_CLASS))})\[(.+)\]$")
+
+
+def class_score(per_class: dict, score: str, index: int):
+    """Per-class ``score`` of the class at ``index`` in a record's (or a pooled matrix's)
+    ``per_class`` scores; None where it has none."""
+    if score in DERIVED_PER_CLASS:
+        recall, specificity = (class_score(per_class, s, index) for s in ("recall", "specificity"))
+        if recall is None or specificity is None:
+            return None
+        return DERIVED_PER_CLASS[score](float(recall), float(specificity))
+    values = (per_class or {}).get(score)
+    return None if values is None or index >= len(values) else values[index]
 
 
 def per_class_metric(name: str) -> tuple[str, str] | None:
@@ -135,7 +175,7 @@ def record_metric(record: dict, name: str):
     classes = record.get("classes") or []
     if cls not in classes:
         return None
-    return record["per_class"][score][classes.index(cls)]
+    return class_score(record["per_class"], score, classes.index(cls))
 
 
 def confusion_matrix(y_true, y_pred, n_classes: int) -> np.ndarray:
@@ -197,6 +237,12 @@ def brier_score(y_true, proba) -> float:
     return float(np.mean(brier_losses(y_true, proba)))
 
 
+def rmse_of_brier(brier: float, n_classes: int) -> float:
+    """The root mean squared error of the probabilities, from their Brier score: the mean
+    over examples of ``sum_k (p_k - [y = k])^2`` divided by the classes, under a root."""
+    return float(np.sqrt(brier / n_classes))
+
+
 def binary_auc(positive: np.ndarray, score: np.ndarray) -> float:
     """Area under the ROC curve of ``score`` for the boolean labels ``positive``."""
     n_pos = int(positive.sum())
@@ -242,7 +288,8 @@ def pooled(cm: np.ndarray, classes, name: str) -> float:
         return metrics[name]
     score, cls = score_class
     classes = list(classes)
-    return float(per_class[score][classes.index(cls)]) if cls in classes else float("nan")
+    return float(class_score(per_class, score, classes.index(cls))) if cls in classes else \
+        float("nan")
 
 
 def evaluate(y_true, y_pred, proba, n_classes: int) -> dict:
@@ -250,7 +297,8 @@ def evaluate(y_true, y_pred, proba, n_classes: int) -> dict:
 
     Returns ``{"confusion": ndarray, "metrics": {name: float}, "per_class":
     {name: ndarray}}`` with the metric names of :data:`PREDICTION_METRICS` but
-    ``cpu_seconds``, which the caller measures; with ``proba`` None (a classifier
+    ``cpu_seconds``, which the caller measures (a record keeps those of
+    :data:`REQUESTED_SCORES` only when asked); with ``proba`` None (a classifier
     without probabilities), those of :data:`PROBABILITY_METRICS` are NaN.
     """
     y_true = np.asarray(y_true, dtype=np.int64)
@@ -262,5 +310,6 @@ def evaluate(y_true, y_pred, proba, n_classes: int) -> dict:
     else:
         metrics["log_loss"] = log_loss(y_true, proba)
         metrics["brier"] = brier_score(y_true, proba)
+        metrics["rmse"] = rmse_of_brier(metrics["brier"], n_classes)
         metrics["auc_ovr"] = auc_ovr(y_true, proba)
     return {"confusion": cm, "metrics": metrics, "per_class": per_class}

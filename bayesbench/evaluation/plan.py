@@ -18,7 +18,7 @@ from ..data.chunks import is_chunked
 from ..errors import BayesbenchError, PlanError
 from ..spec import ClassifierSpec, DatasetSpec, Experiment, PreprocessSpec
 from .chunked_run import ChunkedJob, HashedFold
-from .metrics import MODEL_SCORES, per_class_metric
+from .metrics import MODEL_SCORES, REQUESTED_SCORES, per_class_metric
 from .prepare import DataCache, PreparedData
 from .splits import Split, make_splits
 
@@ -39,6 +39,8 @@ class FoldJob:
     task_ids: tuple[str, ...]
     data: PreparedData
     model_scores: bool = False  # score each fitted model on its training rows (MODEL_SCORES)
+    requested: tuple[str, ...] = ()  # the REQUESTED_SCORES its records hold
+    predictions: bool = False  # keep each test row's prediction (evaluation/predictions.py)
 
     # The executors send a data set, which every fold job of it shares, once to a worker.
     def detach(self) -> tuple[FoldJob, PreparedData]:
@@ -76,12 +78,13 @@ class Plan:
 
 
 def task_id(identity: dict, dataset: DatasetSpec, split: Split, clf: ClassifierSpec,
-            model_scores: bool = False) -> str:
+            model_scores: bool = False, requested=()) -> str:
     """The id of one task of the experiment whose :meth:`~Experiment.identity` is given;
-    ``model_scores``: its record holds the model scores too."""
-    # The input kind and the tuning join the key only when given, so that the tasks of
-    # result directories written before they existed keep their ids.
-    extra = {k: v for k, v in clf.identity().items() if k in ("input", "tune")}
+    ``model_scores``: its record holds the model scores too; ``requested``: and these
+    scores of :data:`~.metrics.REQUESTED_SCORES`."""
+    # The input kind, the tuning and the steps join the key only when given, so that the
+    # tasks of result directories written before they existed keep their ids.
+    extra = {k: v for k, v in clf.identity().items() if k in ("input", "tune", "steps")}
     key = {"dataset": [dataset.name, dataset.path, dataset.class_attribute] + (
                [] if dataset.attributes is None else [list(dataset.attributes)]) + (
                [] if dataset.delimiter is None else [{"delimiter": dataset.delimiter}]),
@@ -90,6 +93,8 @@ def task_id(identity: dict, dataset: DatasetSpec, split: Split, clf: ClassifierS
            "classifier": [clf.label, clf.learner, clf.params] + ([extra] if extra else [])}
     if model_scores:  # a record without them is not this task's (resuming recomputes it)
         key["model_scores"] = True
+    if requested:  # likewise
+        key["requested"] = sorted(requested)
     blob = json.dumps(key, sort_keys=True, default=str).encode()
     return hashlib.sha256(blob).hexdigest()[:16]
 
@@ -102,8 +107,9 @@ def plan(experiment: Experiment, cache: DataCache | None = None) -> Plan:
     """
     cache = cache if cache is not None else DataCache()
     identity = experiment.identity()
-    scored = bool(set(MODEL_SCORES).intersection(
-        (*experiment.metrics, experiment.compare.metric)))
+    named = (*experiment.metrics, experiment.compare.metric)
+    scored = bool(set(MODEL_SCORES).intersection(named))
+    requested = tuple(m for m in REQUESTED_SCORES if m in named)
     problems, jobs, tasks = [], [], {}
     for i, spec in enumerate(experiment.datasets):
         if spec.chunked or is_chunked(spec.path):
@@ -129,12 +135,13 @@ def plan(experiment: Experiment, cache: DataCache | None = None) -> Plan:
             continue
         tasks[spec.name] = ()
         for split in splits:
-            ids = tuple(task_id(identity, spec, split, c, scored)
+            ids = tuple(task_id(identity, spec, split, c, scored, requested)
                         for c in experiment.classifiers)
             tasks[spec.name] += ids
             jobs.append(FoldJob(spec, experiment.preprocess, experiment.seed, split.repetition,
                                 split.fold, split.fold_id, split.train, split.test,
-                                experiment.classifiers, ids, data, scored))
+                                experiment.classifiers, ids, data, scored, requested,
+                                experiment.predictions))
     if problems:
         raise PlanError(problems)
     return Plan(tuple(jobs), tasks)

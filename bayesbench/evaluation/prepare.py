@@ -29,7 +29,7 @@ from ..models.core.sufficient import Statistics
 from ..errors import PreprocessError
 from ..preprocess.discretize import Discretizer, discretize_chunked
 from ..preprocess.impute import Imputer
-from ..preprocess.noise import shuffle_attributes
+from ..preprocess.noise import NOISE_MODES
 from ..spec import DatasetSpec, PreprocessSpec
 
 # Where preprocessing is fitted, and which part of a fold noise goes to (config choices).
@@ -154,7 +154,7 @@ def noisy(part, side: str, job):
     # Both sides start from the same stream, so `both` shuffles the same attributes in
     # the training and the test part (each with its own permutations of its rows).
     rng = fold_rng(job.seed, job.dataset.name, job.repetition, job.fold, NOISE_STREAM)
-    return shuffle_attributes(part, noise.fraction, rng)
+    return NOISE_MODES[noise.mode](part, noise.fraction, rng)
 
 
 def prepare_fold(job) -> dict:

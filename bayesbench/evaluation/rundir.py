@@ -15,6 +15,7 @@ import hashlib
 import json
 import os
 import platform
+import re
 import socket
 import sys
 from contextlib import contextmanager
@@ -26,10 +27,13 @@ from typing import Iterator
 import yaml
 
 from ..data.chunks import chunk_files, is_chunked
-from ..errors import DataChangedError, ResultStoreError
+from ..errors import ConfigChangedError, DataChangedError, ResultStoreError
 from ..spec import Experiment, RunOptions, resolved_config
-from .executors import describe
+from . import predictions
+from ..models.core.export import NETWORK_FORMATS
+from .executors import describe, worker_threads
 from .ownership import RUN, claim, refusal
+from .provenance import classifier_provenance
 from .store import TASKS, RecordWriter, RunLock, drop_records, read_records, repair
 
 
@@ -57,10 +61,8 @@ def choose_run_dir(experiment: Experiment, options: RunOptions) -> tuple[Path, b
     if same or options.resume:
         return run_dir, True
     shown = ", ".join(changed[:6]) + (f" and {len(changed) - 6} more" if len(changed) > 6 else "")
-    raise ResultStoreError(
-        f"{run_dir} holds results of a different configuration (it differs in {shown}); use "
-        "--resume to continue it with this configuration (finished tasks that still match are "
-        "kept) or --force to write into a new directory")
+    raise ConfigChangedError(f"{run_dir} holds results of a different configuration (it "
+                             f"differs in {shown})", run_dir=run_dir, changed=changed)
 
 
 def differences(old, new, at: str = "") -> list[str]:
@@ -97,7 +99,20 @@ class RunDirectory:
         return {r["task_id"] for r in self.records}
 
     def keep(self, record: dict) -> dict:
-        """Store a new record durably and keep it; return it as stored."""
+        """Store a new record durably and keep it; return it as stored. Its predictions, if
+        it carries them, go to their own file first (:mod:`.predictions`): a kill between
+        the two leaves a file without a record, which the next session deletes. The fitted
+        networks it carries (``_networks``, :func:`~.execute.run_classifier`) are written to
+        ``networks/<data set>/<classifier>/<repetition>-<fold>.<suffix>``, not stored."""
+        kept = record.get(predictions.FIELD)
+        if kept is not None:
+            record = {k: v for k, v in record.items() if k != predictions.FIELD}
+            predictions.write(self.path, record["task_id"], kept)
+        for fmt, text in (record.pop("_networks", None) or {}).items():
+            where = self.path / "networks" / _slug(record["dataset"]) / _slug(record["classifier"])
+            where.mkdir(parents=True, exist_ok=True)
+            _write_atomic(where / f"{record['repetition']}-{record['fold']}{NETWORK_FORMATS[fmt][0]}",
+                          text)
         stored = self._writer.append(record)
         self.records.append(stored)
         self.n_run += 1
@@ -131,6 +146,7 @@ def open_run_dir(experiment: Experiment, options: RunOptions,
         _write_atomic(path / TASKS, "".join(f"{t}\n" for ids in tasks.values() for t in ids))
         env, session = _open_session(env_path, env, experiment, options, shas)
         dropped = repair(path)
+        notes += _reconciled(path, experiment, tasks)
         with RecordWriter(path) as writer:
             run = RunDirectory(path, writer, _current_records(path, tasks), dropped, baseline,
                                notes)
@@ -144,6 +160,19 @@ def open_run_dir(experiment: Experiment, options: RunOptions,
                 raise
         session.update(end=_now(), tasks_run=run.n_run)
         _write_json(env_path, env)
+
+
+def _reconciled(path: Path, experiment: Experiment, tasks) -> list[str]:
+    """Delete predictions without a record; with ``predictions``, drop the records of
+    finished tasks that have none (they run again) and say so."""
+    if not experiment.predictions and not (path / predictions.DIRECTORY).is_dir():
+        return []  # nothing to reconcile, and a large directory is not read once more
+    wanted = {t for ids in tasks.values() for t in ids} if experiment.predictions else set()
+    missing = predictions.reconcile(path, read_records(path), wanted)
+    if not missing:
+        return []
+    drop_records(path, lambda r: r.get("task_id") in missing)
+    return [f"{len(missing)} finished task(s) have no kept predictions: they run again"]
 
 
 def _current_records(path: Path, tasks) -> list[dict]:
@@ -278,7 +307,11 @@ def _open_session(env_path: Path, env, experiment: Experiment, options: RunOptio
                "cwd": os.getcwd(), "host": socket.gethostname(),
                "platform": platform.platform(), "cpus": os.cpu_count(),
                "executor": describe(options.jobs, options.scheduler),
-               "versions": _versions(options.scheduler), "data_sha256": dict(shas)}
+               # Each worker's BLAS and OpenMP threads (None: serial, left alone).
+               "worker_threads": worker_threads(options.jobs, options.scheduler,
+                                                options.worker_threads),
+               "versions": _versions(options.scheduler), "data_sha256": dict(shas),
+               "classifiers": classifier_provenance(experiment)}
     if options.skipped:
         session["skipped_datasets"] = dict(options.skipped)
     env["sessions"].append(session)
@@ -311,6 +344,11 @@ def _sha256(path) -> str:
             for block in iter(lambda: fh.read(1 << 20), b""):
                 digest.update(block)
     return digest.hexdigest()
+
+
+def _slug(text: str) -> str:
+    """``text`` as a directory name (a label such as ``kdb(k=2)`` stays readable)."""
+    return re.sub(r"[^A-Za-z0-9._+=,()-]+", "_", str(text)).strip("_") or "_"
 
 
 def _now() -> str:

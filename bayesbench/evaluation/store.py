@@ -29,6 +29,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import ResultStoreError
+from .provenance import recorded_params
 
 RECORDS = "records.jsonl"
 LOCK = "lock"
@@ -295,7 +296,9 @@ def records_frame(run_dirs, *, failed: bool = False, long: bool = False, metrics
     ``run`` (the directory's name, with its parents' when two runs share it), ``dataset``,
     ``classifier`` (the label), ``learner`` (the registry name), one ``param_<name>``
     column per hyper-parameter of any classifier (empty where a classifier lacks it;
-    a list or mapping value as JSON text), then ``repetition``, ``fold``, ``fold_id``,
+    a list or mapping value as JSON text; a parameter the config left at its default
+    has the default the model had, as the directory's ``environment.json`` recorded it),
+    then ``repetition``, ``fold``, ``fold_id``,
     ``seed``, ``task_id``, ``status``, ``error``, ``n_train``, ``n_test``,
     ``fit_seconds``, ``predict_seconds``, ``structure``, ``schema_version``, and one
     column per metric (``accuracy``, ``f1_macro``, ..., ``kappa``, ``cpu_seconds``) and
@@ -319,10 +322,20 @@ def records_frame(run_dirs, *, failed: bool = False, long: bool = False, metrics
 
     def current(run_dir):
         tasks = current_tasks(run_dir)
-        return (r for r in iter_records(run_dir) if tasks is None or r.get("task_id") in tasks)
+        # Every parameter each model had, the defaults the config did not write included.
+        full = recorded_params(run_dir)
+        return (_with_defaults(r, full) for r in iter_records(run_dir)
+                if tasks is None or r.get("task_id") in tasks)
 
     return records_to_frame((current(d) for d in run_dirs), run_names(run_dirs), failed=failed,
                             long=long, metrics=metrics)
+
+
+def _with_defaults(record: dict, full: dict) -> dict:
+    defaults = full.get(record.get("classifier"))
+    if not defaults:
+        return record
+    return {**record, "params": {**defaults, **(record.get("params") or {})}}
 
 
 def records_to_frame(runs, names, *, failed: bool = False, long: bool = False, metrics=None):
@@ -385,8 +398,9 @@ class _Wanted:
     ``(score, class)``, so that each record costs a few dictionary look-ups."""
 
     def __init__(self, names):
-        from .metrics import per_class_metric  # lazy: metrics imports scipy
+        from .metrics import class_score, per_class_metric  # lazy: metrics imports scipy
 
+        self.class_score = class_score
         self.names = list(names)
         self.per_class = {name: per_class_metric(name) for name in self.names}
         self.found = set()  # the names some record holds; the others are no column at all
@@ -399,9 +413,9 @@ class _Wanted:
             else:
                 score, cls = score_class
                 classes = record.get("classes") or []
-                values = (record.get("per_class") or {}).get(score)
-                held = bool(values) and cls in classes
-                value = values[classes.index(cls)] if held else None
+                value = (self.class_score(record.get("per_class") or {}, score,
+                                          classes.index(cls)) if cls in classes else None)
+                held = value is not None
             if held:
                 self.found.add(name)
             out[name] = math.nan if value is None else value

@@ -35,10 +35,14 @@ ENTRY_POINT_GROUP = "bayesbench.classifiers"
 _REGISTRY: dict[str, str] = {
     "nb": "learners.naive_bayes:NaiveBayes",
     "map": "learners.map:MAPClassifier",
+    "nb_onehot": "learners.onehot_nb:OneHotNaiveBayes",
     "tan": "learners.tan:TAN",
     "ddr_tan": "learners.tan:DDRTAN",
     "kdb": "learners.kdb:KDB",
     "aode": "learners.aode:AODE",
+    "ande": "learners.ande:ANDE",
+    "skdb": "learners.skdb:SKDB",
+    "eskdb": "learners.skdb:ESKDB",
     "gnb": "learners.gaussian:GaussianNB",
     "full_bayes": "learners.gaussian:FullBayes",
     "linear_full_bayes": "learners.gaussian:LinearFullBayes",
@@ -115,29 +119,48 @@ def target_of(name: str) -> str:
 
 def classifier_class(name: str):
     """The class ``name`` stands for, imported and checked to be a classifier."""
-    target = target_of(name)
+    obj = _imported(name, target_of(name), "classifier")
+    check_classifier_class(obj, name)
+    return obj
+
+
+def transformer_class(name: str):
+    """The class of a transformer named by its import path (``package.module:Class``, a
+    step before a classifier), imported and checked to have ``fit`` and ``transform``."""
+    if not is_import_path(name):
+        raise ClassifierError(f"step '{name}': name a transformer by its import path, "
+                              f"package.module:Class (e.g. sklearn.preprocessing:StandardScaler)")
+    obj = _imported(name, name, "step")
+    missing = [m for m in ("fit", "transform") if not callable(getattr(obj, m, None))]
+    if not inspect.isclass(obj) or missing:
+        raise ClassifierError(f"step '{name}' is not a transformer class (it needs fit and "
+                              f"transform)")
+    return obj
+
+
+def _imported(name: str, target: str, what: str):
+    """The object at ``target`` (``module:qualname``), which the config calls ``name``."""
     module, _, qualname = target.partition(":")
     if not re.fullmatch(r"[\w.]+", module) or not re.fullmatch(r"[\w.]+", qualname):
-        raise ClassifierError(f"classifier '{name}': '{target}' is not an import path; "
+        raise ClassifierError(f"{what} '{name}': '{target}' is not an import path; "
                               f"expected package.module:Class")
     try:
         obj = importlib.import_module(module)
     except ModuleNotFoundError as exc:
         # Also raised in a worker whose environment lacks the package: say where.
-        raise ClassifierError(f"cannot import classifier '{name}' on host "
+        raise ClassifierError(f"cannot import {what} '{name}' on host "
                               f"{socket.gethostname()}: no module named '{exc.name}'") from None
     except Exception as exc:  # noqa: BLE001 - a plugin's own import error, told in one line
-        raise ClassifierError(f"cannot import classifier '{name}': importing {module} "
+        raise ClassifierError(f"cannot import {what} '{name}': importing {module} "
                               f"raised {type(exc).__name__}: {exc}") from None
     for part in qualname.split("."):
         if not hasattr(obj, part):
             options = [n for n in dir(obj) if not n.startswith("_")]
             close = difflib.get_close_matches(part, options, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
-            raise ClassifierError(f"cannot import classifier '{name}': {obj.__name__} has no "
+            raise ClassifierError(f"cannot import {what} '{name}': {obj.__name__} has no "
                                   f"attribute '{part}'{hint}")
         obj = getattr(obj, part)
-    check_classifier_class(obj, name)
     return obj
 
 
@@ -186,19 +209,28 @@ def make_classifier(name: str, **params):
     ``parameter`` names it; an unknown parameter's message lists the parameters the
     classifier takes. A constructor that raises is one such error too.
     """
-    cls = classifier_class(name)
+    return _made(classifier_class(name), f"classifier '{name}'", params)
+
+
+def make_step(name: str, **params):
+    """A new, unfitted transformer ``name`` (an import path) with ``params``, checked as
+    :func:`make_classifier` checks a classifier."""
+    return _made(transformer_class(name), f"step '{name}'", params)
+
+
+def _made(cls, what: str, params: dict):
     valid = parameter_defaults(cls)
     unknown = sorted(set(params) - set(valid)) if valid is not None else []
     if unknown:
         raise ClassifierError(
-            f"classifier '{name}' has no parameter(s) {', '.join(unknown)}; "
+            f"{what} has no parameter(s) {', '.join(unknown)}; "
             f"its parameters are: {', '.join(valid) or '(none)'}", parameter=unknown[0])
     try:
         model = cls(**params)
     except ClassifierError:
         raise
     except Exception as exc:  # noqa: BLE001 - the plugin's constructor, told in one line
-        raise ClassifierError(f"classifier '{name}': {cls.__name__}(...) raised "
+        raise ClassifierError(f"{what}: {cls.__name__}(...) raised "
                               f"{type(exc).__name__}: {exc}") from None
     _check_values(model)
     return model

@@ -35,7 +35,7 @@ from typing import Mapping
 import numpy as np
 import pandas as pd
 
-from .. import stats as S
+from .. import stats
 from ..errors import StatsError
 from ..evaluation.metrics import LOWER_IS_BETTER, METRIC_NAMES
 
@@ -82,7 +82,7 @@ class DatasetEffects:
 
     cohens_dz: float
     rank_biserial: float
-    signed_rank: S.SignedRankResult | None
+    signed_rank: stats.SignedRankResult | None
 
 
 @dataclass(frozen=True)
@@ -115,23 +115,25 @@ class Comparison:
     sign: pd.DataFrame | None = None
     complete: list[str] = field(default_factory=list)
     average_ranks: pd.Series | None = None
-    friedman: S.FriedmanResult | None = None
-    nemenyi: S.NemenyiResult | None = None
+    friedman: stats.FriedmanResult | None = None
+    nemenyi: stats.NemenyiResult | None = None
     bonferroni_dunn_cd: float | None = None
-    control: S.ControlResult | None = None
-    holm: S.AdjustedResult | None = None
-    bonferroni: S.AdjustedResult | None = None
-    wilcoxon: Mapping[str, S.WilcoxonResult] = field(default_factory=_none)
-    sign_test: Mapping[str, S.SignTestResult] = field(default_factory=_none)
-    win_tie_loss: Mapping[str, S.WinTieLoss] = field(default_factory=_none)
-    significant_win_tie_loss: Mapping[str, S.WinTieLoss] = field(default_factory=_none)
+    control: stats.ControlResult | None = None
+    holm: stats.AdjustedResult | None = None
+    bonferroni: stats.AdjustedResult | None = None
+    wilcoxon: Mapping[str, stats.WilcoxonResult] = field(default_factory=_none)
+    sign_test: Mapping[str, stats.SignTestResult] = field(default_factory=_none)
+    win_tie_loss: Mapping[str, stats.WinTieLoss] = field(default_factory=_none)
+    significant_win_tie_loss: Mapping[str, stats.WinTieLoss] = field(default_factory=_none)
     rope: float = 0.01
     scores: pd.DataFrame | None = None
     effects: FoldEffects | None = None
     over_datasets: Mapping[str, DatasetEffects] = field(default_factory=_none)
-    nemenyi_pairs: S.PairwiseResult | None = None
-    wilcoxon_pairs: S.PairwiseResult | None = None
+    nemenyi_pairs: stats.PairwiseResult | None = None
+    wilcoxon_pairs: stats.PairwiseResult | None = None
     notes: tuple[str, ...] = ()
+    # Said beside every test over data sets (omnibus, post-hoc, Bayesian signed-rank).
+    warnings: tuple[str, ...] = ()
 
     @property
     def classifiers(self) -> list[str]:
@@ -147,7 +149,7 @@ class Comparison:
             return []
         names = self.classifiers
         return [[names[i] for i in g] for g in
-                S.cd_groups(self.average_ranks.to_numpy(), self.nemenyi.critical_difference)]
+                stats.cd_groups(self.average_ranks.to_numpy(), self.nemenyi.critical_difference)]
 
 
 def _check_rope(rope) -> float:
@@ -157,8 +159,8 @@ def _check_rope(rope) -> float:
 
 
 def _check_options(test, alpha) -> None:
-    if test is not None and test not in S.FOLD_TESTS:
-        raise StatsError(f"unknown test '{test}'; expected one of {', '.join(S.FOLD_TESTS)}")
+    if test is not None and test not in stats.FOLD_TESTS:
+        raise StatsError(f"unknown test '{test}'; expected one of {', '.join(stats.FOLD_TESTS)}")
     if not 0.0 < alpha < 1.0:
         raise StatsError(f"alpha must lie strictly between 0 and 1, got {alpha}")
 
@@ -195,6 +197,19 @@ def compare_scores(scores: pd.DataFrame, *, metric: str = "score", baseline: str
 
 # ---- the tests over data sets ----------------------------------------------------------------
 
+# Below this many data sets the tests over data sets are reported with a warning: autorank
+# (Herbold 2020) refuses them, and Demšar (2006) finds them almost powerless.
+MIN_DATASETS = 5
+
+
+def few_datasets_warning(n: int) -> str:
+    """The warning every test over ``n`` data sets carries when ``n`` < :data:`MIN_DATASETS`."""
+    return (f"WARNING: only {n} data sets. The tests over data sets (Friedman, Iman-Davenport, "
+            f"Nemenyi, Bonferroni-Dunn, Holm, Wilcoxon, sign) and the Bayesian signed-rank test "
+            f"need at least {MIN_DATASETS} to mean much (autorank refuses fewer); read the "
+            f"per-data-set results instead.")
+
+
 def _over_datasets(fields: dict, notes: list[str], samples: int) -> Comparison:
     """The :class:`Comparison` of ``fields`` (metric ... mean, std, pvalue, sign), with ranks,
     Friedman, post-hoc tests and win/tie/loss computed from ``fields["mean"]``."""
@@ -220,6 +235,8 @@ def _over_datasets(fields: dict, notes: list[str], samples: int) -> Comparison:
                                              samples))
         fields.update(_all_pairs(complete_values, fields["nemenyi"], fields["friedman"].average_ranks,
                                  fields["alpha"]))
+        if len(complete) < MIN_DATASETS:
+            fields["warnings"] = (few_datasets_warning(len(complete)),)
     return Comparison(**fields, notes=tuple(notes))
 
 
@@ -233,10 +250,10 @@ def _effects_over_datasets(scores, names, base, rope, lower, samples) -> dict:
             continue
         a, b = scores[:, i], scores[:, control]
         with np.errstate(invalid="ignore", divide="ignore"):
-            dz = S.cohens_dz(a, b)
+            dz = stats.cohens_dz(a, b)
         out[name] = DatasetEffects(
-            cohens_dz=dz, rank_biserial=S.rank_biserial(a, b),
-            signed_rank=S.bayesian_signed_rank(a, b, rope=rope, n_samples=samples,
+            cohens_dz=dz, rank_biserial=stats.rank_biserial(a, b),
+            signed_rank=stats.bayesian_signed_rank(a, b, rope=rope, n_samples=samples,
                                                seed=SIGNED_RANK_SEED, lower_is_better=lower)
             if samples else None)
     return dict(over_datasets=MappingProxyType(out))
@@ -245,8 +262,8 @@ def _effects_over_datasets(scores, names, base, rope, lower, samples) -> dict:
 def _all_pairs(scores, nemenyi, average_ranks, alpha) -> dict:
     """Every pair's Nemenyi p-value (from the Nemenyi test of the ranks) and Holm-adjusted
     Wilcoxon signed-rank p-value."""
-    return dict(nemenyi_pairs=S.nemenyi_pairs(nemenyi, average_ranks, alpha),
-                wilcoxon_pairs=S.wilcoxon_pairwise(scores, alpha=alpha))
+    return dict(nemenyi_pairs=stats.nemenyi_pairs(nemenyi, average_ranks, alpha),
+                wilcoxon_pairs=stats.wilcoxon_pairwise(scores, alpha=alpha))
 
 
 def _win_tie_loss(values, finite, names, base, sign, lower) -> dict:
@@ -259,9 +276,9 @@ def _win_tie_loss(values, finite, names, base, sign, lower) -> dict:
             continue
         both = finite[:, i] & finite[:, control]
         a, b = values[both, i], values[both, control]
-        plain[name] = S.win_tie_loss(a, b, lower_is_better=lower)
+        plain[name] = stats.win_tie_loss(a, b, lower_is_better=lower)
         if sign is not None:
-            significant[name] = S.win_tie_loss(a, b, significant=sign.to_numpy()[both, i] != 0,
+            significant[name] = stats.win_tie_loss(a, b, significant=sign.to_numpy()[both, i] != 0,
                                                lower_is_better=lower)
     return dict(win_tie_loss=MappingProxyType(plain),
                 significant_win_tie_loss=MappingProxyType(significant))
@@ -271,21 +288,21 @@ def _rank_tests(scores, names, base, alpha, lower) -> dict:
     """Friedman, Nemenyi, the tests against the control, Wilcoxon and sign tests on an
     N x k matrix of complete scores."""
     n, k = scores.shape
-    friedman = S.friedman(S.rank_scores(scores, lower_is_better=lower))
+    friedman = stats.friedman(stats.rank_scores(scores, lower_is_better=lower))
     control = names.index(base)
-    against = S.control_ztest(friedman.average_ranks, n, control)
+    against = stats.control_ztest(friedman.average_ranks, n, control)
     others = [i for i in range(k) if i != control]
     direction = -1.0 if lower else 1.0
     wilcoxon, sign_test = {}, {}
     for i in others:
         a, b = direction * scores[:, i], direction * scores[:, control]
-        wilcoxon[names[i]] = S.wilcoxon(a, b)
-        sign_test[names[i]] = S.sign_test(a, b)
+        wilcoxon[names[i]] = stats.wilcoxon(a, b)
+        sign_test[names[i]] = stats.sign_test(a, b)
     return dict(friedman=friedman, average_ranks=pd.Series(friedman.average_ranks, index=names),
-                nemenyi=S.nemenyi(friedman.average_ranks, n, alpha),
-                bonferroni_dunn_cd=S.critical_difference(k, n, alpha, method="bonferroni-dunn"),
-                control=against, holm=S.holm(against.pvalue[others], alpha),
-                bonferroni=S.bonferroni(against.pvalue[others], alpha),
+                nemenyi=stats.nemenyi(friedman.average_ranks, n, alpha),
+                bonferroni_dunn_cd=stats.critical_difference(k, n, alpha, method="bonferroni-dunn"),
+                control=against, holm=stats.holm(against.pvalue[others], alpha),
+                bonferroni=stats.bonferroni(against.pvalue[others], alpha),
                 wilcoxon=MappingProxyType(wilcoxon), sign_test=MappingProxyType(sign_test))
 
 
@@ -309,7 +326,7 @@ class _Cells:
 
 
 def compare(frame: pd.DataFrame, metric: str = "accuracy", baseline: str | None = None,
-            test: str = "corrected-t", alpha: float = 0.05,
+            test: str | None = stats.DEFAULT_FOLD_TEST, alpha: float = 0.05,
             lower_is_better: bool | None = None, *, datasets=None, rope: float = 0.01,
             samples: int = SIGNED_RANK_SAMPLES) -> Comparison:
     """Compare the classifiers of one or more runs on ``metric``.
@@ -350,7 +367,7 @@ def compare(frame: pd.DataFrame, metric: str = "accuracy", baseline: str | None 
         std = np.sqrt(np.nansum((cells.values - mean[..., None]) ** 2, axis=2) / (counts - 1))
     mean[~cells.present.any(axis=2) | (counts == 0)] = np.nan
     std[counts < 2] = np.nan
-    if test in S.PAIRED_TESTS:
+    if stats.FOLD_TESTS[test].paired:
         _check_pairing(cells, k_base)
     pvalue, sign, n_untested = _fold_marks(cells, k_base, test, alpha, mean, bool(lower_is_better))
     frames = {name: pd.DataFrame(x, index=cells.datasets, columns=cells.names)
@@ -392,11 +409,11 @@ def _fold_effects(cells: _Cells, k_base: int, rope: float, lower: bool) -> FoldE
         test = np.where(used, cells.n_test[d_idx, k_base], 0.0).sum(axis=1)
         with np.errstate(invalid="ignore", divide="ignore"):
             ratio = np.where(train > 0, test / train, np.nan)
-    diff = S.mean_difference_rows(a, b, test_train_ratio=ratio)
+    diff = stats.mean_difference_rows(a, b, test_train_ratio=ratio)
     with np.errstate(invalid="ignore"):  # the difference itself needs no fold sizes
         paired = np.isfinite(a) & np.isfinite(b)
         estimate = np.where(paired, a - b, 0.0).sum(axis=1) / paired.sum(axis=1)
-    bayes = S.correlated_ttest_rows(a, b, rho=ratio / (1.0 + ratio), rope=rope,
+    bayes = stats.correlated_ttest_rows(a, b, rho=ratio / (1.0 + ratio), rope=rope,
                                     lower_is_better=lower)
 
     def frame(values):
@@ -423,8 +440,8 @@ def _checked_records(frame, metric: str, test: str) -> pd.DataFrame:
     if metric not in frame:
         known = [m for m in METRIC_NAMES if m in frame]
         raise StatsError(f"unknown metric '{metric}'; the records hold {', '.join(known) or 'no metrics'}")
-    if test == "corrected-t" and not {"n_train", "n_test"} <= set(frame.columns):
-        raise StatsError(f"the {S.FOLD_TESTS[test]} needs the training and test set size of each fold "
+    if stats.FOLD_TESTS[test].needs_sizes and not {"n_train", "n_test"} <= set(frame.columns):
+        raise StatsError(f"the {stats.FOLD_TESTS[test].title} needs the training and test set size of each fold "
                          f"(n_train, n_test), which the scores lack; the other tests over folds do not")
     # Only the columns the comparison reads: a records frame has dozens more.
     slim = pd.DataFrame({"dataset": frame["dataset"].astype(str), "_label": _labels(frame),
@@ -532,9 +549,9 @@ def _fold_marks(cells: _Cells, k_base: int, test: str, alpha: float, mean, lower
     pairs[:, k_base] = False
     d_idx, k_idx = np.nonzero(pairs)
     sizes = {}
-    if test == "corrected-t":
+    if stats.FOLD_TESTS[test].needs_sizes:
         sizes = dict(n_train=cells.n_train[d_idx, k_base], n_test=cells.n_test[d_idx, k_base])
-    res = S.fold_tests(test, cells.values[d_idx, k_idx], cells.values[d_idx, k_base], **sizes)
+    res = stats.fold_tests(test, cells.values[d_idx, k_idx], cells.values[d_idx, k_base], **sizes)
     pvalue = np.full((n_sets, n_names), np.nan)
     pvalue[d_idx, k_idx] = res.pvalue
     direction = -1.0 if lower else 1.0
@@ -554,6 +571,6 @@ def _fold_notes(cells: _Cells, metric: str, test: str, n_nan: int, n_untested: i
     if n_nan:
         notes.append(f"{n_nan} fold score(s) of {metric} are undefined (NaN) and were left out.")
     if n_untested:
-        notes.append(f"{n_untested} cell(s) have too few scores for the {S.FOLD_TESTS[test]} "
+        notes.append(f"{n_untested} cell(s) have too few scores for the {stats.FOLD_TESTS[test].title} "
                      f"(it needs at least 2 folds) and carry no mark.")
     return notes

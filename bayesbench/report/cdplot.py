@@ -3,7 +3,10 @@
 An axis of average ranks (1 = best, on the left), each classifier joined to
 its rank by an elbow line and named at the side, a bar of length CD above the
 axis, and thick bars under it joining classifiers the Nemenyi test cannot tell
-apart (J. Demšar 2006, Figure 1). Drawn with matplotlib, imported only when a
+apart (J. Demšar 2006, Figure 1). Against a control (``control``), the Bonferroni-Dunn
+variant instead marks one interval of a CD on either side of the control's rank: a
+classifier whose rank lies outside it differs significantly from the control (Demšar's
+Figure 2). Drawn with matplotlib, imported only when a
 diagram is wanted, in the fixed style of :mod:`.plotting`, so that the same
 ranks give the same bytes.
 """
@@ -60,12 +63,14 @@ def _layout(labels: list[str], n_groups: int, n_lines: int, title: str | None) -
 
 
 def plot_cd(names, average_ranks, critical_difference: float, path, *, alpha: float | None = None,
-            n_datasets: int | None = None, title: str | None = None):
+            n_datasets: int | None = None, title: str | None = None, control: int | None = None):
     """Write the diagram for ``names`` at ``average_ranks`` to ``path``.
 
     The format follows the suffix (``.png``, ``.svg``, ``.pdf``); a sequence of paths
     writes the same drawing to each (and returns the list). ``alpha`` and
-    ``n_datasets``, when given, are printed beside the CD bar.
+    ``n_datasets``, when given, are printed beside the CD bar. ``control`` (an index of
+    ``names``) draws the Bonferroni-Dunn variant: ``critical_difference`` is then that
+    test's, marked on both sides of the control's rank (the SVG group ``control-interval``).
     """
     for p in [path] if isinstance(path, (str, os.PathLike)) else path:
         if Path(p).suffix.lower() not in FORMATS:
@@ -79,7 +84,7 @@ def plot_cd(names, average_ranks, critical_difference: float, path, *, alpha: fl
     n_left = (k + 1) // 2
     left, right = order[:n_left], order[n_left:][::-1]  # the worst goes nearest the axis on the right
     labels = [f"{names[i]}  ({ranks[i]:.2f})" for i in range(k)]
-    groups = cd_groups(ranks, critical_difference)
+    groups = cd_groups(ranks, critical_difference) if control is None else [()]
     lay = _layout(labels, len(groups), max(len(left), len(right)), title)
     with styled_figure(lay.width, lay.height) as fig:
         ax = fig.add_axes([0, 0, 1, 1])
@@ -87,9 +92,13 @@ def plot_cd(names, average_ranks, critical_difference: float, path, *, alpha: fl
         ax.set_ylim(-lay.bottom - 0.05, lay.height - lay.bottom - 0.05)
         ax.axis("off")
         _draw_axis(ax, lay)
-        _draw_cd_bar(ax, lay, critical_difference, alpha, n_datasets)
+        _draw_cd_bar(ax, lay, critical_difference, alpha, n_datasets,
+                     "Nemenyi" if control is None else "Bonferroni-Dunn")
         _draw_names(ax, lay, ranks, labels, left, right)
-        _draw_groups(ax, lay, ranks, groups)
+        if control is None:
+            _draw_groups(ax, lay, ranks, groups)
+        else:
+            _draw_interval(ax, lay, ranks[control], critical_difference)
         if title:
             ax.text(lay.width / 2, lay.height - lay.bottom - 0.25, title, ha="center", va="center",
                     fontsize=11)
@@ -106,7 +115,7 @@ def _draw_axis(ax, lay: _Layout) -> None:
             ax.text(lay.x(r), 0.15, f"{int(r)}", ha="center", va="bottom", fontsize=10)
 
 
-def _draw_cd_bar(ax, lay: _Layout, critical_difference, alpha, n_datasets) -> None:
+def _draw_cd_bar(ax, lay: _Layout, critical_difference, alpha, n_datasets, test) -> None:
     """The critical difference, as a bar of its length above the axis."""
     y_cd, lo = 0.62, lay.lo
     ax.plot([lay.x(lo), lay.x(lo + critical_difference)], [y_cd, y_cd], color="black", linewidth=1.6)
@@ -114,7 +123,7 @@ def _draw_cd_bar(ax, lay: _Layout, critical_difference, alpha, n_datasets) -> No
         ax.plot([lay.x(end), lay.x(end)], [y_cd - 0.06, y_cd + 0.06], **_LINE)
     cd_text = f"CD = {critical_difference:.3f}"
     if alpha is not None:
-        cd_text += f" (Nemenyi, \u03b1 = {alpha:g}" + (f", N = {n_datasets})" if n_datasets else ")")
+        cd_text += f" ({test}, \u03b1 = {alpha:g}" + (f", N = {n_datasets})" if n_datasets else ")")
     ax.text(lay.x(lo + critical_difference) + 0.12, y_cd, cd_text, ha="left", va="center", fontsize=9)
 
 
@@ -137,3 +146,12 @@ def _draw_groups(ax, lay: _Layout, ranks, groups) -> None:
         r = ranks[list(members)]
         ax.plot([lay.x(r.min()) - 0.06, lay.x(r.max()) + 0.06], [y, y], color="black", linewidth=3.2,
                 solid_capstyle="round")
+
+
+def _draw_interval(ax, lay: _Layout, rank: float, critical_difference: float) -> None:
+    """Demšar's Figure 2: a thick bar one CD to either side of the control's rank (cut at
+    the ends of the axis), a tick at the rank itself."""
+    lo, hi = max(lay.lo, rank - critical_difference), min(lay.hi, rank + critical_difference)
+    ax.plot([lay.x(lo), lay.x(hi)], [-0.22, -0.22], color="black", linewidth=3.2,
+            solid_capstyle="butt", gid="control-interval")
+    ax.plot([lay.x(rank)] * 2, [-0.32, -0.12], **_LINE)

@@ -18,7 +18,8 @@ import pandas as pd
 import yaml
 
 from ..errors import StatsError
-from ..evaluation.metrics import LOWER_IS_BETTER, per_class_metric
+from ..evaluation.metrics import LOWER_IS_BETTER, class_score, per_class_metric
+from ..stats import DEFAULT_FOLD_TEST
 from ..evaluation.rundir import config_baseline
 from ..evaluation.store import RECORDS, current_tasks, iter_records, run_names
 from .analysis import SIGNED_RANK_SAMPLES, Comparison, compare, compare_scores
@@ -306,8 +307,9 @@ def _score_reader(metric: str):
 
     def score(record):
         classes = record.get("classes") or []
-        values = (record.get("per_class") or {}).get(name)
-        return values[classes.index(cls)] if values and cls in classes else _ABSENT
+        value = (class_score(record.get("per_class") or {}, name, classes.index(cls))
+                 if cls in classes else None)
+        return _ABSENT if value is None else value
 
     return score
 
@@ -353,7 +355,7 @@ def _run_baseline(runs, frame: pd.DataFrame) -> tuple[str | None, tuple[str, ...
 
 
 def compare_paths(paths, *, metric: str | None = None, baseline: str | None = None,
-                  test: str = "corrected-t", alpha: float = 0.05,
+                  test: str | None = DEFAULT_FOLD_TEST, alpha: float = 0.05,
                   lower_is_better: bool | None = None, rope: float = 0.01,
                   samples: int = SIGNED_RANK_SAMPLES) -> Comparison:
     """Compare from disk: result directories, directories of them, or one CSV of scores.

@@ -15,12 +15,14 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
+from ..evaluation.predictions import gathered
 from ..models.core.structure import Node, Structure
 from .analysis import Comparison
 from .figures import plot_against_baseline, plot_fold_scores
 from .html import Figure, Section, Table, write_report_html
 from .network import plot_network, write_dot
 from .plotting import plotting_available
+from .prediction_figures import drawable, plot_predictions
 from .render import comparison_tables, notes, plot_cd
 
 FIGURES = "figures"
@@ -75,12 +77,40 @@ def draw_figures(out_dir, result: Comparison | None, networks=()) -> Drawn:
     return drawn
 
 
+def draw_prediction_figures(run_dir, records, datasets, classifiers, drawn: Drawn) -> None:
+    """Add to ``drawn`` the figures of the predictions ``run_dir`` kept for ``records``: per
+    data set of ``datasets``, ROC and precision-recall curves and a reliability diagram of
+    the ``classifiers`` that have probabilities; nothing without matplotlib."""
+    if not plotting_available():
+        return
+    kept = gathered(run_dir, records, lambda r: (r["dataset"], r["classifier"]))
+    where = Path(run_dir) / FIGURES
+    for dataset in datasets:
+        scored = [(c, kept[dataset, c][1], kept[dataset, c][2]) for c in classifiers
+                  if (dataset, c) in kept and kept[dataset, c][2] is not None]
+        classes = next((kept[dataset, c][0] for c in classifiers if (dataset, c) in kept), [])
+        if not scored or not drawable(scored[0][1], len(classes)):
+            drawn.skipped.append(f"ROC and calibration of {dataset}: no kept probabilities "
+                                 f"with both a class and its rest")
+            continue
+        _both(where / f"predictions-{slug(dataset)}",
+              lambda p: plot_predictions(scored, dataset, classes, p),
+              f"{dataset}: ROC and precision-recall curves of every test prediction, with "
+              f"their areas, and reliability diagram of the predicted class, with the "
+              f"expected calibration error", drawn)
+
+
 def _comparison_figures(where: Path, result: Comparison, drawn: Drawn) -> None:
     metric = result.metric
     if result.nemenyi is not None:
         _both(where / "cd", lambda p: plot_cd(result, p, title=f"{metric}: average ranks"),
               f"critical-difference diagram of {metric} (Nemenyi, alpha = {result.alpha:g})",
               drawn)
+        _both(where / "cd-control", lambda p: plot_cd(
+            result, p, title=f"{metric}: average ranks against {result.baseline}", control=True),
+              f"critical-difference diagram of {metric} against {result.baseline} "
+              f"(Bonferroni-Dunn, alpha = {result.alpha:g}): outside the interval, "
+              f"significantly different from {result.baseline}", drawn)
     else:
         drawn.skipped.append("critical-difference diagram: it needs at least 2 data sets "
                              "with a score for every classifier")

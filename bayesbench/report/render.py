@@ -34,7 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import stats as S
+from .. import stats
 from ..errors import StatsError
 from . import cdplot
 from .analysis import Comparison
@@ -64,13 +64,16 @@ def comparison_tables(result: Comparison, fmt: str = "text") -> list[ComparisonT
     """The tables of ``result``: for ``csv`` in the tidy layout (one value per cell, the
     headers of docs/results.md), otherwise as :func:`render_comparison` prints them."""
     tables = [_scores_table(result, fmt)]
+    over = []  # the tables of tests over data sets, which carry the comparison's warnings
     if result.friedman is not None:
-        tables += [_tests_table(result, fmt), _posthoc_table(result, fmt)]
+        over += [_tests_table(result, fmt), _posthoc_table(result, fmt)]
+    if result.nemenyi_pairs is not None:
+        over.append(_pairs_table(result, fmt))
+    warned = [t._replace(caption="\n".join([*result.warnings, t.caption])) for t in over]
+    tables += warned[:2]
     if result.effects is not None:
         tables.append(_pvalues_table(result, fmt))
-    if result.nemenyi_pairs is not None:
-        tables.append(_pairs_table(result, fmt))
-    return tables
+    return tables + warned[2:]
 
 
 def render_comparison(result: Comparison, fmt: str = "text") -> str:
@@ -87,15 +90,18 @@ def render_comparison(result: Comparison, fmt: str = "text") -> str:
     return out
 
 
-def plot_cd(result: Comparison, path, *, title: str | None = None) -> Path | list[Path]:
+def plot_cd(result: Comparison, path, *, title: str | None = None,
+            control: bool = False) -> Path | list[Path]:
     """Write Demšar's critical-difference diagram of ``result`` (PNG, SVG or PDF by suffix);
-    given a list of paths, draw it once and write each (the list of files is returned)."""
+    given a list of paths, draw it once and write each (the list of files is returned).
+    ``control``: the Bonferroni-Dunn variant against the baseline (Demšar's Figure 2)."""
     if result.nemenyi is None:
         raise StatsError("a critical-difference diagram needs at least 2 data sets and 2 classifiers"
                          + (f" ({result.notes[-1]})" if result.notes else ""))
-    return cdplot.plot_cd(result.classifiers, result.average_ranks.to_numpy(),
-                          result.nemenyi.critical_difference, path, alpha=result.alpha,
-                          n_datasets=len(result.complete), title=title)
+    cd = result.bonferroni_dunn_cd if control else result.nemenyi.critical_difference
+    return cdplot.plot_cd(result.classifiers, result.average_ranks.to_numpy(), cd, path,
+                          alpha=result.alpha, n_datasets=len(result.complete), title=title,
+                          control=result.classifiers.index(result.baseline) if control else None)
 
 
 def _direction(result: Comparison) -> str:
@@ -130,7 +136,7 @@ def _cell(mean: float, std: float, sign: int, best: bool, fmt: str) -> str:
 
 def _best(mean: np.ndarray, lower_is_better: bool) -> np.ndarray:
     """Where each row's best score is, ties (at the tests' tolerance) all marked."""
-    values = S.tie_safe(mean)
+    values = stats.tie_safe(mean)
     signed = -values if lower_is_better else values
     finite = np.isfinite(signed)
     top = np.max(np.where(finite, signed, -np.inf), axis=1, keepdims=True)
@@ -157,7 +163,7 @@ def _scores_long(result: Comparison) -> ComparisonTable:
     ranks = np.full(mean.shape, np.nan)  # within the complete data sets, as the tests rank
     complete_rows = np.isfinite(mean).all(axis=1)
     if complete_rows.any() and mean.shape[1] > 1:
-        ranks[complete_rows] = S.rank_scores(mean[complete_rows],
+        ranks[complete_rows] = stats.rank_scores(mean[complete_rows],
                                              lower_is_better=result.lower_is_better)
     best = _best(mean, result.lower_is_better)
     rows = []
@@ -182,7 +188,7 @@ def _scores_caption(result: Comparison) -> str:
     caption += "; best in each row marked"
     if result.sign is not None:
         caption += (f"; v / *: significantly better / worse than {result.baseline} "
-                    f"({S.FOLD_TESTS[result.test]}, alpha = {result.alpha:g})")
+                    f"({stats.FOLD_TESTS[result.test].title}, alpha = {result.alpha:g})")
     return caption
 
 
@@ -291,7 +297,7 @@ def _pvalues_table(result: Comparison, fmt: str) -> ComparisonTable:
                ["data set", "classifier", "p", "mark", "difference", "95% CI low", "95% CI high",
                 "P(better)", "P(rope)", "P(worse)"])
     caption = (f"each classifier against {result.baseline} on each data set: "
-               f"{S.FOLD_TESTS[result.test]} p-value and mark, mean difference (classifier - "
+               f"{stats.FOLD_TESTS[result.test].title} p-value and mark, mean difference (classifier - "
                f"{result.baseline}) with its 95% interval (Nadeau-Bengio corrected), Bayesian "
                f"correlated t-test with rope {result.rope:g}")
     return ComparisonTable("pvalues", caption, headers, rows)
@@ -362,7 +368,7 @@ def notes(result: Comparison) -> list[str]:
         groups = result.groups()
         if groups:
             notes.append("Nemenyi cannot separate: " + "; ".join("{" + ", ".join(g) + "}" for g in groups))
-    return notes + list(result.notes)
+    return list(result.warnings) + notes + list(result.notes)
 
 
 def comparison_json(result: Comparison) -> str:
@@ -383,5 +389,6 @@ def comparison_json(result: Comparison) -> str:
     doc = {"metric": result.metric, "baseline": result.baseline, "test": result.test,
            "alpha": result.alpha, "rope": result.rope, "lower_is_better": result.lower_is_better,
            "datasets": result.datasets, "classifiers": result.classifiers,
-           "complete": list(result.complete), "tables": tables, "notes": notes(result)}
+           "complete": list(result.complete), "tables": tables,
+           "warnings": list(result.warnings), "notes": notes(result)}
     return json.dumps(doc, indent=1) + "\n"

@@ -12,8 +12,14 @@
 - ``failed_tasks.<ext>``: tasks whose learner failed (only when there are some);
 - ``comparison*.<ext>``: the statistical comparison of the classifiers (the text
   formats in one file, CSV one table per file);
+- ``pooled.<ext>`` (``pooled: true``): each metric's fold mean beside its score on the
+  test predictions of each repetition pooled over its folds (:mod:`.pooled`);
+- ``arc_frequencies.csv``: how often each arc of a learned structure was learned over the
+  folds (:mod:`.arcs`), when a classifier learned one;
 - ``scores.csv`` (and ``scores.parquet`` when pyarrow is installed): every score of
-  every task in long form.
+  every task in long form;
+- ``warnings.csv``: each distinct warning of a classifier on a data set, with the folds
+  that raised it (only when there are some; :mod:`.run_warnings`).
 
 With leave-one-out, and whenever a test fold holds fewer examples than the data set
 has classes, the per-class and macro metrics of a fold mean nothing (a one-example
@@ -41,10 +47,13 @@ from ..evaluation.metrics import (LOWER_IS_BETTER, METRIC_NAMES, MODEL_SCORES, P
 from ..evaluation.store import records_to_frame, run_names
 from ..spec import Experiment
 from .analysis import compare
-from .html import Table
-from .pages import REPORT, Network, draw_figures, write_report
+from .html import Section, Table
+from .pages import REPORT, Network, draw_figures, draw_prediction_figures, write_report
 from .plotting import plotting_available
+from .arcs import ARC_COLUMNS, arc_rows
+from .pooled import POOLED_CAPTION, POOLED_COLUMNS, pooled_rows
 from .render import comparison_tables, render_comparison
+from .run_warnings import WARNING_COLUMNS, WARNINGS_FILE, Warned, warned
 from .tables import EXTENSIONS, render
 
 # The CSV columns of each summary table (docs/results.md; tests/report/test_summary.py).
@@ -186,14 +195,40 @@ def write_run_summary(out_dir, experiment: Experiment, records, formats):
             path = out_dir / f"{stem}.{EXTENSIONS[fmt]}"
             path.write_text(text)
             files.append(path)
+    if experiment.pooled:
+        files += _write_pooled(out_dir, experiment, ordered, formats)
+    arcs = arc_rows(ordered, _order(ordered, "dataset", [d.name for d in experiment.datasets]),
+                    _order(ordered, "classifier", [c.label for c in experiment.classifiers]))
+    if arcs:  # a table of numbers for scripts and the consensus network: CSV only
+        files.append(out_dir / "arc_frequencies.csv")
+        files[-1].write_text(render(arcs, ARC_COLUMNS, "csv"))
     run = run_names([out_dir.resolve().parent])
     files += write_scores(out_dir, records_to_frame([ordered], run, failed=True, long=True))
+    raised = warned(ordered)
+    if raised:
+        files.append(out_dir / WARNINGS_FILE)
+        files[-1].write_text(render(raised, WARNING_COLUMNS, "csv"))
     metric = experiment.compare.metric or experiment.metrics[0]
     compared = records_for(metric, ordered, pooled, small)
     frame = records_to_frame([compared], run, failed=True, metrics=[metric])
     written, result, reason = write_comparison(out_dir, frame, experiment, formats,
                                                experiment.compare.baseline)
     return files + written, result, reason
+
+
+def _write_pooled(out_dir: Path, experiment: Experiment, records, formats) -> list[Path]:
+    """``pooled.<ext>`` (:mod:`.pooled`), the AUC from the predictions the run kept beside
+    ``out_dir``."""
+    rows = pooled_rows(records, experiment.metrics,
+                       _order(records, "dataset", [d.name for d in experiment.datasets]),
+                       _order(records, "classifier", [c.label for c in experiment.classifiers]),
+                       out_dir.parent if experiment.predictions else None)
+    files = []
+    for fmt in formats:
+        files.append(out_dir / f"pooled.{EXTENSIONS[fmt]}")
+        files[-1].write_text(render(rows, POOLED_COLUMNS, fmt,
+                                    caption=None if fmt == "csv" else POOLED_CAPTION))
+    return files
 
 
 def write_scores(out_dir, long) -> list[Path]:
@@ -440,24 +475,41 @@ def write_arm_comparison(experiment: Experiment, runs, formats) -> list[Path]:
 
 class RunOutputs(NamedTuple):
     """What the end of a run wrote: the summary files, figures included, and report.html;
-    ``figures_skipped`` when matplotlib is missing."""
+    ``figures_skipped`` when matplotlib is missing; the classifiers' warnings."""
 
     files: list
     report: Path
     figures_skipped: bool
+    warnings: tuple[Warned, ...] = ()
 
 
 def finalize_run(run_dir, experiment: Experiment, records, formats) -> RunOutputs:
-    """The summary tables (:func:`write_run_summary`), the figures (the comparison's and
-    the first fold's learned networks, in ``<run>/figures``) and ``<run>/report.html``."""
+    """The summary tables (:func:`write_run_summary`), the figures (the comparison's, the
+    first fold's learned networks and, with kept predictions, the ROC, precision-recall and
+    reliability curves, in ``<run>/figures``) and ``<run>/report.html``."""
     run_dir = Path(run_dir)
     files, result, reason = write_run_summary(run_dir / "summary", experiment, records, formats)
     drawn = draw_figures(run_dir, result, first_fold_networks(records, experiment))
+    if experiment.predictions:
+        draw_prediction_figures(run_dir, task_order(records, experiment),
+                                [d.name for d in experiment.datasets],
+                                [c.label for c in experiment.classifiers], drawn)
+    raised = tuple(warned(task_order(records, experiment)))
     report = write_report(run_dir / REPORT, title=f"bayesbench: {experiment.name}",
                           protocol=protocol(experiment, records),
                           tables=metric_tables(experiment, records), result=result,
-                          reason=reason, drawn=drawn)
-    return RunOutputs(files + drawn.files, report, not plotting_available())
+                          reason=reason, drawn=drawn, extra=warning_sections(raised))
+    return RunOutputs(files + drawn.files, report, not plotting_available(), raised)
+
+
+def warning_sections(raised) -> list[Section]:
+    """The report's section of the classifiers' warnings (none without any)."""
+    if not raised:
+        return []
+    return [Section("Warnings", text="Warnings the classifiers raised in fit or predict, "
+                                     "each once per data set and classifier, with the folds "
+                                     "that raised it (also in summary/warnings.csv).",
+                    tables=[Table("warnings", headers=WARNING_COLUMNS, rows=raised)])]
 
 
 def metric_tables(experiment: Experiment, records) -> list[Table]:

@@ -11,7 +11,7 @@ win/tie/loss counts. Scores closer than :data:`TIE_DECIMALS` decimals tie
 everywhere (:func:`tie_safe`). Every test is a pure function returning a small
 frozen dataclass.
 """
-from .fold_tests import (FOLD_TESTS, PAIRED_TESTS, FoldTestsResult, TTestResult, corrected_ttest, fold_tests,
+from .fold_tests import (DEFAULT_FOLD_TEST, FOLD_TESTS, FoldTest, FoldTestsResult, TTestResult, corrected_ttest, fold_tests,
                     paired_ttest, unpaired_ttest)
 from .multiple import (TIE_DECIMALS, AdjustedResult, ControlResult, FriedmanResult, NemenyiResult,
                        SignTestResult, WilcoxonResult, WinTieLoss, bonferroni,
@@ -21,7 +21,7 @@ from .multiple import (TIE_DECIMALS, AdjustedResult, ControlResult, FriedmanResu
                        wilcoxon_critical_value, wilcoxon_rows, win_tie_loss)
 
 __all__ = [
-    "FOLD_TESTS", "PAIRED_TESTS", "TTestResult", "paired_ttest", "corrected_ttest", "unpaired_ttest",
+    "FOLD_TESTS", "DEFAULT_FOLD_TEST", "FoldTest", "TTestResult", "paired_ttest", "corrected_ttest", "unpaired_ttest",
     "FoldTestsResult", "fold_tests",
     "TIE_DECIMALS", "tie_safe", "rank_scores", "FriedmanResult", "friedman", "friedman_exact_pvalue",
     "nemenyi_q", "bonferroni_dunn_q", "critical_difference", "NemenyiResult", "nemenyi", "cd_groups", "ControlResult",

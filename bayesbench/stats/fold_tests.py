@@ -5,7 +5,9 @@ Each function takes the per-fold scores of classifier ``a`` and classifier
 returns a :class:`TTestResult`. The sign of ``statistic`` and
 ``mean_difference`` is that of ``mean(a - b)``. :func:`fold_tests` runs one of
 the tests of :data:`FOLD_TESTS` on many pairs of classifiers at once, one pair
-per row, with the same formulas.
+per row, with the same formulas. :data:`FOLD_TESTS` is the one table of these tests:
+configs, the command line, the comparison and the docs read their names, titles and
+needs from it, so adding a test is one :class:`FoldTest` entry.
 
 When the differences have zero variance the t statistic is undefined; the
 tests then follow Weka's ``PairedStats``: p = 1 if every difference is zero
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Callable
 
 import numpy as np
 from scipy import special
@@ -23,19 +26,8 @@ from scipy import special
 from ..errors import StatsError
 from .multiple import wilcoxon_rows
 
-__all__ = ["FOLD_TESTS", "PAIRED_TESTS", "TTestResult", "paired_ttest", "corrected_ttest",
-           "unpaired_ttest", "FoldTestsResult", "fold_tests"]
-
-# The tests over the folds of a data set: the names configs and commands use, and the
-# words tables print for them.
-FOLD_TESTS = MappingProxyType({
-    "corrected-t": "corrected resampled t-test",
-    "paired-t": "paired t-test",
-    "unpaired-t": "unpaired t-test",
-    "wilcoxon": "Wilcoxon signed-rank test",
-})
-# The tests that pair the scores of each fold, so both classifiers must have seen the same folds.
-PAIRED_TESTS = frozenset({"corrected-t", "paired-t", "wilcoxon"})
+__all__ = ["FOLD_TESTS", "DEFAULT_FOLD_TEST", "FoldTest", "TTestResult", "paired_ttest",
+           "corrected_ttest", "unpaired_ttest", "FoldTestsResult", "fold_tests"]
 
 
 @dataclass(frozen=True)
@@ -186,18 +178,7 @@ def fold_tests(test: str, a, b, *, n_train=None, n_test=None) -> FoldTestsResult
     a, b = np.atleast_2d(np.asarray(a, dtype=float)), np.atleast_2d(np.asarray(b, dtype=float))
     if a.shape != b.shape:
         raise StatsError(f"fold scores of shapes {a.shape} and {b.shape}; expected equal shapes")
-    if test == "wilcoxon":
-        return _wilcoxon_rows(a, b)
-    if test == "unpaired-t":
-        t, p, _, _, n = _unpaired_rows(a, b, True)
-        tested = n >= 2
-    else:
-        ratio = tested = None
-        if test == "corrected-t":
-            ratio, tested = _ratios(a, b, n_train, n_test)
-        t, p, _, _, n = _paired_rows(a, b, ratio)
-        tested = n >= 2 if tested is None else tested & (n >= 2)
-    return FoldTestsResult(np.where(tested, t, np.nan), np.where(tested, p, np.nan), tested)
+    return FOLD_TESTS[test].rows(a, b, n_train, n_test)
 
 
 def _ratios(a, b, n_train, n_test):
@@ -218,3 +199,56 @@ def _wilcoxon_rows(a, b) -> FoldTestsResult:
     tested = (np.isfinite(a) & np.isfinite(b)).any(axis=1)
     return FoldTestsResult(np.where(tested, res.statistic, np.nan), np.where(tested, res.pvalue, np.nan),
                            tested)
+
+
+def _corrected_rows(a, b, n_train, n_test) -> FoldTestsResult:
+    ratio, sized = _ratios(a, b, n_train, n_test)
+    t, p, _, _, n = _paired_rows(a, b, ratio)
+    return _tested(t, p, sized & (n >= 2))
+
+
+def _paired_t_rows(a, b, n_train, n_test) -> FoldTestsResult:
+    t, p, _, _, n = _paired_rows(a, b)
+    return _tested(t, p, n >= 2)
+
+
+def _unpaired_t_rows(a, b, n_train, n_test) -> FoldTestsResult:
+    t, p, _, _, n = _unpaired_rows(a, b, True)
+    return _tested(t, p, n >= 2)
+
+
+def _wilcoxon_test_rows(a, b, n_train, n_test) -> FoldTestsResult:
+    return _wilcoxon_rows(a, b)
+
+
+def _tested(t, p, tested) -> FoldTestsResult:
+    return FoldTestsResult(np.where(tested, t, np.nan), np.where(tested, p, np.nan), tested)
+
+
+@dataclass(frozen=True)
+class FoldTest:
+    """A test over the folds of one data set: the ``name`` configs and commands use, the
+    ``title`` tables print, its ``rows`` function (``(a, b, n_train, n_test)`` ->
+    :class:`FoldTestsResult`, one test per row), whether it pairs the scores of each fold
+    (``paired``: both classifiers must have seen the same folds) and whether it needs each
+    fold's training and test set sizes (``needs_sizes``)."""
+
+    name: str
+    title: str
+    rows: Callable
+    paired: bool
+    needs_sizes: bool = False
+
+
+#: Every test over folds, by name, in the order documentation and choices list them.
+FOLD_TESTS = MappingProxyType({test.name: test for test in (
+    FoldTest("corrected-t", "corrected resampled t-test", _corrected_rows, paired=True,
+             needs_sizes=True),
+    FoldTest("paired-t", "paired t-test", _paired_t_rows, paired=True),
+    FoldTest("unpaired-t", "unpaired t-test", _unpaired_t_rows, paired=False),
+    FoldTest("wilcoxon", "Wilcoxon signed-rank test", _wilcoxon_test_rows, paired=True),
+)})
+#: The test a comparison uses unless told otherwise (Nadeau and Bengio's: the others are far
+#: too liberal over overlapping training sets). ``spec.CompareSpec`` repeats it, since spec
+#: imports nothing; a test checks that the two agree.
+DEFAULT_FOLD_TEST = "corrected-t"

@@ -162,7 +162,9 @@ def test_asking_for_a_model_score_gives_the_tasks_other_ids(tmp_path):
 # ------------------------------------------------------------------ count subtraction
 COUNTED = [{"name": "nb", "params": {"alpha": [0, 0.5, 1]}}, "tan", "ddr_tan",
            {"name": "tan", "label": "tan_bic", "params": {"criterion": "bic", "root": 1}},
-           {"name": "kdb", "params": {"k": [0, 1, 2]}}, "aode",
+           {"name": "kdb", "params": {"k": [0, 1, 2, 4]}}, "aode",
+           {"name": "ande", "params": {"n": [1, 2]}},
+           {"name": "ande", "label": "ande_sr", "params": {"subsumption": 10}},
            {"name": "nb", "label": "manb", "params": {"weights": "manb"}}]
 
 
@@ -175,7 +177,7 @@ COUNTED = [{"name": "nb", "params": {"alpha": [0, 0.5, 1]}}, "tan", "ddr_tan",
                                                    "impute": "mean_mode"},
      "cv": {"folds": 4}, "classifiers": COUNTED},
     {"datasets": ["house-votes-84"], "cv": {"holdout": 0.3},
-     "classifiers": ["nb", "tan", "aode"]},
+     "classifiers": ["nb", "tan", "aode", "ande"]},
     # Discretization fitted per training fold: no subtraction.
     {"datasets": ["iris", "glass"], "preprocess": {"discretize": "mdl"},
      "classifiers": ["nb", "tan"]},
@@ -251,3 +253,28 @@ def test_a_continuous_learner_given_arrays_scores_as_fitted_on_a_dataframe(uci_d
         expected = evaluate(ds.y[job.test], proba.argmax(axis=1), proba, ds.n_classes)
         for metric in ("log_loss", "brier"):
             assert record["metrics"][metric] == expected["metrics"][metric], (ds.name, metric)
+
+
+def test_save_networks_writes_each_folds_network_that_pgmpy_reads(tmp_path):
+    from pgmpy.readwrite import BIFReader, XMLBIFReader
+
+    raw = {"name": "nets", "seed": 1, "datasets": ["car"], "cv": {"folds": 3},
+           "classifiers": ["nb", "tan", "aode", "gnb"], "save_networks": ["bif", "xmlbif"],
+           "output": str(tmp_path / "run")}
+    result = run(parse_config(raw, base_dir=tmp_path), jobs=2, quiet=True)
+    where = result.run_dir / "networks" / "car"
+    # One network per fold of each learner whose model is one network; none for the others.
+    assert sorted(p.name for p in where.iterdir()) == ["nb", "tan"]
+    assert sorted(p.name for p in (where / "tan").iterdir()) == sorted(
+        f"0-{f}{s}" for f in range(3) for s in (".bif", ".xml"))
+    first = next(r for r in result.records if r["classifier"] == "tan" and r["fold"] == 0)
+    for network in (BIFReader(str(where / "tan" / "0-0.bif")).get_model(),
+                    XMLBIFReader(str(where / "tan" / "0-0.xml")).get_model()):
+        assert network.check_model()
+        # The tree the record describes: each attribute's parent besides the class.
+        names = first["network"]["attributes"]
+        expected = {names[a[0]]: sorted(["class", *(names[p] for p in parents)])
+                    for a, parents in first["network"]["nodes"]}
+        assert {v: sorted(network.get_parents(v)) for v in expected} == expected
+    # The records themselves carry no network text.
+    assert all("_networks" not in r for r in read_records(result.run_dir))

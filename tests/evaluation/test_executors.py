@@ -164,3 +164,60 @@ def test_dask_sends_each_shared_part_at_most_once_to_a_worker(tmp_path):
                 break
             time.sleep(0.1)
         assert left == 0
+
+
+# ------------------------------------------------- each worker's BLAS and OpenMP threads
+def _pools(_):
+    """The thread counts of the BLAS and OpenMP libraries loaded in this process, and the
+    variable that sizes a pool loaded later."""
+    import os
+
+    from threadpoolctl import threadpool_info
+
+    return (frozenset(p["num_threads"] for p in threadpool_info()),
+            os.environ.get("OPENBLAS_NUM_THREADS"))
+
+
+def _cores():
+    import os
+
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+
+
+def test_worker_processes_get_their_share_of_the_cores_and_the_serial_path_is_left_alone():
+    import sklearn.linear_model  # noqa: F401 - loads scikit-learn's OpenMP before the fork
+    from threadpoolctl import threadpool_info
+
+    apis = {p["user_api"] for p in threadpool_info()}
+    assert {"blas", "openmp"} <= apis, apis  # both kinds are limited, not just one
+    before = _pools(None)
+    share = max(1, _cores() // 2)
+    assert {pools for _, pools in execute(_pools, list(range(4)), jobs=2)} == {
+        (frozenset({share}), str(share))}
+    assert {pools for _, pools in execute(_pools, list(range(4)), jobs=2, threads=3)} == {
+        (frozenset({3}), "3")}
+    assert {pools for _, pools in execute(_pools, list(range(4)), jobs=1)} == {before}
+    assert _pools(None) == before  # the limits stayed in the workers
+
+
+def test_dask_workers_get_their_share_of_their_host(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    # Two one-thread workers on this host: each gets half of its cores.
+    share = max(1, _cores() // 2)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        pools = {p[0] for _, p in execute(_pools, list(range(6)), scheduler=client)}
+    assert pools == {frozenset({share})}
+
+
+def test_the_environment_records_each_workers_threads(uci_dir, tmp_path):
+    raw = {"name": "threads", "data_dirs": [str(uci_dir)], "datasets": ["iris"],
+           "cv": {"folds": 2}, "classifiers": ["nb"], "worker_threads": 1}
+    for jobs, expected in ((2, 1), (1, None)):
+        out = tmp_path / f"jobs{jobs}"
+        run(parse_config({**raw, "output": str(out)}, base_dir=tmp_path), jobs=jobs,
+            quiet=True)
+        session = json.loads((out / "environment.json").read_text())["sessions"][-1]
+        assert session["worker_threads"] == expected
+        assert yaml.safe_load((out / "config.yaml").read_text())["worker_threads"] == 1

@@ -119,3 +119,66 @@ def test_checking_a_config_and_scoring_a_fold_leave_scipy_stats_unimported():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("seed,n,k", [(0, 40, 2), (2, 200, 5)])
+def test_rmse_is_scikit_learns_mean_squared_error_of_the_one_hot_truth(seed, n, k):
+    y, proba, pred = _case(seed, n, k)
+    expected = np.sqrt(skm.mean_squared_error(np.eye(k)[y], proba))
+    assert evaluate(y, pred, proba, k)["metrics"]["rmse"] == pytest.approx(expected, abs=1e-14)
+
+
+def test_rmse_equals_wekas_on_five_data_sets(reference_dir, tmp_path):
+    import json
+
+    from bayesbench.config import parse_config
+    from bayesbench.evaluation.store import read_records
+    from helpers import run
+
+    root = reference_dir.parents[1]
+    weka = json.loads((reference_dir / "weka_rmse.json").read_text())["naive_bayes_resubstitution"]
+    cfg = parse_config({"name": "weka-rmse", "datasets": [str(root / f) for f in weka],
+                        "preprocess": {"discretize": "none"}, "cv": {"resubstitution": True},
+                        "classifiers": ["nb"], "metrics": ["rmse"],
+                        "output": str(tmp_path / "out")})
+    records = {r["dataset"]: r for r in read_records(run(cfg, jobs=1, quiet=True).run_dir)}
+    for file, expected in weka.items():
+        record = records[Path(file).stem]
+        assert round(record["metrics"]["rmse"], 4) == float(expected["rmse"]), file
+        assert np.trace(record["confusion"]) == expected["correct"], file
+
+
+# Paper 000's appendix (TestHarness), transcribed as the reference: rows of the error matrix
+# are the true classes (runLogTest: errormatrix[c][predicted] += 1).
+def _tpr(m, c):
+    return m[c][c] / sum(m[c])
+
+
+def _fpr(m, c):
+    return (sum(m[c]) - m[c][c]) / sum(m[c])
+
+
+def _barrow_fscore(m, c):
+    precision = _tpr(m, c) / (_tpr(m, c) + _fpr(m, c))
+    recall = _tpr(m, c) / (_tpr(m, c) + _fpr(m, 1 - c))
+    return 2 * precision * recall / (precision + recall)
+
+
+@pytest.mark.parametrize("matrix, cls, printed", [
+    ([[232, 120], [10, 198]], 0, 0.772),   # "full Bayes", sec. 3.5 (p. 52)
+    ([[333, 14], [24, 185]], 1, 0.919),    # k-weak naive Bayes
+])
+def test_f_barrow2011_of_the_papers_printed_matrices(matrix, cls, printed):
+    from bayesbench.evaluation.metrics import class_score, record_metric
+
+    y_true = np.repeat([0, 0, 1, 1], [matrix[0][0], matrix[0][1], matrix[1][0], matrix[1][1]])
+    y_pred = np.repeat([0, 1, 0, 1], [matrix[0][0], matrix[0][1], matrix[1][0], matrix[1][1]])
+    scores = evaluate(y_true, y_pred, None, 2)
+    ours = class_score(scores["per_class"], "f_barrow2011", cls)
+    assert round(ours, 3) == printed
+    assert ours == pytest.approx(_barrow_fscore(matrix, cls))
+    # Not F1: the standard F1 of the same class and matrix differs.
+    assert abs(scores["per_class"]["f1"][cls] - ours) > 0.005
+    record = {"classes": ["B", "M"], "metrics": {},
+              "per_class": {k: v.tolist() for k, v in scores["per_class"].items()}}
+    assert record_metric(record, f"f_barrow2011[{'BM'[cls]}]") == pytest.approx(ours)

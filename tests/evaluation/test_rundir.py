@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from bayesbench.config import load_config
-from bayesbench.errors import DataChangedError, ResultStoreError
+from bayesbench.errors import ConfigChangedError, DataChangedError, ResultStoreError
 from bayesbench.evaluation.ownership import MARKER, RUN, claim, owning_run
 from bayesbench.evaluation.store import RECORDS, read_records
 from helpers import run, small_config, stable_order, without_timings
@@ -105,8 +105,10 @@ def test_different_config_is_refused_unless_resume_or_force(uci_dir, tmp_path):
     cfg = small_config(uci_dir, tmp_path, datasets=["lenses"], classifiers=["nb"])
     first = run(cfg, jobs=1, quiet=True)
     changed = small_config(uci_dir, tmp_path, datasets=["lenses"], classifiers=["nb", "tan"])
-    with pytest.raises(ResultStoreError, match=r"different configuration \(it differs in classifiers\)"):
+    with pytest.raises(ConfigChangedError, match=r"different configuration \(it differs in classifiers\)") as info:
         run(changed, jobs=1, quiet=True)
+    # The library names what differs, never the command line's flags (docs/design.md).
+    assert "--" not in str(info.value) and info.value.changed == ("classifiers",)
     # The keys that differ are named, down to the one value that changed.
     seeded = small_config(uci_dir, tmp_path, datasets=["lenses"], classifiers=["nb"], seed=4,
                           cv={"folds": 3, "repeats": 2})

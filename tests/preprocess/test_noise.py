@@ -47,3 +47,22 @@ def test_fraction_is_checked(uci_dir):
     assert "noise.fraction" not in str(err.value)
     with pytest.raises(TypeError, match="Generator"):
         shuffle_attributes(ds, 0.5, 0)
+
+
+def test_shuffle_values_permutes_a_tenth_of_each_attributes_rows(uci_dir):
+    from bayesbench.preprocess.noise import shuffle_values
+
+    ds = load_dataset(uci_dir / "iris.arff")
+    out = shuffle_values(ds, 0.1, np.random.default_rng(5))
+    for j in range(ds.n_attributes):
+        before, after = ds.columns[j], out.columns[j]
+        # The same values, and at most round(0.1 x 150) = 15 rows of each attribute moved.
+        np.testing.assert_array_equal(np.sort(after), np.sort(before))
+        assert 0 < np.sum(before != after) <= 15
+    np.testing.assert_array_equal(out.y, ds.y)
+    assert out.notes[-1] == "shuffled the values of 15 of 150 rows in each attribute"
+    again = shuffle_values(ds, 0.1, np.random.default_rng(5))
+    for x, y in zip(out.columns, again.columns):
+        np.testing.assert_array_equal(x, y)
+    with pytest.raises(PreprocessError, match="fraction of values"):
+        shuffle_values(ds, 1.5, np.random.default_rng(5))

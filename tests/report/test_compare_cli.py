@@ -269,6 +269,21 @@ def test_a_stored_baseline_without_records_falls_back_to_the_first_classifier(tm
                             f"first classifier is the baseline instead.")
 
 
+def test_quiet_compare_prints_nothing_and_writes_what_it_is_asked(table6_csv, tmp_path):
+    out, plot = tmp_path / "cmp.csv", tmp_path / "cd.svg"
+    loud = CliRunner().invoke(main, ["compare", str(table6_csv), "--plot", str(plot)])
+    assert loud.exit_code == 0 and "Friedman" in loud.stdout and "written to" in loud.stderr
+    res = CliRunner().invoke(main, ["compare", str(table6_csv), "-q", "-o", str(out),
+                                    "--format", "csv", "--plot", str(plot)])
+    assert res.exit_code == 0, res.output
+    assert res.stdout == "" and res.stderr == ""
+    assert out.read_text().startswith("dataset,") and plot.stat().st_size > 0
+    # Alone, -q prints no table either; a mistake is still reported.
+    assert CliRunner().invoke(main, ["compare", str(table6_csv), "-q"]).stdout == ""
+    bad = CliRunner().invoke(main, ["compare", str(table6_csv), "-q", "--baseline", "nope"])
+    assert bad.exit_code == 2 and "nope" in bad.stderr
+
+
 # ------------------------------------------ compare never writes over what is not its own (issue 25)
 
 def _compared_run(tmp_path, ttest_ref):

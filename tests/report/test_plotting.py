@@ -112,3 +112,20 @@ def test_the_users_matplotlibrc_does_not_change_the_figure(tmp_path):
     styled = _python(code.format(out=str(tmp_path / "styled.svg")), MATPLOTLIBRC=str(rc))
     assert plain.returncode == 0 and styled.returncode == 0, plain.stderr + styled.stderr
     assert (tmp_path / "plain.svg").read_bytes() == (tmp_path / "styled.svg").read_bytes()
+
+
+def test_a_run_without_matplotlib_claims_no_figures(tmp_path):
+    config = tmp_path / "c.yaml"
+    config.write_text("name: nofig\ndatasets: [iris]\ncv: {folds: 2}\nclassifiers: [nb]\n")
+    res = _python(f"""
+        import sys
+        sys.modules["matplotlib"] = None
+        from bayesbench.cli import main
+        sys.argv = ["bayesbench", "run", {str(config)!r}, "-o", {str(tmp_path / "run")!r},
+                    "-j", "1"]
+        main()
+    """)
+    assert res.returncode == 0, res.stderr
+    assert SKIPPED_MESSAGE in res.stderr
+    assert "figures in" not in res.stdout and "everything on one page" in res.stdout
+    assert not (tmp_path / "run" / "figures").exists()

@@ -26,3 +26,49 @@ def test_cd_diagram_svg_names_every_classifier_and_groups(tmp_path, demsar):
     assert again == svg  # deterministic output
     with pytest.raises(StatsError, match=".png, .svg or .pdf"):
         plot_cd(cmp, tmp_path / "cd.jpg")
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 14])
+def test_fewer_than_five_data_sets_carry_a_warning_in_text_json_and_cli(demsar, tmp_path, n):
+    import json
+
+    from click.testing import CliRunner
+
+    from bayesbench.cli import main
+    from bayesbench.report.render import comparison_json
+
+    scores = table6_scores(demsar).iloc[:n]
+    cmp = compare_scores(scores, metric="AUC")
+    warning = f"WARNING: only {n} data sets"
+    text = render_comparison(cmp, "text")
+    doc = json.loads(comparison_json(cmp))
+    long = scores.stack().rename("mean").rename_axis(["dataset", "classifier"]).reset_index()
+    long.to_csv(tmp_path / "auc.csv", index=False)
+    printed = CliRunner().invoke(main, ["compare", str(tmp_path / "auc.csv"),
+                                        "--report", str(tmp_path / "report")])
+    assert printed.exit_code == 0, printed.output
+    page = (tmp_path / "report" / "report.html").read_text()
+    if n < 5:
+        # Above the Friedman test, the post-hoc table (Bayesian signed-rank) and all pairs.
+        assert text.count(warning) == 4  # three captions and the notes
+        assert doc["warnings"] and doc["warnings"][0].startswith(warning)
+        assert doc["notes"][0].startswith(warning)
+        assert printed.output.count(warning) == 4
+        assert page.count(warning) >= 3
+    else:
+        assert "WARNING" not in text and doc["warnings"] == [] and "WARNING" not in printed.output
+        assert "WARNING" not in page
+
+
+def test_bonferroni_dunn_diagram_marks_one_cd_around_the_control(tmp_path, demsar):
+    # Demšar's Figure 2: Table 6 against C4.5 at alpha 0.05; q = 2.394 (his Table 5b, k = 4),
+    # CD = q sqrt(k (k + 1) / (6 N)) = 2.394 sqrt(20 / 84) = 1.168 by hand.
+    cmp = compare_scores(table6_scores(demsar), baseline="C4.5", alpha=0.05)
+    svg = plot_cd(cmp, tmp_path / "cd-control.svg", control=True).read_text()
+    assert "CD = 1.168 (Bonferroni-Dunn" in svg
+    assert 'id="control-interval"' in svg
+    # C4.5's printed average rank is 3.143: the interval 1.975 .. 4 leaves out C4.5+m+cf
+    # (printed rank 1.929) alone; C4.5+m (2.000) lies just inside.
+    ranks = cmp.average_ranks
+    outside = [n for n in cmp.classifiers if abs(ranks[n] - ranks["C4.5"]) > 1.168]
+    assert outside == ["C4.5+m+cf"]

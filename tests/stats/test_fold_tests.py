@@ -118,4 +118,32 @@ def test_fold_tests_refuse_unknown_tests_and_missing_sizes():
     with pytest.raises(StatsError, match="training and test set size"):
         S.fold_tests("corrected-t", [[0.1, 0.2]], [[0.2, 0.3]])
     assert list(S.FOLD_TESTS) == ["corrected-t", "paired-t", "unpaired-t", "wilcoxon"]
-    assert S.PAIRED_TESTS == {"corrected-t", "paired-t", "wilcoxon"}
+    assert {name for name, test in S.FOLD_TESTS.items() if test.paired} == {
+        "corrected-t", "paired-t", "wilcoxon"}
+    assert [name for name, test in S.FOLD_TESTS.items() if test.needs_sizes] == ["corrected-t"]
+
+
+def test_the_default_fold_test_is_one_of_the_table_and_the_specs_default():
+    from bayesbench.spec import CompareSpec
+
+    # spec.py imports nothing from the package, so it repeats the default: they must agree.
+    assert S.DEFAULT_FOLD_TEST in S.FOLD_TESTS
+    assert CompareSpec().test == S.DEFAULT_FOLD_TEST
+
+
+def test_a_new_fold_test_is_one_entry_of_the_table(monkeypatch):
+    # Adding a test is one FoldTest: fold_tests dispatches through the table alone.
+    import importlib
+    import types
+
+    module = importlib.import_module("bayesbench.stats.fold_tests")
+
+    def sign_rows(a, b, n_train, n_test):
+        wins = (a > b).sum(axis=1)
+        return S.FoldTestsResult(wins.astype(float), np.full(len(a), 0.5), np.ones(len(a), bool))
+
+    table = dict(module.FOLD_TESTS)
+    table["sign"] = module.FoldTest("sign", "sign test", sign_rows, paired=True)
+    monkeypatch.setattr(module, "FOLD_TESTS", types.MappingProxyType(table))
+    res = S.fold_tests("sign", [[0.3, 0.4, 0.1]], [[0.2, 0.3, 0.2]])
+    assert res.statistic.tolist() == [2.0] and res.pvalue.tolist() == [0.5]

@@ -69,18 +69,20 @@ def counts(structure: Structure, X: np.ndarray, y: np.ndarray,
             for node in structure.nodes]
 
 
-def log_table(counts: np.ndarray, alpha: float) -> np.ndarray:
+def log_table(counts: np.ndarray, alpha: float, width: int | None = None) -> np.ndarray:
     """Smoothed log conditional probabilities from counts.
 
     ``log p(v | pa, c) = log(N(c, pa, v) + alpha) - log(N(c, pa) + alpha * r)``
-    with ``r`` the number of values. A parent configuration never seen with a
+    with ``r`` the number of values, or ``width`` when given (paper 004's Laplace
+    correction divides by ``alpha`` times the number of classes: not a distribution
+    unless the two are equal). A parent configuration never seen with a
     class gets the uniform distribution even when ``alpha = 0`` (instead of
     0/0); a value never seen with ``alpha = 0`` gets ``-inf``, which makes the
     class impossible for an example holding it.
     """
     r = counts.shape[-1]
     num = counts + alpha
-    den = counts.sum(axis=-1, keepdims=True) + alpha * r
+    den = counts.sum(axis=-1, keepdims=True) + alpha * (r if width is None else width)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.log(num) - np.log(den)
     empty = np.broadcast_to(den == 0, out.shape)
@@ -88,14 +90,15 @@ def log_table(counts: np.ndarray, alpha: float) -> np.ndarray:
     return out
 
 
-def unseen_log_prob(counts: np.ndarray, alpha: float) -> np.ndarray:
-    """``log(alpha / (N(c, pa) + alpha * r))``, shape ``(n_classes, n_parent_configs)``.
+def unseen_log_prob(counts: np.ndarray, alpha: float, width: int | None = None) -> np.ndarray:
+    """``log(alpha / (N(c, pa) + alpha * r))``, shape ``(n_classes, n_parent_configs)``
+    (``width`` in place of ``r`` when given, as in :func:`log_table`).
 
     The probability a smoothed table gives a value it never saw; used for a
     code beyond the cardinality known at ``fit``.
     """
     r = counts.shape[-1]
-    den = counts.sum(axis=-1) + alpha * r
+    den = counts.sum(axis=-1) + alpha * (r if width is None else width)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.log(alpha) - np.log(den)
     out[den == 0] = -np.log(r)

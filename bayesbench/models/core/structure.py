@@ -217,6 +217,9 @@ class Structure:
         names = self.names()
         joined = [self.node_label(n) for n in self.nodes if len(n.attributes) > 1]
         parts = [f"{len(self.nodes)} nodes"]
+        if "headline" in self.info:
+            # a learner's own choice worth a record's line (SKDB's selected s and k)
+            parts.insert(0, str(self.info["headline"]))
         if joined:
             parts.append(f"{len(joined)} joined ({', '.join(joined)})")
         parts.append(f"{len(self.arcs())} arcs")

@@ -8,6 +8,13 @@ test fold once, sum them for the whole data set, and obtain each training
 fold's statistics as ``total - fold`` (exact integer arithmetic). Data too
 large for memory are counted chunk by chunk and the chunks' statistics added.
 
+Tables over more attributes (kDB's nodes of ``k >= 2`` parents, A2DE's triples) are
+counted on request (:meth:`Statistics.tally`) from the rows that statistics counted
+with :meth:`Statistics.from_codes`, which they keep (a reference, not a copy):
+a training part's table is then the whole data set's, counted once and kept for
+every fold, minus the test part's. A sum of chunks keeps no rows (that is what
+bounds a chunked data set's memory), so those tables are not available from it.
+
 Layout: with ``R = sum of the cardinalities`` and value ``a`` of attribute
 ``i`` at offset ``s_i + a`` (``s_i`` the sum of the cardinalities before
 ``i``), one ``(n_classes, R, R)`` int64 array holds every pair count; it is
@@ -29,7 +36,9 @@ import numpy as np
 from ...errors import ClassifierError
 from .base import fresh_fit
 from ...measures import information
-from ...measures.codes import check_all_pairs, check_table_size, compact_codes
+from ...measures.codes import check_all_pairs, compact_codes, current_table_limit
+from .counting import node_counts
+from .structure import Node
 
 class StatisticsNotSufficient(ClassifierError):
     """A learner's parameters need the rows themselves, not only their counts
@@ -48,6 +57,34 @@ def pair_count_matrix(X: np.ndarray, y: np.ndarray, cardinalities: Sequence[int]
                                          n_classes).astype(np.int64)
 
 
+class CountedRows:
+    """The codes and classes of rows that :class:`Statistics` counted, and the tables
+    counted from them so far (:meth:`table`), each counted once.
+
+    The kept tables hold at most the table limit's number of cells
+    (:func:`~bayesbench.measures.codes.current_table_limit`), the oldest dropped first;
+    they are not pickled (a process given the rows counts again).
+    """
+
+    def __init__(self, X: np.ndarray, y: np.ndarray):
+        self.X, self.y = X, y
+        self._tables: dict = {}
+
+    def __getstate__(self):
+        return {"X": self.X, "y": self.y, "_tables": {}}
+
+    def table(self, key, count: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
+        """``count(X, y)`` (read-only), counted on the first request for ``key``."""
+        if key not in self._tables:
+            table = count(self.X, self.y)
+            table.flags.writeable = False
+            self._tables[key] = table
+            limit = current_table_limit()
+            while len(self._tables) > 1 and sum(t.size for t in self._tables.values()) > limit:
+                del self._tables[next(iter(self._tables))]
+        return self._tables[key]
+
+
 @dataclass(frozen=True, eq=False)
 class Statistics:
     """Sufficient statistics of discrete rows: see the module docstring for the layout.
@@ -63,6 +100,10 @@ class Statistics:
     attribute_names : tuple of str or None
         The attributes' names, for the structures and checks of the learners fitted
         from the statistics (None: unnamed, like an array given to ``fit``).
+    rows : tuple of (int, CountedRows) or None
+        The rows counted, as signed terms (``total - test part`` is
+        ``((1, total rows), (-1, test rows))``), from which :meth:`tally` counts tables
+        beyond pairs; None when they were not kept (a sum of chunks).
 
     Examples
     --------
@@ -80,6 +121,7 @@ class Statistics:
     class_counts: np.ndarray
     pairs: np.ndarray
     attribute_names: tuple | None = None
+    rows: tuple | None = None
 
     def __post_init__(self):
         cards = tuple(int(c) for c in self.cardinalities)
@@ -110,14 +152,15 @@ class Statistics:
         if y.size and (y.min() < 0 or y.max() >= n_classes):
             raise ClassifierError(f"class codes must lie in 0..{n_classes - 1}")
         return cls(cardinalities, n_classes, np.bincount(y, minlength=n_classes),
-                   pair_count_matrix(X, y, cardinalities, n_classes), attribute_names)
+                   pair_count_matrix(X, y, cardinalities, n_classes), attribute_names,
+                   ((1, CountedRows(X, y)),))
 
     @classmethod
     def empty(cls, cardinalities: Sequence[int], n_classes: int,
               attribute_names: Sequence[str] | None = None) -> "Statistics":
         """The statistics of no rows (the start of a sum over chunks)."""
         R = int(sum(int(c) for c in cardinalities))
-        check_table_size((n_classes, R, R), range(len(cardinalities)))
+        check_all_pairs(cardinalities, n_classes, square=True)
         return cls(cardinalities, n_classes, np.zeros(n_classes, dtype=np.int64),
                    np.zeros((n_classes, R, R), dtype=np.int64), attribute_names)
 
@@ -137,17 +180,45 @@ class Statistics:
                 f"statistics of {self.n_classes} classes and cardinalities "
                 f"{list(self.cardinalities)} cannot be combined with those of "
                 f"{other.n_classes} classes and {list(other.cardinalities)}")
+        # A sum keeps no rows: chunks summed must not all stay in memory.
+        rows = None if sign > 0 or self.rows is None or other.rows is None else (
+            self.rows + tuple((-s, r) for s, r in other.rows))
         return Statistics(self.cardinalities, self.n_classes,
                           self.class_counts + sign * other.class_counts,
                           self.pairs + sign * other.pairs,
-                          self.attribute_names or other.attribute_names)
+                          self.attribute_names or other.attribute_names, rows)
 
     def __add__(self, other: "Statistics") -> "Statistics":
+        """The statistics of the rows of both (without their rows: see the module docstring)."""
         return self._combine(other, 1)
 
     def __sub__(self, other: "Statistics") -> "Statistics":
         """The statistics of the rows of ``self`` not in ``other`` (``other`` a subset)."""
         return self._combine(other, -1)
+
+    def without_rows(self) -> "Statistics":
+        """The same counts, without the rows (as a sum of chunks has them)."""
+        return Statistics(self.cardinalities, self.n_classes, self.class_counts, self.pairs,
+                          self.attribute_names)
+
+    def tally(self, count: Callable, *args) -> np.ndarray:
+        """The table ``count(X, y, cardinalities, n_classes, *args)`` of the rows counted:
+        the signed sum of each term's (see ``rows``), each term's table counted once per
+        ``(count, args)`` and kept (:class:`CountedRows`). ``count`` returns integer counts
+        (exact in any sum); it checks its table's size itself.
+
+        Raises :class:`StatisticsNotSufficient` when the rows were not kept.
+        """
+        if self.rows is None:
+            raise StatisticsNotSufficient(
+                "tables over more than two attributes are counted from the rows, which "
+                "the sum of a chunked data set's counts does not keep; fit it with fit")
+        cards, k = self.cardinalities, self.n_classes
+        total = None
+        for sign, rows in self.rows:
+            table = rows.table((count, args), lambda X, y: count(X, y, cards, k, *args))
+            total = sign * table if total is None else total + sign * table
+        return total
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, Statistics):
@@ -193,15 +264,20 @@ class Statistics:
 
     def node_counts(self, attributes: Sequence[int], parents: Sequence[int]) -> np.ndarray:
         """Counts of a node, as :func:`~.counting.node_counts` returns them from rows: float64
-        ``(n_classes, n_parent_configs, n_values)``; one attribute and at most one parent."""
+        ``(n_classes, n_parent_configs, n_values)``; from the pair counts for one attribute
+        and at most one parent, else from the rows (:meth:`tally`)."""
         if len(attributes) != 1 or len(parents) > 1:
-            raise StatisticsNotSufficient(
-                f"a node of {len(attributes)} attribute(s) with {len(parents)} attribute "
-                f"parent(s) needs more than pair counts")
+            return self.tally(_node_table, tuple(int(a) for a in attributes),
+                              tuple(int(p) for p in parents))
         [a] = attributes
         if not parents:
             return self.attribute(a).astype(np.float64)[:, None, :]
         return self.pair(parents[0], a).astype(np.float64)
+
+
+def _node_table(X, y, cardinalities, n_classes, attributes, parents) -> np.ndarray:
+    """A node's counts from rows (integers held exactly in float64), for :meth:`Statistics.tally`."""
+    return node_counts(Node(attributes, parents), X, y, cardinalities, n_classes)
 
 
 class StatisticsLearner:
@@ -214,10 +290,11 @@ class StatisticsLearner:
     to fit each training fold of a cross-validation as ``total - test fold``, and to
     fit data too large for memory from the sum of their chunks' counts.
 
-    Learners that have it: ``nb``, ``tan`` and ``ddr_tan`` (every criterion), ``kdb``
-    with ``k <= 1``, ``aode``; with ``weights`` (AWNB, MANB, WANBIA), which read the
-    rows, and with ``kdb``'s ``k >= 2`` (triple counts) it raises
-    :class:`StatisticsNotSufficient` and the runner fits from rows. External
+    Learners that have it: ``nb``, ``tan`` and ``ddr_tan`` (every criterion), ``kdb``,
+    ``aode`` and ``ande``; with ``weights`` (AWNB, MANB, WANBIA), which read the
+    rows, it raises :class:`StatisticsNotSufficient` and the runner fits from rows, as
+    it does for ``kdb`` of ``k >= 2`` and ``ande`` of ``n = 2`` on a chunked data set
+    (their tables are counted from rows, :meth:`Statistics.tally`). External
     classifiers need not implement it: the runner calls it only when it exists.
 
     A subclass implements ``_fit_statistics(stats)`` (the part after the checks).
@@ -244,13 +321,17 @@ class StatisticsLearner:
         raise NotImplementedError
 
 
-def fits_from_statistics(clf) -> bool:
+def fits_from_statistics(clf, rows: bool = True) -> bool:
     """Whether ``clf`` (an unfitted classifier) can be fitted by ``fit_statistics`` with its
-    parameters: it has the method and does not refuse a trial fit on two counted rows (a
-    learner refuses parameters that need rows before it reads the counts)."""
+    parameters: it has the method and does not refuse a trial fit on two counted rows of
+    three attributes (a learner refuses parameters that need rows before it reads the
+    counts). Without ``rows``, from statistics that keep no rows (a chunked data set's)."""
     if not callable(getattr(clf, "fit_statistics", None)):
         return False
-    trial = Statistics.from_codes(np.array([[0], [1]]), np.array([0, 1]), [2], 2)
+    trial = Statistics.from_codes(np.array([[0, 0, 1], [1, 1, 0]]), np.array([0, 1]),
+                                  [2, 2, 2], 2)
+    if not rows:
+        trial = trial.without_rows()
     try:
         type(clf)(**clf.get_params()).fit_statistics(trial)
     except ClassifierError:

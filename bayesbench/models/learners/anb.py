@@ -6,18 +6,21 @@ A subclass only learns a structure (``_learn_structure``); fitting the tables
 from __future__ import annotations
 
 from dataclasses import replace
-from numbers import Real
+from numbers import Integral, Real
 
 import numpy as np
 
-from ..core.base import BaseClassifier, StructureLearner, fresh_fit
+from ..core import export
+from ..core.base import BaseClassifier, StructureLearner, check_fitted, fresh_fit
 from ..core.counting import counts, log_table, unseen_log_prob
 from ..core.inference import joint_log_likelihood
 from ..core.input_checks import check_discrete_predict_X, start_discrete_fit
 from ..core.scores import ModelScores
 from ..core.sufficient import StatisticsLearner, StatisticsNotSufficient
 from ..core.structure import Structure
-from ..core.constraints import Interval
+from ..core.constraints import Interval, StrOptions
+from ..parameters.estimators import ESTIMATOR_CONSTRAINT, class_log_prior, node_tables
+from ..parameters.hdp import TYINGS
 from ..parameters.weighting import WEIGHTS_CONSTRAINT, learn_weights
 
 
@@ -44,6 +47,11 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
         Parameter learning beyond smoothing, for every structure (Hall's
         attribute weights, Dash and Cooper's model averaging, Zaidi et al.'s
         CLL-optimal weights; see :mod:`~bayesbench.models.parameters.weighting`).
+    estimator : {'laplace', 'm', 'hdp'}, default 'laplace'
+        On the learners that take it (``nb``, ``tan``, ``kdb``): ``laplace`` is the
+        smoothing with ``alpha`` above; ``m`` and ``hdp`` back a configuration off to its
+        parents' prefix (:mod:`~bayesbench.models.parameters.estimators`), with HDP's
+        ``iterations``, ``tying`` and ``hdp_seed``.
 
     Attributes
     ----------
@@ -70,9 +78,15 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
 
     input_kind = "discrete"
     _parameter_constraints = {"alpha": [Interval(Real, 0, None, closed="left")],
-                              "weights": WEIGHTS_CONSTRAINT}
-    # For subclasses whose __init__ does not take ``weights``: they learn no weights.
+                              "weights": WEIGHTS_CONSTRAINT,
+                              "estimator": ESTIMATOR_CONSTRAINT,
+                              "iterations": [Interval(Integral, 1, None, closed="left")],
+                              "tying": [StrOptions(set(TYINGS))],
+                              "hdp_seed": [Interval(Integral, 0, None, closed="left")]}
+    # For subclasses whose __init__ does not take ``weights``: they learn no weights; nor
+    # ``estimator`` and its settings: additive smoothing with ``alpha``.
     weights = None
+    estimator, iterations, tying, hdp_seed = "laplace", 1000, "level", 0
 
     def __init__(self, *, alpha: float = 1.0, weights=None):
         self.alpha = alpha
@@ -89,13 +103,23 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
         return structure
 
     def _set_tables(self, class_count):
-        """The smoothed tables and class prior from ``counts_`` and the class counts."""
+        """The tables and class prior from ``counts_`` and the class counts: smoothed with
+        ``alpha`` (``estimator="laplace"``), or by the ``m`` or ``hdp`` estimator
+        (:mod:`~bayesbench.models.parameters.estimators`, ``alpha`` then unused)."""
         alpha = float(self.alpha)
-        self.tables_ = [log_table(c, alpha) for c in self.counts_]
-        self.unseen_ = [unseen_log_prob(c, alpha) for c in self.counts_]
         self.class_count_ = np.asarray(class_count, dtype=np.float64)
-        self.class_log_prior_ = log_table(self.class_count_[None, None, :], alpha)[0, 0]
         self.node_weights_ = self.weighting_ = None
+        if self.estimator == "laplace":
+            self.tables_ = [log_table(c, alpha) for c in self.counts_]
+            self.unseen_ = [unseen_log_prob(c, alpha) for c in self.counts_]
+            self.class_log_prior_ = log_table(self.class_count_[None, None, :], alpha)[0, 0]
+            return
+        cards = self.structure_.cardinalities
+        self.tables_, self.unseen_ = node_tables(
+            self.counts_, [[cards[p] for p in n.parents] for n in self.structure_.nodes],
+            self.estimator, iterations=int(self.iterations), tying=self.tying,
+            rng=np.random.default_rng(int(self.hdp_seed)))
+        self.class_log_prior_ = class_log_prior(self.class_count_, self.estimator)
 
     @fresh_fit
     def fit(self, X, y, *, cardinalities=None, n_classes=None):
@@ -115,6 +139,33 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
             self.tables_, self.unseen_ = self.weighting_.tables, self.weighting_.unseen
             self.node_weights_ = self.weighting_.node_weights
         return self
+
+    def bayesian_network(self, class_name: str | None = None) -> list[export.Variable]:
+        """The fitted model as one Bayesian network (:mod:`~bayesbench.models.core.export`):
+        the class (named ``class_name``, default the structure's) and one variable per
+        node, with the model's tables; a value's state is its category when the model was
+        fitted on categorical columns, else its code."""
+        check_fitted(self)
+        categories = getattr(self, "categories_", None) or [None] * len(self.cardinalities_)
+        states = [[str(v) for v in cats] if cats is not None and len(cats) == card
+                  else [str(code) for code in range(card)]
+                  for cats, card in zip(categories, self.cardinalities_)]
+        return export.network(self.structure_, self.tables_, self.class_log_prior_,
+                              class_name or self.structure_.class_name, self.classes_, states,
+                              self.node_weights_)
+
+    def to_bif(self, path, class_name: str | None = None):
+        """Write the fitted network as a BIF file (names and states made BIF-safe:
+        characters other than letters, digits, ``_ . -`` become ``_``); returns the path."""
+        return export.to_bif(self.bayesian_network(class_name), path, type(self).__name__)
+
+    def to_xmlbif(self, path, class_name: str | None = None):
+        """Write the fitted network as an XMLBIF 0.3 file; returns the path."""
+        return export.to_xmlbif(self.bayesian_network(class_name), path, type(self).__name__)
+
+    def to_pgmpy(self, class_name: str | None = None):
+        """The fitted network as pgmpy's ``DiscreteBayesianNetwork`` (needs pgmpy)."""
+        return export.to_pgmpy(self.bayesian_network(class_name))
 
     def _joint_log_likelihood(self, X, plain: bool = False) -> np.ndarray:
         X = check_discrete_predict_X(self, X)

@@ -95,16 +95,17 @@ class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
         """The tables from the pair counts ``N(c, x_i = a, x_j = b)`` of every pair, in the
         layout of :func:`~bayesbench.measures.information.pair_count_matrix` (its diagonal blocks the singles),
         and the class counts ``N(c)``."""
-        alpha = float(self.alpha)
-        m = len(cards)
+        m, k = len(cards), pairs.shape[0]
         starts = value_offsets(cards)
         # N(c, x_i), rows missing x_i left out: the diagonal of the pair counts.
         self.class_value_counts_ = np.einsum("kii->ki", pairs).copy()
         self.class_counts_ = np.asarray(class_counts, dtype=np.int64)
         self.value_counts_ = _per_attribute(self.class_value_counts_.sum(axis=0), starts)
         self.parent_tables_ = _per_attribute(
-            _joint_log_tables(self.class_value_counts_, cards, starts, alpha), starts)
-        self.log_conditionals_ = _conditional_log_tables(pairs, cards, starts, alpha)
+            _joint_log_tables(self.class_value_counts_, cards, starts,
+                              self._pseudo_count(k * cards)), starts)
+        self.log_conditionals_ = _conditional_log_tables(pairs, cards, starts,
+                                                         self._pseudo_count(cards))
         self.structure_ = Structure.naive(
             m, attribute_names=names, cardinalities=tuple(int(c) for c in cards),
             info={"learner": "aode", "super_parents": list(range(m)),
@@ -115,12 +116,19 @@ class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
         model ``NaiveBayes(alpha=alpha)`` fits on the training rows (the same tables from the
         same counts, ``class_value_counts_`` and ``class_counts_``, the same inference),
         built only when a row needs it."""
-        alpha = float(self.alpha)
         starts = value_offsets(self.cardinalities_)
         counts = [c[:, None, :] for c in _per_attribute(self.class_value_counts_, starts)]
-        prior = log_table(self.class_counts_.astype(np.float64)[None, None, :], alpha)[0, 0]
-        return joint_log_likelihood(self.structure_, [log_table(c, alpha) for c in counts], X,
-                                    prior, unseen=[unseen_log_prob(c, alpha) for c in counts])
+        alphas = [self._pseudo_count(c.shape[-1]) for c in counts]
+        prior = log_table(self.class_counts_.astype(np.float64)[None, None, :],
+                          self._pseudo_count(len(self.classes_)))[0, 0]
+        return joint_log_likelihood(
+            self.structure_, [log_table(c, a) for c, a in zip(counts, alphas)], X, prior,
+            unseen=[unseen_log_prob(c, a) for c, a in zip(counts, alphas)])
+
+    def _pseudo_count(self, cells):
+        """The pseudo-count per cell of a table (or of each table) of ``cells`` cells:
+        ``alpha``, whatever its size (:class:`~.ande.ANDE`'s m-estimates depend on it)."""
+        return float(self.alpha)
 
     @property
     def child_tables_(self) -> dict:
@@ -133,7 +141,11 @@ class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
                 for i in range(m) for j in range(m) if i != j}
 
     def _joint_log_likelihood(self, X) -> np.ndarray:
-        X = check_discrete_predict_X(self, X)
+        return self._averaged_log_likelihood(check_discrete_predict_X(self, X))
+
+    def _averaged_log_likelihood(self, X) -> np.ndarray:
+        """``log p(c, x)`` of checked codes ``X``: the SPODEs' average, naive Bayes's for the
+        rows without an eligible super-parent."""
         n, k = X.shape[0], len(self.classes_)
         tables = self._slotted_tables()
         jll = np.empty((n, k))
@@ -224,7 +236,7 @@ def _joint_log_tables(counts, cards, starts, alpha):
     """``log p(c, x_i = a)`` of every attribute value, shape ``(n_classes, R)``, from the counts
     ``N(c, x_i = a)`` in the layout of ``starts``: each attribute's ``K r_i`` cells smoothed
     as one table, as :func:`~bayesbench.models.core.counting.log_table` smooths it (identical numbers: the sums
-    are of integer counts)."""
+    are of integer counts). ``alpha``: the pseudo-count per cell, or one per attribute."""
     k = counts.shape[0]
     cells = k * cards
     if cards.size:
@@ -233,10 +245,15 @@ def _joint_log_tables(counts, cards, starts, alpha):
         den = np.zeros(0)
     den, cells = np.repeat(den, cards), np.repeat(cells, cards)
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.log(counts + alpha) - np.log(den)
+        out = np.log(counts + _per_value(alpha, cards)) - np.log(den)
     empty = np.broadcast_to(den == 0, out.shape)
     out[empty] = -np.broadcast_to(np.log(cells), out.shape)[empty]
     return out
+
+
+def _per_value(alpha, cards):
+    """``alpha`` as it is when a number, else its entry per attribute repeated for each value."""
+    return np.repeat(alpha, cards) if np.ndim(alpha) else alpha
 
 
 def _conditional_log_tables(pairs, cards, starts, alpha):
@@ -245,13 +262,14 @@ def _conditional_log_tables(pairs, cards, starts, alpha):
     ``pairs[c, (i, a), (j, b)]`` is ``N(c, x_i = a, x_j = b)`` in the layout of
     ``starts``; each block ``(i, j)`` is smoothed as :func:`~bayesbench.models.core.counting.log_table`
     smooths it (identical numbers: the sums are of integer counts), all at once.
-    Blocks ``i = j`` are set to 0.
+    Blocks ``i = j`` are set to 0. ``alpha``: the pseudo-count per cell, or one per child
+    attribute ``j``.
     """
     den = np.add.reduceat(pairs, starts[:-1], axis=2) if cards.size else pairs[..., :0]
     den = np.repeat(den + alpha * cards, cards, axis=2)
     r = np.broadcast_to(np.repeat(cards, cards), pairs.shape)
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.log(pairs + alpha) - np.log(den)
+        out = np.log(pairs + _per_value(alpha, cards)) - np.log(den)
     empty = den == 0
     out[empty] = -np.log(r[empty])
     for i in range(cards.size):

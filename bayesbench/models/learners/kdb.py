@@ -13,7 +13,6 @@ import numpy as np
 from .anb import StatisticsANB
 from ...measures.information import (cmi_from_counts, conditional_mutual_information_matrix,
                           mutual_information_with_class)
-from ..core.sufficient import StatisticsNotSufficient
 from ..core.structure import Structure
 from ..core.constraints import Interval
 from ...measures.ties import tie_safe
@@ -55,6 +54,12 @@ class KDB(StatisticsANB):
     ``prod(r_parents)`` parent configurations per class, so large ``k`` with
     many-valued attributes makes sparse tables.
 
+    ``fit_statistics`` fits it from counts for every ``k`` (the runner's cross-validation
+    by count subtraction): the structure from the pair counts, each table of ``k >= 2``
+    parents as the whole data set's counts minus the test part's
+    (:meth:`~bayesbench.models.core.sufficient.Statistics.tally`); every table is
+    bounded by the table limit (:func:`~bayesbench.measures.codes.check_table_size`).
+
     Parameters
     ----------
     alpha : float, default 1.0
@@ -73,10 +78,14 @@ class KDB(StatisticsANB):
     _parameter_constraints = {**StatisticsANB._parameter_constraints,
                               "k": [Interval(Integral, 0, None, closed="left")]}
 
-    def __init__(self, *, alpha: float = 1.0, k: int = 2, weights=None):
+    def __init__(self, *, alpha: float = 1.0, k: int = 2, weights=None,
+                 estimator: str = "laplace", iterations: int = 1000,
+                 tying: str = "level", hdp_seed: int = 0):
         self.alpha = alpha
         self.k = k
         self.weights = weights
+        self.estimator, self.iterations = estimator, iterations
+        self.tying, self.hdp_seed = tying, hdp_seed
 
     def _learn_structure(self, X, y, cardinalities, n_classes):
         mi = mutual_information_with_class(X, y, cardinalities, n_classes)
@@ -84,10 +93,8 @@ class KDB(StatisticsANB):
         return self._structure(mi, cmi)
 
     def _statistics_structure(self, stats):
-        if int(self.k) > 1:
-            raise StatisticsNotSufficient(
-                f"KDB with k={self.k} has tables of {self.k} attribute parents, which pair "
-                f"counts do not hold; fit it with fit")
+        # The structure needs only pair counts; tables of k >= 2 parents are then counted
+        # from the rows the statistics keep (Statistics.node_counts).
         # I(Xi; C) is I(Xi; C | constant), as mutual_information_with_class computes it.
         mi = np.array([cmi_from_counts(stats.attribute(j).astype(np.float64)[None])
                        for j in range(stats.n_attributes)])

@@ -3,6 +3,8 @@ with or without additive smoothing)."""
 from __future__ import annotations
 
 from .anb import AugmentedNaiveBayes, StatisticsANB
+from ..core.constraints import StrOptions
+from ..core.counting import log_table, unseen_log_prob
 from ..core.structure import Structure
 
 
@@ -29,15 +31,35 @@ class NaiveBayes(StatisticsANB):
         shows this failure).
     weights : {None, 'awnb', 'manb', 'wanbia'}, default None
         See :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
+    width : {'values', 'classes'}, default 'values'
+        What ``alpha`` is multiplied by in a conditional table's denominator: the
+        attribute's number of values ``r_i`` (a distribution), or, as paper 004's Laplace
+        correction (sec. 3.2, ``V_k``), the number of classes, which sums to 1 only when the
+        two are equal. The class prior keeps ``r`` = the number of classes either way. With
+        ``estimator="laplace"`` only (the other estimators have their own denominators).
     """
 
     # "boolean": a string such as "no" is truthy and would silently mean log=True.
-    _parameter_constraints = {**AugmentedNaiveBayes._parameter_constraints, "log": ["boolean"]}
+    _parameter_constraints = {**AugmentedNaiveBayes._parameter_constraints, "log": ["boolean"],
+                              "width": [StrOptions({"values", "classes"})]}
 
-    def __init__(self, *, alpha: float = 1.0, log: bool = True, weights=None):
+    def __init__(self, *, alpha: float = 1.0, log: bool = True, weights=None,
+                 estimator: str = "laplace", iterations: int = 1000,
+                 tying: str = "level", hdp_seed: int = 0, width: str = "values"):
         self.alpha = alpha
         self.log = log
         self.weights = weights
+        self.estimator, self.iterations = estimator, iterations
+        self.tying, self.hdp_seed = tying, hdp_seed
+        self.width = width
+
+    def _set_tables(self, class_count):
+        super()._set_tables(class_count)
+        # width applies to additive smoothing (paper 004's Laplace correction) alone.
+        if self.width == "classes" and self.estimator == "laplace":
+            k, alpha = len(class_count), float(self.alpha)
+            self.tables_ = [log_table(c, alpha, width=k) for c in self.counts_]
+            self.unseen_ = [unseen_log_prob(c, alpha, width=k) for c in self.counts_]
 
     def _learn_structure(self, X, y, cardinalities, n_classes):
         return Structure.naive(X.shape[1], info={"learner": "nb"})

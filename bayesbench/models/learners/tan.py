@@ -129,11 +129,15 @@ class TAN(StatisticsANB):
                               "criterion": [StrOptions({"cmi", *ARC_SCORES})]}
 
     def __init__(self, *, alpha: float = 1.0, root: int = 0, criterion: str = "cmi",
-                 weights=None):
+                 weights=None,
+                 estimator: str = "laplace", iterations: int = 1000,
+                 tying: str = "level", hdp_seed: int = 0):
         self.alpha = alpha
         self.root = root
         self.criterion = criterion
         self.weights = weights
+        self.estimator, self.iterations = estimator, iterations
+        self.tying, self.hdp_seed = tying, hdp_seed
 
     def _measure(self) -> str:
         return self.criterion

@@ -111,7 +111,8 @@ DATASETS = ["house-votes-84", "primary-tumor", "mushroom", "lenses", "car", "bre
 LEARNERS = [("nb", {}), ("nb", {"alpha": 0.0, "log": False}), ("tan", {}),
             ("tan", {"root": 2, "alpha": 0.5}), ("tan", {"criterion": "bic"}),
             ("tan", {"criterion": "aic"}), ("ddr_tan", {}), ("kdb", {"k": 1}),
-            ("kdb", {"k": 0}), ("aode", {}), ("aode", {"min_frequency": 30})]
+            ("kdb", {"k": 0}), ("kdb", {"k": 2}), ("kdb", {"k": 4, "alpha": 0.5}), ("aode", {}),
+            ("aode", {"min_frequency": 30}), ("ande", {}), ("ande", {"n": 1})]
 
 
 def _nominal(uci_dir, name):
@@ -156,7 +157,9 @@ def test_fit_statistics_equals_fit_on_the_rows(uci_dir, name, learner, params):
 
 
 @pytest.mark.parametrize("learner, params", [("nb", {}), ("tan", {}), ("kdb", {"k": 1}),
-                                             ("aode", {})])
+                                             ("kdb", {"k": 3}), ("kdb", {"k": 5}),
+                                             ("aode", {}), ("ande", {}),
+                                             ("ande", {"subsumption": 10})])
 def test_training_fold_as_total_minus_test_fold(uci_dir, learner, params):
     from bayesbench.models.registry import make_classifier
     ds = _nominal(uci_dir, "house-votes-84")
@@ -172,21 +175,53 @@ def test_training_fold_as_total_minus_test_fold(uci_dir, learner, params):
                                rtol=0, atol=1e-12)
 
 
-@pytest.mark.parametrize("learner, params, fits", [
-    ("nb", {}, True), ("tan", {"criterion": "loglik"}, True), ("kdb", {"k": 1}, True),
-    ("kdb", {"k": 2}, False), ("nb", {"weights": "awnb"}, False),
-    ("tan", {"weights": "manb"}, False), ("aode", {}, True), ("fss", {}, False),
-    ("gnb", {}, False)])
-def test_which_learners_fit_from_statistics(learner, params, fits):
+@pytest.mark.parametrize("learner, params, fits, fits_without_rows", [
+    ("nb", {}, True, True), ("tan", {"criterion": "loglik"}, True, True),
+    ("kdb", {"k": 1}, True, True), ("kdb", {"k": 2}, True, False),
+    ("nb", {"weights": "awnb"}, False, False), ("tan", {"weights": "manb"}, False, False),
+    ("aode", {}, True, True), ("ande", {}, True, False), ("ande", {"n": 1}, True, True),
+    ("fss", {}, False, False), ("gnb", {}, False, False)])
+def test_which_learners_fit_from_statistics(learner, params, fits, fits_without_rows):
+    """kDB of k >= 2 and A2DE count their tables from the rows the statistics keep, which
+    a chunked data set's do not."""
     from bayesbench.models.registry import make_classifier
     from bayesbench.models.core.sufficient import StatisticsNotSufficient, fits_from_statistics
     clf = make_classifier(learner, **params)
     assert fits_from_statistics(clf) is fits
-    if hasattr(clf, "fit_statistics") and not fits:
-        stats = Statistics.from_codes(np.array([[0, 1], [1, 0]]), np.array([0, 1]), [2, 2], 2)
+    assert fits_from_statistics(clf, rows=False) is fits_without_rows
+    if hasattr(clf, "fit_statistics") and not fits_without_rows:
+        stats = Statistics.from_codes(np.array([[0, 1, 1], [1, 0, 0]]), np.array([0, 1]),
+                                      [2, 2, 2], 2)
         with pytest.raises(StatisticsNotSufficient, match="fit it with fit"):
-            clf.fit_statistics(stats)
+            clf.fit_statistics(stats if not fits else stats.without_rows())
         assert not hasattr(clf, "classes_")
+
+
+def test_tables_beyond_pairs_are_counted_once_and_subtracted():
+    """A training part's table is the total's (counted once for every fold) minus the test
+    part's; a sum keeps no rows, and a pickled copy none of the tables counted."""
+    import pickle
+    from bayesbench.models.core.counting import node_counts
+    from bayesbench.models.core.structure import Node
+    rng = np.random.default_rng(4)
+    X = rng.integers(-1, 3, (60, 4))
+    y = rng.integers(0, 2, 60)
+    total = Statistics.from_codes(X, y, [3] * 4, 2)
+    calls = []
+
+    def count(X, y, cards, k, attributes, parents):
+        calls.append(len(y))
+        return node_counts(Node(attributes, parents), X, y, cards, k)
+
+    for fold in range(3):
+        test = np.arange(60) % 3 == fold
+        train = total - Statistics.from_codes(X[test], y[test], [3] * 4, 2)
+        got = train.tally(count, (0,), (1, 2, 3))
+        np.testing.assert_array_equal(
+            got, node_counts(Node((0,), (1, 2, 3)), X[~test], y[~test], [3] * 4, 2))
+    assert calls == [60, 20, 20, 20]              # the total once, each test part once
+    assert (total + total).rows is None
+    assert pickle.loads(pickle.dumps(total)).rows[0][1]._tables == {}
 
 
 def test_fit_statistics_refuses_what_fit_refuses():

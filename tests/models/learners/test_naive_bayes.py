@@ -128,7 +128,9 @@ def test_sklearn_clone_and_pipeline():
     y = (X[:, 0] > 0).astype(int)
     m = make_classifier("nb", alpha=0.5, log=False)
     c = clone(m)
-    assert c is not m and c.get_params() == {"alpha": 0.5, "log": False, "weights": None}
+    assert c is not m and c.get_params() == {"alpha": 0.5, "log": False, "weights": None,
+                                             "estimator": "laplace", "iterations": 1000,
+                                             "tying": "level", "hdp_seed": 0, "width": "values"}
     pipe = Pipeline([("shift", FunctionTransformer(lambda a: a + 0)), ("nb", c)])
     pipe.set_params(nb__alpha=2.0)
     pipe.fit(X, y)
@@ -143,3 +145,24 @@ def test_large_unknown_codes_are_unseen_values_not_missing():
     # 300 does not fit the compact int8 codes used inside; it must stay "unseen".
     np.testing.assert_allclose(m.predict_proba([[300]]), m.predict_proba([[2]]))
     assert not np.allclose(m.predict_proba([[300]]), m.predict_proba([[-1]]))
+
+
+def test_width_classes_is_paper_004s_laplace_correction():
+    # Paper 004, sec. 3.2: P_L(X_j = x_j | w_k) = (|{x in S_k, X_j = x_j}| + p) / (|S_k| + p V_k),
+    # V_k the number of classes, p = 1. One attribute of three values, two classes; computed
+    # by hand from the counts: class 0 holds values (0, 0, 1), class 1 holds (2, 2).
+    X = np.array([[0], [0], [1], [2], [2]])
+    y = np.array([0, 0, 0, 1, 1])
+    model = make_classifier("nb", width="classes").fit(X, y, cardinalities=[3], n_classes=2)
+    prior = np.log([(3 + 1) / (5 + 2), (2 + 1) / (5 + 2)])   # the prior as with width "values"
+    table = np.log([[(2 + 1) / (3 + 2), (1 + 1) / (3 + 2), (0 + 1) / (3 + 2)],
+                    [(0 + 1) / (2 + 2), (0 + 1) / (2 + 2), (2 + 1) / (2 + 2)]])
+    for value in range(3):
+        joint = prior + table[:, value]
+        expected = np.exp(joint - np.logaddexp.reduce(joint))
+        np.testing.assert_allclose(model.predict_proba(np.array([[value]]))[0], expected)
+    # With two classes and two values the two corrections are one.
+    X2, y2 = np.array([[0], [1], [1], [0]]), np.array([0, 0, 1, 1])
+    a = make_classifier("nb", width="classes").fit(X2, y2, cardinalities=[2], n_classes=2)
+    b = make_classifier("nb").fit(X2, y2, cardinalities=[2], n_classes=2)
+    np.testing.assert_allclose(a.predict_proba(X2), b.predict_proba(X2))

@@ -1,0 +1,204 @@
+"""Per-instance predictions (``predictions: true``): one file per task, kept with its record.
+
+``<run>/predictions/<task_id>.parquet`` (with pyarrow; without it ``<task_id>.npz``, numpy's
+``savez`` of the same arrays) holds one row per test row of the task: ``row`` (the row's
+index in the data file, 0-based, in file order; int64), ``true`` and ``predicted`` (class
+codes, int32, in the order of the record's ``classes``) and ``p_0``, ``p_1``, ... (the
+probability of each class, float64; absent for a classifier without ``predict_proba``).
+That is :func:`bytes_per_prediction` bytes per test row and classifier before compression.
+
+A file is written first, through a temporary file, ``fsync`` and ``os.replace``, and the
+task's record after it (:meth:`~.rundir.RunDirectory.keep`): a run killed between the two
+leaves a file without a record, which :func:`reconcile` deletes when the directory is next
+opened (the task runs again). A record whose file is missing (deleted, or lost to a crash
+of the machine) is dropped there, so that its task runs again: a directory never holds a
+record without its predictions, nor predictions without their record.
+"""
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..errors import PlanError, ResultStoreError
+from .store import RECORDS, current_tasks, iter_records
+
+DIRECTORY = "predictions"
+# The record field through which a worker hands a task's predictions to the result
+# directory, which writes them to their own file and never into records.jsonl.
+FIELD = "_predictions"
+# What a run may keep unless max_predictions_bytes says otherwise: 1 GiB before compression
+# (a 10^6-row data set, 10 folds, 2 classifiers and 2 classes take 64 MB).
+DEFAULT_MAX_BYTES = 2 ** 30
+COLUMNS = ["dataset", "classifier", "repetition", "fold", "row", "true", "predicted"]
+
+
+def bytes_per_prediction(n_classes: int) -> int:
+    """The bytes of one test row's prediction before compression: its row index (8), its
+    true and predicted class codes (4 each) and a probability per class (8 each)."""
+    return 16 + 8 * n_classes
+
+
+def parquet_available() -> bool:
+    return importlib.util.find_spec("pyarrow") is not None
+
+
+def kept(rows, y_true, y_pred, proba) -> dict:
+    """A task's predictions as a worker hands them on (the value of :data:`FIELD`)."""
+    out = {"row": np.asarray(rows, dtype=np.int64), "true": np.asarray(y_true, dtype=np.int32),
+           "predicted": np.asarray(y_pred, dtype=np.int32)}
+    if proba is not None:
+        out["proba"] = np.asarray(proba, dtype=np.float64)
+    return out
+
+
+def _columns(arrays: dict) -> dict:
+    cols = {k: arrays[k] for k in ("row", "true", "predicted")}
+    proba = arrays.get("proba")
+    if proba is not None:
+        cols.update({f"p_{k}": np.ascontiguousarray(proba[:, k]) for k in range(proba.shape[1])})
+    return cols
+
+
+def write(run_dir, task_id: str, arrays: dict) -> Path:
+    """Write one task's predictions (:func:`kept`) durably, atomically; return the file."""
+    directory = Path(run_dir) / DIRECTORY
+    directory.mkdir(exist_ok=True)
+    parquet = parquet_available()
+    path = directory / f"{task_id}{'.parquet' if parquet else '.npz'}"
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as fh:
+        if parquet:
+            import pyarrow as pa  # lazy: an optional dependency
+            import pyarrow.parquet as pq  # lazy: likewise
+
+            # Dictionary-encoded class codes, plain probabilities, no statistics: a quarter
+            # of the default's time for a few percent more bytes (bench_predictions.py).
+            pq.write_table(pa.table(_columns(arrays)), fh, use_dictionary=["true", "predicted"],
+                           write_statistics=False)
+        else:
+            np.savez(fh, **_columns(arrays))
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)
+    return path
+
+
+def _files(run_dir) -> dict[str, Path]:
+    directory = Path(run_dir) / DIRECTORY
+    if not directory.is_dir():
+        return {}
+    return {p.name.partition(".")[0]: p for p in directory.iterdir()
+            if p.suffix in (".parquet", ".npz") and not p.name.endswith(".tmp")}
+
+
+def reconcile(run_dir, records, wanted) -> set[str]:
+    """Make the predictions agree with ``records`` (the directory's valid records): delete
+    every file (and temporary file) whose task has no record; return the task ids of the
+    records in ``wanted`` (task ids whose predictions the run keeps) that finished but have
+    no file, for the caller to drop."""
+    directory = Path(run_dir) / DIRECTORY
+    if directory.is_dir():
+        for tmp in directory.glob("*.tmp"):
+            tmp.unlink(missing_ok=True)
+    files = _files(run_dir)
+    recorded = {r.get("task_id") for r in records}
+    for task, path in files.items():
+        if task not in recorded:
+            path.unlink(missing_ok=True)
+    return {r["task_id"] for r in records if r.get("task_id") in wanted
+            and r.get("status") == "ok" and r["task_id"] not in files}
+
+
+def read_arrays(path) -> dict:
+    """One task's file as its columns (``row``, ``true``, ``predicted``, ``p_k``)."""
+    path = Path(path)
+    if path.suffix == ".parquet":
+        import pyarrow.parquet as pq  # lazy: an optional dependency
+
+        table = pq.read_table(path)
+        return {name: table.column(name).to_numpy() for name in table.column_names}
+    with np.load(path) as arrays:
+        return {k: arrays[k] for k in arrays.files}
+
+
+def load_predictions(run_dir) -> pd.DataFrame:
+    """Every kept prediction of a result directory as one long frame
+    (``bayesbench.load_predictions``): columns ``dataset``, ``classifier``, ``repetition``,
+    ``fold``, ``row``, ``true``, ``predicted`` (class names) and ``p_<class>`` per class
+    of any data set (NaN where a data set lacks the class, or a classifier has no
+    probabilities); rows in the order the records were written, each task's in its test
+    rows' order. Only the tasks of the directory's current config (``tasks.txt``) count."""
+    run_dir = Path(run_dir)
+    if not (run_dir / RECORDS).is_file():
+        raise ResultStoreError(f"{run_dir}: not a result directory (no {RECORDS})")
+    files, tasks = _files(run_dir), current_tasks(run_dir)
+    frames = []
+    for record in iter_records(run_dir):
+        path = files.get(record.get("task_id"))
+        if path is None or (tasks is not None and record["task_id"] not in tasks):
+            continue
+        frames.append(_named(read_arrays(path), record))
+    if not frames:
+        raise ResultStoreError(f"{run_dir}: holds no predictions (run with 'predictions: true')")
+    frame = pd.concat(frames, ignore_index=True)
+    probabilities = list(dict.fromkeys(c for f in frames for c in f.columns if c.startswith("p_")))
+    return frame[COLUMNS + probabilities]
+
+
+def _named(arrays: dict, record: dict) -> pd.DataFrame:
+    """A task's columns with its record's fields and class names instead of codes
+    (categorical: a million test rows hold two small arrays of codes, not strings)."""
+    classes = list(record["classes"])
+    out = pd.DataFrame({"dataset": record["dataset"], "classifier": record["classifier"],
+                        "repetition": record["repetition"], "fold": record["fold"],
+                        "row": arrays["row"],
+                        "true": pd.Categorical.from_codes(arrays["true"], classes),
+                        "predicted": pd.Categorical.from_codes(arrays["predicted"], classes)})
+    for k, name in enumerate(classes):
+        column = arrays.get(f"p_{k}")
+        out[f"p_{name}"] = np.nan if column is None else column
+    return out
+
+
+def check_size(plans, limit: int | None) -> None:
+    """Refuse (:class:`PlanError`, before anything is written) runs whose ``plans`` would
+    keep more than ``limit`` bytes of predictions (None: :data:`DEFAULT_MAX_BYTES`)."""
+    limit = DEFAULT_MAX_BYTES if limit is None else limit
+    count = size = 0
+    for work in plans:
+        for job in work.jobs:
+            if getattr(job, "predictions", False):
+                n = int(job.test.size) * len(job.classifiers)
+                count += n
+                size += n * bytes_per_prediction(job.data.imputed.n_classes)
+    if size > limit:
+        raise PlanError([(("predictions",), (
+            f"the run would keep {count:,} predictions, {size:,} bytes before compression, "
+            f"over the limit of {limit:,} bytes (max_predictions_bytes)"))])
+
+
+def gathered(run_dir, records, by) -> dict:
+    """``{by(record): (classes, y, proba)}``: the class codes and probabilities of the test
+    rows of the ``ok`` ``records`` of each group (``by`` maps a record to its group), pooled
+    in the order of ``records``; only groups whose every record kept its predictions, and
+    ``proba`` None for a classifier without probabilities."""
+    files, groups = _files(run_dir), {}
+    for r in records:
+        if r.get("status") == "ok":
+            groups.setdefault(by(r), []).append(r)
+    out = {}
+    for key, rs in groups.items():
+        paths = [files.get(r["task_id"]) for r in rs]
+        if None in paths:
+            continue
+        parts = [read_arrays(p) for p in paths]
+        n_classes = len(rs[0]["classes"])
+        y = np.concatenate([f["true"] for f in parts])
+        proba = (np.concatenate([np.column_stack([f[f"p_{k}"] for k in range(n_classes)])
+                                 for f in parts]) if "p_0" in parts[0] else None)
+        out[key] = (rs[0]["classes"], y, proba)
+    return out

@@ -1,0 +1,84 @@
+"""What ran each classifier of an experiment: its class, the distribution (and version) that
+provides it, and every parameter its model had after construction, defaults included.
+
+A record keeps only the parameters the config wrote; a later version with other defaults
+would otherwise be indistinguishable. The session of ``environment.json`` keeps this, keyed
+by classifier label (records stay as they were), and
+:func:`~bayesbench.evaluation.store.records_frame` fills the parameters a record leaves out
+from it.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import metadata
+from pathlib import Path
+
+from ..models.registry import classifier_class, make_classifier
+from ..spec import Experiment
+
+
+@lru_cache(maxsize=1)
+def _distributions() -> dict:
+    """Each importable top-level package's distributions (``sklearn``: ``scikit-learn``)."""
+    return metadata.packages_distributions()
+
+
+def distribution_of(cls) -> tuple[str | None, str | None]:
+    """The installed distribution that provides ``cls`` and its version; ``(None, None)``
+    for a class of no installed distribution (a module beside the config)."""
+    top = cls.__module__.partition(".")[0]
+    for name in _distributions().get(top, ()):
+        try:
+            return name, metadata.version(name)
+        except metadata.PackageNotFoundError:
+            continue
+    return None, None
+
+
+def classifier_provenance(experiment: Experiment) -> dict:
+    """``{label: {"class", "distribution", "version", "params"}}`` of every classifier of
+    ``experiment``; ``params`` is the model's ``get_params()`` as made with the config's
+    parameters (a ``random_state`` left None is set per task; see the records). A class
+    that cannot be made here has its ``error`` instead (its tasks record why)."""
+    out = {}
+    for spec in experiment.classifiers:
+        try:
+            cls = classifier_class(spec.learner)
+            model = make_classifier(spec.learner, **spec.params)
+            params = model.get_params(deep=False) if hasattr(model, "get_params") else {}
+        except Exception as exc:  # noqa: BLE001 - recorded; the run reports it per task
+            out[spec.label] = {"error": f"{type(exc).__name__}: {exc}"}
+            continue
+        distribution, version = distribution_of(cls)
+        out[spec.label] = {"class": f"{cls.__module__}.{cls.__qualname__}",
+                           "distribution": distribution, "version": version,
+                           "params": _plain(params)}
+    return out
+
+
+def _plain(params: dict) -> dict:
+    """``params`` as JSON keeps them: a value JSON cannot hold (an estimator) as its repr."""
+    out = {}
+    for name, value in params.items():
+        try:
+            json.dumps(value, allow_nan=True)
+            out[name] = value
+        except (TypeError, ValueError):
+            out[name] = repr(value)
+    return out
+
+
+def recorded_params(run_dir) -> dict:
+    """``{label: params}`` of a result directory, as its last session that recorded them
+    did (empty for a directory written before they were recorded)."""
+    try:
+        env = json.loads((Path(run_dir) / "environment.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    for session in reversed(env.get("sessions") or []):
+        classifiers = session.get("classifiers") if isinstance(session, dict) else None
+        if isinstance(classifiers, dict):
+            return {label: info["params"] for label, info in classifiers.items()
+                    if isinstance(info, dict) and isinstance(info.get("params"), dict)}
+    return {}

@@ -1,0 +1,206 @@
+"""Sparse counts of one attribute under every prefix of its parents: the tables of a
+high-order k-dependence model without their empty cells.
+
+A kDB of order 5 over attributes of ten values has tables of ``n_classes x 10^5`` parent
+configurations, nearly all empty; Martinez et al. (2016) and Petitjean et al. (2018)
+keep them as tries. Here a node ``x`` with parents ``p_1 .. p_k`` holds, for each depth
+``d = 0 .. k + 1``, the configurations of the prefix ``(c, p_1 .. p_(d-1))`` that occur
+(depth 0 the empty prefix, 1 the class alone, ``k + 1`` the full parent configuration)
+as sorted mixed-radix keys, with the counts of ``x`` under each: the m-estimates of
+:func:`m_estimate` back off along that chain, and the HDP of
+:mod:`~bayesbench.models.parameters.hdp` is a Dirichlet process at every key.
+
+Rows missing ``x`` are not counted; a row missing ``p_d`` is counted down to depth ``d``
+only (it ends there: ``ends[d]`` holds the rows that go no deeper).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from ...errors import ClassifierError
+
+#: Keys are int64 mixed-radix codes of (class, parents): their radix product must fit.
+_KEY_LIMIT = 2 ** 62
+#: A level of codes below _DIRECT (or of at least a quarter of its span occupied, up to
+#: _DIRECT_MAX) gets a direct lookup array.
+_DIRECT, _DIRECT_MAX = 2 ** 16, 2 ** 24
+
+
+@dataclass(frozen=True, eq=False)
+class PrefixCounts:
+    """The counts of one attribute under every occurring prefix of its parents.
+
+    Attributes
+    ----------
+    radix : tuple of int
+        ``(n_classes, card p_1, ..., card p_k)``.
+    n_values : int
+        The attribute's cardinality.
+    keys : tuple of ndarray
+        ``keys[d]``: sorted int64 codes of the occurring prefixes of depth ``d`` (the first
+        ``d`` digits of ``radix``; depth 0 is the single key 0).
+    counts : tuple of ndarray
+        ``counts[d]``: float64 ``(len(keys[d]), n_values)``, rows reaching depth ``d``.
+    ends : tuple of ndarray
+        ``ends[d]``: the part of ``counts[d]`` of rows that go no deeper (missing ``p_d``,
+        or ``d = k + 1``).
+    """
+
+    radix: tuple
+    n_values: int
+    keys: tuple
+    counts: tuple
+    ends: tuple
+
+    def __post_init__(self):
+        # A level whose codes span few values is looked up directly, not by binary search
+        # (the leave-one-out pass looks up every row for every class at every depth).
+        lookups = []
+        for keys in self.keys:
+            span = int(keys[-1]) + 1 if len(keys) else 0
+            if 0 < span <= max(_DIRECT, 4 * len(keys)) and span <= _DIRECT_MAX:
+                table = np.full(span, -1, dtype=np.int64)
+                table[keys] = np.arange(len(keys))
+                lookups.append(table)
+            else:
+                lookups.append(None)
+        object.__setattr__(self, "_lookups", tuple(lookups))
+
+    @property
+    def depth(self) -> int:
+        """The number of attribute parents ``k`` (the deepest level is ``k + 1``)."""
+        return len(self.radix) - 1
+
+    @classmethod
+    def from_rows(cls, x: np.ndarray, parents: Sequence[np.ndarray], y: np.ndarray,
+                  n_values: int, parent_cards: Sequence[int], n_classes: int) -> "PrefixCounts":
+        """Count column ``x`` under the prefixes of the columns ``parents`` (codes, -1
+        missing) with classes ``y``."""
+        radix = (int(n_classes),) + tuple(int(c) for c in parent_cards)
+        if np.prod([float(r) for r in radix]) * n_values >= _KEY_LIMIT:
+            raise ClassifierError(f"a table over {len(radix) - 1} parents of cardinalities "
+                                  f"{list(radix[1:])} has too many configurations to index")
+        x = np.asarray(x, dtype=np.int64)
+        live = (x >= 0) & (x < n_values)
+        code = np.asarray(y, dtype=np.int64)[live]
+        value = x[live]
+        reach = np.ones(len(value), dtype=bool)
+        # depth 0: the empty prefix; 1: the class; d + 1: the class and parents 1 .. d
+        rows = [(np.zeros(len(value), dtype=np.int64), reach), (code, reach)]
+        for d, column in enumerate(parents, start=1):
+            column = np.asarray(column, dtype=np.int64)[live]
+            ok = (column >= 0) & (column < radix[d])
+            reach = reach & ok
+            code = code * radix[d] + np.where(ok, column, 0)
+            rows.append((code, reach))
+        levels = []
+        for d, (code, here) in enumerate(rows):
+            deeper = rows[d + 1][1] if d + 1 < len(rows) else np.zeros(len(value), dtype=bool)
+            levels.append(_level(code[here], value[here], (here & ~deeper)[here], n_values))
+        keys = tuple(k for k, _, _ in levels)
+        counts = tuple(c for _, c, _ in levels)
+        ends = tuple(e for _, _, e in levels)
+        return cls(radix, int(n_values), keys, counts, ends)
+
+    @classmethod
+    def from_table(cls, counts: np.ndarray, parent_cards: Sequence[int]) -> "PrefixCounts":
+        """The prefix counts of a dense table ``(n_classes, prod(parent_cards), r)`` (the
+        layout of :mod:`.counting`, first parent most significant): every level sums the
+        full configurations under it (rows missing a parent, which a dense table leaves
+        out, are then left out of every level)."""
+        n_classes, n_pa, r = counts.shape
+        radix = (int(n_classes),) + tuple(int(c) for c in parent_cards)
+        flat = counts.reshape(n_classes * n_pa, r)
+        full = np.flatnonzero(flat.sum(axis=1) > 0)
+        keys, sums, ends = [], [], []
+        for d in range(len(radix) + 1):
+            prefix = (full // int(np.prod(radix[d:], dtype=np.int64)) if d
+                      else np.zeros(len(full), dtype=np.int64))
+            level, inverse = np.unique(prefix, return_inverse=True)
+            if not len(level):
+                level, inverse = np.zeros(1, dtype=np.int64), inverse.astype(np.int64)
+            total = np.zeros((len(level), r))
+            np.add.at(total, inverse, flat[full])
+            keys.append(level)
+            sums.append(total)
+            ends.append(total if d == len(radix) else np.zeros_like(total))
+        return cls(radix, int(r), tuple(keys), tuple(sums), tuple(ends))
+
+    def dense(self, levels: Sequence[np.ndarray]) -> np.ndarray:
+        """Per-key values ``levels[d]`` (one row per key of depth ``d``) spread over every
+        full configuration ``(n_classes, prod(parent cards), r)``, each read at its deepest
+        seen prefix."""
+        n_classes = self.radix[0]
+        n_pa = int(np.prod(self.radix[1:], dtype=np.int64))
+        grid = np.arange(n_classes * n_pa, dtype=np.int64)
+        codes = [grid // int(np.prod(self.radix[d:], dtype=np.int64))
+                 for d in range(1, len(self.radix) + 1)]
+        depth, row = deepest(self, codes, self.depth + 1)
+        flat = np.concatenate(levels)
+        starts = np.r_[0, np.cumsum([len(level) for level in levels])]
+        return flat[starts[depth] + row].reshape(n_classes, n_pa, self.n_values)
+
+    def truncated(self, k: int) -> "PrefixCounts":
+        """The counts under the first ``k`` parents only (``k <= depth``)."""
+        return PrefixCounts(self.radix[:k + 1], self.n_values, self.keys[:k + 2],
+                            self.counts[:k + 2], self.ends[:k + 1] + (self.counts[k + 1],))
+
+    def find(self, depth: int, codes: np.ndarray) -> np.ndarray:
+        """The row of ``keys[depth]`` holding each code, -1 where it never occurred."""
+        keys = self.keys[depth]
+        direct = self._lookups[depth]
+        if direct is not None:
+            inside = codes < len(direct)
+            return np.where(inside, direct[np.where(inside, codes, 0)], -1)
+        if not len(keys):
+            return np.full(len(codes), -1)
+        at = np.minimum(np.searchsorted(keys, codes), len(keys) - 1)
+        return np.where(keys[at] == codes, at, -1)
+
+
+def _level(code, value, ends, n_values):
+    keys, inverse = np.unique(code, return_inverse=True)
+    if not len(keys):
+        # the empty prefix is always there, with no counts, so that a lookup backs off to it
+        keys, inverse = np.zeros(1, dtype=np.int64), inverse.astype(np.int64)
+    index = inverse * n_values + value
+    size = len(keys) * n_values
+    counts = np.bincount(index, minlength=size).astype(np.float64).reshape(len(keys), n_values)
+    end = np.bincount(index[ends], minlength=size).astype(np.float64).reshape(len(keys),
+                                                                            n_values)
+    return keys, counts, end
+
+
+def prefix_codes(X: np.ndarray, parents: Sequence[int], cardinalities: Sequence[int],
+                 classes: np.ndarray, n_classes: int) -> list[np.ndarray]:
+    """The code of every row's prefix at each depth ``1 .. k + 1`` for class ``classes``
+    (an int or one per row), -1 from the depth of a missing or unseen parent value on."""
+    n = X.shape[0]
+    code = np.broadcast_to(np.asarray(classes, dtype=np.int64), (n,)).copy()
+    ok = (code >= 0) & (code < n_classes)
+    out = [np.where(ok, code, -1)]
+    for p in parents:
+        column = np.asarray(X[:, p], dtype=np.int64)
+        card = int(cardinalities[p])
+        ok &= (column >= 0) & (column < card)
+        code = code * card + np.where(ok, column, 0)
+        out.append(np.where(ok, code, -1))
+    return out
+
+
+def deepest(table: PrefixCounts, codes: Sequence[np.ndarray], limit: int) -> tuple:
+    """For each row, the deepest depth ``d <= limit`` whose prefix occurred (0 when not even
+    its class did) and its row in ``keys[d]``; ``codes[d - 1]`` is the depth-``d`` code."""
+    n = len(codes[0])
+    depth = np.zeros(n, dtype=np.int64)
+    row = np.zeros(n, dtype=np.int64)
+    alive = np.ones(n, dtype=bool)
+    for d in range(1, min(limit, table.depth + 1) + 1):
+        found = np.where(codes[d - 1] >= 0, table.find(d, np.maximum(codes[d - 1], 0)), -1)
+        alive &= found >= 0
+        depth[alive] = d
+        row[alive] = found[alive]
+    return depth, row

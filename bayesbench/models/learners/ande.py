@@ -1,0 +1,404 @@
+"""Averaged n-dependence estimators (AnDE): A1DE (AODE) and A2DE, from counts.
+
+Webb, Boughton, Zheng, Ting and Salem (2012), "Learning by extrapolation from marginal to
+full-multivariate probability distributions: decreasingly naive Bayesian classification",
+Machine Learning 86, 233-272; Weka's AnDE package (A1DE, A2DE). Subsumption resolution:
+Zheng and Webb (2006), "Efficient lazy elimination for averaged one-dependence
+estimators", ICML 2006, 1113-1120.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, replace
+from numbers import Integral, Real
+
+import numpy as np
+from scipy.special import logsumexp
+
+from ..core.base import fresh_fit
+from ..core.constraints import Interval, StrOptions
+from ..core.input_checks import start_discrete_fit
+from ...measures.codes import check_table_size, compact_codes
+from ...measures.information import pair_count_matrix, value_offsets
+from .aode import AODE
+
+#: How the tables are smoothed: ``alpha`` pseudo-counts per cell (Laplace for 1, as
+#: AODE), or Weka's AnDE package's m-estimates, ``(N + m / cells) / (N' + m)``.
+ESTIMATORS = ("laplace", "m")
+
+
+class ANDE(AODE):
+    """Averaged n-dependence estimators, ``n`` = 1 (AODE) or 2 (A2DE).
+
+    Every set ``s`` of ``n`` attributes whose values in the example were seen together at
+    least ``min_frequency`` times in training is the super-parent set of one
+    n-dependence estimator, and their joint probabilities are averaged::
+
+        p(c, x) = 1/|S| sum_{s in S} p(c, x_s) prod_{t not in s} p(x_t | c, x_s)
+
+    (Webb et al. 2012, eq. 14). With no eligible pair A2DE falls back to A1DE over the
+    same example, and A1DE to naive Bayes, as Weka's AnDE package does. Probabilities
+    are smoothed with ``alpha`` pseudo-counts per cell, as :class:`~.aode.AODE` smooths
+    them: ``p(c, x_i, x_j) = (N(c, x_i, x_j) + alpha) / (N_ij + alpha K r_i r_j)`` and
+    ``p(x_t | c, x_i, x_j) = (N(c, x_i, x_j, x_t) + alpha) / (N(c, x_i, x_j) + alpha r_t)``,
+    counts taken over the rows where the attributes involved are present. A missing value
+    (or a code beyond the cardinality known at ``fit``) leaves its attribute out of the
+    super-parents and of every product. ``n = 1`` is :class:`~.aode.AODE` to the last bit.
+
+    Subsumption resolution (Zheng and Webb 2006; Weka's ``-S``): with ``subsumption = l``,
+    an attribute value ``x_i`` is dropped from the example (as a missing value is) when
+    some other value ``x_j`` of it, seen more than ``l`` times, was never seen without
+    ``x_i`` (``N(x_i, x_j) = N(x_j)``: ``x_i`` generalises ``x_j``); of two values that
+    always occur together, the one of the lower attribute index is kept.
+
+    Parameters
+    ----------
+    n : {1, 2}, default 2
+        Super-parents per estimator.
+    alpha : float, default 1.0
+        Pseudo-count per cell.
+    min_frequency : int, default 1
+        Minimum training frequency of a super-parent set's values (Weka's ``-F``).
+    subsumption : int or None, default None
+        The frequency ``l`` above which a specialisation drops its generalisations
+        (Zheng and Webb used 100, Weka's ``-S`` default); None: off.
+    estimator : {"laplace", "m"}, default "laplace"
+        ``laplace``: ``alpha`` pseudo-counts per cell, as AODE. ``m``: Weka's AnDE
+        package's m-estimates, every table (joint or conditional, A2DE's, its A1DE's and
+        naive Bayes's) smoothed towards the uniform distribution with weight ``m``,
+        ``(N + m / cells) / (N' + m)``.
+    m : float, default 1.0
+        The m-estimate's weight (Weka's ``-M``), for ``estimator="m"``.
+
+    Attributes
+    ----------
+    As :class:`~.aode.AODE` (the A1DE tables, the fallback), and for ``n = 2``:
+    pair_tables_ : ndarray of shape (cells of all pairs, n_classes)
+        ``log p(c, x_i = a, x_j = b)`` of every pair ``i < j``, pair by pair in the
+        order of :attr:`layout_`, each block row-major over ``(a, b)``.
+    pair_cell_frequency_ : ndarray
+        ``N(x_i = a, x_j = b)`` in the same layout.
+    triple_tables_ : ndarray of shape (3 F + 1, n_classes padded)
+        ``log p(x_t | c, x_i, x_j)`` of every triple ``i < j < t`` (``F`` cells) with the
+        child the last, middle and first attribute of the triple, then one row of zeros
+        (the term of a missing child).
+    pair_frequency_ : ndarray of shape (R, R)
+        ``N(x_i = a, x_j = b)`` at ``[s_i + a, s_j + b]``, for subsumption resolution.
+    layout_ : Layout
+        Where each pair's and triple's cells start.
+    """
+
+    _parameter_constraints = {**AODE._parameter_constraints,
+                              "n": [Interval(Integral, 1, 2, closed="both")],
+                              "subsumption": [None, Interval(Integral, 0, None, closed="left")],
+                              "estimator": [StrOptions(set(ESTIMATORS))],
+                              "m": [Interval(Real, 0, None, closed="neither")]}
+
+    def __init__(self, *, n: int = 2, alpha: float = 1.0, min_frequency: int = 1,
+                 subsumption: int | None = None, estimator: str = "laplace", m: float = 1.0):
+        super().__init__(alpha=alpha, min_frequency=min_frequency)
+        self.n = n
+        self.subsumption = subsumption
+        self.estimator = estimator
+        self.m = m
+
+    def _pseudo_count(self, cells):
+        if self.estimator == "m":
+            # The m-estimate towards the uniform distribution: (N + m / cells) / (N' + m).
+            return float(self.m) / np.asarray(cells, dtype=np.float64)
+        return float(self.alpha)
+
+    @fresh_fit
+    def fit(self, X, y, *, cardinalities=None, n_classes=None):
+        X, cards, codes, names = start_discrete_fit(self, X, y, cardinalities, n_classes)
+        k = len(self.classes_)
+        # Counted first: a triple table over the limit is refused before any other work.
+        triples = triple_counts(X, codes, cards, k) if int(self.n) == 2 else None
+        self._set_tables(pair_count_matrix(X, codes, cards, k), np.bincount(codes, minlength=k),
+                         cards, names)
+        self._set_triple_tables(triples)
+        return self
+
+    def _fit_statistics(self, stats):
+        # The whole data set's triple counts (counted once) minus the test part's.
+        triples = stats.tally(triple_counts) if int(self.n) == 2 else None
+        super()._fit_statistics(stats)
+        self._set_triple_tables(triples)
+
+    def _set_tables(self, pairs, class_counts, cards, names):
+        super()._set_tables(pairs, class_counts, cards, names)
+        self.pair_frequency_ = pairs.sum(axis=0)
+        self.structure_ = replace(self.structure_, info={
+            **self.structure_.info, "learner": "ande", "n": int(self.n),
+            "subsumption": self.subsumption})
+        if int(self.n) == 2:
+            self.layout_ = Layout.of(np.asarray(cards, dtype=np.int64))
+            self.pair_tables_, self.pair_cell_frequency_ = _pair_log_tables(
+                pairs, self.layout_, self._pseudo_count)
+
+    def _set_triple_tables(self, triples):
+        if triples is not None:
+            self.triple_tables_ = _child_log_tables(triples, self.layout_,
+                                                    self._pseudo_count(self.cardinalities_))
+
+    def _averaged_log_likelihood(self, X) -> np.ndarray:
+        if self.subsumption is not None:
+            X = self._resolve_subsumption(X)
+        if int(self.n) == 1:
+            return super()._averaged_log_likelihood(X)
+        n, k = X.shape[0], len(self.classes_)
+        jll = np.empty((n, k))
+        count = np.empty(n, dtype=np.int64)
+        step = max(1, _ROWS // max(1, len(self.layout_.pairs)))
+        for lo in range(0, n, step):
+            hi = min(n, lo + step)
+            jll[lo:hi], count[lo:hi] = self._average_pairs(X[lo:hi])
+        none = count == 0
+        if none.any():
+            # No eligible pair: A1DE over the same example (and its naive Bayes fallback).
+            jll[none] = super()._averaged_log_likelihood(X[none])
+        return jll
+
+    def _average_pairs(self, X):
+        """``log (1/|S| sum_{(i, j) in S} p(c, x_i, x_j) prod_t p(x_t | c, x_i, x_j))`` and
+        ``|S|`` per row.
+
+        As :meth:`~.aode.AODE._average_spodes` does for single super-parents: each child
+        attribute is one gather for all pairs at once, the scores laid out pair major.
+        """
+        cards, layout = self.cardinalities_, self.layout_
+        present = (X >= 0) & (X < cards)
+        codes = np.where(present, X, 0).astype(np.int64)
+        cell = np.ascontiguousarray(layout.pair_cells(codes).T)     # (pairs, rows)
+        scores = self.pair_tables_.take(cell, axis=0)                # (pairs, rows, K)
+        # Where each child value's rows start; a missing child reads the zero rows.
+        starts = value_offsets(cards)
+        child = np.ascontiguousarray(
+            (np.where(present, codes + starts[:-1], starts[-1]) * layout.cells).T)
+        index, terms = np.empty_like(cell), np.empty_like(scores)
+        for t in range(cards.size):
+            np.add(cell, child[t], out=index)
+            scores += self.triple_tables_.take(index, axis=0, out=terms, mode="clip")
+        first, second = layout.pairs.T
+        eligible = ((present[:, first] & present[:, second]).T
+                    & (self.pair_cell_frequency_.take(cell) >= self.min_frequency))
+        if not eligible.all():
+            scores[~eligible] = -np.inf
+        count = eligible.sum(axis=0)
+        # Contiguous: scipy's logsumexp takes twice as long on the strided class slice.
+        scores = np.ascontiguousarray(scores[:, :, :len(self.classes_)])
+        with np.errstate(divide="ignore"):
+            return logsumexp(scores, axis=0) - np.log(np.maximum(count, 1))[:, None], count
+
+    def _resolve_subsumption(self, X):
+        """``X`` with every generalised value made missing (see the class docstring)."""
+        cards = self.cardinalities_
+        m = cards.size
+        starts = value_offsets(cards)[:-1]
+        frequency = self.class_value_counts_.sum(axis=0)
+        lower = np.arange(m)[:, None] < np.arange(m)[None, :]
+        other = ~np.eye(m, dtype=bool)
+        out = np.array(X, copy=True)
+        step = max(1, _BLOCK // max(1, m * m))
+        for lo in range(0, out.shape[0], step):
+            block = out[lo:lo + step]
+            present = (block >= 0) & (block < cards)
+            slot = np.where(present, block, 0) + starts
+            single = frequency[slot]                                # N(x_i), (rows, m)
+            joint = self.pair_frequency_[slot[:, :, None], slot[:, None, :]]
+            special = single[:, None, :]                            # N(x_j) at [r, i, j]
+            general = (present[:, :, None] & present[:, None, :] & other
+                       & (special > self.subsumption) & (joint == special)
+                       & ~((special == single[:, :, None]) & lower))
+            block[general.any(axis=2)] = -1
+        return out
+
+
+# Indices held at a time by counting: 8 MiB of int64.
+_BLOCK = 2 ** 20
+# Pair scores of the rows scored at a time (rows x pairs; each a class vector): past about
+# a megabyte a block's arrays come from fresh pages each time, as AODE's comment says.
+_ROWS = 2 ** 16
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where each attribute pair's values lie in A2DE's tables.
+
+    Pairs ``i < j`` are in colexicographic order (pair ``(i, j)`` is number
+    ``C(j, 2) + i``, so the pairs of the attributes below ``t`` come first), each pair's
+    ``r_i r_j`` values row-major from ``offsets[p]``: ``cells`` values in all. A table
+    over a child value ``u`` (``s_t + d``, or ``R`` for a missing child) and a pair value
+    ``v`` holds them at row ``u * cells + v``.
+    """
+
+    cards: np.ndarray
+    pairs: np.ndarray
+    offsets: np.ndarray
+    cells: int
+
+    @classmethod
+    def of(cls, cards: np.ndarray) -> "Layout":
+        m = cards.size
+        pairs = np.array([(i, j) for j in range(m) for i in range(j)],
+                         dtype=np.int64).reshape(-1, 2)
+        sizes = cards[pairs[:, 0]] * cards[pairs[:, 1]]
+        return cls(cards, pairs, np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64),
+                   int(sizes.sum()))
+
+    def pair_cells(self, codes: np.ndarray) -> np.ndarray:
+        """Each row's value of every pair, ``(rows, pairs)``; ``codes`` all valid."""
+        first, second = self.pairs.T
+        return self.offsets + codes[:, first] * self.cards[second] + codes[:, second]
+
+    def cell_pairs(self) -> np.ndarray:
+        """The pair of each pair value."""
+        return np.repeat(np.arange(len(self.pairs)), np.diff(np.append(self.offsets,
+                                                                       self.cells)))
+
+
+def triple_counts(X, y, cardinalities, n_classes) -> np.ndarray:
+    """``N(c, x_i = a, x_j = b, x_t = d)`` of every triple ``i < j < t``, int64, shape
+    ``(R, cells, n_classes)``: at ``[s_t + d, v]`` with ``v`` the value ``(a, b)`` of the
+    pair ``(i, j)`` (:class:`Layout`), every other entry 0. A row missing one of the three
+    values is left out of that triple's counts.
+
+    Refuses (:class:`~bayesbench.measures.codes.TableTooLarge`) when A2DE's table of
+    every child value given every pair value would pass the table limit.
+    """
+    cards = np.asarray(cardinalities, dtype=np.int64)
+    layout = Layout.of(cards)
+    R, k = int(cards.sum()), int(n_classes)
+    check_table_size((k, R + 1, layout.cells), range(cards.size))
+    X = compact_codes(np.asarray(X), cards)
+    y = np.asarray(y, dtype=np.int64)
+    starts = value_offsets(cards)
+    width = layout.cells * k
+    out = np.zeros(R * width, dtype=np.int64)
+    first, second = layout.pairs.T
+    rows = max(1, _BLOCK // max(1, len(layout.pairs)))
+    for lo in range(0, X.shape[0], rows):
+        block = X[lo:lo + rows]
+        present = (block >= 0) & (block < cards)
+        clean = bool(present.all())
+        codes = np.where(present, block, 0).astype(np.int64)
+        # 32-bit indices when a child's cells allow: a third less time to add and count.
+        small = np.int32 if int(cards.max(initial=1)) * width < 2 ** 31 else np.int64
+        cell = (layout.pair_cells(codes) * k + y[lo:lo + rows, None]).astype(small)
+        child = (codes * width).astype(small)
+        both = present[:, first] & present[:, second]
+        # One child at a time: its pairs (those below it) are a prefix, its cells a slice.
+        for t in range(2, cards.size):
+            below = t * (t - 1) // 2
+            index = cell[:, :below] + child[:, t, None]
+            if not clean:
+                index = index[both[:, :below] & present[:, t, None]]
+            size = int(cards[t]) * width
+            # The codes are column-major (as X is) and so is index: read in its own order,
+            # not copied into row-major order first.
+            out[starts[t] * width:starts[t] * width + size] += np.bincount(
+                index.ravel(order="K"), minlength=size)
+    return out.reshape(R, layout.cells, k)
+
+
+def _pair_log_tables(pairs, layout: Layout, pseudo_count):
+    """``log p(c, x_i = a, x_j = b)`` of every pair value, ``(cells, K)`` (padded), and its
+    frequency ``N(x_i = a, x_j = b)``, from the pair counts ``(K, R, R)``; each pair's
+    table has ``pseudo_count(its cells)`` per cell."""
+    cards = layout.cards
+    starts = value_offsets(cards)
+    k = pairs.shape[0]
+    pair = layout.cell_pairs()
+    local = np.arange(layout.cells) - layout.offsets[pair]
+    first, second = layout.pairs[pair, 0], layout.pairs[pair, 1]
+    counts = pairs[:, starts[first] + local // cards[second],
+                   starts[second] + local % cards[second]].T        # (cells, K)
+    frequency = counts.sum(axis=1)
+    cells = k * cards[first] * cards[second]
+    alpha = pseudo_count(cells)
+    den = np.bincount(pair, weights=frequency, minlength=len(layout.pairs))[pair] + alpha * cells
+    alpha = alpha[:, None] if np.ndim(alpha) else alpha
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.log(counts + alpha) - np.log(den)[:, None]
+    empty = den == 0
+    out[empty] = -np.log(cells[empty])[:, None]
+    return _padded(out), frequency
+
+
+def _child_log_tables(counts, layout: Layout, alpha) -> np.ndarray:
+    """``log p(x_t = d | c, x_i = a, x_j = b)`` at row ``(s_t + d) * cells + v`` for every
+    pair value ``v = (a, b)`` and child ``t`` outside the pair (padded classes), each
+    table smoothed as :func:`~bayesbench.models.core.counting.log_table` smooths it; the
+    rows of a child inside the pair, and of the missing child ``R``, are 0.
+
+    From :func:`triple_counts`, which holds each triple's counts once (child above the
+    pair); they are copied to the other two places first: ``x_j`` given ``(x_i, x_t)``
+    and ``x_i`` given ``(x_j, x_t)``. ``alpha``: the pseudo-count per cell, or one per
+    child attribute.
+    """
+    cards = layout.cards
+    R, V, k = counts.shape
+    out = np.zeros(((R + 1) * V, next((p for p in (1, 2, 4) if k <= p), k)))
+    if counts.size == 0:
+        return out
+    starts = value_offsets(cards)
+    counted, other_roles, inside = _roles(tuple(int(c) for c in cards))
+    full = np.array(counts, dtype=np.int64)
+    # Rows of (child value, pair value): one index each, not a pair of fancy indices.
+    flat = full.reshape(R * V, k)
+    flat[other_roles] = np.tile(flat[counted], (2, 1))
+    alpha = np.broadcast_to(np.asarray(alpha, dtype=np.float64), cards.shape)
+    table = out[:R * V].reshape(R, V, -1)[:, :, :k]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for i in range(cards.size):
+            values = slice(starts[i], starts[i + 1])
+            # The denominators of child i: its counts summed over its values.
+            den = full[values].sum(axis=0) + alpha[i] * cards[i]
+            # The counts are integers: the logarithm of each distinct one, looked up.
+            logs = np.log(np.arange(int(full[values].max(initial=0)) + 1) + alpha[i])
+            table[values] = logs.take(full[values]) - np.log(den)
+            empty = np.broadcast_to(den == 0, table[values].shape)
+            table[values][empty] = -np.log(cards[i])
+    table[inside] = 0.0
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def _roles(cards: tuple):
+    """Where :func:`_child_log_tables` reads and writes, for cardinalities ``cards`` (the
+    same for every fold of a data set, so the last one is kept; read-only): the rows ``(child value, pair value)``
+    flattened of every triple's counts (child above the pair), the rows of the same counts
+    with the middle and then the first attribute the child, and the mask of the rows whose
+    child is in the pair."""
+    cards = np.asarray(cards, dtype=np.int64)
+    layout = Layout.of(cards)
+    V = layout.cells
+    starts = value_offsets(cards)
+    attribute = np.repeat(np.arange(cards.size), cards)          # of each child value
+    first, second = layout.pairs[layout.cell_pairs()].T          # of each pair value
+    u, v = np.nonzero(attribute[:, None] > second[None, :])
+    t, a, b = attribute[u], first[v], second[v]
+    d = u - starts[t]
+    local = v - layout.offsets[b * (b - 1) // 2 + a]
+    ua, ub = local // cards[b], local % cards[b]
+    below = t * (t - 1) // 2
+    other_roles = np.concatenate([
+        (starts[b] + ub) * V + layout.offsets[below + a] + ua * cards[t] + d,
+        (starts[a] + ua) * V + layout.offsets[below + b] + ub * cards[t] + d])
+    inside = (attribute[:, None] == first[None, :]) | (attribute[:, None] == second[None, :])
+    out = (u * V + v, other_roles, inside)
+    for array in out:
+        array.flags.writeable = False
+    return out
+
+
+def _padded(table: np.ndarray) -> np.ndarray:
+    """The class axis padded to 1, 2 or 4 entries when shorter (zeros): a gathered row of
+    8, 16 or 32 bytes is the fastest for numpy's ``take`` (as :class:`~.aode.AODE` does)."""
+    k = table.shape[1]
+    padded = next((p for p in (1, 2, 4) if k <= p), k)
+    if padded == k:
+        return table
+    out = np.zeros((table.shape[0], padded))
+    out[:, :k] = table
+    return out

@@ -1,0 +1,339 @@
+"""Selective kDB (SKDB) and its ensembles (ESKDB).
+
+SKDB: Martinez, Webb, Chen and Zaidi (2016), "Scalable learning of Bayesian network
+classifiers", JMLR 17(44). ESKDB: Zhang, Petitjean and Buntine (2020), "Bayesian network
+classifiers using ensembles and smoothing", Knowledge and Information Systems 62.
+
+SKDB fits in three passes over the data:
+
+1. the mutual information of each attribute with the class and the conditional mutual
+   information of each pair give Sahami's kDB of order ``K = k_max``
+   (:func:`~bayesbench.models.learners.kdb.kdb_parents`): attributes in order of
+   ``I(X; C)``, each with the (at most ``K``) earlier ones of highest ``I(X_i; X_j | C)``;
+2. the counts of every attribute under every prefix of its parents
+   (:class:`~bayesbench.models.core.prefix_counts.PrefixCounts`);
+3. the leave-one-out class posterior of every row under every nested sub-model (the first
+   ``s`` attributes of the order, each with its first ``min(k, K)`` parents), computed
+   incrementally from the counts with the row's own count taken out of them:
+   m-estimates at the deepest prefix whose count of the row's value, over all classes,
+   is at least 2 (a prefix seen only with this row backs off to its parent, as the
+   authors' code does). The ``(s, k)`` of least loss (``rmse``: the root mean square of
+   ``1 - p(true class)``; ``zero_one``: the error count; ties to fewer attributes, then
+   lower ``k``; ``s = 0`` is the class prior alone) is kept.
+
+The chosen model's tables come from the ``estimator`` (:mod:`~bayesbench.models.
+parameters.estimators`). Cost: passes 1 and 3 are ``O(n m^2)`` and ``O(n m K c)`` with
+``n`` rows, ``m`` attributes, ``c`` classes; the counts take ``O(n m K)`` memory at most
+(only the configurations that occur), never the ``r^K`` cells of a dense table.
+
+ESKDB averages the class posteriors of ``n_estimators`` SKDBs that differ in their
+attribute order: the first member's is the mutual-information order, the others are drawn
+without replacement with probability proportional to each attribute's ``I(X; C)``
+(renormalised after each draw; attributes of zero information follow in information
+order), distinct orders only. Every member selects its own ``(s, k)``; the HDP estimates
+of all members' tables are drawn together, a table shared by members (same attribute,
+same parents) once.
+"""
+from __future__ import annotations
+
+from numbers import Integral
+
+import numpy as np
+
+from ..core.base import BaseClassifier, StructureLearner, fresh_fit
+from ..core.constraints import Interval, StrOptions
+from ..core.input_checks import check_discrete_predict_X, start_discrete_fit
+from ..core.prefix_counts import PrefixCounts, deepest, prefix_codes
+from ..core.structure import Structure
+from ..parameters.estimators import (ESTIMATOR_CONSTRAINT, M, class_log_prior, estimate)
+from ..parameters.hdp import TYINGS
+from .kdb import kdb_parents
+from ...measures.information import (conditional_mutual_information_matrix,
+                                     mutual_information_with_class)
+from ...measures.ties import tie_safe
+
+#: The losses the leave-one-out pass may minimise.
+LOSSES = ("rmse", "zero_one")
+#: Draws of an ESKDB order before giving up on finding one not drawn yet.
+_ORDER_DRAWS = 100
+
+
+def _loo_factors(table: PrefixCounts, X, x, parents, cards, codes, n_classes):
+    """``p(x_i | class y, first j parents)`` of every row ``i`` and class ``y`` by
+    m-estimates with row ``i`` taken out of the counts (``(depth + 1, n, n_classes)``), and
+    the deepest ``j`` whose prefix holds the row's value at least twice over all classes."""
+    n = X.shape[0]
+    live = (x >= 0) & (x < table.n_values)
+    value = np.where(live, x, 0)
+    own = np.zeros((n, n_classes), dtype=bool)
+    own[np.arange(n), codes] = True
+    factors = np.ones((table.depth + 1, n, n_classes))
+    with_value = np.zeros((table.depth + 1, n))
+    # each level's totals once, and its counts read at (row, value) only
+    totals = [c.sum(axis=1) for c in table.counts]
+    flat = [c.ravel() for c in table.counts]
+    for y in range(n_classes):
+        prefix = prefix_codes(X, parents, cards, y, n_classes)
+        for j in range(table.depth + 1):
+            row = np.where(prefix[j] >= 0, table.find(j + 1, np.maximum(prefix[j], 0)), -1)
+            seen = row >= 0
+            # the row itself is in the counts it reaches (not where its value is missing)
+            mine = own[:, y] & seen & live
+            at = np.maximum(row, 0)
+            n_x = np.where(seen, flat[j + 1][at * table.n_values + value], 0.0) - mine
+            n_all = np.where(seen, totals[j + 1][at], 0.0) - mine
+            factors[j, :, y] = (n_x + M / table.n_values) / (n_all + M)
+            with_value[j] += n_x + mine
+    factors[:, ~live] = 1.0  # a missing value is left out of the product
+    reach = np.cumprod(with_value[1:] >= 2, axis=0).sum(axis=0, dtype=np.int64)
+    return factors, reach
+
+
+def _select(X, codes, cards, n_classes, order, parents, tables, k_max, loss):
+    """The leave-one-out pass: the losses of every ``(s, k)`` and the chosen one."""
+    n = X.shape[0]
+    class_counts = np.bincount(codes, minlength=n_classes).astype(np.float64)
+    prior = (class_counts[None, :] - np.eye(n_classes)[codes] + M / n_classes) / (n - 1 + M)
+    log_post = np.repeat(np.log(prior)[None], k_max + 1, axis=0)
+    losses = np.empty((len(order) + 1, k_max + 1))
+    losses[0] = _loss(log_post, codes, loss)
+    for u, a in enumerate(order):
+        factors, reach = _loo_factors(tables[a], X, X[:, a], parents[a], cards, codes,
+                                      n_classes)
+        for k in range(k_max + 1):
+            depth = np.minimum(min(k, tables[a].depth), reach)
+            log_post[k] += np.log(np.take_along_axis(factors, depth[None, :, None], 0)[0])
+        log_post -= log_post.max(axis=2, keepdims=True)
+        losses[u + 1] = _loss(log_post, codes, loss)
+    scores = tie_safe(losses)
+    s, k = np.unravel_index(np.argmin(scores.ravel()), scores.shape)
+    if s == 0:
+        k = 0
+    return int(s), int(k), losses
+
+
+def _loss(log_post, codes, loss):
+    """The loss of each sub-model ``k`` from its (unnormalised) log posteriors."""
+    post = np.exp(log_post)
+    post /= post.sum(axis=2, keepdims=True)
+    true = post[:, np.arange(post.shape[1]), codes]
+    if loss == "rmse":
+        return np.sqrt(np.mean((1.0 - true) ** 2, axis=1))
+    return (np.argmax(post, axis=2) != codes).sum(axis=1).astype(np.float64)
+
+
+def _sampled_order(mi: np.ndarray, rng) -> list[int]:
+    """An order drawn without replacement in proportion to ``mi``; the attributes of zero
+    information follow in information order."""
+    weights = np.clip(np.asarray(mi, dtype=np.float64), 0.0, None)
+    order = []
+    while weights.sum() > 0:
+        a = int(rng.choice(len(weights), p=weights / weights.sum()))
+        order.append(a)
+        weights[a] = 0.0
+    rest = [int(a) for a in np.lexsort((np.arange(len(mi)), -tie_safe(mi))) if a not in order]
+    return order + rest
+
+
+class _Member:
+    """One SKDB: its order, its parents (strongest first) and its chosen ``(s, k)``."""
+
+    def __init__(self, order, parents, s, k, losses):
+        self.order, self.parents, self.s, self.k, self.losses = order, parents, s, k, losses
+
+    def nodes(self):
+        """``(attribute, parents)`` of the chosen sub-model."""
+        return [(a, tuple(self.parents[a][:self.k])) for a in self.order[:self.s]]
+
+
+class SKDB(StructureLearner, BaseClassifier):
+    """Selective k-dependence Bayesian classifier (Martinez et al. 2016).
+
+    A kDB of order ``k_max`` from which a leave-one-out pass over the counts keeps the
+    first ``s`` attributes of the mutual-information order and up to ``k`` parents each,
+    the ``(s, k)`` of least ``loss``; its tables come from ``estimator``.
+
+    Parameters
+    ----------
+    k_max : int, default 5
+        The order ``K`` of the full kDB; sub-models have ``k = 0 .. K`` parents.
+    loss : {'rmse', 'zero_one'}, default 'rmse'
+        What the leave-one-out pass minimises.
+    estimator : {'laplace', 'm', 'hdp'}, default 'm'
+        The tables' estimator (:mod:`~bayesbench.models.parameters.estimators`).
+    iterations : int, default 1000
+        HDP sweeps (``estimator='hdp'``).
+    tying : {'level', 'single', 'none'}, default 'level'
+        How HDP concentrations are shared.
+    random_state : int or None
+        Seed of the HDP sampler (None: 0; the runner gives the task's seed).
+
+    Attributes
+    ----------
+    structure_ : Structure
+        The chosen sub-model; ``info`` holds ``"order"``, ``"selected"`` (s),
+        ``"k"``, ``"losses"`` (``(n_attributes + 1, k_max + 1)``, row ``s``, column ``k``),
+        and ``"headline"`` (``"s=.. of m, k=.."``, shown in records).
+    """
+
+    input_kind = "discrete"
+    _parameter_constraints = {
+        "k_max": [Interval(Integral, 0, None, closed="left")],
+        "loss": [StrOptions(set(LOSSES))],
+        "estimator": ESTIMATOR_CONSTRAINT,
+        "iterations": [Interval(Integral, 1, None, closed="left")],
+        "tying": [StrOptions(set(TYINGS))],
+        "random_state": [None, Interval(Integral, 0, None, closed="left")],
+    }
+
+    def __init__(self, *, k_max: int = 5, loss: str = "rmse", estimator: str = "m",
+                 iterations: int = 1000, tying: str = "level", random_state=None):
+        self.k_max = k_max
+        self.loss = loss
+        self.estimator = estimator
+        self.iterations = iterations
+        self.tying = tying
+        self.random_state = random_state
+
+    def _rng(self):
+        return np.random.default_rng(0 if self.random_state is None else self.random_state)
+
+    def _orders(self, mi, rng) -> list[list[int]]:
+        return [[int(a) for a in np.lexsort((np.arange(len(mi)), -tie_safe(mi)))]]
+
+    @fresh_fit
+    def fit(self, X, y, *, cardinalities=None, n_classes=None):
+        """Select the sub-model by leave-one-out, then estimate its tables; returns self."""
+        X, cards, codes, names = start_discrete_fit(self, X, y, cardinalities, n_classes)
+        n_classes = len(self.classes_)
+        rng = self._rng()
+        mi = mutual_information_with_class(X, codes, cards, n_classes)
+        cmi = conditional_mutual_information_matrix(X, codes, cards, n_classes)
+        counted: dict = {}
+        members = []
+        for order in self._orders(mi, rng):
+            parents = _parents_in_order(order, cmi, int(self.k_max))
+            tables = {}
+            for a in order:
+                if (a, parents[a]) not in counted:
+                    counted[a, parents[a]] = PrefixCounts.from_rows(
+                        X[:, a], [X[:, p] for p in parents[a]], codes, int(cards[a]),
+                        [int(cards[p]) for p in parents[a]], n_classes)
+                tables[a] = counted[a, parents[a]]
+            s, k, losses = _select(X, codes, cards, n_classes, order, parents, tables,
+                                   int(self.k_max), self.loss)
+            members.append(_Member(order, parents, s, k, losses))
+        self._set_tables(members, counted, codes, n_classes, rng)
+        self.structure_ = self._structure(members[0], mi, cards, names)
+        return self
+
+    def _set_tables(self, members, counted, codes, n_classes, rng):
+        # a chosen node's counts are those under all its kDB parents, cut to the first k
+        chosen = {}
+        for m in members:
+            for a, parents in m.nodes():
+                if (a, parents) not in chosen:
+                    chosen[a, parents] = counted[a, m.parents[a]].truncated(len(parents))
+        logs = estimate(list(chosen.values()), self.estimator,
+                        iterations=int(self.iterations), tying=self.tying, rng=rng)
+        self.members_ = members
+        self.tables_ = dict(zip(chosen, zip(chosen.values(), logs)))
+        self.class_log_prior_ = class_log_prior(np.bincount(codes, minlength=n_classes),
+                                                self.estimator)
+
+    def _structure(self, member, mi, cards, names):
+        chosen = dict(member.nodes())
+        structure = Structure.from_parents(
+            [chosen.get(a, ()) for a in range(len(cards))], attributes=list(chosen),
+            attribute_names=names, cardinalities=tuple(int(c) for c in cards),
+            info={"learner": type(self).__name__.lower(), "order": member.order,
+                  "selected": member.s, "k": member.k, "losses": member.losses,
+                  "mi_class": mi,
+                  "headline": f"s={member.s} of {len(cards)}, k={member.k}"})
+        return structure
+
+    def _member_log_posterior(self, member, X) -> np.ndarray:
+        n_classes = len(self.classes_)
+        jll = np.repeat(self.class_log_prior_[None, :], X.shape[0], axis=0)
+        for node in member.nodes():
+            table, logs = self.tables_[node]
+            a, parents = node
+            x = X[:, a]
+            live = (x >= 0) & (x < table.n_values)
+            flat = np.concatenate(logs)
+            starts = np.r_[0, np.cumsum([len(level) for level in logs])]
+            for y in range(n_classes):
+                codes = prefix_codes(X, parents, self.cardinalities_, y, n_classes)
+                depth, row = deepest(table, codes, len(parents) + 1)
+                jll[live, y] += flat[starts[depth] + row, np.where(live, x, 0)][live]
+        return jll
+
+    def _joint_log_likelihood(self, X) -> np.ndarray:
+        X = check_discrete_predict_X(self, X)
+        if len(self.members_) == 1:
+            return self._member_log_posterior(self.members_[0], X)
+        # the ensemble's posterior is the mean of its members' (normalised) posteriors
+        posts = []
+        for member in self.members_:
+            jll = self._member_log_posterior(member, X)
+            jll -= jll.max(axis=1, keepdims=True)
+            post = np.exp(jll)
+            posts.append(post / post.sum(axis=1, keepdims=True))
+        with np.errstate(divide="ignore"):
+            return np.log(np.mean(posts, axis=0))
+
+
+def _parents_in_order(order, cmi, k_max) -> dict:
+    """Sahami's parents for an attribute order: each attribute takes the (at most
+    ``k_max``) earlier ones of highest conditional mutual information, strongest first."""
+    rank = np.empty(len(order))
+    rank[order] = -np.arange(len(order), dtype=np.float64)
+    # kdb_parents orders by decreasing score: give it the order as the score
+    _, parents = kdb_parents(rank, cmi, k_max)
+    return {a: tuple(parents[a]) for a in order}
+
+
+class ESKDB(SKDB):
+    """Ensemble of selective kDBs over sampled attribute orders (Zhang et al. 2020).
+
+    ``n_estimators`` SKDBs, the first over the mutual-information order and the others over
+    orders drawn in proportion to ``I(X; C)``, each selecting its own ``(s, k)``; the class
+    posterior is the mean of theirs. The orders and the HDP sampler are seeded from
+    ``random_state`` (the runner gives the task's seed).
+
+    Parameters
+    ----------
+    n_estimators : int, default 5
+    k_max : int, default 5
+    estimator : {'laplace', 'm', 'hdp'}, default 'hdp'
+    iterations : int, default 1000
+    loss, tying, random_state
+        As :class:`SKDB`.
+
+    Attributes
+    ----------
+    structure_ : Structure
+        The first member's sub-model.
+    members_ : list
+        Each member's ``order``, ``parents``, chosen ``s`` and ``k`` and ``losses``.
+    """
+
+    _parameter_constraints = {**SKDB._parameter_constraints,
+                              "n_estimators": [Interval(Integral, 1, None, closed="left")]}
+
+    def __init__(self, *, n_estimators: int = 5, k_max: int = 5, estimator: str = "hdp",
+                 iterations: int = 1000, loss: str = "rmse", tying: str = "level",
+                 random_state=None):
+        super().__init__(k_max=k_max, loss=loss, estimator=estimator, iterations=iterations,
+                         tying=tying, random_state=random_state)
+        self.n_estimators = n_estimators
+
+    def _orders(self, mi, rng) -> list[list[int]]:
+        orders = super()._orders(mi, rng)
+        for _ in range(_ORDER_DRAWS * int(self.n_estimators)):
+            if len(orders) >= int(self.n_estimators):
+                break
+            order = _sampled_order(mi, rng)
+            if order not in orders:
+                orders.append(order)
+        return orders

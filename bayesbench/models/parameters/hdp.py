@@ -1,0 +1,427 @@
+"""Hierarchical Dirichlet process (HDP) estimates of conditional probability tables.
+
+Petitjean, Buntine, Webb and Zaidi (2018), "Accurate parameter estimation for Bayesian
+network classifiers using hierarchical Dirichlet processes", Machine Learning 107.
+
+A table ``p(x | c, pa_1, ..., pa_k)`` is a tree: the root is ``p(x)``, its children
+``p(x | c)``, theirs ``p(x | c, pa_1)`` and so on down to the leaves, which hold the
+counts. Each node is a Dirichlet process whose base measure is its parent's estimate, so
+that a sparse leaf backs off to its parent::
+
+    p_j(x) = (n_jx + c_j p_parent(j)(x)) / (N_j + c_j)
+
+The counts ``n_jx`` of an inner node are the table counts ``t_x`` of its children (the
+Chinese restaurant franchise, collapsed); a node only exists where data reached it. The
+posterior is explored by collapsed sampling of every table count ``t_jx`` from its
+conditional given the rest ::
+
+    S(n_jx, t) c_j^t S(n_px + t, t_px) / (c_p)_(N_p + t)
+
+(``S`` the unsigned Stirling numbers of the first kind, ``p`` the parent, ``(c)_N`` the
+rising factorial), and of the concentrations ``c`` (gamma prior of shape 2 and rate 1, by
+Teh's auxiliary beta variables, every fifth sweep), tied by level (one per depth of a
+tree) by default. The estimate is the mean of ``p_j`` over the iterations after burn-in (a tenth of them,
+at most 1000); a parent configuration never seen takes the estimate of its deepest
+ancestor that was.
+
+Vectorised over every node of every table at once: two nodes are independent given the
+rest unless one is the other's parent or they share a parent, so the nodes of the depths of
+one parity whose rank among their siblings is the same are drawn together, across all
+tables: a sweep is one step per (parity, sibling rank), not one per node and value. In a
+step every table count of a node is proposed from its conditional given the current state,
+over a window of ``2 WINDOW + 1`` values, and the node's proposal is accepted or rejected
+as a whole by Metropolis-Hastings, which corrects exactly for the one coupling between the
+values of a node (its parent's total ``N_p``) and for the window. The chain has the
+posterior of the authors' Gibbs sampler as its stationary distribution, visiting it in
+another order.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Sequence
+
+import numpy as np
+from scipy.special import digamma, gammaln, polygamma
+
+from ..core.prefix_counts import PrefixCounts
+
+#: The ways concentrations are shared: one per depth of a table, one per table (every depth
+#: but the root's), or one per node (the authors' LEVEL, SINGLE and NONE).
+TYINGS = ("level", "single", "none")
+#: Half the width of the window a table count is proposed from (the authors draw from
+#: +-10 without correction; the Metropolis-Hastings step here is exact for any window, and
+#: +-4 costs less than half as much per sweep), and the largest table count (theirs).
+WINDOW = 4
+MAX_TABLES = 10000
+#: The root's concentration (never sampled) and every concentration's starting value.
+START_CONCENTRATION = 2.0
+#: A concentration is drawn every FREQUENCY iterations, and never exceeds CAP.
+FREQUENCY = 5
+CAP = 4000.0
+#: Stirling numbers S(n, t) for n up to EXACT come from the recurrence; above it from the
+#: saddle-point approximation (Moser and Wyman 1958; exact formulas for t <= 3 and t >= n - 2),
+#: whose error on log S is below 0.03 and on the differences log S(n, t + 1) - log S(n, t)
+#: the sampler reads below 0.03 (below 1e-3 away from the ends). The authors' code keeps
+#: log S in single precision, an error of about 1e-3 at n = 1500.
+EXACT = 1500
+
+
+@lru_cache(maxsize=1)
+def _stirling_table() -> np.ndarray:
+    """``log S(n, t)`` for ``0 <= t <= n <= EXACT`` (-inf elsewhere), by
+    ``S(n + 1, t) = n S(n, t) + S(n, t - 1)`` in log space."""
+    table = np.full((EXACT + 1, EXACT + 2), -np.inf)
+    table[0, 0] = 0.0
+    for n in range(EXACT):
+        row = table[n]
+        shifted = np.concatenate(([-np.inf], row[:-1]))
+        with np.errstate(divide="ignore"):
+            table[n + 1] = np.logaddexp(row + np.log(n) if n else np.full_like(row, -np.inf),
+                                        shifted)
+    return table[:, :EXACT + 1]
+
+
+@lru_cache(maxsize=1)
+def _packed_table() -> np.ndarray:
+    """:func:`_stirling_table` row by row, row ``n`` holding ``t = 0 .. n + 1`` (the last
+    -inf) from offset ``n (n + 3) / 2``: the small ``n`` a sampler mostly reads sit
+    together in cache, where the square table's rows are 12 KB apart."""
+    table = _stirling_table()
+    return np.concatenate([np.r_[table[n, :n + 1], -np.inf] for n in range(EXACT + 1)])
+
+
+def _packed(n: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """``log S(n, t)`` for ``n <= EXACT`` and ``t >= 0`` from :func:`_packed_table`."""
+    return _packed_table()[n * (n + 3) // 2 + np.minimum(t, n + 1)]
+
+
+def _saddle_point(n: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """``log S(n, t)`` for ``3 < t < n - 2``: the saddle point ``x`` of
+    ``x (psi(x + n) - psi(x)) = t`` found by Newton steps on ``log x``."""
+    x = t / np.log1p(n / t)
+    for _ in range(60):
+        g = x * (digamma(x + n) - digamma(x)) - t
+        v = t + g + x * x * (polygamma(1, x + n) - polygamma(1, x))
+        step = np.clip(g / v, -1.0, 1.0)
+        x = x * np.exp(-step)
+        if np.all(np.abs(step) < 1e-12):
+            break
+    v = t + x * x * (polygamma(1, x + n) - polygamma(1, x))
+    return gammaln(x + n) - gammaln(x) - t * np.log(x) - 0.5 * np.log(2 * np.pi * v)
+
+
+def log_stirling(n, t) -> np.ndarray:
+    """``log S(n, t)``, unsigned Stirling numbers of the first kind, elementwise;
+    -inf where ``S`` is 0 (``t > n``, or ``t = 0 < n``)."""
+    n, t = np.broadcast_arrays(np.asarray(n, dtype=np.int64), np.asarray(t, dtype=np.int64))
+    out = np.full(n.shape, -np.inf)
+    ok = (t >= 0) & (t <= n) & ((t > 0) | (n == 0))
+    small = ok & (n <= EXACT)
+    out[small] = _stirling_table()[n[small], t[small]]
+    big = ok & (n > EXACT)
+    if big.any():
+        nb, tb = n[big].astype(np.float64), t[big].astype(np.float64)
+        value = np.zeros(nb.shape)
+        one, two, three, top, below = tb == 1, tb == 2, tb == 3, tb == nb, tb == nb - 1
+        # exact: S(n, 1) = (n-1)!, S(n, 2) = (n-1)! H, S(n, 3) = (n-1)! (H^2 - H2) / 2 with
+        # H and H2 the harmonic numbers of order 1 and 2 of n - 1, S(n, n-1) = n (n-1) / 2
+        harmonic = digamma(nb) + np.euler_gamma
+        value[one] = gammaln(nb[one])
+        value[two] = gammaln(nb[two]) + np.log(harmonic[two])
+        h2 = np.pi ** 2 / 6 - polygamma(1, nb[three])
+        value[three] = gammaln(nb[three]) + np.log((harmonic[three] ** 2 - h2) / 2)
+        value[below] = np.log(nb[below]) + np.log(nb[below] - 1) - np.log(2.0)
+        two_below = tb == nb - 2  # S(n, n-2) = n (n-1) (n-2) (3n-1) / 24
+        m = nb[two_below]
+        value[two_below] = (np.log(m) + np.log(m - 1) + np.log(m - 2) + np.log(3 * m - 1)
+                            - np.log(24.0))
+        rest = ~(one | two | three | top | below | two_below)
+        value[rest] = _saddle_point(nb[rest], tb[rest])
+        out[big] = value
+    return out
+
+
+@dataclass
+class _Level:
+    """The nodes of one depth of every tree: the data that end there, the table of each
+    node's parent (a row of the level above), its concentration's index and its tree, the
+    groups of siblings' ranks, and where each tree's nodes start."""
+
+    data: np.ndarray
+    parent: np.ndarray
+    conc: np.ndarray
+    tree: np.ndarray
+    groups: list
+    starts: dict
+    n: np.ndarray | None = None
+    t: np.ndarray | None = None
+
+
+def _groups(parent: np.ndarray) -> list:
+    """Indices of the nodes grouped by their rank among their siblings (no two in a group
+    share a parent)."""
+    order = np.argsort(parent, kind="stable")
+    sorted_parent = parent[order]
+    starts = np.r_[0, np.flatnonzero(np.diff(sorted_parent)) + 1]
+    first = np.repeat(starts, np.diff(np.r_[starts, len(order)]))
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order)) - first
+    return [np.flatnonzero(rank == g) for g in range(int(rank.max()) + 1)] if len(rank) else []
+
+
+def _build(tables: Sequence[PrefixCounts], width: int, tying: str) -> list[_Level]:
+    """The levels of the forest of all tables, values padded to ``width``."""
+    levels: list[_Level] = []
+    conc_next = 0
+    for d in range(max(t.depth for t in tables) + 2):
+        present = [i for i, t in enumerate(tables) if d <= t.depth + 1]
+        data, parents, trees, starts = [], [], [], {}
+        offset = 0
+        for i in present:
+            table = tables[i]
+            ends = np.zeros((len(table.keys[d]), width))
+            ends[:, :table.n_values] = table.ends[d]
+            data.append(ends)
+            trees.append(np.full(len(ends), i))
+            starts[i] = offset
+            offset += len(ends)
+            if d:
+                # a node's parent is its prefix one digit shorter
+                above = table.find(d - 1, table.keys[d] // table.radix[d - 1])
+                parents.append(levels[d - 1].starts[i] + above)
+        tree_of = np.concatenate(trees)
+        parent = np.concatenate(parents) if d else np.full(len(tree_of), -1)
+        conc, conc_next = _concentrations(tying, d, tree_of, conc_next)
+        levels.append(_Level(np.rint(np.concatenate(data)).astype(np.int64), parent, conc,
+                             tree_of, _groups(parent) if d else [], starts))
+    return levels
+
+
+def _concentrations(tying: str, depth: int, tree_of: np.ndarray, start: int):
+    """The concentration index of each node of a level (index 0 is the roots' fixed one)."""
+    if depth == 0:
+        return np.zeros(len(tree_of), dtype=np.int64), max(start, 1)
+    if tying == "none":
+        return start + np.arange(len(tree_of)), start + len(tree_of)
+    if tying == "single":
+        # one per tree, the same at every depth below the root: indices 1 + tree
+        return 1 + tree_of, start
+    trees = np.unique(tree_of)
+    index = np.searchsorted(trees, tree_of)
+    return start + index, start + len(trees)
+
+
+def _initial_tables(levels: list[_Level], conc: np.ndarray) -> None:
+    """Table counts from the leaves up: ``t = n`` where ``n <= 1``, else
+    ``max(1, floor(c (psi(c + n) - psi(c))))`` (the expected number of tables); the root's
+    ``t`` is 1 wherever ``n > 0``; each level's ``n`` the sum of its children's ``t``."""
+    for d in range(len(levels) - 1, -1, -1):
+        level = levels[d]
+        # a leaf holds its data; an inner node the table counts of its children (the leaves
+        # of a table with fewer parents sit higher than the others')
+        level.n = level.data.copy()
+        if d < len(levels) - 1 and len(levels[d + 1].parent):
+            below = levels[d + 1]
+            np.add.at(level.n, below.parent, below.t)
+        if d == 0:
+            level.t = (level.n > 0).astype(np.int64)
+            continue
+        c = conc[level.conc][:, None]
+        expected = np.floor(c * (digamma(c + level.n) - digamma(c)))
+        level.t = np.where(level.n <= 1, level.n, np.maximum(1, expected)).astype(np.int64)
+
+
+def _log_s(n: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """:func:`log_stirling` for ``t >= 0``, reading the table directly when it can."""
+    n, t = np.broadcast_arrays(n, t)
+    small = n <= EXACT
+    if small.all():
+        return _packed(n, t)
+    out = np.empty(n.shape)
+    out[small] = _packed(n[small], t[small])
+    out[~small] = log_stirling(n[~small], t[~small])
+    return out
+
+
+@dataclass
+class _Forest:
+    """Every node of every level in one set of arrays (level ``d`` is rows
+    ``starts[d]:starts[d + 1]``), and the groups of nodes drawn together."""
+
+    n: np.ndarray
+    t: np.ndarray
+    parent: np.ndarray
+    conc: np.ndarray
+    starts: np.ndarray
+    groups: list
+
+
+def _forest(levels: list[_Level]) -> _Forest:
+    """The levels flattened. Two nodes are independent given the rest unless one is the
+    other's parent or they share a parent, so a group holds the nodes of the levels of one
+    parity that have the same rank among their siblings (the roots are never drawn)."""
+    sizes = [len(level.n) for level in levels]
+    starts = np.r_[0, np.cumsum(sizes)]
+    parent = np.concatenate([level.parent + (starts[d - 1] if d else 0)
+                             for d, level in enumerate(levels)])
+    parent[:sizes[0]] = -1
+    rank = np.full(len(parent), -1)
+    for level, s in zip(levels[1:], starts[1:]):
+        for g, members in enumerate(level.groups):
+            rank[s + members] = g
+    depth = np.repeat(np.arange(len(levels)), sizes)
+    groups = [np.flatnonzero((rank == g) & (depth % 2 == parity))
+              for parity in (1, 0) for g in range(int(rank.max()) + 1)]
+    return _Forest(np.concatenate([level.n for level in levels]),
+                   np.concatenate([level.t for level in levels]), parent,
+                   np.concatenate([level.conc for level in levels]), starts,
+                   [g for g in groups if g.size])
+
+
+def _pair_scores(v, n, base, pt, total_base, log_c, cp):
+    """``log`` of the conditional of a table count ``v`` (pair x window) up to a constant:
+    ``S(n, v) c^v S(base + v, t_parent) / (c_parent)_(total_base + v)``."""
+    # log Gamma(a + v) over the window: one gammaln per pair, then the logs of the steps
+    a = cp + total_base
+    steps = np.log(a[:, None] + v[:, :-1])
+    rising = gammaln(a + v[:, 0])[:, None] + np.concatenate(
+        [np.zeros((len(a), 1)), np.cumsum(steps, axis=1)], axis=1)
+    return (_log_s(n[:, None], v) + v * log_c[:, None] + _log_s(base[:, None] + v, pt[:, None])
+            - rising)
+
+
+def _draw_tables(f: _Forest, group: np.ndarray, log_conc: np.ndarray, conc: np.ndarray,
+                 rng) -> None:
+    """One Metropolis-Hastings step for the table counts of the nodes ``group`` (independent
+    given the rest): each count ``t > ...`` of a value with ``n > 1`` (the others are fixed
+    at ``n``) is proposed from its conditional given the current state over a window of
+    ``2 WINDOW + 1`` values, and a node's proposal is accepted or not as a whole, which
+    corrects for the one coupling between its values (its parent's total) and the windows."""
+    rows, val = np.nonzero(f.n[group] > 1)
+    if rows.size == 0:
+        return
+    node = group[rows]
+    m = len(group)
+    n = f.n[node, val]
+    old = f.t[node, val]
+    par = f.parent[node]
+    base = f.n[par, val] - old
+    pt = f.t[par, val]
+    own_total = f.t[group].sum(axis=1)
+    parent_base = f.n[f.parent[group]].sum(axis=1) - own_total
+    log_c = log_conc[f.conc[node]]
+    cp = conc[f.conc[par]]
+    span = np.arange(2 * WINDOW + 1)
+    top = np.minimum(n, MAX_TABLES)[:, None]
+
+    def proposal(state, total):
+        # the window starts WINDOW below the state, or at 1
+        low = np.maximum(1, state - WINDOW)
+        v = low[:, None] + span
+        score = _pair_scores(v, n, base, pt, parent_base[rows] + total[rows] - state, log_c,
+                             cp)
+        score = np.where(v <= top, score, -np.inf)
+        peak = score.max(axis=1, keepdims=True)
+        return low, v, score, peak[:, 0] + np.log(np.exp(score - peak).sum(axis=1))
+
+    _, v, score, log_norm = proposal(old, own_total)
+    cum = np.cumsum(np.exp(score - log_norm[:, None]), axis=1)
+    chosen = np.minimum((cum < rng.random(len(old))[:, None] * cum[:, -1:]).sum(axis=1),
+                        2 * WINDOW)
+    new = v[np.arange(len(v)), chosen]
+    forward = score[np.arange(len(v)), chosen] - log_norm
+    new_total = own_total + np.bincount(rows, weights=new - old, minlength=m).astype(np.int64)
+    low2, _, score2, log_norm2 = proposal(new, new_total)
+    # the reverse move: the old count within the new state's window (outside it: impossible)
+    back = old - low2
+    inside = (back >= 0) & (back <= 2 * WINDOW)
+    backward = np.where(inside, score2[np.arange(len(v)), np.clip(back, 0, 2 * WINDOW)]
+                        - log_norm2, -np.inf)
+
+    def target(t, total):
+        own = _log_s(n, t) + t * log_c + _log_s(base + t, pt)
+        return (np.bincount(rows, weights=own, minlength=m)
+                - gammaln(conc[f.conc[f.parent[group]]] + parent_base + total))
+
+    with np.errstate(invalid="ignore"):
+        log_ratio = (target(new, new_total) - target(old, own_total)
+                     + np.bincount(rows, weights=backward - forward, minlength=m))
+    accept = (np.log(rng.random(m)) < log_ratio)[rows]
+    f.t[node[accept], val[accept]] = new[accept]
+    f.n[par[accept], val[accept]] += new[accept] - old[accept]
+
+
+def _draw_concentrations(f: _Forest, conc: np.ndarray, rng) -> None:
+    """Teh's auxiliary-variable draw of every sampled concentration: ``q_j ~ Beta(c, N_j)``
+    per tied node, then ``c ~ Gamma(2 + sum T_j, rate 1 + sum -log q_j)``."""
+    inner = slice(f.starts[1], None)
+    ids = f.conc[inner]
+    q = np.maximum(1e-75, rng.beta(conc[ids], f.n[inner].sum(axis=1)))
+    rate = 1.0 + np.bincount(ids, weights=-np.log(q), minlength=len(conc))
+    shape = 2.0 + np.bincount(ids, weights=f.t[inner].sum(axis=1), minlength=len(conc))
+    used = np.bincount(ids, minlength=len(conc)) > 0
+    used[0] = False
+    conc[used] = np.minimum(CAP, rng.gamma(shape[used]) / rate[used])
+
+
+def _estimates(f: _Forest, levels: list[_Level], conc: np.ndarray,
+               values: np.ndarray) -> np.ndarray:
+    """Each node's ``p = (n + c p_parent) / (N + c)``, top down (the roots' parent uniform
+    over their tree's values), normalised."""
+    p = np.empty(f.n.shape)
+    width = f.n.shape[1]
+    for d, level in enumerate(levels):
+        rows = slice(f.starts[d], f.starts[d + 1])
+        real = np.arange(width)[None, :] < values[level.tree][:, None]
+        base = real / values[level.tree][:, None] if d == 0 else p[f.parent[rows]]
+        c = conc[f.conc[rows]][:, None]
+        q = (f.n[rows] + c * base) * real
+        p[rows] = q / q.sum(axis=1, keepdims=True)
+    return p
+
+
+def hdp_estimates(tables: Sequence[PrefixCounts], *, iterations: int, tying: str,
+                  rng: np.random.Generator) -> list[list[np.ndarray]]:
+    """HDP estimates of conditional tables from their counts.
+
+    Parameters
+    ----------
+    tables : list of PrefixCounts
+        The counts of each table under the prefixes of its parents: a table's tree branches
+        on the class, then on its parents in their order, and has a node at every prefix
+        that occurs.
+    iterations : int
+        Sweeps; estimates are averaged over those after burn-in.
+    tying : one of :data:`TYINGS`
+    rng : numpy.random.Generator
+        The only source of randomness: the same generator state gives the same estimates.
+
+    Returns
+    -------
+    list of lists of ndarray
+        For each table and depth ``d``, the posterior mean of ``p(x | prefix)`` at each key
+        of ``keys[d]``, shape ``(len(keys[d]), n_values)``.
+    """
+    if not tables:
+        return []
+    values = np.array([t.n_values for t in tables], dtype=np.int64)
+    levels = _build(tables, int(values.max()), tying)
+    conc = np.full(1 + max(int(level.conc.max()) for level in levels if level.conc.size),
+                   START_CONCENTRATION)
+    _initial_tables(levels, conc)
+    forest = _forest(levels)
+    burn_in = min(1000, iterations // 10)
+    total, kept = np.zeros(forest.n.shape), 0
+    for sweep in range(iterations):
+        log_conc = np.log(conc)
+        for group in forest.groups:
+            _draw_tables(forest, group, log_conc, conc, rng)
+        if (sweep + FREQUENCY // 2) % FREQUENCY == 0:
+            _draw_concentrations(forest, conc, rng)
+        if sweep >= burn_in:
+            total += _estimates(forest, levels, conc, values)
+            kept += 1
+    mean = total / kept if kept else _estimates(forest, levels, conc, values)
+    return [[mean[forest.starts[d] + levels[d].starts[i]:][:len(table.keys[d]), :table.n_values]
+             for d in range(table.depth + 2)] for i, table in enumerate(tables)]

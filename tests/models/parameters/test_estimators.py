@@ -1,0 +1,71 @@
+"""The estimator choice of the count-based learners (``laplace | m | hdp``), against direct
+counting: m-estimates ``(N(x) + 1/r) / (N + 1)`` at the deepest seen prefix of the class and
+the parents, Laplace's additive smoothing as before, HDP seeded."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from bayesbench import make_classifier
+
+
+def _data(seed, n):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 2, n)
+    X = np.column_stack([np.where(rng.random(n) < 0.8, y, 1 - y), rng.integers(0, 3, n),
+                         rng.integers(0, 4, n), np.where(rng.random(n) < 0.6, y, 0)])
+    return X, y, [2, 3, 4, 2]
+
+
+def _mest(nx, n, r):
+    return (nx + 1.0 / r) / (n + 1.0)
+
+
+def _direct(model, X_train, y_train, X_test, cards):
+    out = []
+    for x in X_test:
+        scores = []
+        for c in (0, 1):
+            logp = math.log(_mest((y_train == c).sum(), len(y_train), 2))
+            for node in model.structure_.nodes:
+                [a] = node.attributes
+                rows = np.flatnonzero(y_train == c)
+                for p in node.parents:
+                    deeper = rows[X_train[rows, p] == x[p]]
+                    if deeper.size == 0:
+                        break
+                    rows = deeper
+                logp += math.log(_mest((X_train[rows, a] == x[a]).sum(), rows.size, cards[a]))
+            scores.append(logp)
+        p = np.exp(np.array(scores) - max(scores))
+        out.append(p / p.sum())
+    return np.array(out)
+
+
+@pytest.mark.parametrize("name,params", [("nb", {}), ("tan", {}), ("kdb", {"k": 2}),
+                                         ("kdb", {"k": 3})])
+def test_m_estimates_back_off_to_the_deepest_seen_prefix(name, params):
+    X, y, cards = _data(0, 70)
+    X_test, _, _ = _data(1, 30)
+    model = make_classifier(name, estimator="m", **params).fit(X, y, cardinalities=cards)
+    assert np.allclose(model.predict_proba(X_test), _direct(model, X, y, X_test, cards),
+                       atol=1e-12)
+
+
+def test_laplace_is_the_default_and_equals_alpha_one():
+    X, y, cards = _data(2, 50)
+    a = make_classifier("kdb", k=2).fit(X, y, cardinalities=cards)
+    b = make_classifier("kdb", k=2, estimator="laplace").fit(X, y, cardinalities=cards)
+    assert np.array_equal(a.predict_proba(X), b.predict_proba(X))
+
+
+def test_hdp_is_seeded_and_differs_from_the_m_estimates():
+    X, y, cards = _data(3, 120)
+    fit = lambda seed: make_classifier("kdb", k=2, estimator="hdp", iterations=60,  # noqa: E731
+                                       hdp_seed=seed).fit(X, y, cardinalities=cards)
+    p1, p2, p3 = fit(1).predict_proba(X), fit(1).predict_proba(X), fit(2).predict_proba(X)
+    assert np.array_equal(p1, p2) and not np.array_equal(p1, p3)
+    m = make_classifier("kdb", k=2, estimator="m").fit(X, y, cardinalities=cards)
+    assert np.abs(m.predict_proba(X) - p1).max() > 1e-3
