@@ -343,21 +343,16 @@ def run(config, output, jobs, scheduler, worker_threads, resume, force, quiet, f
     """
     # Imported here, not at the top: they import numpy, pandas and scipy, which
     # `bayesbench --help` never needs.
-    from .config import key_paths, load_config, override  # lazy: see above
+    from .config import key_paths, load_config  # lazy: see above
     from .experiment import run_experiment  # lazy: see above
 
     if resume and force:
         raise click.UsageError("--resume and --force exclude each other")
-    loaded = load_config(config, skip_missing=skip_missing)
-    try:
-        loaded = override(loaded, repeats=repeats, datasets=only, output=output, jobs=jobs,
-                          scheduler=scheduler, formats=sum(formats, ()) or None, resume=resume,
-                          force=force, quiet=quiet, command=tuple(sys.argv),
-                          rerun_changed=rerun_changed or None,
-                          max_table_cells=max_table_cells, worker_threads=worker_threads)
-    except ConfigError as exc:  # the data sets chosen are the only override that can fail
-        raise click.BadParameter("; ".join(m for _, m in exc.problems),
-                                 param_hint="--datasets") from None
+    loaded = _overridden(load_config(config, skip_missing=skip_missing), repeats=repeats,
+                         datasets=only, output=output, jobs=jobs, scheduler=scheduler,
+                         formats=sum(formats, ()) or None, resume=resume, force=force,
+                         quiet=quiet, command=tuple(sys.argv), rerun_changed=rerun_changed or None,
+                         max_table_cells=max_table_cells, worker_threads=worker_threads)
     experiment, options = loaded.experiment, loaded.options
     for name, message in options.skipped:
         click.echo(f"bayesbench: warning: data set '{name}' skipped: {message}", err=True)
@@ -377,6 +372,17 @@ def run(config, output, jobs, scheduler, worker_threads, resume, force, quiet, f
             f"still match are kept) or --force to write into a new directory",
             run_dir=exc.run_dir, changed=exc.changed) from None
     _print_runs(results, experiment.metrics[0], quiet)
+
+
+def _overridden(loaded, **overrides):
+    """``loaded`` with the command line's ``overrides`` (:func:`bayesbench.config.override`)."""
+    from .config import override  # lazy: see run
+
+    try:
+        return override(loaded, **overrides)
+    except ConfigError as exc:  # the data sets chosen are the only override that can fail
+        raise click.BadParameter("; ".join(m for _, m in exc.problems),
+                                 param_hint="--datasets") from None
 
 
 def _print_runs(results, first_metric: str, quiet: bool) -> None:
@@ -601,15 +607,7 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, rope, sample
     from .evaluation.metrics import METRIC_NAMES, is_metric  # lazy: scipy, see run
     from .report.inputs import compare_paths  # lazy: pandas, see run
 
-    for path, flag in ((output, "--output"), (plot, "--plot"), (report_dir, "--report")):
-        _check_output(path, inputs, flag)
-    if report_dir is not None:
-        from .evaluation.ownership import COMPARE_REPORT, check_claimable  # lazy: see run
-
-        try:
-            check_claimable(report_dir, COMPARE_REPORT)
-        except BayesbenchError as exc:
-            raise click.BadParameter(str(exc), param_hint="--report") from None
+    _check_compare_outputs(inputs, output, plot, report_dir)
     if metric is not None and not Path(inputs[0]).is_file() and not is_metric(metric):
         raise click.BadParameter(f"unknown metric '{metric}'; expected one of "
                                  f"{', '.join(METRIC_NAMES)} or a per-class score such as "
@@ -626,6 +624,20 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, rope, sample
                                                      **{**options, "metric": None}))
         raise
     _write_compared(result, inputs, fmt, output, plot, report_dir, quiet)
+
+
+def _check_compare_outputs(inputs, output, plot, report_dir) -> None:
+    """Refuse (usage errors) outputs of ``compare`` that would overwrite an input or a file
+    of another owner."""
+    for path, flag in ((output, "--output"), (plot, "--plot"), (report_dir, "--report")):
+        _check_output(path, inputs, flag)
+    if report_dir is not None:
+        from .evaluation.ownership import COMPARE_REPORT, check_claimable  # lazy: see run
+
+        try:
+            check_claimable(report_dir, COMPARE_REPORT)
+        except BayesbenchError as exc:
+            raise click.BadParameter(str(exc), param_hint="--report") from None
 
 
 def _write_compared(result, inputs, fmt, output, plot, report_dir, quiet=False) -> None:
@@ -710,6 +722,7 @@ def datasets(name, data_dirs, class_attribute):
       bayesbench datasets -d ~/uci tic-tac-toe
     """
     from .data import describe_dataset, list_datasets, search_path  # lazy: numpy, see run
+    from .data.names import canonical  # lazy: with the line above
     from .report.tables import render  # lazy: tabulate, see run
 
     if name is None:
@@ -719,7 +732,8 @@ def datasets(name, data_dirs, class_attribute):
             click.echo(f"  {i}. {origin:<16} {d}" + ("" if d.is_dir() else "  (absent)"))
         rows = []
         for e in list_datasets(data_dirs):
-            found = e.origin + "".join(f", hides {where[p.parent]}" for p in e.hidden)
+            found = e.origin + "".join(f", hides {where[p.parent]}" for p in e.hidden) + (
+                f", alias of {canonical(e.name)}" if canonical(e.name) != e.name else "")
             c = e.counts
             rows.append([e.name, "-", f"unreadable: {e.error}", "-", "-", found] if c is None else [
                 e.name, c.n_rows, f"{c.n_attributes} ({c.n_numeric} / {c.n_nominal})",

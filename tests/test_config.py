@@ -530,6 +530,34 @@ def test_a_single_file_is_chunked_only_when_declared_and_of_a_chunked_format(tmp
         {**base, "datasets": [{"path": "one.arff", "chunked": "yes"}]}, tmp_path)
 
 
+def test_noise_mode_values_is_opt_in_and_checked(tmp_path, data_dir):
+    base = {"name": "v", "datasets": [str(data_dir / "toy.csv")], "classifiers": ["nb"]}
+    plain = parse_config(dict(base, preprocess={"noise": {"fraction": 0.1}}), base_dir=tmp_path)
+    # The default mode leaves the identity (and so every task id) as it was before modes.
+    assert plain.experiment.preprocess.identity()["noise"] == {"fraction": 0.1, "on": "train"}
+    values = parse_config(dict(base, preprocess={"noise": {"fraction": 0.1, "mode": "values"}}),
+                          base_dir=tmp_path)
+    assert values.experiment.preprocess.identity()["noise"]["mode"] == "values"
+    problems = _problems(dict(base, preprocess={"noise": {"fraction": 0.1, "mode": "rows"}}),
+                         tmp_path)
+    assert "attributes" in problems["preprocess.noise.mode"]
+    assert "values" in problems["preprocess.noise.mode"]
+
+
+def test_published_names_a_file_beside_the_config_and_the_run_keeps_it(tmp_path, data_dir):
+    (tmp_path / "pub.yaml").write_text("tables: []\n")
+    base = {"name": "p", "datasets": [str(data_dir / "toy.csv")], "classifiers": ["nb"],
+            "published": "pub.yaml"}
+    cfg = parse_config(base, base_dir=tmp_path)
+    assert cfg.options.published == str(tmp_path / "pub.yaml")
+    assert resolved_config(cfg.experiment, cfg.options, tmp_path)["published"] == \
+        str(tmp_path / "pub.yaml")
+    # It changes no record: the identity the task ids hash is that of a config without it.
+    bare = parse_config({k: v for k, v in base.items() if k != "published"}, base_dir=tmp_path)
+    assert bare.experiment.identity() == cfg.experiment.identity()
+    assert "no such file" in _problems(dict(base, published="gone.yaml"), tmp_path)["published"]
+
+
 # ------------------------------------------------- tuning grids are bounded (issue 25, class 6)
 
 @settings(max_examples=30, deadline=None, derandomize=True, database=None)

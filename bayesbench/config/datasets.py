@@ -8,6 +8,7 @@ from ..data import find_dataset
 from ..data.chunks import chunk_files, is_chunked
 from ..data.formats import CHUNK_SUFFIXES, WHOLE_SUFFIXES, format_of
 from ..data.load import search_dirs
+from ..data.names import names_of
 from ..errors import DataError
 from ..spec import DatasetSpec
 from .problems import Problems, join, shown
@@ -81,6 +82,8 @@ def _dataset(item, key, p: Problems, base_dir, dirs, missing) -> DatasetSpec | N
     # A directory or glob of files (docs/large-data.md) is named after its directory.
     name = Path(path).stem if not is_chunked(path) else (
         Path(path).name if Path(path).is_dir() else Path(path).parent.name)
+    if name != ref and name in names_of(ref):  # an alias keeps its name; its file is another's
+        name = ref
     return DatasetSpec(opts.get("label") or name, str(Path(path).resolve()),
                        opts.get("class"), opts.get("attributes"), opts.get("delimiter"),
                        bool(opts.get("chunked")) and not is_chunked(path))

@@ -14,6 +14,8 @@ import zlib
 
 import numpy as np
 
+from .names import canonical
+
 
 def stable_hash(text: str) -> int:
     """A hash of ``text`` that is the same in every process and on every run."""
@@ -21,8 +23,9 @@ def stable_hash(text: str) -> int:
 
 
 def fold_rng(seed: int, dataset: str, repetition: int, *more: int) -> np.random.Generator:
-    """The generator for one data set and repetition (and, with ``more``, one fold or purpose)."""
-    return np.random.default_rng([int(seed), stable_hash(dataset), int(repetition),
+    """The generator for one data set and repetition (and, with ``more``, one fold or purpose);
+    an alias of a data set (:mod:`.names`) gets its canonical name's."""
+    return np.random.default_rng([int(seed), stable_hash(canonical(dataset)), int(repetition),
                                   *map(int, more)])
 
 

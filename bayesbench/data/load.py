@@ -8,6 +8,7 @@ from typing import Iterable
 from ..errors import DataError
 from .dataset import Dataset
 from .formats import WHOLE_SUFFIXES, format_of
+from .names import names_of
 
 
 def load_dataset(path, class_attribute: str | None = None, *,
@@ -92,14 +93,17 @@ def find_dataset(name: str, search_dirs: Iterable) -> Path | None:
     """The first file called ``name`` or ``name`` plus a data extension in ``search_dirs``.
 
     Directories are searched in order; within one, the exact name wins, then
-    ``.arff``, ``.csv``, ``.libsvm`` and ``.svm``. Returns None when none exists.
+    ``.arff``, ``.csv``, ``.libsvm`` and ``.svm``; a data set with aliases (:mod:`.names`)
+    is looked for under each of its names, the canonical one first, so that every name of
+    it finds the same file. Returns None when none exists.
     """
     for directory in search_dirs:
         directory = Path(directory)
-        for candidate in (name, *(name + suffix for suffix in WHOLE_SUFFIXES)):
-            path = directory / candidate
-            if path.is_file():
-                return path
+        for known in names_of(name):
+            for candidate in (known, *(known + suffix for suffix in WHOLE_SUFFIXES)):
+                path = directory / candidate
+                if path.is_file():
+                    return path
     return None
 
 

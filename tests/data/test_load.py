@@ -10,6 +10,7 @@ import pytest
 from bayesbench.data import (DATA_ENV, bundled_dir, checkout_dir, describe_dataset, find_dataset,
                              list_datasets, load_dataset, locate_dataset, search_dirs,
                              search_path)
+from bayesbench.data.names import canonical
 from bayesbench.errors import DataError
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -100,7 +101,8 @@ def test_load_dataset_takes_a_name_when_no_such_file_exists(tmp_path, no_env, mo
 
 
 def test_locate_dataset(tmp_path, no_env):
-    assert locate_dataset("vote") == bundled_dir() / "vote.arff"
+    # An alias finds its canonical data set's file (the checkout's, which comes first).
+    assert locate_dataset("vote") == ROOT / "datasets" / "house-votes-84.arff"
     assert locate_dataset("car") == ROOT / "datasets" / "car.arff"
     with pytest.raises(DataError, match="no such file") as info:
         locate_dataset(tmp_path / "absent.arff")
@@ -135,7 +137,9 @@ def test_list_datasets_agrees_with_the_readme(datasets_readme, no_env):
     assert set(entries) == set(expected)
     for name, (where, row) in expected.items():
         entry = entries[name]
-        assert (entry.origin, entry.path) == (where, DIRS[where] / row["file"]), name
+        # An alias lists the file of its canonical data set (bayesbench/data/names.py).
+        where, file = expected[canonical(name)][0], expected[canonical(name)][1]["file"]
+        assert (entry.origin, entry.path) == (where, DIRS[where] / file), name
         c = entry.counts
         assert (c.n_rows, c.n_attributes, c.n_numeric, c.n_nominal, c.class_attribute) == (
             int(row["rows"]), int(row["atts"]), int(row["num"]), int(row["nom"]), row["cls"])
@@ -144,7 +148,9 @@ def test_list_datasets_agrees_with_the_readme(datasets_readme, no_env):
         assert (c.missing_cells, c.missing_rows) == (
             (0, 0) if row["missing"] == "no" else (int(row["cells"]), int(row["mrows"]))), name
     hidden = {name: [p.name for p in e.hidden] for name, e in entries.items() if e.hidden}
-    assert hidden == {"iris": ["iris.arff"], "glass": ["glass.arff"], "wine": ["wine.csv"]}
+    # vote: the bundled copy, hidden by the checkout's house-votes-84.arff (its canonical name)
+    assert hidden == {"iris": ["iris.arff"], "glass": ["glass.arff"], "wine": ["wine.csv"],
+                      "vote": ["vote.arff"]}
     assert all(e.hidden[0].parent == bundled_dir() for e in entries.values() if e.hidden)
 
 

@@ -36,6 +36,7 @@ same parents) once.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from numbers import Integral
 
 import numpy as np
@@ -135,11 +136,16 @@ def _sampled_order(mi: np.ndarray, rng) -> list[int]:
     return order + rest
 
 
+@dataclass(frozen=True, eq=False)
 class _Member:
-    """One SKDB: its order, its parents (strongest first) and its chosen ``(s, k)``."""
+    """One SKDB: its order, its parents (strongest first), its chosen ``(s, k)`` and the
+    leave-one-out loss of every ``(s, k)``."""
 
-    def __init__(self, order, parents, s, k, losses):
-        self.order, self.parents, self.s, self.k, self.losses = order, parents, s, k, losses
+    order: list
+    parents: dict
+    s: int
+    k: int
+    losses: np.ndarray
 
     def nodes(self):
         """``(attribute, parents)`` of the chosen sub-model."""
