@@ -250,11 +250,26 @@ def read_arff(path, class_attribute: str | None = None, *, engine: str = "c") ->
     return assemble(path.stem, attributes, columns, class_attribute, path, notes)
 
 
+_NAMED_ESCAPES = {"\\": "\\\\", "'": "\\'", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _escaped(ch: str) -> str:
+    """``ch`` as it stands inside quotes: a backslash escape for a quote, a backslash, a line
+    break or any other character that is not printable (a vertical tab, U+2028 and NUL
+    would break the line or the file), which the readers decode back."""
+    if ch in _NAMED_ESCAPES:
+        return _NAMED_ESCAPES[ch]
+    if not ch.isprintable() and ch != " " and ord(ch) <= 0xFFFF:
+        return f"\\u{ord(ch):04x}"
+    return ch
+
+
 def _quote(text: str) -> str:
-    """Quote an ARFF name or value when Weka's tokenizer needs it."""
-    if text == "" or text == "?" or re.search(r"""[\s,'"{}%\\()\[\]]""", text):
-        escaped = text.replace("\\", "\\\\").replace("'", "\\'")
-        return f"'{escaped}'"
+    """Quote an ARFF name or value when Weka's tokenizer needs it, escaping what a quoted
+    value cannot hold as it is (:func:`_escaped`)."""
+    if text == "" or text == "?" or re.search(r"""[\s,'"{}%\\()\[\]]""", text) or \
+            not text.isprintable():
+        return "'" + "".join(_escaped(ch) for ch in text) + "'"
     return text
 
 

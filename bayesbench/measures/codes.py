@@ -44,20 +44,26 @@ class TableTooLarge(ClassifierError):
     the ``X`` given to ``fit``); :meth:`name_attributes` puts their names in the message.
     """
 
-    def __init__(self, shape: Sequence[int], attributes: Sequence[int], limit: int):
+    def __init__(self, shape: Sequence[int], attributes: Sequence[int], limit: int,
+                 what: str | None = None):
         self.shape = tuple(int(s) for s in shape)
         self.attributes = tuple(int(a) for a in attributes)
         self.limit = limit
+        self.what = what  # said instead of the attributes: a table over all of them
         self.names = None
         super().__init__(self._message())
 
     def name_attributes(self, names) -> None:
         """Name the attributes in the message, ``names`` being the columns of ``X``."""
-        if self.names is None and names is not None:
+        if self.names is None and names is not None and self.what is None:
             self.names = [str(names[a]) for a in self.attributes]
             self.args = (self._message(),)
 
     def _message(self) -> str:
+        if self.what is not None:
+            sizes = " x ".join(f"{s:,}" for s in self.shape)
+            return (f"the tables of {self.what} would have {math.prod(self.shape):,} cells "
+                    f"({sizes}), over the limit of {self.limit:,} (max_table_cells)")
         if self.names is not None:
             which = ", ".join(f"'{n[:40]}'" for n in self.names)
         else:
@@ -70,6 +76,27 @@ class TableTooLarge(ClassifierError):
 def current_table_limit() -> int:
     """The most cells a table of counts may have here (:func:`table_limit`)."""
     return _LIMIT.get()
+
+
+def check_all_pairs(widths: Sequence[int], n_classes: int, *, square: bool) -> None:
+    """Raise :class:`TableTooLarge` if the tables of every pair of attributes (of ``widths``
+    values each) hold more cells in all than the limit: one ``(n_classes, R, R)`` table of
+    all of them (``square``, AODE's), or the sum of the pairs' tables (TAN's and kDB's
+    weights), each of which alone may be small. Counted from the cardinalities, in Python
+    integers, before anything is counted."""
+    widths = [int(w) for w in widths]
+    if len(widths) >= 2:  # the largest pair first: a refusal that names its two attributes
+        i, j = sorted(sorted(range(len(widths)), key=lambda a: -widths[a])[:2])
+        check_table_size((widths[i], widths[j], n_classes), (i, j))
+    total = sum(widths)
+    if square:
+        shape = (n_classes, total, total)
+    else:
+        shape = (n_classes, (total * total - sum(w * w for w in widths)) // 2)
+    limit = _LIMIT.get()
+    if math.prod(shape) > limit:
+        raise TableTooLarge(shape, (), limit, what=f"all pairs of the {len(widths):,} "
+                                                   f"attributes ({total:,} values)")
 
 
 def check_table_size(shape: Sequence[int], attributes: Sequence[int]) -> None:

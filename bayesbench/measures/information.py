@@ -24,8 +24,8 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
-from .codes import (check_table_size, clean_columns, code_dtype, compact_codes,
-                       current_table_limit)
+from .codes import (check_all_pairs, check_table_size, clean_columns, code_dtype,
+                    compact_codes, current_table_limit)
 
 
 def _slotted_columns(X, cards):
@@ -53,6 +53,7 @@ def pair_counts(X: np.ndarray, y: np.ndarray, cards: Sequence[int],
     Counted as :func:`pair_count_matrix` counts (a block of attributes at a time) when
     the attributes have few values (:func:`gram_pays`), else one ``bincount`` per pair.
     """
+    check_all_pairs(_pair_widths(X, cards), n_classes, square=False)
     if gram_pays(cards):
         _check_pair_tables(X, cards, n_classes)
         starts = value_offsets(cards)
@@ -109,6 +110,7 @@ def pair_count_matrix(X: np.ndarray, y: np.ndarray, cards: Sequence[int],
     attributes have many values the one-hot product costs more than it saves
     (:func:`gram_pays`), and the blocks come from :func:`pair_counts` instead.
     """
+    check_all_pairs(cards, n_classes, square=True)  # `out` below: the pairs' tables at once
     _check_pair_tables(X, cards, n_classes)
     starts = value_offsets(cards)
     out = np.zeros((n_classes, starts[-1], starts[-1]))
@@ -150,12 +152,17 @@ def gram_pays(cards: Sequence[int]) -> bool:
     return len(cards) > 1 and int(np.sum(cards)) <= GRAM_MAX_WIDTH * len(cards)
 
 
+def _pair_widths(X, cards) -> np.ndarray:
+    """Each attribute's values in a pair's table: its cardinality, plus one slot for a
+    missing or unknown value when it has one."""
+    cards = np.asarray(cards, dtype=np.int64)
+    return cards + ~clean_columns(np.asarray(X), cards)
+
+
 def _check_pair_tables(X, cards, n_classes):
     """:func:`~.codes.check_table_size` of every pair's table, first pair over the limit
     in pair order, before anything is allocated (as :func:`_bincount_pairs` checks them)."""
-    X = np.asarray(X)
-    cards = np.asarray(cards, dtype=np.int64)
-    widths = cards + ~clean_columns(X, cards)
+    widths = _pair_widths(X, cards)
     cells = np.triu(np.outer(widths.astype(float), widths.astype(float)) * n_classes, k=1)
     # Float products only find the pairs near the limit; those are checked exactly.
     for i, j in zip(*np.nonzero(cells > 0.5 * current_table_limit())):

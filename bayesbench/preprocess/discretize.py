@@ -127,7 +127,11 @@ def _mdl_accepts(prior: np.ndarray, left: np.ndarray, right: np.ndarray,
     prior_entropy = _entropy(prior)
     gain = prior_entropy - split_entropy
     k, k1, k2 = (int((v > 0).sum()) for v in (prior, left, right))
-    delta = (math.log(3.0 ** k - 2) / _LN2
+    try:
+        log_3k = math.log(3.0 ** k - 2)
+    except OverflowError:  # beyond 646 classes Java's Math.pow(3, k) is infinite, as in Weka
+        log_3k = math.inf  # an infinite cost: no split is accepted
+    delta = (log_3k / _LN2
              - (k * prior_entropy - k2 * _entropy(right) - k1 * _entropy(left)))
     return gain > (math.log(n - 1) / _LN2 + delta) / n
 

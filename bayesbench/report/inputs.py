@@ -101,7 +101,8 @@ def _check_fields(path: Path) -> None:
 
 def _read_scores(path: Path, metric: str | None) -> ScoreTable:
     try:
-        header = [str(h).strip() for h in pd.read_csv(path, header=None, nrows=1).iloc[0]]
+        header = [str(h).strip() for h in pd.read_csv(path, header=None, nrows=1, dtype=str,
+                                                      keep_default_na=False).iloc[0]]
     except (OSError, ValueError, pd.errors.ParserError) as exc:
         raise StatsError(f"{path}: cannot read a CSV table of scores ({exc})") from None
     # pandas renames a repeated column to 'A.1' without a word; two columns of one name are
@@ -135,13 +136,14 @@ def _numbers(path: Path, values: pd.Series, where) -> pd.Series:
 
 
 def _wide_table(path: Path) -> pd.DataFrame:
-    table = pd.read_csv(path, index_col=0)
+    # As text: a data set or classifier named 'NA' or 'None' is a name, not a missing value.
+    table = pd.read_csv(path, index_col=0, dtype=str, keep_default_na=False)
     if table.shape[1] < 1 or table.shape[0] < 1:
         raise StatsError(f"{path}: expected a header row and one row per data set, "
                          f"with the data set name first and one column per classifier")
     for column in table.columns:
-        table[column] = _numbers(path, table[column],
-                                 lambda ds, c=column: f"column '{c}', data set '{ds}'")
+        cells = table[column].mask(table[column].str.strip().str.lower().isin(_MISSING))
+        table[column] = _numbers(path, cells, lambda ds, c=column: f"column '{c}', data set '{ds}'")
     if table.index.has_duplicates:
         raise StatsError(f"{path}: data set '{table.index[table.index.duplicated()][0]}' appears twice")
     return table

@@ -30,7 +30,9 @@ cannot disagree. docs/results.md documents every column.
 """
 from __future__ import annotations
 
+import hashlib
 import importlib.util
+import re
 from collections import defaultdict
 from pathlib import Path
 from typing import NamedTuple
@@ -39,7 +41,7 @@ import numpy as np
 
 from ..data.chunks import is_chunked
 from ..errors import BayesbenchError
-from ..evaluation.metrics import (LOWER_IS_BETTER, MODEL_SCORES, PROBABILITY_METRICS,
+from ..evaluation.metrics import (LOWER_IS_BETTER, METRIC_NAMES, MODEL_SCORES, PROBABILITY_METRICS,
                                   confusion_scores, needs_pooling, per_class_metric,
                                   record_metric, title)
 from ..evaluation.store import records_to_frame, run_names
@@ -315,11 +317,20 @@ def _metric_caption(metric: str, cv, datasets, small, hashed=()) -> str:
 
 
 def file_stem(metric: str) -> str:
-    """A file name for a metric's table: ``f1[M]`` -> ``f1_M`` (brackets upset shells)."""
+    """A file name for a metric's table: ``f1[M]`` -> ``f1_M`` (brackets upset shells).
+
+    Unique and stable: a class label with other characters than letters, digits and
+    ``._+-`` has them replaced by ``_`` and the name's hash appended (``f1[a/b]`` and
+    ``f1[a b]`` would both be ``f1_a_b``, and the last written would win), as does a stem
+    that is another metric's name (``f1[macro]`` is not ``f1_macro``)."""
     per_class = per_class_metric(metric)
     if per_class is None:
         return metric
-    return "_".join(per_class).replace("/", "_").replace(" ", "_")
+    stem = "_".join(per_class)
+    safe = re.sub(r"[^A-Za-z0-9._+-]", "_", stem)
+    if safe == stem and stem not in METRIC_NAMES:
+        return stem
+    return f"{safe}-{hashlib.sha256(metric.encode()).hexdigest()[:8]}"
 
 
 def _hashed(experiment: Experiment) -> list[str]:

@@ -4,6 +4,8 @@ from datetime import datetime, timedelta, timezone
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bayesbench.data import MISSING, load_dataset, write_arff
 from bayesbench.errors import DataError
@@ -321,3 +323,33 @@ def test_the_c_reader_is_given_one_block_at_a_time_never_the_whole_file(tmp_path
     ds = arff_format.read_arff(path)
     assert ds.n_rows == 20000 and max(seen) <= 4096 and sum(seen) == 20000 * 4
     assert ds.columns[0].dtype == np.int8  # coded at once into the compact type
+
+
+# ------------------------------------------- the writer quotes what the reader accepts (issue 25)
+
+_TEXTS = st.text(st.characters(blacklist_categories=("Cs",)), min_size=1, max_size=8)
+
+
+@settings(max_examples=80, deadline=None, derandomize=True, database=None)
+@given(names=st.lists(_TEXTS, min_size=2, max_size=2, unique=True),
+       values=st.lists(_TEXTS, min_size=2, max_size=4, unique=True),
+       classes=st.lists(st.text("xyz \n'\",%{}\\\u2028\x0b", min_size=1, max_size=4),
+                        min_size=2, max_size=3, unique=True))
+def test_write_arff_reads_back_whatever_names_and_values(tmp_path_factory, names, values,
+                                                         classes):
+    """discretize -o and write_arff wrote values with line breaks or quotes they could not
+    read back."""
+    from bayesbench.data.dataset import Attribute, Dataset
+
+    n = 6
+    ds = Dataset("r", [Attribute(names[0], "nominal", tuple(values))],
+                 [np.arange(n) % len(values) - (np.arange(n) == 0)],  # one value missing
+                 Attribute(names[1], "nominal", tuple(classes)), np.arange(n) % len(classes))
+    path = tmp_path_factory.mktemp("w") / "t.arff"
+    write_arff(ds, path)
+    back = load_dataset(path)
+    assert back.attribute_names == [names[0]] and back.target.name == names[1]
+    assert back.attributes[0].categories == tuple(values)
+    assert back.class_names == tuple(classes)
+    np.testing.assert_array_equal(back.columns[0], ds.columns[0])
+    np.testing.assert_array_equal(back.y, ds.y)

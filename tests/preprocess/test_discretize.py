@@ -347,3 +347,21 @@ def test_a_chunked_data_set_takes_only_the_methods_it_can_count(uci_dir, tmp_pat
     with pytest.raises(DataError, match=r"p0\.csv: attribute 'sepallength': numeric column "
                                         r"without cut points"):
         next(chunks(source, 0))
+
+
+def test_mdl_with_more_classes_than_a_float_power_of_three_holds_is_wekas(tmp_path):
+    """A 1,000-class data set ended in OverflowError (3.0 ** k): Weka's Math.pow(3, k) is
+    infinite there, so its MDL test accepts no split; Weka itself is the reference."""
+    import subprocess
+
+    path = tmp_path / "many.csv"
+    x = [round(i * 0.37 % 5, 3) for i in range(1400)]
+    path.write_text("a,c\n" + "".join(f"{v},k{i % 700}\n" for i, v in enumerate(x)))
+    out = subprocess.run(["java", "-cp", "/usr/share/java/weka.jar",
+                          "weka.filters.supervised.attribute.Discretize", "-R", "first", "-c",
+                          "last", "-i", str(path)], capture_output=True, text=True,
+                         check=True).stdout
+    weka_bins = next(line for line in out.splitlines() if line.startswith("@attribute a"))
+    assert weka_bins == "@attribute a {'\\'All\\''}"  # one bin: no cut point
+    ds = load_dataset(path)
+    assert discretize.mdl_cuts(ds.columns[0], ds.y, ds.n_classes).size == 0

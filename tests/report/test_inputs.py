@@ -5,6 +5,8 @@ import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bayesbench.cli import main
 from bayesbench.errors import StatsError
@@ -158,3 +160,23 @@ def test_read_runs_holds_the_records_frame_columns_that_compare_reads(tmp_path, 
     assert (metric in frame) == (metric != "kappa")  # a score no record holds is no column
     pd.testing.assert_frame_equal(frame, reference[list(frame.columns)])
     assert declared == []  # no config.yaml: the data sets in the order found
+
+
+# ------------------------------------------------- names that pandas reads as missing (issue 25)
+
+@settings(max_examples=20, deadline=None, derandomize=True, database=None)
+@given(st.lists(st.sampled_from(["NA", "None", "null", "nan", "N/A", "NaN", "#N/A", "n/a",
+                                 "1.0", "-", "x"]), min_size=2, max_size=5, unique=True))
+def test_a_wide_table_reads_every_name_as_written(tmp_path_factory, names):
+    """A data set named NA was read back as missing by compare."""
+    path = tmp_path_factory.mktemp("na") / "scores.csv"
+    with open(path, "w", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["dataset", *names])
+        for i, name in enumerate(names):
+            w.writerow([name, *[0.5 + 0.01 * ((i + j) % 5) for j in range(len(names))]])
+    with open(path, newline="") as fh:
+        rows = list(csv.reader(fh))
+    result = compare_paths([path])
+    assert list(result.datasets) == [r[0] for r in rows[1:]]
+    assert list(result.classifiers) == rows[0][1:]

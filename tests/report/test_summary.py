@@ -2,6 +2,8 @@
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn import metrics as skm
 
 from helpers import check_summary_csvs
@@ -136,3 +138,23 @@ def test_a_probability_table_names_the_classifiers_without_predict_proba(tmp_pat
     assert "Note" not in (summary / "accuracy.txt").read_text()
     table = pd.read_csv(summary / "log_loss.csv").set_index("classifier")
     assert np.isnan(table.loc["majority", "mean"])
+
+
+# ------------------------------------------- one file per table, names that never collide (issue 25)
+
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
+@given(st.lists(st.text(st.sampled_from("ab_/ .émacro-"), min_size=1, max_size=6),
+                min_size=2, max_size=6, unique=True))
+def test_per_class_tables_get_distinct_stable_file_names(labels):
+    """f1[a/b], f1[a_b] and f1[a b] shared one file name and the last written won."""
+    from bayesbench.report.summary import file_stem
+
+    metrics = [f"f1[{label}]" for label in labels] + ["f1_macro", "accuracy"]
+    stems = [file_stem(m) for m in metrics]
+    assert len(set(stems)) == len(stems)
+    assert stems == [file_stem(m) for m in metrics]  # the same name every run
+    for label, stem in zip(labels, stems):
+        assert "/" not in stem and "[" not in stem and " " not in stem
+        if all(c.isalnum() or c in "._+-" for c in label) and label.isascii() \
+                and f"f1_{label}" != "f1_macro":
+            assert stem == f"f1_{label}"  # a plain label keeps its plain name (f1[M]: f1_M)

@@ -36,7 +36,7 @@ import numpy as np
 from ...errors import ClassifierError
 from .base import fresh_fit
 from ...measures import information
-from ...measures.codes import check_table_size, compact_codes, current_table_limit
+from ...measures.codes import check_all_pairs, compact_codes, current_table_limit
 from .counting import node_counts
 from .structure import Node
 
@@ -51,8 +51,7 @@ def pair_count_matrix(X: np.ndarray, y: np.ndarray, cardinalities: Sequence[int]
     shape ``(n_classes, R, R)``: :func:`~bayesbench.measures.information.pair_count_matrix` (all pairs as one-hot
     Gram matrices, exact in float64), as integers that add and subtract exactly."""
     cards = np.asarray(cardinalities, dtype=np.int64)
-    R = int(cards.sum())
-    check_table_size((n_classes, R, R), range(cards.size))
+    check_all_pairs(cards, n_classes, square=True)
     X = compact_codes(np.asarray(X), cards)
     return information.pair_count_matrix(X, np.asarray(y, dtype=np.int64), cards,
                                          n_classes).astype(np.int64)
@@ -161,7 +160,7 @@ class Statistics:
               attribute_names: Sequence[str] | None = None) -> "Statistics":
         """The statistics of no rows (the start of a sum over chunks)."""
         R = int(sum(int(c) for c in cardinalities))
-        check_table_size((n_classes, R, R), range(len(cardinalities)))
+        check_all_pairs(cardinalities, n_classes, square=True)
         return cls(cardinalities, n_classes, np.zeros(n_classes, dtype=np.int64),
                    np.zeros((n_classes, R, R), dtype=np.int64), attribute_names)
 

@@ -65,6 +65,19 @@ def class_moments(X: np.ndarray, codes: np.ndarray, n_classes: int, *, covarianc
     return counts, means, second
 
 
+#: Values up to this size are used as they are: their squares summed over many rows stay
+#: far below float64's largest number (1.8e308).
+_LARGEST_UNSCALED = 2.0 ** 400
+
+
+def overflow_scale(X: np.ndarray) -> float:
+    """A power of two that brings ``X`` within [-1, 1] when its values are so large (near
+    1e308) that their squares would overflow to inf, else 1: a power of two scales every
+    value exactly, so the posterior is that of the unscaled values."""
+    largest = float(np.abs(X).max()) if X.size else 0.0
+    return 1.0 if largest <= _LARGEST_UNSCALED else 2.0 ** -np.frexp(largest)[1]
+
+
 def smoothing_epsilon(X: np.ndarray, var_smoothing: float) -> float:
     """scikit-learn's variance floor: ``var_smoothing`` times the largest attribute variance."""
     return float(var_smoothing) * float(np.var(X, axis=0).max())
@@ -165,8 +178,13 @@ class GaussianNB(ContinuousClassifier):
     ----------
     classes_, class_count_, class_prior_ : ndarray of shape (n_classes,)
     theta_, var_ : ndarray of shape (n_classes, n_features)
-        Class means and smoothed variances (0 and 1 for a class absent from training).
+        Class means and smoothed variances (0 and 1 for a class absent from training), of
+        the values times ``scale_``.
     epsilon_ : float
+    scale_ : float
+        1, or for values beyond 2^400 the power of two (:func:`overflow_scale`) they are
+        multiplied by, so that no square overflows (values near 1e308 gave 0.5 for
+        every class, with RuntimeWarnings).
     """
 
     _parameter_constraints = {"var_smoothing": VAR_SMOOTHING}
@@ -177,6 +195,8 @@ class GaussianNB(ContinuousClassifier):
     @fresh_fit
     def fit(self, X, y, *, cardinalities=None, n_classes: int | None = None):
         X, codes = start_continuous_fit(self, X, y, n_classes)
+        self.scale_ = overflow_scale(X)
+        X = X * self.scale_
         counts, self.theta_, var = class_moments(X, codes, len(self.classes_), covariance=False)
         self._set_priors(counts)
         self.epsilon_ = smoothing_epsilon(X, self.var_smoothing)
@@ -185,11 +205,13 @@ class GaussianNB(ContinuousClassifier):
         return self
 
     def _joint_log_likelihood(self, X) -> np.ndarray:
-        X = self._validate_predict(X)
+        X = self._validate_predict(X) * self.scale_
         jll = np.empty((X.shape[0], len(self.classes_)))
+        # the density of x is that of x * scale_ times scale_ per attribute
+        jacobian = X.shape[1] * np.log(self.scale_)
         for c in range(len(self.classes_)):
             var = self.var_[c]
-            jll[:, c] = (self._log_prior[c] - 0.5 * np.sum(np.log(2.0 * np.pi * var))
+            jll[:, c] = (self._log_prior[c] + jacobian - 0.5 * np.sum(np.log(2.0 * np.pi * var))
                          - 0.5 * np.sum((X - self.theta_[c]) ** 2 / var, axis=1))
         return jll
 

@@ -6,6 +6,8 @@ real UCI data, and a small example worked out by hand.
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.base import clone
 from sklearn.discriminant_analysis import QuadraticDiscriminantAnalysis
 from sklearn.naive_bayes import GaussianNB as SkGaussianNB
@@ -183,3 +185,25 @@ def test_bad_input_is_a_clear_error(cls):
     constant = "(zero variance in|covariance of) class '0'.*var_smoothing"
     with pytest.raises(ClassifierError, match=constant):
         cls().fit(np.ones((4, 2)), y)
+
+
+# --------------------------------------------------- values near 1e308 (issue 25, class 7)
+
+@settings(max_examples=25, deadline=None, derandomize=True, database=None)
+@given(exponent=st.integers(0, 1018), seed=st.integers(0, 50))
+def test_gaussian_nb_of_huge_values_is_scikit_learns_of_the_same_values_scaled_down(exponent,
+                                                                                    seed):
+    """Values near 1e308 overflowed to 0.5 for every class, with RuntimeWarnings: the
+    posterior of x * 2^e is that of x (a power of two scales exactly), as scikit-learn
+    computes it on x."""
+    import warnings
+
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(30, 3)) + np.repeat([[0.0], [1.5]], 15, axis=0)
+    y = np.repeat([0, 1], 15)
+    big = X * 2.0 ** exponent
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no overflow, no invalid value
+        got = GaussianNB().fit(big, y).predict_proba(big)
+    want = SkGaussianNB().fit(X, y).predict_proba(X)
+    np.testing.assert_allclose(got, want, rtol=1e-7, atol=1e-12)
