@@ -214,23 +214,23 @@ def test_the_runners_learners_share_one_compact_code_matrix_per_fold(uci_dir, tm
     monkeypatch.setattr(execute, "fit_predict", lambda clf, X, y, X_test, **kw: given.append(
         (X, X_test, kw["feature_names"])) or original(clf, X, y, X_test, **kw))
     cfg = small_config(uci_dir, tmp_path, datasets=["house-votes-84"], cv={"folds": 3},
-                       classifiers=["bsej", "kdb", "nb", "tan",
+                       classifiers=["bsej", "fss", "kdb", "nb", "tan",
                                     {"name": "nb", "input": "onehot", "label": "nb1h"}])
     [job] = with_statistics([plan(cfg.experiment).jobs[0]])
     records = run_fold(job)
-    assert [r["status"] for r in records] == ["ok"] * 5
+    assert [r["status"] for r in records] == ["ok"] * 6
     votes = load_dataset(uci_dir / "house-votes-84.arff")
-    (bsej_X, bsej_test, names), (kdb_X, kdb_test, _) = given[:2]
+    (bsej_X, bsej_test, names), (fss_X, fss_test, _) = given[:2]
     # The same int8 column-major matrices, no DataFrame, no copy; names beside them.
-    assert kdb_X.base is bsej_X.base and kdb_test.base is bsej_test.base
+    assert fss_X.base is bsej_X.base and fss_test.base is bsej_test.base
     assert bsej_X.dtype == np.int8 and bsej_X.flags.f_contiguous
     np.testing.assert_array_equal(bsej_X, votes.codes()[job.train])
     assert names == votes.attribute_names
-    # nb and tan are fitted from the counts: no training matrix at all.
-    assert [X is None for X, _, _ in given[2:4]] == [True, True]
+    # kdb (k = 2), nb and tan are fitted from the counts: no training matrix at all.
+    assert [X is None for X, _, _ in given[2:5]] == [True, True, True]
     assert given[2][1].base is bsej_test.base
-    onehot_names = given[4][2]
-    assert given[4][0].dtype == np.float64 and onehot_names[0].startswith(names[0] + "=")
+    onehot_names = given[5][2]
+    assert given[5][0].dtype == np.float64 and onehot_names[0].startswith(names[0] + "=")
 
 
 def test_a_continuous_learner_given_arrays_scores_as_fitted_on_a_dataframe(uci_dir, tmp_path):

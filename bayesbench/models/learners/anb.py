@@ -6,7 +6,7 @@ A subclass only learns a structure (``_learn_structure``); fitting the tables
 from __future__ import annotations
 
 from dataclasses import replace
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 
@@ -18,9 +18,8 @@ from ..core.input_checks import check_discrete_predict_X, start_discrete_fit
 from ..core.scores import ModelScores
 from ..core.sufficient import StatisticsLearner, StatisticsNotSufficient
 from ..core.structure import Structure
-from ..core.constraints import Interval, StrOptions
-from ..parameters.estimators import ESTIMATOR_CONSTRAINT, class_log_prior, node_tables
-from ..parameters.hdp import TYINGS
+from ..core.constraints import Interval
+from ..parameters.estimators import class_log_prior, node_tables
 from ..parameters.weighting import WEIGHTS_CONSTRAINT, learn_weights
 
 
@@ -78,11 +77,7 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
 
     input_kind = "discrete"
     _parameter_constraints = {"alpha": [Interval(Real, 0, None, closed="left")],
-                              "weights": WEIGHTS_CONSTRAINT,
-                              "estimator": ESTIMATOR_CONSTRAINT,
-                              "iterations": [Interval(Integral, 1, None, closed="left")],
-                              "tying": [StrOptions(set(TYINGS))],
-                              "hdp_seed": [Interval(Integral, 0, None, closed="left")]}
+                              "weights": WEIGHTS_CONSTRAINT}
     # For subclasses whose __init__ does not take ``weights``: they learn no weights; nor
     # ``estimator`` and its settings: additive smoothing with ``alpha``.
     weights = None

@@ -142,7 +142,8 @@ class ANDE(AODE):
     def _averaged_log_likelihood(self, X) -> np.ndarray:
         if self.subsumption is not None:
             X = self._resolve_subsumption(X)
-        if int(self.n) == 1:
+        if int(self.n) == 1 or len(self.layout_.pairs) == 0:
+            # A1DE, or fewer than two attributes: no pair to average over (A1DE's fallback).
             return super()._averaged_log_likelihood(X)
         n, k = X.shape[0], len(self.classes_)
         jll = np.empty((n, k))

@@ -13,6 +13,7 @@ import numpy as np
 from .anb import StatisticsANB
 from ...measures.information import (cmi_from_counts, conditional_mutual_information_matrix,
                           mutual_information_with_class)
+from ..parameters.estimators import ESTIMATOR_PARAMETERS
 from ..core.structure import Structure
 from ..core.constraints import Interval
 from ...measures.ties import tie_safe
@@ -75,7 +76,7 @@ class KDB(StatisticsANB):
         ``info`` holds ``"order"``, ``"mi_class"`` and ``"cmi"``.
     """
 
-    _parameter_constraints = {**StatisticsANB._parameter_constraints,
+    _parameter_constraints = {**StatisticsANB._parameter_constraints, **ESTIMATOR_PARAMETERS,
                               "k": [Interval(Integral, 0, None, closed="left")]}
 
     def __init__(self, *, alpha: float = 1.0, k: int = 2, weights=None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from .anb import AugmentedNaiveBayes, StatisticsANB
 from ..core.constraints import StrOptions
 from ..core.counting import log_table, unseen_log_prob
+from ..parameters.estimators import ESTIMATOR_PARAMETERS
 from ..core.structure import Structure
 
 
@@ -40,7 +41,8 @@ class NaiveBayes(StatisticsANB):
     """
 
     # "boolean": a string such as "no" is truthy and would silently mean log=True.
-    _parameter_constraints = {**AugmentedNaiveBayes._parameter_constraints, "log": ["boolean"],
+    _parameter_constraints = {**AugmentedNaiveBayes._parameter_constraints, **ESTIMATOR_PARAMETERS,
+                              "log": ["boolean"],
                               "width": [StrOptions({"values", "classes"})]}
 
     def __init__(self, *, alpha: float = 1.0, log: bool = True, weights=None,

@@ -70,8 +70,12 @@ class OneHotNaiveBayes(StructureLearner, BaseClassifier):
         out = np.tile(self.class_log_prior_, (X.shape[0], 1))
         for i, (on, off) in enumerate(zip(self.on_, self.off_)):
             seen = X[:, i] >= 0
-            # Every column of the attribute is off but the row's own value's.
-            values = np.clip(X[:, i], 0, None)
-            row = off.sum(axis=1)[None, :] + (on[:, values] - off[:, values]).T
+            # Every column of the attribute is off but the row's own value's; a value beyond
+            # the cardinality has no column, as a value never seen in training has none.
+            known = seen & (X[:, i] < on.shape[1])
+            values = np.where(known, X[:, i], 0)
+            delta = (on[:, values] - off[:, values]).T
+            delta[~known] = 0.0
+            row = off.sum(axis=1)[None, :] + delta
             out[seen] += row[seen]
         return out

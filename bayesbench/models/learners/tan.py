@@ -16,6 +16,7 @@ from .anb import AugmentedNaiveBayes, StatisticsANB
 from ...measures.information import (conditional_mutual_information_matrix,
                           ddr_from_counts, ddr_information_matrix)
 from ...measures.likelihood_scores import ARC_SCORES, arc_gain, arc_score_matrix
+from ..parameters.estimators import ESTIMATOR_PARAMETERS
 from ..core.structure import Structure
 from ..core.constraints import Interval, StrOptions, parameter_error
 from ...measures.ties import TIE_DECIMALS
@@ -124,7 +125,7 @@ class TAN(StatisticsANB):
         undirected edges in the order Kruskal added them) and ``"root"``.
     """
 
-    _parameter_constraints = {**AugmentedNaiveBayes._parameter_constraints,
+    _parameter_constraints = {**AugmentedNaiveBayes._parameter_constraints, **ESTIMATOR_PARAMETERS,
                               "root": [Interval(Integral, 0, None, closed="left")],
                               "criterion": [StrOptions({"cmi", *ARC_SCORES})]}
 
@@ -196,10 +197,10 @@ class DDRTAN(TAN):
     :func:`~bayesbench.measures.information.ddr_from_counts`).
     """
 
-    # No ``criterion``: the edge weight is always the ddr measure.
+    # No ``criterion``: the edge weight is always the ddr measure; no estimator choice.
     _parameter_constraints = {name: constraint
                               for name, constraint in TAN._parameter_constraints.items()
-                              if name != "criterion"}
+                              if name != "criterion" and name not in ESTIMATOR_PARAMETERS}
 
     def __init__(self, *, alpha: float = 1.0, root: int = 0, weights=None):
         self.alpha = alpha

@@ -15,17 +15,23 @@ of a row that occurs (a parent configuration never seen backs off to its parent'
 """
 from __future__ import annotations
 
+from numbers import Integral
 from typing import Sequence
 
 import numpy as np
 
-from ..core.constraints import StrOptions
+from ..core.constraints import Interval, StrOptions
 from ..core.prefix_counts import PrefixCounts
-from .hdp import hdp_estimates
+from .hdp import TYINGS, hdp_estimates
 
 #: The estimator choice of every learner that has one (declared here once).
 ESTIMATORS = ("laplace", "m", "hdp")
 ESTIMATOR_CONSTRAINT = [StrOptions(set(ESTIMATORS))]
+#: The estimator choice and its settings, declared once for every learner that takes them.
+ESTIMATOR_PARAMETERS = {"estimator": ESTIMATOR_CONSTRAINT,
+                        "iterations": [Interval(Integral, 1, None, closed="left")],
+                        "tying": [StrOptions(set(TYINGS))],
+                        "hdp_seed": [Interval(Integral, 0, None, closed="left")]}
 #: The m of the m-estimates, the authors' ``SUtils.m_MEsti``.
 M = 1.0
 
