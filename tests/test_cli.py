@@ -441,8 +441,10 @@ def test_cli_run_prints_the_accuracy_table(uci_dir, tmp_path, monkeypatch):
     assert result.exit_code == 0, result.output
     assert "| lenses" in result.output or "lenses" in result.output
     summary = tmp_path / "results" / "cli" / "summary"
-    # scores.csv always, and warnings.csv whenever a classifier warned, whatever the formats
-    tables = [p for p in summary.iterdir() if p.stem not in ("scores", "warnings")]
+    # scores.csv and arc_frequencies.csv always (tidy data, not tables), and warnings.csv
+    # whenever a classifier warned, whatever the formats
+    tables = [p for p in summary.iterdir()
+              if p.stem not in ("scores", "arc_frequencies", "warnings")]
     assert sorted(p.suffix for p in tables) == [".md"] * len(tables)
     records = read_records(tmp_path / "results" / "cli")
     # Resubstitution: train = test = all 24 examples.
