@@ -30,6 +30,10 @@ from hypothesis import strategies as st
 
 from bayesbench.cli import main
 
+# The corpus tallies its cases across the module's tests, in order (test_the_corpus_was_run_clean
+# comes last): under pytest-xdist a module runs whole on one worker (--dist loadfile, the
+# README's command).
+
 ROOT = Path(__file__).resolve().parents[1]
 IRIS = ROOT / "datasets" / "iris.arff"
 #: Address space allowed to a subprocess case: importing numpy, scipy and pandas takes about

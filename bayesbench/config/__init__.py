@@ -87,69 +87,69 @@ def parse_config(raw, *, base_dir=None, source=None, skip_missing: bool = False)
     directory.
     """
     base_dir = Path(base_dir) if base_dir is not None else Path.cwd()
-    p = Problems()
+    problems = Problems()
     if not isinstance(raw, dict):
         # Nothing else can be checked: one line, not a cascade of "required" keys.
         got = "an empty file" if raw is None else kind_of(raw)
         raise ConfigError([("", f"expected a mapping of keys (name, datasets, classifiers, ...), "
                                 f"got {got}")], path=source)
-    raw = p.mapping(raw, "", TOP_KEYS)
+    raw = problems.mapping(raw, "", TOP_KEYS)
     missing = [] if skip_missing else None
-    experiment, dirs, origins = _experiment(raw, p, base_dir, missing)
-    options = _options(raw, p, dirs, missing or [])
+    experiment, dirs, origins = _experiment(raw, problems, base_dir, missing)
+    options = _options(raw, problems, dirs, missing or [])
     if "published" in raw:
-        options = replace(options, published=_published(raw["published"], p, base_dir))
-    arms = (sections.arms(raw.get("arms"), p, raw.get("preprocess", {}), raw.get("cv", {}))
+        options = replace(options, published=_published(raw["published"], problems, base_dir))
+    arms = (sections.arms(raw.get("arms"), problems, raw.get("preprocess", {}), raw.get("cv", {}))
             if "arms" in raw else [])
     if raw.get("compare") is not None:
         experiment = replace(experiment, compare=sections.compare(
-            raw["compare"], p, [c.label for c in experiment.classifiers], [a for a, _, _ in arms]))
-    chunked_problems(raw, with_arms(experiment, arms), origins, p)
-    _prediction_problems(with_arms(experiment, arms), p)
-    p.raise_any(source)
+            raw["compare"], problems, [c.label for c in experiment.classifiers], [a for a, _, _ in arms]))
+    chunked_problems(raw, with_arms(experiment, arms), origins, problems)
+    _prediction_problems(with_arms(experiment, arms), problems)
+    problems.raise_any(source)
     return Config(with_arms(experiment, arms), options, None if source is None else str(source))
 
 
-def _experiment(raw: dict, p: Problems, base_dir: Path, missing
+def _experiment(raw: dict, problems: Problems, base_dir: Path, missing
                 ) -> tuple[Experiment, list, list]:
     """The experiment the keys describe (without arms and comparison), ``data_dirs``, and
     the index of each classifier's entry in ``classifiers``."""
     name = None
     if "name" not in raw:
-        p.add("name", "required (it names the result directory)")
+        problems.add("name", "required (it names the result directory)")
     else:
-        name = p.typed(raw["name"], "name", str)
+        name = problems.typed(raw["name"], "name", str)
     if name is not None and not sections.NAME.match(name):
-        p.add("name", f"{shown(name)} must be at most 100 letters, digits, '_', '.', '+' or '-' "
+        problems.add("name", f"{shown(name)} must be at most 100 letters, digits, '_', '.', '+' or '-' "
                       "(it names the result directory)")
-    seed = p.typed(raw["seed"], "seed", int, low=0) if "seed" in raw else 0
-    dirs = data_dirs(raw["data_dirs"], p, base_dir) if "data_dirs" in raw else []
-    found = datasets(raw, p, base_dir, dirs, missing)
-    preprocess = sections.preprocess(raw.get("preprocess", {}), p)
-    cv = sections.cv(raw.get("cv", {}), p)
+    seed = problems.typed(raw["seed"], "seed", int, low=0) if "seed" in raw else 0
+    dirs = data_dirs(raw["data_dirs"], problems, base_dir) if "data_dirs" in raw else []
+    found = datasets(raw, problems, base_dir, dirs, missing)
+    preprocess = sections.preprocess(raw.get("preprocess", {}), problems)
+    cv = sections.cv(raw.get("cv", {}), problems)
     origins = []
-    classifiers = sections.classifiers(raw, p, origins)
+    classifiers = sections.classifiers(raw, problems, origins)
     metrics = list(DEFAULT_METRICS)
     if "metrics" in raw:
-        metrics = p.str_list(raw["metrics"], "metrics", METRIC_NAMES, accept=is_metric)
-    kept = {k: p.optional(raw, k, bool) or False for k in ("predictions", "pooled")}
+        metrics = problems.str_list(raw["metrics"], "metrics", METRIC_NAMES, accept=is_metric)
+    kept = {k: problems.optional(raw, k, bool) or False for k in ("predictions", "pooled")}
     return Experiment(name=name, seed=seed, datasets=tuple(found), preprocess=preprocess, cv=cv,
                       classifiers=tuple(classifiers), metrics=tuple(metrics), **kept), dirs, origins
 
 
-def _options(raw: dict, p: Problems, dirs: list, missing: list) -> RunOptions:
+def _options(raw: dict, problems: Problems, dirs: list, missing: list) -> RunOptions:
     """The run options the keys set (the command line may override them)."""
-    formats = p.str_list(raw["format"], "format", FORMATS) if "format" in raw else list(FORMATS)
-    output = p.optional(raw, "output", str)
-    jobs = p.optional(raw, "jobs", int, low=1)
-    max_cells = p.optional(raw, "max_table_cells", int, low=1)
-    max_predictions = p.optional(raw, "max_predictions_bytes", int, low=1)
-    threads = p.optional(raw, "worker_threads", int, low=1)
-    networks = (p.str_list(raw["save_networks"], "save_networks", tuple(NETWORK_FORMATS))
+    formats = problems.str_list(raw["format"], "format", FORMATS) if "format" in raw else list(FORMATS)
+    output = problems.optional(raw, "output", str)
+    jobs = problems.optional(raw, "jobs", int, low=1)
+    max_cells = problems.optional(raw, "max_table_cells", int, low=1)
+    max_predictions = problems.optional(raw, "max_predictions_bytes", int, low=1)
+    threads = problems.optional(raw, "worker_threads", int, low=1)
+    networks = (problems.str_list(raw["save_networks"], "save_networks", tuple(NETWORK_FORMATS))
                 if "save_networks" in raw else [])
-    scheduler = p.optional(raw, "scheduler", str)
+    scheduler = problems.optional(raw, "scheduler", str)
     if scheduler is not None and address_problem(scheduler):
-        p.add("scheduler", address_problem(scheduler))
+        problems.add("scheduler", address_problem(scheduler))
     return RunOptions(
         # An output path is relative to the working directory, not to the config file.
         output=None if output is None else os.path.expanduser(output),
@@ -159,30 +159,30 @@ def _options(raw: dict, p: Problems, dirs: list, missing: list) -> RunOptions:
         save_networks=tuple(networks or ()))
 
 
-def _prediction_problems(experiment: Experiment, p: Problems) -> None:
+def _prediction_problems(experiment: Experiment, problems: Problems) -> None:
     """Kept predictions name each test row by its index in the data file: refused where
     that index is lost (a chunked data set, rows dropped by imputation)."""
     if not experiment.predictions:
         return
     for i, d in enumerate(experiment.datasets):
         if d.chunked or is_chunked(d.path):
-            p.add("predictions", f"not kept for the chunked data set '{d.name}' "
+            problems.add("predictions", f"not kept for the chunked data set '{d.name}' "
                                  f"(datasets[{i}]); leave it out of this run")
     for run in experiment.runs():
         if run.preprocess.impute == "drop":
             where = f"arm '{run.arm}': " if run.arm else ""
-            p.add("predictions", f"{where}impute: drop removes test rows, so they could not be "
+            problems.add("predictions", f"{where}impute: drop removes test rows, so they could not be "
                                  f"matched to the data file's rows; choose another imputation")
 
 
-def _published(value, p: Problems, base_dir: Path) -> str | None:
+def _published(value, problems: Problems, base_dir: Path) -> str | None:
     """The file of a paper's printed numbers (``bayesbench check``), relative to the config."""
-    value = p.typed(value, "published", str)
+    value = problems.typed(value, "published", str)
     if value is None:
         return None
     path = (base_dir / os.path.expanduser(value)).resolve()
     if not path.is_file():
-        p.add("published", f"{shown(value)}: no such file (looked for {path})")
+        problems.add("published", f"{shown(value)}: no such file (looked for {path})")
         return None
     return str(path)
 

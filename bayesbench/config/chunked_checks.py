@@ -25,16 +25,16 @@ def _from_counts(spec) -> bool:
         return True
 
 
-def _split_problems(run: Experiment, raw_cv: dict, at: str, p: Problems, why: str) -> None:
+def _split_problems(run: Experiment, raw_cv: dict, at: str, problems: Problems, why: str) -> None:
     if run.cv.kind != "kfold":
-        p.add(f"{at}cv", f"{run.cv.kind} splits need every row at once; {why} takes k-fold")
+        problems.add(f"{at}cv", f"{run.cv.kind} splits need every row at once; {why} takes k-fold")
     elif raw_cv.get("stratified") is True:
-        p.add(f"{at}cv.stratified", f"{why} deals its folds by a hash of the row index, "
+        problems.add(f"{at}cv.stratified", f"{why} deals its folds by a hash of the row index, "
                                     f"unstratified: leave the key out or write false")
     if run.preprocess.impute != "none":
-        p.add(f"{at}preprocess.impute", f"{why} keeps missing values missing: use none")
+        problems.add(f"{at}preprocess.impute", f"{why} keeps missing values missing: use none")
     if run.preprocess.noise is not None:
-        p.add(f"{at}preprocess.noise", f"{why} takes no noise")
+        problems.add(f"{at}preprocess.noise", f"{why} takes no noise")
 
 
 def _numeric(experiment: Experiment, chunked: list) -> tuple[str, str] | None:
@@ -51,20 +51,20 @@ def _numeric(experiment: Experiment, chunked: list) -> tuple[str, str] | None:
     return None
 
 
-def _discretize_problems(run: Experiment, numeric, at: str, p: Problems) -> None:
+def _discretize_problems(run: Experiment, numeric, at: str, problems: Problems) -> None:
     if numeric is None:
         return
     why, name = numeric
     if run.preprocess.discretize not in CHUNKED_METHODS:
-        p.add(f"{at}preprocess.discretize", f"{why} has a numeric attribute '{name}', which "
+        problems.add(f"{at}preprocess.discretize", f"{why} has a numeric attribute '{name}', which "
                                             f"chunked data discretize by "
                                             f"{' or '.join(CHUNKED_METHODS)}")
     elif run.preprocess.scope != "global":
-        p.add(f"{at}preprocess.scope", f"per-fold discretization is not available for {why}, "
+        problems.add(f"{at}preprocess.scope", f"per-fold discretization is not available for {why}, "
                                        f"whose attribute '{name}' is numeric: write global")
 
 
-def chunked_problems(raw: dict, experiment: Experiment, origins: list, p: Problems) -> None:
+def chunked_problems(raw: dict, experiment: Experiment, origins: list, problems: Problems) -> None:
     """Add a problem for every part of the experiment that a chunked data set refuses;
     ``origins[i]`` is the index in ``classifiers`` of the entry of classifier ``i``."""
     chunked = [i for i, d in enumerate(experiment.datasets) if d.chunked or is_chunked(d.path)]
@@ -74,13 +74,13 @@ def chunked_problems(raw: dict, experiment: Experiment, origins: list, p: Proble
            f"(datasets[{chunked[0]}])")
     for j, metric in enumerate(experiment.metrics):
         if metric in NOT_CHUNKED:
-            p.add(f"metrics[{j}]", f"'{metric}' is not computed for {why} (it cannot be "
+            problems.add(f"metrics[{j}]", f"'{metric}' is not computed for {why} (it cannot be "
                                    f"summed chunk by chunk)")
     if experiment.compare.metric in NOT_CHUNKED:
-        p.add("compare.metric", f"'{experiment.compare.metric}' is not computed for {why}")
+        problems.add("compare.metric", f"'{experiment.compare.metric}' is not computed for {why}")
     for spec, i in zip(experiment.classifiers, origins):
         if not _from_counts(spec):
-            p.add(f"classifiers[{i}]", f"'{spec.label}' is not fitted from counts "
+            problems.add(f"classifiers[{i}]", f"'{spec.label}' is not fitted from counts "
                                        f"(fit_statistics, untuned, codes, no steps), which {why} needs")
     numeric = _numeric(experiment, chunked)
     arms = raw.get("arms") if isinstance(raw.get("arms"), list) else []
@@ -88,5 +88,5 @@ def chunked_problems(raw: dict, experiment: Experiment, origins: list, p: Proble
         own = arms[k] if experiment.arms and k < len(arms) and isinstance(arms[k], dict) else {}
         at = f"arms[{k}]." if experiment.arms and ("cv" in own or "preprocess" in own) else ""
         raw_cv = own.get("cv") if at and isinstance(own.get("cv"), dict) else raw.get("cv")
-        _split_problems(run, raw_cv if isinstance(raw_cv, dict) else {}, at, p, why)
-        _discretize_problems(run, numeric, at, p)
+        _split_problems(run, raw_cv if isinstance(raw_cv, dict) else {}, at, problems, why)
+        _discretize_problems(run, numeric, at, problems)

@@ -24,36 +24,36 @@ def relative(path: str, base_dir: Path) -> Path:
     return (base_dir / path).resolve()
 
 
-def data_dirs(value, p: Problems, base_dir: Path) -> list[str]:
+def data_dirs(value, problems: Problems, base_dir: Path) -> list[str]:
     """The ``data_dirs`` key: directories, each of which must exist."""
     out = []
-    for i, d in enumerate(p.typed(value, "data_dirs", list) or []):
-        if p.typed(d, f"data_dirs[{i}]", str) is not None:
+    for i, d in enumerate(problems.typed(value, "data_dirs", list) or []):
+        if problems.typed(d, f"data_dirs[{i}]", str) is not None:
             resolved = relative(d, base_dir)
             if not resolved.is_dir():
-                p.add(f"data_dirs[{i}]", f"no such directory: {d}")
+                problems.add(f"data_dirs[{i}]", f"no such directory: {d}")
             out.append(str(resolved))
     return out
 
 
-def datasets(raw: dict, p: Problems, base_dir, dirs, missing=None) -> list[DatasetSpec]:
+def datasets(raw: dict, problems: Problems, base_dir, dirs, missing=None) -> list[DatasetSpec]:
     """The data set specs of the ``datasets`` key; with ``missing`` a list, names found
     nowhere go there as ``(name, message)`` instead of being problems."""
-    items = p.required_list(raw, "datasets", "data set names or paths")
+    items = problems.required_list(raw, "datasets", "data set names or paths")
     out, seen = [], {}
     dirs = search_dirs(dirs)
     for i, item in enumerate(items):
-        spec = _dataset(item, f"datasets[{i}]", p, base_dir, dirs, missing)
+        spec = _dataset(item, f"datasets[{i}]", problems, base_dir, dirs, missing)
         if spec is None:
             continue
         if spec.name in seen:
-            p.add(f"datasets[{i}]", f"data set name '{spec.name}' is used twice (also "
+            problems.add(f"datasets[{i}]", f"data set name '{spec.name}' is used twice (also "
                                     f"{seen[spec.name]}); give one a different 'name'")
             continue
         seen[spec.name] = f"datasets[{i}]"
         out.append(spec)
     if missing and not out and items:
-        p.add("datasets", "none of the data sets was found: " +
+        problems.add("datasets", "none of the data sets was found: " +
               "; ".join(message for _, message in missing))
     return out
 
@@ -62,22 +62,22 @@ def datasets(raw: dict, p: Problems, base_dir, dirs, missing=None) -> list[Datas
 DATASET_KEYS = ("path", "name", "class", "attributes", "delimiter", "chunked")
 
 
-def _dataset(item, key, p: Problems, base_dir, dirs, missing) -> DatasetSpec | None:
+def _dataset(item, key, problems: Problems, base_dir, dirs, missing) -> DatasetSpec | None:
     """One entry of ``datasets``: a name or path, or a mapping with ``path`` or ``name``."""
     ref_key, ref, opts = key, item, {}
     if isinstance(item, dict):
-        item = p.mapping(item, key, DATASET_KEYS)
+        item = problems.mapping(item, key, DATASET_KEYS)
         ref = item.get("path", item.get("name"))
         if ref is None:
-            p.add(key, "needs 'path' or 'name'")
+            problems.add(key, "needs 'path' or 'name'")
             return None
         ref_key = join(key, "path" if "path" in item else "name")
-    if p.typed(ref, ref_key, str) is None:
+    if problems.typed(ref, ref_key, str) is None:
         return None
     if isinstance(item, dict):
-        opts = _options(item, key, p)
-    path = _locate(ref, ref_key, p, base_dir, dirs, missing)
-    if path is None or not _chunked_file(path, opts.get("chunked"), key, p):
+        opts = _options(item, key, problems)
+    path = _locate(ref, ref_key, problems, base_dir, dirs, missing)
+    if path is None or not _chunked_file(path, opts.get("chunked"), key, problems):
         return None
     # A directory or glob of files (docs/large-data.md) is named after its directory.
     name = Path(path).stem if not is_chunked(path) else (
@@ -89,100 +89,100 @@ def _dataset(item, key, p: Problems, base_dir, dirs, missing) -> DatasetSpec | N
                        bool(opts.get("chunked")) and not is_chunked(path))
 
 
-def _options(item: dict, key: str, p: Problems) -> dict:
+def _options(item: dict, key: str, problems: Problems) -> dict:
     """The keys of a ``datasets`` mapping besides its path, checked (None: left out)."""
     opts = {}
     if item.get("class") is not None:
-        opts["class"] = p.typed(item["class"], join(key, "class"), str)
+        opts["class"] = problems.typed(item["class"], join(key, "class"), str)
     if "path" in item and "name" in item:
-        opts["label"] = p.typed(item["name"], join(key, "name"), str)
+        opts["label"] = problems.typed(item["name"], join(key, "name"), str)
     if item.get("attributes") is not None:
-        opts["attributes"] = _attribute_list(item["attributes"], join(key, "attributes"), p)
+        opts["attributes"] = _attribute_list(item["attributes"], join(key, "attributes"), problems)
     if item.get("delimiter") is not None:
-        opts["delimiter"] = _delimiter(item["delimiter"], join(key, "delimiter"), p)
+        opts["delimiter"] = _delimiter(item["delimiter"], join(key, "delimiter"), problems)
     if item.get("chunked") is not None:
-        opts["chunked"] = p.typed(item["chunked"], join(key, "chunked"), bool)
+        opts["chunked"] = problems.typed(item["chunked"], join(key, "chunked"), bool)
     return opts
 
 
-def _chunked_file(path: Path, chunked, key: str, p: Problems) -> bool:
+def _chunked_file(path: Path, chunked, key: str, problems: Problems) -> bool:
     """Whether the ``chunked`` key fits the file (a directory or glob is always chunked; a
     Parquet file only ever is)."""
     suffix = Path(path).suffix.lower()
     if chunked is False and is_chunked(path):
-        p.add(join(key, "chunked"), "a directory or glob of files is always read in chunks; "
+        problems.add(join(key, "chunked"), "a directory or glob of files is always read in chunks; "
                                     "leave the key out")
     elif chunked and not is_chunked(path) and suffix not in CHUNK_SUFFIXES:
-        p.add(join(key, "chunked"), f"'{suffix or '(no extension)'}' files are not read in "
+        problems.add(join(key, "chunked"), f"'{suffix or '(no extension)'}' files are not read in "
                                     f"chunks; chunked data sets read {', '.join(CHUNK_SUFFIXES)}")
     elif not chunked and not is_chunked(path) and suffix in CHUNK_SUFFIXES \
             and not format_of(path).whole:
-        p.add(key, f"a {format_of(path).title} file is read only in chunks: add "
+        problems.add(key, f"a {format_of(path).title} file is read only in chunks: add "
                    f"'chunked: true' (docs/large-data.md)")
     else:
         return True
     return False
 
 
-def _delimiter(value, key, p: Problems) -> str | None:
+def _delimiter(value, key, problems: Problems) -> str | None:
     """A CSV file's field separator: one character."""
-    delimiter = p.typed(value, key, str)
+    delimiter = problems.typed(value, key, str)
     if delimiter is not None and len(delimiter) != 1:
-        p.add(key, f"'{delimiter}' is not one character (a CSV file's field separator)")
+        problems.add(key, f"'{delimiter}' is not one character (a CSV file's field separator)")
         return None
     return delimiter
 
 
-def _locate(ref: str, key: str, p: Problems, base_dir, dirs, missing) -> Path | None:
+def _locate(ref: str, key: str, problems: Problems, base_dir, dirs, missing) -> Path | None:
     """The data file ``ref`` names: a path, or a name looked for in ``dirs``."""
     looks_like_path = os.sep in ref or "/" in ref or Path(ref).suffix.lower() in (
         *WHOLE_SUFFIXES, *CHUNK_SUFFIXES)
     if looks_like_path and is_chunked(relative(ref, base_dir)):
-        return _chunked(ref, key, p, base_dir)
+        return _chunked(ref, key, problems, base_dir)
     try:
         path = relative(ref, base_dir) if looks_like_path else find_dataset(ref, dirs)
         if path is not None and Path(path).is_file():
             return path
         if path is not None and Path(path).exists() and not Path(path).is_dir():
             # A device or FIFO would be read without end, or block.
-            p.add(key, f"{ref} is not a regular file; expected a data file")
+            problems.add(key, f"{ref} is not a regular file; expected a data file")
             return None
     except OSError as exc:  # a name too long for a file name, ...
-        p.add(key, f"{shown(ref)}: {exc.strerror}")
+        problems.add(key, f"{shown(ref)}: {exc.strerror}")
         return None
     where = "" if looks_like_path else "; searched " + ", ".join(str(d) for d in dirs)
     if missing is not None and not looks_like_path:
         missing.append((ref, f"data file not found: {ref}{where}"))
     elif path is not None and Path(path).is_dir():
-        p.add(key, f"{ref} is a directory; expected a data file (.arff, .csv, .libsvm, .svm)")
+        problems.add(key, f"{ref} is a directory; expected a data file (.arff, .csv, .libsvm, .svm)")
     else:
-        p.add(key, f"data file not found: {ref}{where}")
+        problems.add(key, f"data file not found: {ref}{where}")
     return None
 
 
-def _chunked(ref: str, key: str, p: Problems, base_dir) -> Path | None:
+def _chunked(ref: str, key: str, problems: Problems, base_dir) -> Path | None:
     """A chunked data set's directory or glob, which must name at least one file."""
     path = relative(ref, base_dir)
     try:
         chunk_files(path)
     except DataError as exc:
-        p.add(key, f"{ref} is a directory without CSV or Parquet files; expected a data file "
+        problems.add(key, f"{ref} is a directory without CSV or Parquet files; expected a data file "
                    f"(.arff, .csv, .libsvm, .svm) or CSV or Parquet files" if path.is_dir()
               else str(exc))
         return None
     return path
 
 
-def _attribute_list(value, key, p: Problems) -> tuple[str, ...] | None:
+def _attribute_list(value, key, problems: Problems) -> tuple[str, ...] | None:
     """Attribute names to keep (the class is always kept); checked against the file when
     the experiment is planned, which reads it."""
-    items = p.typed(value, key, list)
+    items = problems.typed(value, key, list)
     if items is None:
         return None
     if not items:
-        p.add(key, "the list is empty (leave the key out to keep every attribute)")
+        problems.add(key, "the list is empty (leave the key out to keep every attribute)")
         return None
-    names = [p.typed(a, f"{key}[{i}]", str) for i, a in enumerate(items)]
+    names = [problems.typed(a, f"{key}[{i}]", str) for i, a in enumerate(items)]
     for dup in sorted({a for a in names if a is not None and names.count(a) > 1}):
-        p.add(key, f"attribute '{dup}' is listed more than once")
+        problems.add(key, f"attribute '{dup}' is listed more than once")
     return tuple(names) if None not in names else None

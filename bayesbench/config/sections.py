@@ -38,115 +38,115 @@ COMPARE_KEYS = ("metric", "baseline", "test", "alpha", "rope")
 MAX_CLASSIFIERS = 1000
 
 
-def preprocess(value, p: Problems, at: str = "preprocess") -> PreprocessSpec:
-    value = p.mapping(value, at, PREPROCESS_KEYS)
+def preprocess(value, problems: Problems, at: str = "preprocess") -> PreprocessSpec:
+    value = problems.mapping(value, at, PREPROCESS_KEYS)
     kw = {}
     for key, choices in (("impute", STRATEGIES), ("discretize", METHODS), ("scope", SCOPES)):
         if key in value:
-            kw[key] = p.typed(value[key], f"{at}.{key}", str, choices=choices)
+            kw[key] = problems.typed(value[key], f"{at}.{key}", str, choices=choices)
     if "bins" in value:
-        kw["bins"] = p.typed(value["bins"], f"{at}.bins", int, low=2)
+        kw["bins"] = problems.typed(value["bins"], f"{at}.bins", int, low=2)
     if value.get("noise") is not None:
-        kw["noise"] = _noise(value["noise"], p, f"{at}.noise")
+        kw["noise"] = _noise(value["noise"], problems, f"{at}.noise")
     return PreprocessSpec(**{k: v for k, v in kw.items() if v is not None})
 
 
-def _noise(value, p: Problems, at: str) -> NoiseSpec | None:
+def _noise(value, problems: Problems, at: str) -> NoiseSpec | None:
     noise = value
     if isinstance(noise, dict) and True in noise and "on" not in noise:
         # YAML 1.1 (PyYAML) reads a bare key `on` as the boolean true.
         noise = {("on" if k is True else k): v for k, v in noise.items()}
-    noise = p.mapping(noise, at, NOISE_KEYS)
+    noise = problems.mapping(noise, at, NOISE_KEYS)
     if "fraction" not in noise and isinstance(value, dict):
-        p.add(f"{at}.fraction", "required")
-    fraction = p.typed(noise.get("fraction", 0.0), f"{at}.fraction", float, low=0.0, high=1.0)
-    on = p.typed(noise.get("on", "train"), f"{at}.on", str, choices=NOISE_SIDES)
-    mode = p.typed(noise.get("mode", "attributes"), f"{at}.mode", str, choices=tuple(NOISE_MODES))
+        problems.add(f"{at}.fraction", "required")
+    fraction = problems.typed(noise.get("fraction", 0.0), f"{at}.fraction", float, low=0.0, high=1.0)
+    on = problems.typed(noise.get("on", "train"), f"{at}.on", str, choices=NOISE_SIDES)
+    mode = problems.typed(noise.get("mode", "attributes"), f"{at}.mode", str, choices=tuple(NOISE_MODES))
     return NoiseSpec(fraction, on, mode) if None not in (fraction, on, mode) else None
 
 
-def cv(value, p: Problems, at: str = "cv") -> CVSpec:
-    value = p.mapping(value, at, CV_KEYS)
+def cv(value, problems: Problems, at: str = "cv") -> CVSpec:
+    value = problems.mapping(value, at, CV_KEYS)
     kinds = [k for k in _CV_KINDS if k in value]
     if len(kinds) > 1 or (kinds and "folds" in value):
-        p.add(at, f"choose one of folds, holdout, resubstitution, loo; got "
+        problems.add(at, f"choose one of folds, holdout, resubstitution, loo; got "
                   f"{', '.join(k for k in ('folds', *kinds) if k in value)}")
         return CVSpec()
     kw = {}
     if "repeats" in value:
-        kw["repeats"] = p.typed(value["repeats"], f"{at}.repeats", int, low=1, high=MAX_REPEATS)
+        kw["repeats"] = problems.typed(value["repeats"], f"{at}.repeats", int, low=1, high=MAX_REPEATS)
     if "stratified" in value:
-        kw["stratified"] = p.typed(value["stratified"], f"{at}.stratified", bool)
+        kw["stratified"] = problems.typed(value["stratified"], f"{at}.stratified", bool)
     if "folds" in value:
-        kw["folds"] = p.typed(value["folds"], f"{at}.folds", int, low=2)
+        kw["folds"] = problems.typed(value["folds"], f"{at}.folds", int, low=2)
     if kinds == ["holdout"]:
-        fraction = p.typed(value["holdout"], f"{at}.holdout", float, low=0.0, high=1.0)
+        fraction = problems.typed(value["holdout"], f"{at}.holdout", float, low=0.0, high=1.0)
         if fraction in (0.0, 1.0):
-            p.add(f"{at}.holdout", "the test fraction must lie strictly between 0 and 1")
+            problems.add(f"{at}.holdout", "the test fraction must lie strictly between 0 and 1")
         kw.update(kind="holdout", fraction=fraction)
     elif kinds:
-        flag = p.typed(value[kinds[0]], f"{at}.{kinds[0]}", bool)
+        flag = problems.typed(value[kinds[0]], f"{at}.{kinds[0]}", bool)
         if flag is False:
-            p.add(f"{at}.{kinds[0]}", "write it as true, or leave it out for k-fold")
+            problems.add(f"{at}.{kinds[0]}", "write it as true, or leave it out for k-fold")
         kw["kind"] = kinds[0]
         if "repeats" in value and value["repeats"] != 1:
-            p.add(f"{at}.repeats", f"{kinds[0]} is deterministic; repeats must be 1")
+            problems.add(f"{at}.repeats", f"{kinds[0]} is deterministic; repeats must be 1")
     return CVSpec(**{k: v for k, v in kw.items() if v is not None})
 
 
-def classifiers(raw: dict, p: Problems, origins: list | None = None) -> list[ClassifierSpec]:
+def classifiers(raw: dict, problems: Problems, origins: list | None = None) -> list[ClassifierSpec]:
     """The classifiers of the ``classifiers`` key; ``origins`` (a list) receives the index
     in that list of each one's entry (a grid makes several of one entry)."""
-    items = p.required_list(raw, "classifiers", "classifiers")
+    items = problems.required_list(raw, "classifiers", "classifiers")
     out = []
     for i, item in enumerate(items):
-        made = _classifier(item, f"classifiers[{i}]", p)
+        made = _classifier(item, f"classifiers[{i}]", problems)
         out += made
         if origins is not None:
             origins += [i] * len(made)
         if len(out) > MAX_CLASSIFIERS:
-            p.add("classifiers", f"more than {MAX_CLASSIFIERS:,} classifiers in all (counting "
+            problems.add("classifiers", f"more than {MAX_CLASSIFIERS:,} classifiers in all (counting "
                                  "each setting of a grid); split the experiment")
             return out
     labels = [c.label for c in out]
     for dup in sorted({x for x in labels if labels.count(x) > 1}):
-        p.add("classifiers", f"label '{dup}' is used more than once; give each a 'label'")
+        problems.add("classifiers", f"label '{dup}' is used more than once; give each a 'label'")
     return out
 
 
-def _classifier(item, key: str, p: Problems) -> list[ClassifierSpec]:
+def _classifier(item, key: str, problems: Problems) -> list[ClassifierSpec]:
     """One entry of ``classifiers``: a name, or a mapping whose list-valued parameters
     expand to one classifier per combination (labelled ``name(k=v,...)``)."""
     given = item
     if isinstance(item, str):
         item = {"name": item}
-    item = p.mapping(item, key, CLASSIFIER_KEYS)
+    item = problems.mapping(item, key, CLASSIFIER_KEYS)
     if "name" not in item:
         if isinstance(given, dict):
-            p.add(join(key, "name"), "required")
+            problems.add(join(key, "name"), "required")
         return []
-    learner = p.typed(item["name"], join(key, "name"), str)
-    label = p.typed(item["label"], join(key, "label"), str) if "label" in item else None
-    kind = (p.typed(item["input"], join(key, "input"), str, choices=INPUT_KINDS)
+    learner = problems.typed(item["name"], join(key, "name"), str)
+    label = problems.typed(item["label"], join(key, "label"), str) if "label" in item else None
+    kind = (problems.typed(item["input"], join(key, "input"), str, choices=INPUT_KINDS)
             if "input" in item else None)
     params = item.get("params") or {}
     if not isinstance(params, dict):
-        p.add(join(key, "params"), f"expected a mapping, got {kind_of(params)}")
+        problems.add(join(key, "params"), f"expected a mapping, got {kind_of(params)}")
         params = {}
-    if learner is None or not _known_params(learner, params, key, p):
+    if learner is None or not _known_params(learner, params, key, problems):
         return []
-    tuning = _tune(item["tune"], learner, params, join(key, "tune"), p) if "tune" in item else None
-    steps = _steps(item["steps"], join(key, "steps"), p) if "steps" in item else ()
+    tuning = _tune(item["tune"], learner, params, join(key, "tune"), problems) if "tune" in item else None
+    steps = _steps(item["steps"], join(key, "steps"), problems) if "steps" in item else ()
     grid = [k for k, v in params.items() if isinstance(v, list)]
     for name in grid:
         if not params[name]:
-            p.add(f"{key}.params.{name}", "an empty list gives no classifier")
+            problems.add(f"{key}.params.{name}", "an empty list gives no classifier")
     if any(not params[name] for name in grid):
         return []
     size = math.prod(len(params[k]) for k in grid)
     if size > MAX_CLASSIFIERS:
         # Refused before expanding: ten lists of ten values are 10^10 classifiers.
-        p.add(f"{key}.params", f"a grid of {size:,} settings ("
+        problems.add(f"{key}.params", f"a grid of {size:,} settings ("
                                f"{' x '.join(str(len(params[k])) for k in grid)}); at most "
                                f"{MAX_CLASSIFIERS:,}")
         return []
@@ -159,77 +159,77 @@ def _classifier(item, key: str, p: Problems) -> list[ClassifierSpec]:
         suffix = ",".join(f"{k}={v}" for k, v in zip(grid, combo))
         out.append(ClassifierSpec(f"{label}({suffix})" if grid else label, learner, chosen,
                                   input=kind, tune=tuning, steps=steps))
-        _check_values(learner, chosen, key, p)
+        _check_values(learner, chosen, key, problems)
     return out
 
 
-def _steps(value, key: str, p: Problems) -> tuple:
+def _steps(value, key: str, problems: Problems) -> tuple:
     """``steps: [module:Class, {name: module:Class, params: {...}}, ...]``: the transformers
     before a classifier, each imported and made with its parameters to check them."""
-    items = p.typed(value, key, list)
+    items = problems.typed(value, key, list)
     out = []
     for i, item in enumerate(items or ()):
         at = f"{key}[{i}]"
-        item = p.mapping({"name": item} if isinstance(item, str) else item, at, STEP_KEYS)
+        item = problems.mapping({"name": item} if isinstance(item, str) else item, at, STEP_KEYS)
         if "name" not in item:
-            p.add(join(at, "name"), "required: a transformer's import path, package.module:Class")
+            problems.add(join(at, "name"), "required: a transformer's import path, package.module:Class")
             continue
-        name = p.typed(item["name"], join(at, "name"), str)
-        params = p.typed(item.get("params") or {}, join(at, "params"), dict)
+        name = problems.typed(item["name"], join(at, "name"), str)
+        params = problems.typed(item.get("params") or {}, join(at, "params"), dict)
         if name is None or params is None:
             continue
         try:
             make_step(name, **params)
         except ClassifierError as err:
             parameter = getattr(err, "parameter", None)
-            p.add(f"{at}.params.{parameter}" if parameter else join(at, "name"), str(err))
+            problems.add(f"{at}.params.{parameter}" if parameter else join(at, "name"), str(err))
             continue
         out.append((name, params))
     return tuple(out)
 
 
-def _known_params(learner: str, params: dict, key: str, p: Problems) -> bool:
+def _known_params(learner: str, params: dict, key: str, problems: Problems) -> bool:
     """Whether ``learner`` exists and takes every parameter in ``params``."""
     try:
         valid = parameter_defaults(classifier_class(learner))
     except ClassifierError as exc:
-        p.add(join(key, "name"), str(exc))
+        problems.add(join(key, "name"), str(exc))
         return False
     unknown = [name for name in params if valid is not None and name not in valid]
     for name in unknown:
-        p.add(f"{key}.params.{name}",
+        problems.add(f"{key}.params.{name}",
               f"'{learner}' has no parameter {shown(name)}{suggest(name, valid)}; "
               f"its parameters: {', '.join(valid) or '(none)'}")
     return not unknown
 
 
-def _check_values(learner: str, params: dict, key: str, p: Problems) -> None:
+def _check_values(learner: str, params: dict, key: str, problems: Problems) -> None:
     """The learner's own check of its parameters' values, placed at their key paths."""
     try:
         make_classifier(learner, **params)
     except ClassifierError as err:
         parameter = getattr(err, "parameter", None)
-        p.add(f"{key}.params.{parameter}" if parameter else join(key, "params"), str(err))
+        problems.add(f"{key}.params.{parameter}" if parameter else join(key, "params"), str(err))
 
 
-def _tune(value, learner: str, params: dict, key: str, p: Problems) -> TuneSpec | None:
+def _tune(value, learner: str, params: dict, key: str, problems: Problems) -> TuneSpec | None:
     """``tune: {params: {name: [values]}, folds: 5, metric: accuracy}`` of a classifier."""
-    value = p.mapping(value, key, TUNE_KEYS)
-    grid = p.typed(value.get("params"), join(key, "params"), dict) if "params" in value else None
+    value = problems.mapping(value, key, TUNE_KEYS)
+    grid = problems.typed(value.get("params"), join(key, "params"), dict) if "params" in value else None
     if "params" not in value:
-        p.add(join(key, "params"), "required: a mapping of parameters to lists of values")
-    folds = p.typed(value.get("folds", 5), join(key, "folds"), int, low=2)
-    metric = p.typed(value.get("metric", "accuracy"), join(key, "metric"), str,
+        problems.add(join(key, "params"), "required: a mapping of parameters to lists of values")
+    folds = problems.typed(value.get("folds", 5), join(key, "folds"), int, low=2)
+    metric = problems.typed(value.get("metric", "accuracy"), join(key, "metric"), str,
                      choices=PREDICTION_METRICS)
     if not grid:
         if grid == {}:
-            p.add(join(key, "params"), "the mapping is empty")
+            problems.add(join(key, "params"), "the mapping is empty")
         return None
-    ok = _known_params(learner, grid, key, p)
+    ok = _known_params(learner, grid, key, problems)
     lists = [v for v in grid.values() if isinstance(v, list) and v]
     size = math.prod(len(v) for v in lists)
     if size > MAX_CLASSIFIERS:  # before a value is checked, as a params grid is
-        p.add(join(key, "params"), f"a tuning grid of {size:,} settings ("
+        problems.add(join(key, "params"), f"a tuning grid of {size:,} settings ("
                                    f"{' x '.join(str(len(v)) for v in lists)}); at most "
                                    f"{MAX_CLASSIFIERS:,} (docs/limits.md)")
         return None
@@ -239,41 +239,41 @@ def _tune(value, learner: str, params: dict, key: str, p: Problems) -> TuneSpec 
     for name, values in grid.items():
         where = f"{key}.params.{name}"
         if not isinstance(values, list) or not values:
-            p.add(where, f"expected a non-empty list of values, got {kind_of(values)}")
+            problems.add(where, f"expected a non-empty list of values, got {kind_of(values)}")
             ok = False
         elif isinstance(params.get(name), list):
-            p.add(where, f"'{name}' is also a list under params; tune it in one place")
+            problems.add(where, f"'{name}' is also a list under params; tune it in one place")
             ok = False
         elif valid is None or name in valid:
             for candidate in values:
-                _check_values(learner, {**base, name: candidate}, key, p)
+                _check_values(learner, {**base, name: candidate}, key, problems)
     if not ok or folds is None or metric is None:
         return None
     return TuneSpec({k: tuple(v) for k, v in grid.items()}, folds, metric)
 
 
-def arms(value, p: Problems, top_preprocess, top_cv) -> list[tuple[str, PreprocessSpec, CVSpec]]:
+def arms(value, problems: Problems, top_preprocess, top_cv) -> list[tuple[str, PreprocessSpec, CVSpec]]:
     """``(name, preprocess, cv)`` of each arm: the arm's ``preprocess`` keys override the
     top-level ones one by one; its ``cv``, when given, replaces the top-level ``cv``."""
-    items = p.typed(value, "arms", list)
+    items = problems.typed(value, "arms", list)
     if items is None:
         return []
     if not items:
-        p.add("arms", "the list is empty (leave the key out for a single run)")
+        problems.add("arms", "the list is empty (leave the key out for a single run)")
     out, seen = [], set()
     quiet = Problems()  # the top-level keys' own problems are reported once, not per arm
     for i, given in enumerate(items):
         key = f"arms[{i}]"
-        item = p.mapping(given, key, ARM_KEYS)
+        item = problems.mapping(given, key, ARM_KEYS)
         if "name" not in item:
             if isinstance(given, dict):
-                p.add(join(key, "name"), "required (it names the arm's result directory)")
+                problems.add(join(key, "name"), "required (it names the arm's result directory)")
             continue
-        name = _arm_name(item["name"], join(key, "name"), p, seen)
+        name = _arm_name(item["name"], join(key, "name"), problems, seen)
         own_pre = item.get("preprocess") or {}
-        preprocess(own_pre, p, join(key, "preprocess"))
+        preprocess(own_pre, problems, join(key, "preprocess"))
         own_cv = item.get("cv")
-        arm_cv = cv(own_cv, p, join(key, "cv")) if own_cv is not None else cv(top_cv, quiet)
+        arm_cv = cv(own_cv, problems, join(key, "cv")) if own_cv is not None else cv(top_cv, quiet)
         merged = dict(top_preprocess if isinstance(top_preprocess, dict) else {})
         if isinstance(own_pre, dict):
             merged.update(own_pre)
@@ -282,50 +282,50 @@ def arms(value, p: Problems, top_preprocess, top_cv) -> list[tuple[str, Preproce
     return out
 
 
-def _arm_name(value, key: str, p: Problems, seen: set) -> str | None:
+def _arm_name(value, key: str, problems: Problems, seen: set) -> str | None:
     """The arm's name (it names the arm's result directory), None if unusable."""
-    name = p.typed(value, key, str)
+    name = problems.typed(value, key, str)
     if name is not None and not NAME.match(name):
-        p.add(key, f"{shown(name)} must be at most 100 letters, digits, '_', '.', '+' or '-' "
+        problems.add(key, f"{shown(name)} must be at most 100 letters, digits, '_', '.', '+' or '-' "
                    "(it names the arm's result directory)")
         name = None
     elif name in seen:
-        p.add(key, f"arm '{name}' is used twice")
+        problems.add(key, f"arm '{name}' is used twice")
         name = None
     seen.add(name)
     return name
 
 
-def compare(value, p: Problems, labels, arm_names) -> CompareSpec:
-    value = p.mapping(value, "compare", COMPARE_KEYS)
+def compare(value, problems: Problems, labels, arm_names) -> CompareSpec:
+    value = problems.mapping(value, "compare", COMPARE_KEYS)
     kw = {}
     if value.get("metric") is not None:
-        metric = p.typed(value["metric"], "compare.metric", str)
+        metric = problems.typed(value["metric"], "compare.metric", str)
         if metric is not None and not is_metric(metric):
-            p.add("compare.metric", f"unknown metric {shown(metric)}{suggest(metric, METRIC_NAMES)}; "
+            problems.add("compare.metric", f"unknown metric {shown(metric)}{suggest(metric, METRIC_NAMES)}; "
                                     f"expected one of {', '.join(METRIC_NAMES)} or a per-class "
                                     "score such as f1[CLASS]")
         kw["metric"] = metric
     if value.get("baseline") is not None:
-        kw["baseline"] = _baseline(value["baseline"], p, labels, arm_names)
+        kw["baseline"] = _baseline(value["baseline"], problems, labels, arm_names)
     if "test" in value:
-        kw["test"] = p.typed(value["test"], "compare.test", str, choices=tuple(FOLD_TESTS))
+        kw["test"] = problems.typed(value["test"], "compare.test", str, choices=tuple(FOLD_TESTS))
     if "alpha" in value:
-        alpha = p.typed(value["alpha"], "compare.alpha", float, low=0.0, high=1.0)
+        alpha = problems.typed(value["alpha"], "compare.alpha", float, low=0.0, high=1.0)
         if alpha in (0.0, 1.0):
-            p.add("compare.alpha", "the level must lie strictly between 0 and 1")
+            problems.add("compare.alpha", "the level must lie strictly between 0 and 1")
         kw["alpha"] = alpha
     if "rope" in value:
-        kw["rope"] = p.typed(value["rope"], "compare.rope", float, low=0.0)
+        kw["rope"] = problems.typed(value["rope"], "compare.rope", float, low=0.0)
     return CompareSpec(**{k: v for k, v in kw.items() if v is not None})
 
 
-def _baseline(value, p: Problems, labels, arm_names) -> str | None:
-    baseline = p.typed(value, "compare.baseline", str)
+def _baseline(value, problems: Problems, labels, arm_names) -> str | None:
+    baseline = problems.typed(value, "compare.baseline", str)
     arm, _, label = (baseline or "").rpartition("/")
     if baseline is not None and (label not in labels or (arm and arm not in arm_names)):
         choices = [f"{a}/{c}" for a in arm_names for c in labels] if arm_names else labels
-        p.add("compare.baseline", f"{shown(baseline)} is not a classifier label"
+        problems.add("compare.baseline", f"{shown(baseline)} is not a classifier label"
                                   f"{suggest(baseline, choices)}; expected one of "
                                   f"{', '.join(choices)}")
     return baseline
