@@ -21,7 +21,7 @@ from bayesbench.evaluation.store import records_frame
 from bayesbench.report.inputs import compare_paths
 
 QUICKSTART = Path(__file__).resolve().parents[2] / "configs" / "quickstart.yaml"
-FIGURES = ["cd", "folds", "baseline"]
+FIGURES = ["cd", "cd-control", "folds", "baseline"]
 
 
 def _run(out):
@@ -51,7 +51,7 @@ def test_the_quickstart_writes_its_figures_and_page(quickstart):
     text = page.read_text()
     # Every SVG figure the run drew is on the page (inlined), and nothing else is.
     svgs = sorted(figures.glob("*.svg"))
-    assert text.count("<svg") == len(svgs) == 3 + 8
+    assert text.count("<svg") == len(svgs) == len(FIGURES) + 8
     words = " ".join(check.text)
     for needed in ("Protocol", "Statistical comparison", "P(better)", "tan", "diabetes",
                    "critical-difference diagram", "learned network: tan on iris (first fold)"):
@@ -133,4 +133,4 @@ def test_the_quickstart_page_renders_in_headless_chromium(quickstart, tmp_path):
     pixels = matplotlib.image.imread(shot)
     assert pixels[..., :3].std() > 0.05 and (pixels[..., :3].mean(axis=2) < 0.3).mean() > 0.001
     dom = subprocess.run(common + ["--dump-dom", page], capture_output=True, timeout=180, text=True).stdout
-    assert dom.count("<svg") == 11 and "critical-difference diagram" in dom
+    assert dom.count("<svg") == 12 and "critical-difference diagram" in dom
