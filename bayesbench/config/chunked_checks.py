@@ -9,7 +9,7 @@ from ..data.chunks import is_chunked, numeric_look
 from ..errors import BayesbenchError
 from ..evaluation.chunked_run import NOT_CHUNKED
 from ..models.registry import make_classifier
-from ..models.core.sufficient import fits_from_statistics
+from ..models.core.sufficient import fits_from_chunks, fits_from_statistics
 from ..preprocess.discretize import CHUNKED_METHODS
 from ..spec import Experiment
 from .problems import Problems
@@ -20,7 +20,8 @@ def _from_counts(spec) -> bool:
         return False
     try:
         # A chunked data set keeps no rows beside its counts.
-        return fits_from_statistics(make_classifier(spec.learner, **spec.params), rows=False)
+        clf = make_classifier(spec.learner, **spec.params)
+        return fits_from_statistics(clf, rows=False) or fits_from_chunks(clf)
     except Exception:  # noqa: BLE001 - a classifier that cannot be made is reported elsewhere
         return True
 
@@ -81,7 +82,8 @@ def chunked_problems(raw: dict, experiment: Experiment, origins: list, problems:
     for spec, i in zip(experiment.classifiers, origins):
         if not _from_counts(spec):
             problems.add(f"classifiers[{i}]", f"'{spec.label}' is not fitted from counts "
-                                       f"(fit_statistics, untuned, codes, no steps), which {why} needs")
+                                       f"(fit_statistics or fit_chunks, untuned, codes, no steps), which "
+                                       f"{why} needs")
     numeric = _numeric(experiment, chunked)
     arms = raw.get("arms") if isinstance(raw.get("arms"), list) else []
     for k, run in enumerate(experiment.runs()):

@@ -27,7 +27,7 @@ import numpy as np
 from ..data.chunks import CHUNK_ROWS, ChunkedSource, chunks
 from ..data.fold_assignment import fold_rng, hashed_folds
 from ..models.registry import make_classifier
-from ..models.core.sufficient import Statistics
+from ..models.core.sufficient import Statistics, fits_from_chunks
 from ..spec import ClassifierSpec, DatasetSpec
 from .adapter import aligned_proba
 from .metrics import (MODEL_SCORES, REQUESTED_SCORES, brier_losses, confusion_scores,
@@ -210,11 +210,27 @@ class Fitted:
     error: str | None = None
 
 
-def fit_fold(spec: ClassifierSpec, train: Statistics) -> Fitted:
-    """``spec``'s classifier fitted by ``fit_statistics(train)``."""
+def training_rows(job: ChunkedJob, repetition: int, fold: int):
+    """A function returning a fresh iterator over the chunks ``(X, y)`` of the training
+    rows of ``fold`` in ``repetition`` (every file's rows dealt to another fold), for the
+    learners that fit in passes over the rows (``fit_chunks``)."""
+    def read():
+        for task in _tasks(job):
+            salt = fold_rng(task.seed, task.source.name, repetition, FOLD_HASH_STREAM)
+            for start, X, y in chunks(task.source, task.index, task.chunk_rows):
+                keep = hashed_folds(np.arange(start, start + y.size), task.folds, salt) != fold
+                yield X[keep], y[keep]
+    return read
+
+
+def fit_fold(spec: ClassifierSpec, train: Statistics, read=None) -> Fitted:
+    """``spec``'s classifier fitted by ``fit_chunks(train, read)`` when it has it (passes
+    over the training rows ``read()`` yields, in this process), else ``fit_statistics(train)``."""
     cpu, t0 = time.thread_time(), time.perf_counter()
     try:
-        model = make_classifier(spec.learner, **spec.params).fit_statistics(train)
+        model = make_classifier(spec.learner, **spec.params)
+        model = (model.fit_chunks(train, read) if fits_from_chunks(model)
+                 else model.fit_statistics(train))
     except Exception as exc:  # noqa: BLE001 - a learner that fails is recorded, the run goes on
         return Fitted(None, 0.0, 0.0, f"{type(exc).__name__}: {exc}")
     return Fitted(model, time.perf_counter() - t0, time.thread_time() - cpu)
@@ -278,7 +294,8 @@ def run_chunked(job: ChunkedJob, run_on):
     totals = [sum(per_rep[1:], per_rep[0]) for per_rep in folds]
     # Each training part's counts once, for all the classifiers of its fold and its records.
     train = {(rep, fold): totals[rep] - folds[rep][fold] for rep, fold, _, _ in job.cells}
-    fitted = {(rep, fold, ci): fit_fold(job.classifiers[ci], train[rep, fold])
+    fitted = {(rep, fold, ci): fit_fold(job.classifiers[ci], train[rep, fold],
+                                        training_rows(job, rep, fold))
               for rep, fold, ci, _ in job.cells}
     models = {key: f.model for key, f in fitted.items() if f.model is not None}
     tallies = fold_tallies(job, models, run_on)

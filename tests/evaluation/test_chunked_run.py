@@ -73,7 +73,7 @@ def _check_against_memory(record, ds, X, y):
     """``record`` against fitting its training fold's rows of ``X`` (codes of ``ds``)."""
     rng = fold_rng(SEED, "parts", record["repetition"], FOLD_HASH_STREAM)
     test = hashed_folds(np.arange(ds.n_rows), FOLDS, rng) == record["fold"]
-    clf = make_classifier(record["learner"])
+    clf = make_classifier(record["learner"], **record["params"])
     clf.fit(X[~test], y[~test], cardinalities=ds.cardinalities, n_classes=ds.n_classes)
     proba = clf.predict_proba(X[test])
     ref = evaluate(y[test], proba.argmax(axis=1), proba, ds.n_classes)
@@ -81,8 +81,26 @@ def _check_against_memory(record, ds, X, y):
     assert record["confusion"] == ref["confusion"].tolist()
     for name in ("accuracy", "kappa", "f1_macro", "log_loss", "brier"):
         assert record["metrics"][name] == pytest.approx(ref["metrics"][name], rel=1e-12)
-    if record["learner"] == "tan":
+    if record["learner"] in ("tan", "skdb", "eskdb"):
         assert record["structure"] == clf.structure_.summary()
+
+
+def test_selective_kdb_fits_in_passes_over_the_files_as_in_memory(parts, tmp_path):
+    # SKDB's counts and leave-one-out pass read each fold's training rows file by file
+    # (four chunks, their sums equal to counting all the rows at once).
+    classifiers = ["skdb", {"name": "skdb", "label": "skdb-hdp",
+                            "params": {"estimator": "hdp", "iterations": 20}},
+                   {"name": "eskdb", "params": {"n_estimators": 2, "iterations": 20}}]
+    raw = _raw(parts, tmp_path / "out", classifiers=classifiers,
+               cv={"folds": FOLDS, "repeats": 1})
+    result = run(parse_config(raw), jobs=1, quiet=True)
+    assert result.n_run == FOLDS * 3 and not result.errors
+    ds = load_dataset(parts / "whole.csv")
+    X = pd.DataFrame(ds.codes(), columns=ds.attribute_names)
+    records = read_records(tmp_path / "out")
+    for record in records:
+        _check_against_memory(record, ds, X, ds.y)
+    assert any(", k=0" not in r["structure"] for r in records)  # parents kept somewhere
 
 
 def test_numeric_chunked_data_equal_the_globally_discretized_data_in_memory(uci_dir, tmp_path):

@@ -143,6 +143,17 @@ class PrefixCounts:
         starts = np.r_[0, np.cumsum([len(level) for level in levels])]
         return flat[starts[depth] + row].reshape(n_classes, n_pa, self.n_values)
 
+    def __add__(self, other: "PrefixCounts") -> "PrefixCounts":
+        """The counts of the rows of both (a data set counted chunk by chunk): equal to the
+        counts of all the rows at once, key for key."""
+        if (self.radix, self.n_values) != (other.radix, other.n_values):
+            raise ClassifierError(f"prefix counts over radix {self.radix} and {other.radix} "
+                                  f"do not add up")
+        levels = [_merged(*mine, *theirs) for mine, theirs in
+                  zip(zip(self.keys, self.counts, self.ends),
+                      zip(other.keys, other.counts, other.ends))]
+        return PrefixCounts(self.radix, self.n_values, *map(tuple, zip(*levels)))
+
     def truncated(self, k: int) -> "PrefixCounts":
         """The counts under the first ``k`` parents only (``k <= depth``)."""
         return PrefixCounts(self.radix[:k + 1], self.n_values, self.keys[:k + 2],
@@ -172,6 +183,22 @@ def _level(code, value, ends, n_values):
     end = np.bincount(index[ends], minlength=size).astype(np.float64).reshape(len(keys),
                                                                             n_values)
     return keys, counts, end
+
+
+def _merged(keys_a, counts_a, ends_a, keys_b, counts_b, ends_b):
+    keys = np.union1d(keys_a, keys_b)
+    counts = np.zeros((len(keys), counts_a.shape[1]))
+    ends = np.zeros_like(counts)
+    for k, c, e in ((keys_a, counts_a, ends_a), (keys_b, counts_b, ends_b)):
+        at = np.searchsorted(keys, k)
+        counts[at] += c
+        ends[at] += e
+    # Every occurring key holds a count; the zero row of an empty level (_level) is dropped
+    # unless the level stays empty, as counting all the rows at once leaves it.
+    held = counts.any(axis=1)
+    if not held.any():
+        return np.zeros(1, dtype=np.int64), counts[:1] * 0.0, ends[:1] * 0.0
+    return keys[held], counts[held], ends[held]
 
 
 def prefix_codes(X: np.ndarray, parents: Sequence[int], cardinalities: Sequence[int],

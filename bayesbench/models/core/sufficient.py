@@ -253,6 +253,13 @@ class Statistics:
                 out[i, j] = out[j, i] = measure(self.pair(i, j).astype(np.float64))
         return out
 
+    def class_information(self) -> np.ndarray:
+        """``I(Xi; C)`` of each attribute, to the last bit as
+        :func:`~bayesbench.measures.information.mutual_information_with_class` computes it
+        from the rows (it is ``I(Xi; C | constant)``)."""
+        return np.array([information.cmi_from_counts(self.attribute(j).astype(np.float64)[None])
+                         for j in range(self.n_attributes)])
+
     def cmi_matrix(self) -> np.ndarray:
         """``pair_matrix(information.cmi_from_counts)``, to the last bit, with the pairs'
         tables computed together (a Python call per pair was 12,250 calls for ten folds of
@@ -303,22 +310,28 @@ class StatisticsLearner:
     @fresh_fit
     def fit_statistics(self, stats: Statistics):
         """Fit from the sufficient statistics ``stats`` of the training rows; returns self."""
-        if not isinstance(stats, Statistics):
-            raise ClassifierError(f"fit_statistics takes a Statistics object, got "
-                                  f"{type(stats).__name__}")
-        if stats.n_rows == 0:
-            raise ClassifierError("cannot fit on zero rows")
-        self.classes_ = np.arange(stats.n_classes)
-        self.n_features_in_ = stats.n_attributes
-        if stats.attribute_names is not None:
-            self.feature_names_in_ = np.asarray(stats.attribute_names, dtype=object)
-        self.cardinalities_ = np.asarray(stats.cardinalities, dtype=np.int64)
-        self.categories_ = None
+        start_statistics_fit(self, stats)
         self._fit_statistics(stats)
         return self
 
     def _fit_statistics(self, stats: Statistics):
         raise NotImplementedError
+
+
+def start_statistics_fit(clf, stats: Statistics) -> None:
+    """Check ``stats`` and set what ``fit`` sets of a classifier before its tables
+    (classes, attribute count and names, cardinalities) from them."""
+    if not isinstance(stats, Statistics):
+        raise ClassifierError(f"fit_statistics takes a Statistics object, got "
+                              f"{type(stats).__name__}")
+    if stats.n_rows == 0:
+        raise ClassifierError("cannot fit on zero rows")
+    clf.classes_ = np.arange(stats.n_classes)
+    clf.n_features_in_ = stats.n_attributes
+    if stats.attribute_names is not None:
+        clf.feature_names_in_ = np.asarray(stats.attribute_names, dtype=object)
+    clf.cardinalities_ = np.asarray(stats.cardinalities, dtype=np.int64)
+    clf.categories_ = None
 
 
 def fits_from_statistics(clf, rows: bool = True) -> bool:
@@ -338,3 +351,11 @@ def fits_from_statistics(clf, rows: bool = True) -> bool:
         # Not sufficient, or parameters that fail anyway: fitting from rows reports why.
         return False
     return True
+
+
+def fits_from_chunks(clf) -> bool:
+    """Whether ``clf`` fits in passes over rows read chunk by chunk: ``fit_chunks(stats,
+    read)``, ``stats`` the training rows' :class:`Statistics` (kept rows or not) and
+    ``read()`` a fresh iterator over their chunks ``(X, y)`` of codes (SKDB's second and
+    third passes; a chunked data set's runner reads them from its files)."""
+    return callable(getattr(clf, "fit_chunks", None))

@@ -11,8 +11,8 @@ from numbers import Integral
 import numpy as np
 
 from .anb import StatisticsANB
-from ...measures.information import (cmi_from_counts, conditional_mutual_information_matrix,
-                          mutual_information_with_class)
+from ...measures.information import (conditional_mutual_information_matrix,
+                                     mutual_information_with_class)
 from ..parameters.estimators import ESTIMATOR_PARAMETERS
 from ..core.structure import Structure
 from ..core.constraints import Interval
@@ -96,10 +96,7 @@ class KDB(StatisticsANB):
     def _statistics_structure(self, stats):
         # The structure needs only pair counts; tables of k >= 2 parents are then counted
         # from the rows the statistics keep (Statistics.node_counts).
-        # I(Xi; C) is I(Xi; C | constant), as mutual_information_with_class computes it.
-        mi = np.array([cmi_from_counts(stats.attribute(j).astype(np.float64)[None])
-                       for j in range(stats.n_attributes)])
-        return self._structure(mi, stats.cmi_matrix())
+        return self._structure(stats.class_information(), stats.cmi_matrix())
 
     def _structure(self, mi, cmi):
         order, parents = kdb_parents(mi, cmi, int(self.k))

@@ -45,6 +45,7 @@ from ..core.base import BaseClassifier, StructureLearner, fresh_fit
 from ..core.constraints import Interval, StrOptions
 from ..core.input_checks import check_discrete_predict_X, start_discrete_fit
 from ..core.prefix_counts import PrefixCounts, deepest, prefix_codes
+from ..core.sufficient import Statistics, start_statistics_fit
 from ..core.structure import Structure
 from ..parameters.estimators import (ESTIMATOR_CONSTRAINT, M, class_log_prior, estimate)
 from ..parameters.hdp import TYINGS
@@ -90,14 +91,16 @@ def _loo_factors(table: PrefixCounts, X, x, parents, cards, codes, n_classes):
     return factors, reach
 
 
-def _select(X, codes, cards, n_classes, order, parents, tables, k_max, loss):
-    """The leave-one-out pass: the losses of every ``(s, k)`` and the chosen one."""
-    n = X.shape[0]
-    class_counts = np.bincount(codes, minlength=n_classes).astype(np.float64)
-    prior = (class_counts[None, :] - np.eye(n_classes)[codes] + M / n_classes) / (n - 1 + M)
+def _loss_sums(X, codes, cards, class_counts, order, parents, tables, k_max, loss):
+    """The leave-one-out pass over the rows ``X``: the sum over them of the loss of every
+    ``(s, k)``, ``(len(order) + 1, k_max + 1)`` (the squared errors for ``rmse``, the errors
+    for ``zero_one``); ``class_counts`` are those of all the training rows."""
+    n_classes = len(class_counts)
+    prior = ((class_counts[None, :] - np.eye(n_classes)[codes] + M / n_classes)
+             / (class_counts.sum() - 1 + M))
     log_post = np.repeat(np.log(prior)[None], k_max + 1, axis=0)
-    losses = np.empty((len(order) + 1, k_max + 1))
-    losses[0] = _loss(log_post, codes, loss)
+    sums = np.empty((len(order) + 1, k_max + 1))
+    sums[0] = _loss(log_post, codes, loss)
     for u, a in enumerate(order):
         factors, reach = _loo_factors(tables[a], X, X[:, a], parents[a], cards, codes,
                                       n_classes)
@@ -105,7 +108,14 @@ def _select(X, codes, cards, n_classes, order, parents, tables, k_max, loss):
             depth = np.minimum(min(k, tables[a].depth), reach)
             log_post[k] += np.log(np.take_along_axis(factors, depth[None, :, None], 0)[0])
         log_post -= log_post.max(axis=2, keepdims=True)
-        losses[u + 1] = _loss(log_post, codes, loss)
+        sums[u + 1] = _loss(log_post, codes, loss)
+    return sums
+
+
+def _choice(sums, n, loss):
+    """The losses of every ``(s, k)`` from their sums over the ``n`` rows, and the chosen
+    ``(s, k)``: the least loss, ties to fewer attributes, then lower ``k``."""
+    losses = np.sqrt(sums / n) if loss == "rmse" else sums
     scores = tie_safe(losses)
     s, k = np.unravel_index(np.argmin(scores.ravel()), scores.shape)
     if s == 0:
@@ -114,12 +124,13 @@ def _select(X, codes, cards, n_classes, order, parents, tables, k_max, loss):
 
 
 def _loss(log_post, codes, loss):
-    """The loss of each sub-model ``k`` from its (unnormalised) log posteriors."""
+    """The sum over the rows of the loss of each sub-model ``k`` from its (unnormalised)
+    log posteriors."""
     post = np.exp(log_post)
     post /= post.sum(axis=2, keepdims=True)
     true = post[:, np.arange(post.shape[1]), codes]
     if loss == "rmse":
-        return np.sqrt(np.mean((1.0 - true) ** 2, axis=1))
+        return np.sum((1.0 - true) ** 2, axis=1)
     return (np.argmax(post, axis=2) != codes).sum(axis=1).astype(np.float64)
 
 
@@ -212,28 +223,46 @@ class SKDB(StructureLearner, BaseClassifier):
         """Select the sub-model by leave-one-out, then estimate its tables; returns self."""
         X, cards, codes, names = start_discrete_fit(self, X, y, cardinalities, n_classes)
         n_classes = len(self.classes_)
-        rng = self._rng()
         mi = mutual_information_with_class(X, codes, cards, n_classes)
         cmi = conditional_mutual_information_matrix(X, codes, cards, n_classes)
-        counted: dict = {}
-        members = []
-        for order in self._orders(mi, rng):
-            parents = _parents_in_order(order, cmi, int(self.k_max))
-            tables = {}
-            for a in order:
-                if (a, parents[a]) not in counted:
-                    counted[a, parents[a]] = PrefixCounts.from_rows(
-                        X[:, a], [X[:, p] for p in parents[a]], codes, int(cards[a]),
-                        [int(cards[p]) for p in parents[a]], n_classes)
-                tables[a] = counted[a, parents[a]]
-            s, k, losses = _select(X, codes, cards, n_classes, order, parents, tables,
-                                   int(self.k_max), self.loss)
-            members.append(_Member(order, parents, s, k, losses))
-        self._set_tables(members, counted, codes, n_classes, rng)
-        self.structure_ = self._structure(members[0], mi, cards, names)
+        self._fit_passes(mi, cmi, cards, names, np.bincount(codes, minlength=n_classes),
+                         lambda: iter([(X, codes)]))
         return self
 
-    def _set_tables(self, members, counted, codes, n_classes, rng):
+    @fresh_fit
+    def fit_chunks(self, stats: Statistics, read):
+        """Fit on rows too many for memory: ``stats`` their sufficient statistics (pass 1,
+        the structure), ``read()`` a fresh iterator over them as chunks ``(X, y)`` of codes
+        (passes 2 and 3); the same model as ``fit`` on all the rows, its leave-one-out
+        losses summed chunk by chunk (equal to the last bits of rounding). Returns self."""
+        start_statistics_fit(self, stats)
+        cards = stats.cardinalities
+        self._fit_passes(stats.class_information(), stats.cmi_matrix(), cards,
+                         stats.attribute_names, stats.class_counts, read)
+        return self
+
+    def _fit_passes(self, mi, cmi, cards, names, class_counts, read):
+        """Passes 2 (the counts) and 3 (leave-one-out) over the chunks ``read()`` yields,
+        for the structure from ``mi`` and ``cmi`` (pass 1)."""
+        rng = self._rng()
+        plans = [(order, _parents_in_order(order, cmi, int(self.k_max)))
+                 for order in self._orders(mi, rng)]
+        # each (attribute, parents) once, however many members share it
+        counted = _prefix_counts(dict.fromkeys((a, p[a]) for order, p in plans for a in order),
+                                 read, cards, len(class_counts))
+        weights = np.asarray(class_counts, dtype=np.float64)
+        sums = [0.0] * len(plans)
+        for X, codes in read():
+            for i, (order, parents) in enumerate(plans):
+                sums[i] = sums[i] + _loss_sums(
+                    X, codes, cards, weights, order, parents,
+                    {a: counted[a, parents[a]] for a in order}, int(self.k_max), self.loss)
+        members = [_Member(order, parents, *_choice(total, weights.sum(), self.loss))
+                   for (order, parents), total in zip(plans, sums)]
+        self._set_tables(members, counted, class_counts, rng)
+        self.structure_ = self._structure(members[0], mi, cards, names)
+
+    def _set_tables(self, members, counted, class_counts, rng):
         # a chosen node's counts are those under all its kDB parents, cut to the first k
         chosen = {}
         for m in members:
@@ -244,8 +273,7 @@ class SKDB(StructureLearner, BaseClassifier):
                         iterations=int(self.iterations), tying=self.tying, rng=rng)
         self.members_ = members
         self.tables_ = dict(zip(chosen, zip(chosen.values(), logs)))
-        self.class_log_prior_ = class_log_prior(np.bincount(codes, minlength=n_classes),
-                                                self.estimator)
+        self.class_log_prior_ = class_log_prior(np.asarray(class_counts), self.estimator)
 
     def _structure(self, member, mi, cards, names):
         chosen = dict(member.nodes())
@@ -287,6 +315,20 @@ class SKDB(StructureLearner, BaseClassifier):
             posts.append(post / post.sum(axis=1, keepdims=True))
         with np.errstate(divide="ignore"):
             return np.log(np.mean(posts, axis=0))
+
+
+def _prefix_counts(nodes, read, cards, n_classes) -> dict:
+    """Pass 2: the :class:`PrefixCounts` of each ``(attribute, parents)`` of ``nodes`` over
+    the chunks ``read()`` yields, added chunk by chunk."""
+    counted: dict = {}
+    for X, codes in read():
+        for a, parents in nodes:
+            table = PrefixCounts.from_rows(X[:, a], [X[:, p] for p in parents], codes,
+                                           int(cards[a]), [int(cards[p]) for p in parents],
+                                           n_classes)
+            counted[a, parents] = table + counted[a, parents] if (a, parents) in counted \
+                else table
+    return counted
 
 
 def _parents_in_order(order, cmi, k_max) -> dict:
