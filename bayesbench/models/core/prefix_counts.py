@@ -173,7 +173,14 @@ class PrefixCounts:
 
 
 def _level(code, value, ends, n_values):
-    keys, inverse = np.unique(code, return_inverse=True)
+    span = int(code.max()) + 1 if len(code) else 0
+    if span <= min(max(_DIRECT, 4 * len(code)), _DIRECT_MAX):
+        # few possible codes: mark them instead of sorting the rows (same keys, in order)
+        seen = np.bincount(code, minlength=span) > 0
+        keys = np.flatnonzero(seen)
+        inverse = (np.cumsum(seen) - 1)[code]
+    else:
+        keys, inverse = np.unique(code, return_inverse=True)
     if not len(keys):
         # the empty prefix is always there, with no counts, so that a lookup backs off to it
         keys, inverse = np.zeros(1, dtype=np.int64), inverse.astype(np.int64)
