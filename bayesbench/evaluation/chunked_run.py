@@ -26,10 +26,11 @@ import numpy as np
 
 from ..data.chunks import CHUNK_ROWS, ChunkedSource, chunks
 from ..data.fold_assignment import fold_rng, hashed_folds
-from ..models.registry import make_classifier
+from ..models.registry import classifier_class, make_classifier
 from ..models.core.sufficient import Statistics, fits_from_chunks
 from ..spec import ClassifierSpec, DatasetSpec
 from .adapter import aligned_proba
+from .seeding import seed_task
 from .metrics import (MODEL_SCORES, REQUESTED_SCORES, brier_losses, confusion_scores,
                       log_losses)
 
@@ -223,12 +224,13 @@ def training_rows(job: ChunkedJob, repetition: int, fold: int):
     return read
 
 
-def fit_fold(spec: ClassifierSpec, train: Statistics, read=None) -> Fitted:
-    """``spec``'s classifier fitted by ``fit_chunks(train, read)`` when it has it (passes
-    over the training rows ``read()`` yields, in this process), else ``fit_statistics(train)``."""
+def fit_fold(spec: ClassifierSpec, params: dict, train: Statistics, read=None) -> Fitted:
+    """``spec``'s classifier with ``params`` fitted by ``fit_chunks(train, read)`` when it
+    has it (passes over the training rows ``read()`` yields, in this process), else
+    ``fit_statistics(train)``."""
     cpu, t0 = time.thread_time(), time.perf_counter()
     try:
-        model = make_classifier(spec.learner, **spec.params)
+        model = make_classifier(spec.learner, **params)
         model = (model.fit_chunks(train, read) if fits_from_chunks(model)
                  else model.fit_statistics(train))
     except Exception as exc:  # noqa: BLE001 - a learner that fails is recorded, the run goes on
@@ -261,14 +263,23 @@ def fold_tallies(job: ChunkedJob, models: dict, run_on) -> dict:
     return out
 
 
-def _record(job: ChunkedJob, cell, fitted: Fitted, tally: Tally | None, train: Statistics,
-            test: Statistics) -> dict:
+def _params(job: ChunkedJob, rep: int, fold: int, ci: int) -> dict:
+    """A task's parameters: the config's, and the task's seed for a stochastic learner."""
+    spec = job.classifiers[ci]
+    params = dict(spec.params)
+    # the config check made every chunked learner: its class imports
+    seed_task(classifier_class(spec.learner), params, job.seed, job.dataset.name, rep, fold)
+    return params
+
+
+def _record(job: ChunkedJob, cell, params: dict, fitted: Fitted, tally: Tally | None,
+            train: Statistics, test: Statistics) -> dict:
     rep, fold, ci, tid = cell
     spec = job.classifiers[ci]
     record = {"dataset": job.dataset.name, "repetition": rep, "fold": fold,
               "classifier": spec.label, "seed": job.seed,
               "fold_id": HashedFold(rep, fold, job.seed, job.folds).fold_id, "task_id": tid,
-              "learner": spec.learner, "params": dict(spec.params), "status": "ok",
+              "learner": spec.learner, "params": params, "status": "ok",
               "n_train": train.n_rows, "n_test": test.n_rows}
     if spec.input is not None:
         record["input"] = spec.input
@@ -294,13 +305,14 @@ def run_chunked(job: ChunkedJob, run_on):
     totals = [sum(per_rep[1:], per_rep[0]) for per_rep in folds]
     # Each training part's counts once, for all the classifiers of its fold and its records.
     train = {(rep, fold): totals[rep] - folds[rep][fold] for rep, fold, _, _ in job.cells}
-    fitted = {(rep, fold, ci): fit_fold(job.classifiers[ci], train[rep, fold],
-                                        training_rows(job, rep, fold))
+    params = {(rep, fold, ci): _params(job, rep, fold, ci) for rep, fold, ci, _ in job.cells}
+    fitted = {(rep, fold, ci): fit_fold(job.classifiers[ci], params[rep, fold, ci],
+                                        train[rep, fold], training_rows(job, rep, fold))
               for rep, fold, ci, _ in job.cells}
     models = {key: f.model for key, f in fitted.items() if f.model is not None}
     tallies = fold_tallies(job, models, run_on)
     for cell in job.cells:
         rep, fold, ci, _ = cell
-        record = _record(job, cell, fitted[cell[:3]], tallies.get(cell[:3]),
+        record = _record(job, cell, params[cell[:3]], fitted[cell[:3]], tallies.get(cell[:3]),
                          train[rep, fold], folds[rep][fold])
         yield record, fitted[cell[:3]].model if record["status"] == "ok" else None

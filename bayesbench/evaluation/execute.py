@@ -19,8 +19,7 @@ from ..measures.codes import TableTooLarge, table_limit
 from ..errors import ClassifierError
 from ..models.core.export import NETWORK_FORMATS
 from ..models.pipeline import Steps, make_model
-from ..models.registry import (classifier_class, default_input, make_classifier,
-                               parameter_defaults)
+from ..models.registry import classifier_class, default_input, make_classifier
 from ..models.core.sufficient import fits_from_statistics
 from ..spec import ClassifierSpec, RunOptions
 from .adapter import fit_predict
@@ -29,15 +28,11 @@ from .executors import execute as map_jobs
 from .metrics import REQUESTED_SCORES, evaluate
 from .plan import FoldJob, Plan
 from .predictions import FIELD as PREDICTIONS, kept
-from .prepare import (CLASSIFIER_STREAM, TUNE_STREAM, counts_subtract, prepare_fold,
+from .prepare import (TUNE_STREAM, counts_subtract, prepare_fold,
                       with_total_statistics)
 from .progress import Progress
+from .seeding import seed_task
 from .tune import tune
-
-
-def task_seed(seed: int, dataset: str, repetition: int, fold: int) -> int:
-    """The ``random_state`` given to a classifier whose own is left None."""
-    return int(fold_rng(seed, dataset, repetition, fold, CLASSIFIER_STREAM).integers(2 ** 31 - 1))
 
 
 # Which prepared view of a fold each input kind reads: codes need nominal attributes.
@@ -160,10 +155,7 @@ def run_classifier(spec: ClassifierSpec, views, job: FoldJob, networks=()) -> di
         record["input"] = spec.input
     try:
         cls = classifier_class(spec.learner)
-        if "random_state" in (parameter_defaults(cls) or {}) and params.get(
-                "random_state") is None:
-            params["random_state"] = task_seed(job.seed, job.dataset.name, job.repetition,
-                                               job.fold)
+        seed_task(cls, params, job.seed, job.dataset.name, job.repetition, job.fold)
         kind = spec.input or default_input(cls, spec.learner)
         counted = _counted(spec, params, kind, views)
         # The model scores read the training rows even when the counts replace them for fitting.

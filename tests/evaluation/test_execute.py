@@ -7,7 +7,7 @@ from bayesbench.config import parse_config
 from bayesbench.data import load_dataset
 from bayesbench.data.fold_assignment import fold_rng
 from bayesbench.errors import ConfigError
-from bayesbench.evaluation.execute import task_seed
+from bayesbench.evaluation.seeding import task_seed
 from bayesbench.evaluation.plan import plan
 from bayesbench.evaluation.prepare import TUNE_STREAM
 from bayesbench.evaluation.store import read_records
@@ -25,6 +25,38 @@ def test_random_state_is_derived_per_fold_when_left_none(finished):
                                                             r["fold"])
         else:
             assert "random_state" not in r["params"]
+
+
+def _hdp_run(tmp_path, name, jobs):
+    hdp = {"estimator": "hdp", "iterations": 30}
+    raw = {"name": "hdp", "seed": 3, "datasets": ["iris"], "cv": {"folds": 3},
+           "preprocess": {"discretize": "mdl"},
+           "classifiers": ["nb", {"name": "nb", "label": "nb-hdp", "params": hdp},
+                           {"name": "nb", "label": "nb-hdp-0",
+                            "params": {**hdp, "random_state": 0}},
+                           {"name": "kdb", "label": "kdb-hdp", "params": {"k": 2, **hdp}}],
+           "metrics": ["accuracy", "log_loss"], "output": str(tmp_path / name)}
+    result = run(parse_config(raw, base_dir=tmp_path), jobs=jobs, quiet=True)
+    assert not result.errors
+    return {(r["classifier"], r["fold"]): r for r in read_records(result.run_dir)}
+
+
+def test_hdp_estimates_are_seeded_from_the_task_seed_and_only_they(tmp_path):
+    serial = _hdp_run(tmp_path, "serial", 1)
+    processes = _hdp_run(tmp_path, "processes", 2)
+    for (label, fold), r in serial.items():
+        if label == "nb":  # a deterministic fit's record holds no seed
+            assert "random_state" not in r["params"]
+        elif label == "nb-hdp-0":  # a seed written in the config is kept
+            assert r["params"]["random_state"] == 0
+        else:
+            assert r["params"]["random_state"] == task_seed(3, "iris", 0, fold)
+        # the same numbers in processes as serially
+        assert r["params"] == processes[label, fold]["params"]
+        assert r["metrics"]["log_loss"] == processes[label, fold]["metrics"]["log_loss"]
+    # the task's seed, not a fixed one, drew the estimates
+    assert any(serial["nb-hdp", f]["metrics"]["log_loss"] !=
+               serial["nb-hdp-0", f]["metrics"]["log_loss"] for f in range(3))
 
 
 def test_the_first_folds_network_is_kept_and_matches_its_summary(finished):

@@ -50,7 +50,8 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
         On the learners that take it (``nb``, ``tan``, ``kdb``): ``laplace`` is the
         smoothing with ``alpha`` above; ``m`` and ``hdp`` back a configuration off to its
         parents' prefix (:mod:`~bayesbench.models.parameters.estimators`), with HDP's
-        ``iterations``, ``tying`` and ``hdp_seed``.
+        ``iterations``, ``tying`` and ``random_state`` (HDP's seed; None: 0, and the
+        runner gives an HDP fit the task's seed).
 
     Attributes
     ----------
@@ -81,7 +82,7 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
     # For subclasses whose __init__ does not take ``weights``: they learn no weights; nor
     # ``estimator`` and its settings: additive smoothing with ``alpha``.
     weights = None
-    estimator, iterations, tying, hdp_seed = "laplace", 1000, "level", 0
+    estimator, iterations, tying = "laplace", 1000, "level"
 
     def __init__(self, *, alpha: float = 1.0, weights=None):
         self.alpha = alpha
@@ -113,7 +114,7 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
         self.tables_, self.unseen_ = node_tables(
             self.counts_, [[cards[p] for p in n.parents] for n in self.structure_.nodes],
             self.estimator, iterations=int(self.iterations), tying=self.tying,
-            rng=np.random.default_rng(int(self.hdp_seed)))
+            rng=self.estimation_rng())
         self.class_log_prior_ = class_log_prior(self.class_count_, self.estimator)
 
     @fresh_fit
@@ -127,7 +128,8 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
         self._set_tables(np.bincount(codes, minlength=k))
         if self.weights is not None:
             # AWNB's bootstrap follows the learner's seed when it has one, else a fixed one.
-            seed = getattr(self, "random_state", 0)
+            seed = getattr(self, "random_state", None)
+            seed = 0 if seed is None else seed
             self.weighting_ = learn_weights(
                 self.weights, structure, X, codes, self.counts_, self.tables_, self.unseen_,
                 self.class_log_prior_, cards, k, alpha, np.random.default_rng(seed))

@@ -13,7 +13,7 @@ import numpy as np
 from .anb import StatisticsANB
 from ...measures.information import (conditional_mutual_information_matrix,
                                      mutual_information_with_class)
-from ..parameters.estimators import ESTIMATOR_PARAMETERS
+from ..parameters.estimators import ESTIMATOR_PARAMETERS, EstimatorChoice
 from ..core.structure import Structure
 from ..core.constraints import Interval
 from ...measures.ties import tie_safe
@@ -42,7 +42,7 @@ def kdb_parents(mi_class: np.ndarray, cmi: np.ndarray, k: int) -> tuple[list[int
     return order, parents
 
 
-class KDB(StatisticsANB):
+class KDB(EstimatorChoice, StatisticsANB):
     """k-dependence Bayesian classifier: each attribute has the class and up to ``k`` attribute parents.
 
     Structure (Sahami 1996): order the attributes by mutual information with
@@ -81,12 +81,12 @@ class KDB(StatisticsANB):
 
     def __init__(self, *, alpha: float = 1.0, k: int = 2, weights=None,
                  estimator: str = "laplace", iterations: int = 1000,
-                 tying: str = "level", hdp_seed: int = 0):
+                 tying: str = "level", random_state=None):
         self.alpha = alpha
         self.k = k
         self.weights = weights
         self.estimator, self.iterations = estimator, iterations
-        self.tying, self.hdp_seed = tying, hdp_seed
+        self.tying, self.random_state = tying, random_state
 
     def _learn_structure(self, X, y, cardinalities, n_classes):
         mi = mutual_information_with_class(X, y, cardinalities, n_classes)

@@ -5,11 +5,11 @@ from __future__ import annotations
 from .anb import AugmentedNaiveBayes, StatisticsANB
 from ..core.constraints import StrOptions
 from ..core.counting import log_table, unseen_log_prob
-from ..parameters.estimators import ESTIMATOR_PARAMETERS
+from ..parameters.estimators import ESTIMATOR_PARAMETERS, EstimatorChoice
 from ..core.structure import Structure
 
 
-class NaiveBayes(StatisticsANB):
+class NaiveBayes(EstimatorChoice, StatisticsANB):
     """Naive Bayes over discrete attributes.
 
     ``p(c | x) ∝ p(c) prod_i p(x_i | c)``, every table estimated with additive
@@ -47,12 +47,12 @@ class NaiveBayes(StatisticsANB):
 
     def __init__(self, *, alpha: float = 1.0, log: bool = True, weights=None,
                  estimator: str = "laplace", iterations: int = 1000,
-                 tying: str = "level", hdp_seed: int = 0, width: str = "values"):
+                 tying: str = "level", random_state=None, width: str = "values"):
         self.alpha = alpha
         self.log = log
         self.weights = weights
         self.estimator, self.iterations = estimator, iterations
-        self.tying, self.hdp_seed = tying, hdp_seed
+        self.tying, self.random_state = tying, random_state
         self.width = width
 
     def _set_tables(self, class_count):

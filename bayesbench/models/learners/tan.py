@@ -16,7 +16,7 @@ from .anb import AugmentedNaiveBayes, StatisticsANB
 from ...measures.information import (conditional_mutual_information_matrix,
                           ddr_from_counts, ddr_information_matrix)
 from ...measures.likelihood_scores import ARC_SCORES, arc_gain, arc_score_matrix
-from ..parameters.estimators import ESTIMATOR_PARAMETERS
+from ..parameters.estimators import ESTIMATOR_PARAMETERS, EstimatorChoice
 from ..core.structure import Structure
 from ..core.constraints import Interval, StrOptions, parameter_error
 from ...measures.ties import TIE_DECIMALS
@@ -89,7 +89,7 @@ def orient(edges, n_attributes: int, attributes=None, root: int | None = None) -
     return parent_of
 
 
-class TAN(StatisticsANB):
+class TAN(EstimatorChoice, StatisticsANB):
     """Tree-augmented naive Bayes: the Chow-Liu tree over ``I(Xi; Xj | C)``, or a score's forest.
 
     Structure: the maximum weighted spanning tree of the complete graph whose
@@ -132,13 +132,13 @@ class TAN(StatisticsANB):
     def __init__(self, *, alpha: float = 1.0, root: int = 0, criterion: str = "cmi",
                  weights=None,
                  estimator: str = "laplace", iterations: int = 1000,
-                 tying: str = "level", hdp_seed: int = 0):
+                 tying: str = "level", random_state=None):
         self.alpha = alpha
         self.root = root
         self.criterion = criterion
         self.weights = weights
         self.estimator, self.iterations = estimator, iterations
-        self.tying, self.hdp_seed = tying, hdp_seed
+        self.tying, self.random_state = tying, random_state
 
     def _measure(self) -> str:
         return self.criterion

@@ -15,6 +15,7 @@ of a row that occurs (a parent configuration never seen backs off to its parent'
 """
 from __future__ import annotations
 
+import inspect
 from numbers import Integral
 from typing import Sequence
 
@@ -31,7 +32,24 @@ ESTIMATOR_CONSTRAINT = [StrOptions(set(ESTIMATORS))]
 ESTIMATOR_PARAMETERS = {"estimator": ESTIMATOR_CONSTRAINT,
                         "iterations": [Interval(Integral, 1, None, closed="left")],
                         "tying": [StrOptions(set(TYINGS))],
-                        "hdp_seed": [Interval(Integral, 0, None, closed="left")]}
+                        "random_state": [None, Interval(Integral, 0, None, closed="left")]}
+class EstimatorChoice:
+    """Mixin of the learners that take :data:`ESTIMATOR_PARAMETERS`: ``random_state`` seeds
+    their HDP sampler (None: seed 0), the only random numbers they draw."""
+
+    @classmethod
+    def is_stochastic(cls, params: dict) -> bool:
+        """Whether a fit with ``params`` draws random numbers: only with ``hdp``, so the
+        runner gives a task's seed to those fits alone, and the records of the others hold
+        no seed (as before the learners had one)."""
+        default = inspect.signature(cls.__init__).parameters["estimator"].default
+        return params.get("estimator", default) == "hdp"
+
+    def estimation_rng(self) -> np.random.Generator:
+        """The HDP sampler's generator."""
+        return np.random.default_rng(0 if self.random_state is None else int(self.random_state))
+
+
 #: The m of the m-estimates, the authors' ``SUtils.m_MEsti``.
 M = 1.0
 

@@ -64,7 +64,7 @@ def test_laplace_is_the_default_and_equals_alpha_one():
 def test_hdp_is_seeded_and_differs_from_the_m_estimates():
     X, y, cards = _data(3, 120)
     fit = lambda seed: make_classifier("kdb", k=2, estimator="hdp", iterations=60,  # noqa: E731
-                                       hdp_seed=seed).fit(X, y, cardinalities=cards)
+                                       random_state=seed).fit(X, y, cardinalities=cards)
     p1, p2, p3 = fit(1).predict_proba(X), fit(1).predict_proba(X), fit(2).predict_proba(X)
     assert np.array_equal(p1, p2) and not np.array_equal(p1, p3)
     m = make_classifier("kdb", k=2, estimator="m").fit(X, y, cardinalities=cards)
