@@ -28,6 +28,8 @@ replaced by any implementation returning the same array.
 """
 from __future__ import annotations
 
+import uuid
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
@@ -62,16 +64,21 @@ class CountedRows:
     counted from them so far (:meth:`table`), each counted once.
 
     The kept tables hold at most the table limit's number of cells
-    (:func:`~bayesbench.measures.codes.current_table_limit`), the oldest dropped first;
-    they are not pickled (a process given the rows counts again).
+    (:func:`~bayesbench.measures.codes.current_table_limit`), the oldest dropped first.
+    They are not pickled, but a process keeps the rows it was sent last
+    (:data:`_RECEIVED`, by ``token``): a worker given the same rows by several tasks (the
+    whole data set's, under every fold's training part) unpickles them as one object and
+    counts each table once.
     """
 
-    def __init__(self, X: np.ndarray, y: np.ndarray):
+    def __init__(self, X: np.ndarray, y: np.ndarray, token: str | None = None):
         self.X, self.y = X, y
         self._tables: dict = {}
+        # unique across the processes and hosts of a run (it names rows, it draws no numbers)
+        self.token = token or uuid.uuid4().hex
 
-    def __getstate__(self):
-        return {"X": self.X, "y": self.y, "_tables": {}}
+    def __reduce__(self):
+        return _received, (self.token, self.X, self.y)
 
     def table(self, key, count: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
         """``count(X, y)`` (read-only), counted on the first request for ``key``."""
@@ -83,6 +90,24 @@ class CountedRows:
             while len(self._tables) > 1 and sum(t.size for t in self._tables.values()) > limit:
                 del self._tables[next(iter(self._tables))]
         return self._tables[key]
+
+
+#: The rows unpickled in this process lately, the most recent last: a task's two terms (the
+#: whole data set's rows, sent by every task, and its test part's).
+_RECEIVED: OrderedDict = OrderedDict()
+_RECEIVED_MAX = 2
+
+
+def _received(token: str, X: np.ndarray, y: np.ndarray) -> CountedRows:
+    """The rows ``token`` as this process last received them (with their tables), or
+    these; unpickling calls it."""
+    rows = _RECEIVED.pop(token, None)
+    if rows is None:
+        rows = CountedRows(X, y, token)
+    _RECEIVED[token] = rows
+    while len(_RECEIVED) > _RECEIVED_MAX:
+        _RECEIVED.popitem(last=False)
+    return rows
 
 
 @dataclass(frozen=True, eq=False)

@@ -227,6 +227,32 @@ def test_tables_beyond_pairs_are_counted_once_and_subtracted():
     assert pickle.loads(pickle.dumps(total)).rows[0][1]._tables == {}
 
 
+def test_a_process_sent_the_same_rows_twice_counts_their_tables_once():
+    """Under --jobs each task pickles the whole data set's rows with its training part: the
+    worker unpickles them as the rows it received last, with the tables counted so far."""
+    import pickle
+    from bayesbench.models.core.counting import node_counts
+    from bayesbench.models.core.structure import Node
+    rng = np.random.default_rng(5)
+    X = rng.integers(-1, 3, (60, 4))
+    y = rng.integers(0, 2, 60)
+    total = Statistics.from_codes(X, y, [3] * 4, 2)
+    calls = []
+
+    def count(X, y, cards, k, attributes, parents):
+        calls.append(len(y))
+        return node_counts(Node(attributes, parents), X, y, cards, k)
+
+    for fold in range(3):  # each task's training part, as a worker receives it
+        test = np.arange(60) % 3 == fold
+        train = pickle.loads(pickle.dumps(total - Statistics.from_codes(X[test], y[test],
+                                                                        [3] * 4, 2)))
+        got = train.tally(count, (0,), (1, 2))
+        np.testing.assert_array_equal(got, node_counts(Node((0,), (1, 2)), X[~test],
+                                                       y[~test], [3] * 4, 2))
+    assert calls == [60, 20, 20, 20]  # the total once, each test part once
+
+
 def test_fit_statistics_refuses_what_fit_refuses():
     from bayesbench.models.registry import make_classifier
     with pytest.raises(ClassifierError, match="cannot fit on zero rows"):
