@@ -453,7 +453,7 @@ def test_a_chunked_data_set_refuses_what_it_cannot_compute_by_key(tmp_path, monk
         cv: {folds: 2, stratified: true}
         preprocess: {impute: mean_mode}
         classifiers: [nb, gnb, {name: kdb, params: {k: [1, 2]}}, {name: tan, input: onehot},
-                      {name: ande, params: {n: [1, 2]}}]
+                      {name: ande, params: {n: [1, 2]}}, skdb]
         metrics: [accuracy, error, auc_ovr, bic]
         """))
     result = CliRunner().invoke(main, ["run", str(config)])
@@ -467,6 +467,7 @@ def test_a_chunked_data_set_refuses_what_it_cannot_compute_by_key(tmp_path, monk
     assert "kdb(k=2)" in result.output and "kdb(k=1)" not in result.output
     assert "ande(n=2)" in result.output and "ande(n=1)" not in result.output
     assert "datasets[0]" in result.output
+    assert "classifiers[5]" not in result.output  # skdb fits in passes over the files
     assert not (tmp_path / "results").exists()
 
 
