@@ -21,6 +21,10 @@ SKDB fits in three passes over the data:
    ``1 - p(true class)``; ``zero_one``: the error count; ties to fewer attributes, then
    lower ``k``; ``s = 0`` is the class prior alone) is kept.
 
+Passes 2 and 3 only add up over rows, so ``fit_chunks`` reads them chunk by chunk (a
+chunked data set, docs/large-data.md): the counts of the chunks add up key by key, and the
+losses are sums over rows; pass 1 comes from the rows' sufficient statistics.
+
 The chosen model's tables come from the ``estimator`` (:mod:`~bayesbench.models.
 parameters.estimators`). Cost: passes 1 and 3 are ``O(n m^2)`` and ``O(n m K c)`` with
 ``n`` rows, ``m`` attributes, ``c`` classes; the counts take ``O(n m K)`` memory at most
