@@ -6,7 +6,8 @@ of three, written as Parquet files of ``--file-rows`` rows each under ``--dir`` 
 file by file from ``--seed``: attribute ``j`` copies a function of attributes ``j - 1``,
 ``j - 2`` and the class with probability 0.8, so that the selection keeps parents). Each
 measurement runs in a process of its own, whose peak resident set
-(``getrusage(RUSAGE_SELF).ru_maxrss``) is the figure:
+(``getrusage(RUSAGE_SELF).ru_maxrss``) is the figure, beside its wall and CPU seconds (on a
+shared machine the wall time is mostly waiting):
 
 - ``chunked``: :func:`bayesbench.data.chunks.scan` of the files, the sufficient statistics
   summed chunk by chunk (pass 1), then ``SKDB.fit_chunks`` (passes 2 and 3, reading the
@@ -103,8 +104,9 @@ def child(mode: str, root: Path, k_max: int) -> dict:
         out["fit"] = time.perf_counter() - t1
         n = X.shape[0]
     member = clf.members_[0]
+    usage = resource.getrusage(resource.RUSAGE_SELF)
     out.update(rows=int(n), s=member.s, k=member.k, total=out["scan"] + out["counts"] + out["fit"],
-               peak_mb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+               cpu=usage.ru_utime + usage.ru_stime, peak_mb=usage.ru_maxrss / 1024)
     return out
 
 
@@ -123,7 +125,7 @@ def main(argv=None) -> None:
     if args.child:
         print(json.dumps(child(args.child[0], Path(args.child[1]), args.k_max)))
         return
-    print("rows        mode     scan s  count s   fit s  total s  peak MB  chosen")
+    print("rows        mode     scan s  count s   fit s  total s    CPU s  peak MB  chosen")
     for rows in args.rows or [1_000_000]:
         root = args.dir / f"{rows}x{args.attributes}"
         wrote = write_parts(root, rows, args.attributes, args.file_rows, args.seed)
@@ -138,7 +140,7 @@ def main(argv=None) -> None:
                 continue
             r = json.loads(res.stdout)
             print(f"{r['rows']:<11d} {mode:<8s} {r['scan']:6.1f} {r['counts']:8.1f} "
-                  f"{r['fit']:7.1f} {r['total']:8.1f} {r['peak_mb']:8.0f}  "
+                  f"{r['fit']:7.1f} {r['total']:8.1f} {r['cpu']:8.1f} {r['peak_mb']:8.0f}  "
                   f"s={r['s']} of {args.attributes}, k={r['k']}")
 
 
