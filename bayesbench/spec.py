@@ -108,6 +108,25 @@ class CVSpec:
 
 
 @dataclass(frozen=True)
+class EvaluationSpec:
+    """An evaluation other than the ``cv`` scheme: Kohavi and Wolpert's bias-variance
+    decomposition of 0-1 loss (``kind`` ``bias_variance``), its training sets drawn by
+    ``method`` (``kohavi_wolpert``: Weka's ``BVDecompose``; ``subsampled_cv``: Webb's
+    sub-sampled cross-validation, Weka's ``BVDecomposeSegCVSub``) ``iterations`` times;
+    ``train_fraction`` is the share of the data in the training pool (``kohavi_wolpert``,
+    each training set half the pool) or in each training set (``subsampled_cv``)."""
+
+    kind: str = "bias_variance"
+    method: str = "kohavi_wolpert"
+    iterations: int = 50
+    train_fraction: float = 0.5
+
+    def identity(self) -> dict:
+        return {"kind": self.kind, "method": self.method, "iterations": self.iterations,
+                "train_fraction": self.train_fraction}
+
+
+@dataclass(frozen=True)
 class TuneSpec:
     """Tuning inside each outer training part: every combination of ``params``
     (``{name: (value, ...)}``) is scored by inner stratified ``folds``-fold
@@ -187,6 +206,9 @@ class Experiment:
     predictions: bool = False
     # Also score each repetition's test predictions pooled over its folds (summary/pooled.*).
     pooled: bool = False
+    # None: the ``cv`` scheme; else the evaluation that replaces it (its tasks keep their
+    # test predictions, which the decomposition is computed from).
+    evaluation: EvaluationSpec | None = None
     arm: str | None = None
     arms: tuple["Experiment", ...] = ()
 
@@ -195,6 +217,12 @@ class Experiment:
         """The name of the experiment this arm belongs to (its own name if not an arm)."""
         return self.name[:-len(self.arm) - 1] if self.arm else self.name
 
+    @property
+    def keeps_predictions(self) -> bool:
+        """Whether every task keeps its test predictions: asked for, or needed by the
+        evaluation."""
+        return self.predictions or self.evaluation is not None
+
     def runs(self) -> tuple["Experiment", ...]:
         """The experiments to run: the arms, or this experiment itself."""
         return self.arms or (self,)
@@ -202,10 +230,13 @@ class Experiment:
     def identity(self) -> dict:
         """What the task ids hash, and what a result directory's ``config.yaml`` must match
         to be continued (keys as in the config file, so that older directories match)."""
-        return {"name": self.name, "seed": self.seed,
-                "datasets": [d.identity() for d in self.datasets],
-                "preprocess": self.preprocess.identity(), "cv": self.cv.identity(),
-                "classifiers": [c.identity() for c in self.classifiers]}
+        out = {"name": self.name, "seed": self.seed,
+               "datasets": [d.identity() for d in self.datasets],
+               "preprocess": self.preprocess.identity(), "cv": self.cv.identity(),
+               "classifiers": [c.identity() for c in self.classifiers]}
+        if self.evaluation is not None:  # absent when unused, so older directories match
+            out["evaluation"] = self.evaluation.identity()
+        return out
 
 
 @dataclass(frozen=True)

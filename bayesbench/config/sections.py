@@ -8,6 +8,7 @@ import re
 
 from ..data.encode import INPUT_KINDS
 from ..errors import ClassifierError
+from ..evaluation import bias_variance
 from ..evaluation.metrics import METRIC_NAMES, PREDICTION_METRICS, is_metric
 from ..evaluation.prepare import NOISE_SIDES, SCOPES
 from ..preprocess.noise import NOISE_MODES
@@ -15,8 +16,8 @@ from ..models.registry import (classifier_class, is_import_path, make_classifier
                                parameter_defaults)
 from ..preprocess.discretize import METHODS
 from ..preprocess.impute import STRATEGIES
-from ..spec import (MAX_REPEATS, ClassifierSpec, CompareSpec, CVSpec, NoiseSpec,
-                    PreprocessSpec, TuneSpec)
+from ..spec import (MAX_REPEATS, ClassifierSpec, CompareSpec, CVSpec, EvaluationSpec,
+                    NoiseSpec, PreprocessSpec, TuneSpec)
 from ..stats import FOLD_TESTS
 from .problems import Problems, join, kind_of, shown, suggest
 
@@ -32,6 +33,7 @@ NOISE_KEYS = ("fraction", "on", "mode")
 _CV_KINDS = ("holdout", "resubstitution", "loo")
 CV_KEYS = ("folds", "repeats", "stratified", *_CV_KINDS)
 COMPARE_KEYS = ("metric", "baseline", "test", "alpha", "rope")
+EVALUATION_KEYS = ("kind", "method", "iterations", "train_fraction")
 # Classifiers of one experiment, each setting of a parameter grid counted, and settings of
 # one classifier's tuning grid: a bound on the work a config check does and on the tasks
 # (or inner fits) it asks for.
@@ -92,6 +94,36 @@ def cv(value, problems: Problems, at: str = "cv") -> CVSpec:
         if "repeats" in value and value["repeats"] != 1:
             problems.add(f"{at}.repeats", f"{kinds[0]} is deterministic; repeats must be 1")
     return CVSpec(**{k: v for k, v in kw.items() if v is not None})
+
+
+def evaluation(value, problems: Problems, at: str = "evaluation") -> EvaluationSpec | None:
+    """The evaluation that replaces the ``cv`` scheme (None when the keys are unusable)."""
+    value = problems.mapping(value, at, EVALUATION_KEYS)
+    if "kind" not in value:
+        problems.add(f"{at}.kind", f"required (one of {', '.join(bias_variance.KINDS)})")
+        return None
+    kw = {"kind": problems.typed(value["kind"], f"{at}.kind", str, choices=bias_variance.KINDS)}
+    if "method" in value:
+        kw["method"] = problems.typed(value["method"], f"{at}.method", str,
+                                        choices=bias_variance.METHODS)
+    if "iterations" in value:
+        # Weka's estimate of bias² divides by iterations - 1.
+        kw["iterations"] = problems.typed(value["iterations"], f"{at}.iterations", int, low=2,
+                                          high=bias_variance.MAX_ITERATIONS)
+    if "train_fraction" in value:
+        fraction = problems.typed(value["train_fraction"], f"{at}.train_fraction", float,
+                                  low=0.0, high=1.0)
+        limit = 0.5 if kw.get("method", "kohavi_wolpert") == "kohavi_wolpert" else 1.0
+        if fraction is not None and not 0.0 < fraction <= limit:
+            problems.add(f"{at}.train_fraction", (
+                f"{fraction:g}: the training pool of kohavi_wolpert holds at most half the "
+                f"data (Weka's BVDecompose)" if limit == 0.5 else
+                f"{fraction:g}: must lie strictly between 0 and 1"))
+            fraction = None
+        kw["train_fraction"] = fraction
+    if None in kw.values():
+        return None
+    return EvaluationSpec(**kw)
 
 
 def classifiers(raw: dict, problems: Problems, origins: list | None = None) -> list[ClassifierSpec]:
