@@ -113,11 +113,11 @@ def evaluation(value, problems: Problems, at: str = "evaluation") -> EvaluationS
     if "train_fraction" in value:
         fraction = problems.typed(value["train_fraction"], f"{at}.train_fraction", float,
                                   low=0.0, high=1.0)
-        limit = 0.5 if kw.get("method", "kohavi_wolpert") == "kohavi_wolpert" else 1.0
-        if fraction is not None and not 0.0 < fraction <= limit:
+        pooled = kw.get("method", "kohavi_wolpert") == "kohavi_wolpert"
+        if fraction is not None and not (0.0 < fraction <= 0.5 if pooled else 0.0 < fraction < 1.0):
             problems.add(f"{at}.train_fraction", (
-                f"{fraction:g}: the training pool of kohavi_wolpert holds at most half the "
-                f"data (Weka's BVDecompose)" if limit == 0.5 else
+                f"{fraction:g}: the training pool of kohavi_wolpert holds more than none and "
+                f"at most half the data (Weka's BVDecompose)" if pooled else
                 f"{fraction:g}: must lie strictly between 0 and 1"))
             fraction = None
         kw["train_fraction"] = fraction

@@ -8,11 +8,10 @@ test set of the rest; each iteration shuffles the pool and trains on its first h
 
 ``subsampled_cv`` is Weka's ``BVDecomposeSegCVSub`` (Webb 2000, sub-sampled
 cross-validation) with Weka's default overlap ``p = m / (n - 1)``: training sets of
-``m = floor(train_fraction * n)`` rows; the data are cut into ``q`` segments of
-``tps = ceil(m / p + 1)`` rows (the rest left over) and each segment into ``k =
-ceil(tps / (tps - m))`` folds; in each iteration every segment is shuffled and each of its
-folds is tested on a model trained on ``m`` rows drawn from the segment's other folds. The
-first fold of the first segment also tests the rows left over, so that every row is
+``m = floor(train_fraction * n)`` rows. Weka cuts the data into segments of ``tps = ceil(m /
+p + 1)`` rows, which with that ``p`` is one segment of all ``n`` rows, and the segment into
+``k = ceil(n / (n - m))`` folds; in each iteration the segment is shuffled and each fold is
+tested on a model trained on ``m`` rows drawn from the other folds, so that every row is
 classified once per iteration.
 
 Every draw is a pure function of ``(seed, data set name, iteration)`` (the first shuffle of
@@ -69,13 +68,11 @@ def _draws(seed: int, dataset: str, iteration: int) -> np.random.Generator:
     return fold_rng(seed, dataset, iteration, 0, _DRAW_STREAM)
 
 
-def segments(n: int, m: int) -> tuple[int, int, int]:
-    """Weka's ``(tps, k, q)`` for ``n`` rows and training sets of ``m``: the rows of a
-    segment, its folds and the number of whole segments, with ``p = m / (n - 1)``."""
-    p = m / (n - 1)
-    tps = math.ceil(m / p + 1)
-    k = math.ceil(tps / (tps - m))
-    return tps, k, n // tps
+def n_folds(n: int, m: int) -> int:
+    """Weka's folds ``k = ceil(tps / (tps - m))`` of its one segment: with its default
+    overlap ``p = m / (n - 1)``, ``tps = ceil(m / p + 1) = n`` in exact arithmetic (Weka's
+    doubles can make it ``n + 1``, which leaves it no whole segment and fails)."""
+    return -(-n // (n - m))
 
 
 def _subsampled_cv(order, m: int, iterations: int, seed: int, dataset: str) -> list[Split]:
@@ -84,29 +81,15 @@ def _subsampled_cv(order, m: int, iterations: int, seed: int, dataset: str) -> l
         raise PlanError([(("evaluation", "train_fraction"), (
             f"training sets of {m} of the {n} rows of '{dataset}': Weka's sub-sampled "
             f"cross-validation needs between 1 and {n - 2} rows"))])
-    tps, k, q = segments(n, m)
-    if k > tps or q < 1:
-        raise PlanError([(("evaluation", "train_fraction"), (
-            f"training sets of {m} of the {n} rows of '{dataset}' need {k} folds of a "
-            f"segment of {tps} rows"))])
-    # Fold sizes as Weka deals them: the first tps % k folds one row longer.
-    sizes = [tps // k + (f < tps % k) for f in range(k)]
-    if m > tps - sizes[0]:
-        raise PlanError([(("evaluation", "train_fraction"), (
-            f"training sets of {m} rows of '{dataset}' exceed the {tps - sizes[0]} rows "
-            f"left beside a fold of a segment"))])
-    bounds = np.concatenate([[0], np.cumsum(sizes)])
-    left_over = order[q * tps:]
+    k = n_folds(n, m)
+    # Fold sizes as Weka deals them: the first n % k folds one row longer.
+    bounds = np.concatenate([[0], np.cumsum([n // k + (f < n % k) for f in range(k)])])
     out = []
     for i in range(iterations):
         rng = _draws(seed, dataset, i)
-        for s in range(q):
-            segment = rng.permutation(order[s * tps:(s + 1) * tps])
-            for f in range(k):
-                test = segment[bounds[f]:bounds[f + 1]]
-                rest = np.concatenate([segment[:bounds[f]], segment[bounds[f + 1]:]])
-                train = rng.permutation(rest)[:m]
-                if s == 0 and f == 0:
-                    test = np.concatenate([test, left_over])
-                out.append(Split(i, s * k + f, np.sort(train), np.sort(test)))
+        segment = rng.permutation(order)
+        for f in range(k):
+            test = segment[bounds[f]:bounds[f + 1]]
+            rest = np.concatenate([segment[:bounds[f]], segment[bounds[f + 1]:]])
+            out.append(Split(i, f, np.sort(rng.permutation(rest)[:m]), np.sort(test)))
     return out
