@@ -109,3 +109,14 @@ def test_a_data_set_too_small_is_refused_before_any_directory(tmp_path, monkeypa
     assert result.exit_code == 2, result.output
     assert "evaluation.train_fraction:" in result.output and "Traceback" not in result.output
     assert not (tmp_path / "results").exists()
+
+
+def test_rows_dropped_by_imputation_are_refused_naming_evaluation(tmp_path):
+    # The decomposition counts each test row's predictions by the row's index in the file.
+    data = tmp_path / "toy.csv"
+    data.write_text("a,class\n" + "".join(f"{i % 3},{'pq'[i % 2]}\n" for i in range(20)))
+    with pytest.raises(ConfigError) as info:
+        parse_config({"name": "x", "datasets": [str(data)], "classifiers": ["nb"],
+                      "preprocess": {"impute": "drop"},
+                      "evaluation": {"kind": "bias_variance"}}, base_dir=tmp_path)
+    assert "impute: drop" in dict(info.value.problems)["evaluation"]
