@@ -89,6 +89,11 @@ def test_killed_and_resumed_in_processes_gives_the_serial_numbers(uci_dir, tmp_p
         "evaluation": {"kind": "bias_variance", "method": "subsampled_cv", "iterations": 8}}))
     serial = run(parse_config(yaml.safe_load(path.read_text()), base_dir=tmp_path),
                  output=str(tmp_path / "serial"), jobs=1, quiet=True)
+    # The table, the figure (stacked bias and variance bars) and the report's section.
+    page = (serial.run_dir / "report.html").read_text()
+    assert "<h2>Bias-variance decomposition</h2>" in page
+    svg = (serial.run_dir / "figures" / "bias_variance.svg").read_text()
+    assert "tic-tac-toe" in svg and "car" in svg and "variance" in svg
     out = tmp_path / "killed"
     cli = [sys.executable, "-m", "bayesbench.cli", "run", str(path), "--output", str(out),
            "--quiet"]
