@@ -74,9 +74,14 @@ def write_tables(out_dir, rows, evaluation, formats) -> list[Path]:
     return files
 
 
-def section(rows, evaluation, figures) -> Section:
-    """The report's section of the decomposition."""
-    return Section("Bias-variance decomposition", text=caption(evaluation) + ".",
+def section(rows, evaluation, figures, missing=()) -> Section:
+    """The report's section of the decomposition; ``missing``: the ``(data set, classifier)``
+    pairs left out for a failed task."""
+    text = caption(evaluation) + "."
+    if missing:
+        text += ("\n\nNo decomposition (a task failed): "
+                 + ", ".join(f"{c} on {d}" for d, c in missing) + ".")
+    return Section("Bias-variance decomposition", text=text,
                    tables=[Table(STEM, headers=COLUMNS,
                                  rows=[r[:2] + [f"{v:.4f}" for v in r[2:]] for r in rows])],
                    figures=figures)

@@ -522,15 +522,17 @@ def _bias_variance(run_dir: Path, experiment: Experiment, records, formats):
     if evaluation is None:
         return [], []
     ordered = task_order(records, experiment)
-    rows = bias_variance.decomposition_rows(
-        run_dir, ordered, _order(ordered, "dataset", [d.name for d in experiment.datasets]),
-        _order(ordered, "classifier", [c.label for c in experiment.classifiers]))
+    datasets = _order(ordered, "dataset", [d.name for d in experiment.datasets])
+    classifiers = _order(ordered, "classifier", [c.label for c in experiment.classifiers])
+    rows = bias_variance.decomposition_rows(run_dir, ordered, datasets, classifiers)
     files = bias_variance.write_tables(run_dir / "summary", rows, evaluation, formats)
     figures = []
     if rows and plotting_available():
         drawn, figures = bias_variance.draw(run_dir, rows)
         files += drawn
-    return files, [bias_variance.section(rows, evaluation, figures)]
+    present = {(r[0], r[1]) for r in rows}
+    missing = [(d, c) for d in datasets for c in classifiers if (d, c) not in present]
+    return files, [bias_variance.section(rows, evaluation, figures, missing)]
 
 
 def warning_sections(raised) -> list[Section]:

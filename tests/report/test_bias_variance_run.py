@@ -113,3 +113,17 @@ def test_killed_and_resumed_in_processes_gives_the_serial_numbers(uci_dir, tmp_p
     assert done.returncode == 0, done.stderr
     pd.testing.assert_frame_equal(pd.read_csv(out / "summary" / "bias_variance.csv"),
                                   pd.read_csv(serial.run_dir / "summary" / "bias_variance.csv"))
+
+
+def test_a_classifier_with_a_failed_task_has_no_row_and_the_report_says_so(uci_dir, tmp_path):
+    # gnb needs numeric attributes; tic-tac-toe has none, so each of its tasks fails.
+    config = parse_config({
+        "name": "bv-failed", "seed": 1, "data_dirs": [str(uci_dir)], "datasets": ["tic-tac-toe"],
+        "classifiers": ["nb", "gnb"], "metrics": ["error"], "format": ["csv"],
+        "output": str(tmp_path / "out"),
+        "evaluation": {"kind": "bias_variance", "iterations": 3}}, base_dir=tmp_path)
+    result = run(config, jobs=1, quiet=True)
+    table = pd.read_csv(result.run_dir / "summary" / "bias_variance.csv")
+    assert list(table["classifier"]) == ["nb"]
+    assert "No decomposition (a task failed): gnb on tic-tac-toe." in (
+        result.run_dir / "report.html").read_text()
