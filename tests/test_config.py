@@ -85,6 +85,19 @@ def test_cv_kinds_exclude_each_other(tmp_path, data_dir):
     assert (cv.kind, cv.n_repetitions) == ("resubstitution", 1)
 
 
+def test_fold_size_is_a_k_fold_choice_named_by_its_key(tmp_path, data_dir):
+    base = {"name": "x", "datasets": [str(data_dir / "toy.csv")], "classifiers": ["nb"]}
+    cv = parse_config(dict(base, cv={"folds": 2, "fold_size": "floor"}),
+                      base_dir=tmp_path).experiment.cv
+    assert cv.fold_size == "floor"
+    assert parse_config(base, base_dir=tmp_path).experiment.cv.fold_size == "balanced"
+    problems = _problems(dict(base, cv={"folds": 2, "fold_size": "int"}), tmp_path)
+    assert set(problems) == {"cv.fold_size"}
+    assert "balanced" in problems["cv.fold_size"] and "floor" in problems["cv.fold_size"]
+    problems = _problems(dict(base, cv={"holdout": 0.5, "fold_size": "floor"}), tmp_path)
+    assert "k-fold only" in problems["cv.fold_size"]
+
+
 def test_parameter_lists_expand_to_a_grid(tmp_path, data_dir):
     cfg = parse_config({"name": "g", "datasets": [str(data_dir / "toy.csv")],
                         "classifiers": [{"name": "nb", "params": {"alpha": [0.5, 1],
