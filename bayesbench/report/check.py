@@ -37,9 +37,10 @@ RULE = ("within: |ours - paper| <= 2 sqrt(se_ours^2 + se_paper^2) + half a unit 
 # What a printed spread is, and how it becomes a standard error.
 SPREADS = ("sd", "se", "none")
 # Scores derived from a record's fields rather than read from them: errors per test fold
-# (paper 003's "0/1 loss").
-_DERIVED = {"errors": lambda frame: frame["error"] * frame["n_test"]}
-_INPUTS = {"errors": ["error"]}
+# (paper 003's "0/1 loss") and the rows tested per fold (paper 000's printed matrices).
+_DERIVED = {"errors": lambda frame: frame["error"] * frame["n_test"],
+            "n_test": lambda frame: frame["n_test"]}
+_INPUTS = {"errors": ["error"], "n_test": []}   # the metrics each is made of
 
 
 @dataclass(frozen=True)
@@ -187,7 +188,7 @@ def _metrics(raw: dict) -> list[str]:
     """The scores the published file compares (a derived one by those it is made of)."""
     named = [t["metric"] for t in raw.get("tables", [])] + [
         part.get("metric", "accuracy") for part in [raw.get("ranks") or {}, *(raw.get("tests") or [])]]
-    return list(dict.fromkeys(m for name in named for m in (_INPUTS.get(name) or [name])))
+    return list(dict.fromkeys(m for name in named for m in _INPUTS.get(name, [name])))
 
 
 def _targets(column) -> list[str]:

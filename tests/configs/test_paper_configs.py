@@ -120,6 +120,14 @@ def test_missing_data_sets_are_config_errors_unless_skipped(tmp_path):
 def test_barrow_runs_end_to_end_and_reproduces_the_naive_bayes_f_score(tmp_path):
     out = tmp_path / "barrow"
     _run([PAPERS / "barrow2011.yaml", "-q", "-o", out])
+    # The paper's TestHarness (appendix 4.5): foldsize = int(569/10) = 56 rows tested per
+    # fold, trained on the other 513; 560 rows tested per repetition, as its printed
+    # error matrices hold 342 + 14 + 56 + 148 = 560.
+    harness = _frame(out / "harness")
+    assert set(harness.n_test) == {569 // 10} and set(harness.n_train) == {569 - 569 // 10}
+    assert set(harness.groupby(["classifier", "repetition"]).n_test.sum()) == {
+        sum(map(sum, [[342, 14], [56, 148]]))}
+    out = out / "stratified"
     frame = _frame(out)
     assert set(frame.n_train + frame.n_test) == {569}
     assert len(frame) == 10 * 10 * 4
@@ -138,6 +146,10 @@ def test_barrow_runs_end_to_end_and_reproduces_the_naive_bayes_f_score(tmp_path)
     assert (out / "summary" / "comparison.txt").read_text().startswith("f1[M]: mean")
     cmp = CliRunner().invoke(main, ["compare", str(out), "--metric", "f1[M]", "--baseline", "gnb"])
     assert cmp.exit_code == 0 and "f1[M]" in cmp.output
+    # The arms deal different folds: across them only the unpaired test applies.
+    across = CliRunner().invoke(main, ["compare", str(out.parent), "--metric", "f1[M]",
+                                       "--test", "unpaired-t"])
+    assert across.exit_code == 0 and "harness/gnb" in across.output
 
 
 def test_hurley_runs_both_arms_and_compares_them(tmp_path):
