@@ -35,6 +35,11 @@ DATASETS = {
                        "dermatology", "ecoli", "house-votes-84", "ionosphere", "lymphography",
                        "promoters", "splice", "primary-tumor", "tic-tac-toe", "wine"],
     "mihaljevic2013_identifier": ["promoters", "splice"],
+    # Paper 000's simulated data (sec. 3.2-3.4): balance -1.0 to 1.0 by 0.1 (m: minus, p:
+    # plus), and 10 to 110 rows by 5, in datasets/barrow2011_simulated/.
+    "barrow2011_simulated": [f"barrow_balance_{'m' if b < 0 else 'p' if b > 0 else ''}"
+                             f"{abs(b) / 10:.1f}" for b in range(-10, 11)],
+    "barrow2011_sparsity": [f"barrow_sparsity_n{n:03d}" for n in range(10, 111, 5)],
     "hurley_ellingsen": ["breast-cancer-wisconsin", "glass", "house-votes-84", "iris",
                          "soybean-small"],
     "alvarez2017": ["cmc", "lenses", "weather-nominal", "mushroom", "house-votes-84",
@@ -74,7 +79,9 @@ def test_config_finds_every_data_set_in_the_checkout(path, monkeypatch, tmp_path
     monkeypatch.chdir(tmp_path)   # any working directory: the checkout is the package's
     config = load_config(path)
     assert [d.name for d in config.experiment.datasets] == DATASETS[path.stem]
-    assert all(Path(d.path).parent == ROOT / "datasets" for d in config.experiment.datasets)
+    home = ROOT / "datasets" / ("barrow2011_simulated" if path.stem.startswith("barrow2011_")
+                                 else "")
+    assert all(Path(d.path).parent == home for d in config.experiment.datasets)
     for run in config.experiment.runs():
         plan(run)  # every data set loads, splits, and has the classes a metric names
 
