@@ -369,9 +369,11 @@ def _between(frame: pd.DataFrame, spec: dict, metric: str) -> dict:
     rows = _select(frame, spec["classifier"])
     group = [_fold_scores(rows[rows["dataset"] == d], metric) for d in spec["group"]]
     readings = list(spec.get("readings") or BETWEEN_READINGS)
-    pooled = {"folds": np.concatenate(group) if group else np.array([]),
-              "average": (np.mean(group, axis=0) if group and all(g.size == group[0].size
-                                                                  for g in group)
+    # A group the run lacks a data set of is not the paper's group: no p-value.
+    whole = bool(group) and all(g.size for g in group)
+    pooled = {"folds": np.concatenate(group) if whole else np.array([]),
+              "average": (np.mean(group, axis=0) if whole and all(g.size == group[0].size
+                                                                   for g in group)
                           else np.array([]))}
     pvalues = {}
     for dataset, printed in spec["against"].items():
