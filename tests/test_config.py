@@ -483,6 +483,23 @@ def test_a_chunked_data_set_refuses_what_it_cannot_compute_by_key(tmp_path, monk
     assert not (tmp_path / "results").exists()
 
 
+def test_a_chunked_data_set_refuses_the_floor_fold_size_by_key(tmp_path, monkeypatch):
+    # Its folds are dealt by a hash of the row index: sizes are equal only in expectation,
+    # so n // k rows per fold cannot be promised.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "parts").mkdir()
+    for i in range(2):
+        (tmp_path / "parts" / f"{i}.csv").write_text("a,class\nx,p\ny,q\n")
+    config = tmp_path / "big.yaml"
+    config.write_text("name: big\ndatasets: [parts/*.csv]\ncv: {folds: 2, fold_size: floor}\n"
+                      "classifiers: [nb]\n")
+    result = CliRunner().invoke(main, ["run", str(config)])
+    assert result.exit_code == 2
+    lines = [ln for ln in result.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "big.yaml: cv.fold_size: " in lines[0], result.output
+    assert not (tmp_path / "results").exists()
+
+
 def test_a_numeric_chunked_data_set_is_discretized_on_all_its_rows_or_refused_by_key(tmp_path):
     (tmp_path / "parts").mkdir()
     (tmp_path / "parts" / "0.csv").write_text("a,n,class\nx,1.5,p\ny,?,q\nx,2,q\n")
