@@ -83,9 +83,10 @@ MAX_REPEATS = 1000
 class CVSpec:
     """How to split: ``kind`` is ``kfold``, ``holdout``, ``resubstitution`` or ``loo``.
 
-    ``folds`` and ``stratified`` apply to k-fold, ``fraction`` (the test share)
-    to holdout (stratified too when ``stratified``), ``repeats`` to k-fold and
+    ``folds``, ``stratified`` and ``fold_size`` apply to k-fold, ``fraction`` (the test
+    share) to holdout (stratified too when ``stratified``), ``repeats`` to k-fold and
     holdout; resubstitution and leave-one-out are deterministic and run once.
+    ``fold_size`` names how the rows are dealt (``evaluation.splits.FOLD_SIZES``).
     """
 
     kind: str = "kfold"
@@ -93,6 +94,7 @@ class CVSpec:
     repeats: int = 1
     stratified: bool = True
     fraction: float = 0.3
+    fold_size: str = "balanced"
 
     @property
     def n_repetitions(self) -> int:
@@ -100,7 +102,10 @@ class CVSpec:
 
     def identity(self) -> dict:
         if self.kind == "kfold":
-            return {"folds": self.folds, "repeats": self.repeats, "stratified": self.stratified}
+            out = {"folds": self.folds, "repeats": self.repeats, "stratified": self.stratified}
+            # The default is left out, so that the task ids of every run before the key
+            # existed stay the same.
+            return out if self.fold_size == "balanced" else {**out, "fold_size": self.fold_size}
         if self.kind == "holdout":
             return {"holdout": self.fraction, "repeats": self.repeats,
                     "stratified": self.stratified}

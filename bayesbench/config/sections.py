@@ -11,6 +11,7 @@ from ..errors import ClassifierError
 from ..evaluation import bias_variance
 from ..evaluation.metrics import METRIC_NAMES, PREDICTION_METRICS, is_metric
 from ..evaluation.prepare import NOISE_SIDES, SCOPES
+from ..evaluation.splits import FOLD_SIZES
 from ..preprocess.noise import NOISE_MODES
 from ..models.registry import (classifier_class, is_import_path, make_classifier, make_step,
                                parameter_defaults)
@@ -31,7 +32,7 @@ STEP_KEYS = ("name", "params")
 PREPROCESS_KEYS = ("impute", "discretize", "bins", "scope", "noise")
 NOISE_KEYS = ("fraction", "on", "mode")
 _CV_KINDS = ("holdout", "resubstitution", "loo")
-CV_KEYS = ("folds", "repeats", "stratified", *_CV_KINDS)
+CV_KEYS = ("folds", "repeats", "stratified", "fold_size", *_CV_KINDS)
 COMPARE_KEYS = ("metric", "baseline", "test", "alpha", "rope")
 EVALUATION_KEYS = ("kind", "method", "iterations", "train_fraction")
 # Classifiers of one experiment, each setting of a parameter grid counted, and settings of
@@ -81,6 +82,11 @@ def cv(value, problems: Problems, at: str = "cv") -> CVSpec:
         kw["stratified"] = problems.typed(value["stratified"], f"{at}.stratified", bool)
     if "folds" in value:
         kw["folds"] = problems.typed(value["folds"], f"{at}.folds", int, low=2)
+    if "fold_size" in value:
+        kw["fold_size"] = problems.typed(value["fold_size"], f"{at}.fold_size", str,
+                                         choices=tuple(FOLD_SIZES))
+        if kinds:
+            problems.add(f"{at}.fold_size", f"applies to k-fold only, not {kinds[0]}")
     if kinds == ["holdout"]:
         fraction = problems.typed(value["holdout"], f"{at}.holdout", float, low=0.0, high=1.0)
         if fraction in (0.0, 1.0):

@@ -357,7 +357,9 @@ def _cv_words(cv, hashed=()) -> str:
                 f"(not stratified) on {', '.join(hashed)}"
                 + (", stratified on the others" if cv.stratified else ""))
     if cv.kind == "kfold":
-        return f"{'stratified ' if cv.stratified else ''}{cv.folds}-fold cross-validation"
+        floor = (", n // k rows tested per fold (the n mod k left over never tested)"
+                 if cv.fold_size == "floor" else "")
+        return f"{'stratified ' if cv.stratified else ''}{cv.folds}-fold cross-validation{floor}"
     if cv.kind == "holdout":
         return f"a {cv.fraction:g} holdout"
     return {"resubstitution": "resubstitution (train = test)",
