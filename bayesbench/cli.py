@@ -708,7 +708,8 @@ def datasets(name, data_dirs, class_attribute):
 
     A name is looked up in the --data-dir directories (a config's data_dirs),
     then BAYESBENCH_DATA, then the datasets/ directory of the bayesbench
-    checkout you run from, then the data sets bundled with bayesbench; the
+    checkout (or its copy installed with the package), then the data sets
+    bundled with bayesbench; the
     first file called NAME, NAME.arff, NAME.csv, NAME.libsvm or NAME.svm wins.
     The list gives each name's rows, attributes, classes (present of
     declared), missing cells (rows) and where it was found. NAME (a name or a
