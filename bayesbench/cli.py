@@ -161,6 +161,20 @@ class _OutputFile(click.Path):
         return str(path)
 
 
+class _Directory(click.Path):
+    """A result directory: not empty text, which as a path is the working directory (the run
+    would land among the user's files)."""
+
+    def __init__(self):
+        super().__init__(file_okay=False)
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():
+            self.fail("is empty; give a directory, or leave the option out for "
+                      "results/<name>", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 class _Names(click.ParamType):
     """A comma-separated list of names; with ``choices``, each must be one of them (a
     ``what``, in messages)."""
@@ -280,7 +294,7 @@ def main():
 
 @main.command()
 @click.argument("config", type=click.Path(exists=True, dir_okay=False))
-@click.option("-o", "--output", metavar="DIR", type=click.Path(file_okay=False),
+@click.option("-o", "--output", metavar="DIR", type=_Directory(),
               help="Result directory (config key 'output'; default results/<name>).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1),
               help="Worker processes (config key 'jobs'; default: all cores; 1 = serial).")

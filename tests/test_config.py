@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from click.testing import CliRunner
 
@@ -364,6 +364,33 @@ def test_empty_lists_and_limits_out_of_range_are_config_errors(tmp_path, data_di
     res = CliRunner().invoke(main, ["run", _write(tmp_path, raw)])
     assert res.exit_code == 2 and words in res.stderr, res.stderr
     assert not (tmp_path / "out").exists()
+
+
+@given(st.text(alphabet=" \t\n", max_size=3))
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_an_empty_output_or_data_set_name_is_refused_before_any_work(tmp_path, data_dir,
+                                                                    monkeypatch, blank):
+    # `output: ""` is the working directory as a path: the run was written among the user's
+    # files; an empty data set name was looked up as a file called "".
+    for raw, key in (({"output": blank}, "output"),
+                     ({"datasets": [blank]}, "datasets[0]"),
+                     ({"datasets": [{"path": str(data_dir / "toy.csv"), "name": blank}]},
+                      "datasets[0].name")):
+        cwd = tmp_path / f"cwd{len(list(tmp_path.iterdir()))}"
+        cwd.mkdir()
+        monkeypatch.chdir(cwd)
+        full = {"name": "x", "datasets": [str(data_dir / "toy.csv")], "classifiers": ["nb"],
+                "output": str(cwd / "out"), **raw}
+        res = CliRunner().invoke(main, ["run", _write(cwd, full), "-q"])
+        assert res.exit_code == 2 and f"{key}: is empty" in res.stderr, res.stderr
+        assert len(res.stderr.strip().splitlines()) == 1
+        assert sorted(p.name for p in cwd.iterdir()) == ["exp.yaml"]
+    # The command line's -o too.
+    res = CliRunner().invoke(main, ["run", _write(tmp_path, {
+        "name": "x", "datasets": [str(data_dir / "toy.csv")], "classifiers": ["nb"]}),
+        "-o", blank])
+    assert res.exit_code == 2 and "--output: is empty" in res.stderr, res.stderr
 
 
 # ------------------------------------------------------------- open classifiers

@@ -74,6 +74,9 @@ def _dataset(item, key, problems: Problems, base_dir, dirs, missing) -> DatasetS
         ref_key = join(key, "path" if "path" in item else "name")
     if problems.typed(ref, ref_key, str) is None:
         return None
+    if not ref.strip():
+        problems.add(ref_key, "is empty; give a data set name or a path")
+        return None
     if isinstance(item, dict):
         opts = _options(item, key, problems)
     path = _locate(ref, ref_key, problems, base_dir, dirs, missing)
@@ -96,6 +99,9 @@ def _options(item: dict, key: str, problems: Problems) -> dict:
         opts["class"] = problems.typed(item["class"], join(key, "class"), str)
     if "path" in item and "name" in item:
         opts["label"] = problems.typed(item["name"], join(key, "name"), str)
+        if opts["label"] is not None and not opts["label"].strip():
+            problems.add(join(key, "name"), "is empty; give the data set a name or leave the "
+                                            "key out for the file's")
     if item.get("attributes") is not None:
         opts["attributes"] = _attribute_list(item["attributes"], join(key, "attributes"), problems)
     if item.get("delimiter") is not None:
