@@ -123,12 +123,20 @@ def _read_scores(path: Path, metric: str | None) -> ScoreTable:
     return ScoreTable("wide", metric, scores=_wide_table(path))
 
 
+_LARGEST_SCORE = 1e150
+
+
 def _numbers(path: Path, values: pd.Series, where) -> pd.Series:
     """``values`` as floats (empty cells NaN), or a StatsError naming the first bad cell
     (``where(label)`` says where it is)."""
     converted = pd.to_numeric(values, errors="coerce")
+    magnitude = np.abs(converted.to_numpy(dtype=float))
     for bad, what in (((converted.isna() & values.notna()).to_numpy(), "a number"),
-                      (np.isinf(converted.to_numpy(dtype=float)), "a finite number")):
+                      (np.isinf(magnitude), "a finite number"),
+                      # the tests subtract and average scores: beyond half the largest
+                      # double a difference overflows to infinity (with RuntimeWarnings)
+                      (magnitude > _LARGEST_SCORE, f"a number within ±{_LARGEST_SCORE:.4g} "
+                                                   "(rescale the scores)")):
         if bad.any():
             first = values.index[bad][0]
             raise StatsError(f"{path}: {where(first)}: '{values[first]}' is not {what}")
