@@ -12,7 +12,8 @@ from click.testing import CliRunner
 
 from bayesbench.cli import main
 from bayesbench.config import key_paths, load_config, override, parse_config
-from bayesbench.errors import ConfigError
+from bayesbench.data import load_dataset
+from bayesbench.errors import ConfigError, DataError
 from bayesbench.evaluation.plan import plan
 from bayesbench.spec import resolved_config
 
@@ -606,3 +607,32 @@ def test_a_tuning_grid_over_the_limit_is_refused_before_any_value_is_checked(tmp
                            f"({' x '.join(map(str, lengths))}); at most 1,000 (docs/limits.md)")
     else:
         assert "tuning grid" not in message
+
+
+def test_symbolic_link_loops_are_refused_in_one_line_naming_them(tmp_path, data_dir,
+                                                                  monkeypatch):
+    # A data path, a file of a chunked folder or the output that is a symbolic link loop
+    # ended in pathlib's RuntimeError traceback, was left out of the data set without a word,
+    # or was refused as "File exists" (issue 25, class 9).
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "loop.arff").symlink_to("loop.arff")
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    (folder / "a.csv").write_text((data_dir / "toy.csv").read_text())
+    (folder / "b.csv").symlink_to("b.csv")
+    (folder / "up").symlink_to("..")                # a loop of directories: not a CSV file
+    (tmp_path / "out").symlink_to("out")
+    base = {"name": "x", "classifiers": ["nb"], "preprocess": {"scope": "global"},
+            "cv": {"folds": 2}}
+    for raw, words in (
+            ({"datasets": ["loop.arff"]}, "datasets[0]: loop.arff is a symbolic link to nothing"),
+            ({"datasets": ["./parts"]}, f"datasets[0]: {folder / 'b.csv'}: is a symbolic link "
+                                        f"to nothing (a loop, or its target is gone)"),
+            ({"datasets": [str(data_dir / "toy.csv")], "output": "out"},
+             "out is a symbolic link to nothing (a loop, or its target is gone); choose a new "
+             "directory")):
+        res = CliRunner().invoke(main, ["run", _write(tmp_path, {**base, **raw}), "-q"])
+        assert res.exit_code != 0 and words in res.stderr, res.stderr
+        assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.output
+    with pytest.raises(DataError, match="loop.arff: is a symbolic link to nothing"):
+        load_dataset(tmp_path / "loop.arff")

@@ -184,7 +184,7 @@ def _published(value, problems: Problems, base_dir: Path) -> str | None:
     value = problems.typed(value, "published", str)
     if value is None:
         return None
-    path = (base_dir / os.path.expanduser(value)).resolve()
+    path = Path(os.path.realpath(base_dir / os.path.expanduser(value)))  # a loop is no file
     if not path.is_file():
         problems.add("published", f"{shown(value)}: no such file (looked for {path})")
         return None

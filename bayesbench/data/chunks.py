@@ -71,6 +71,17 @@ def is_chunked(path) -> bool:
     return glob.has_magic(str(path)) or Path(path).is_dir()
 
 
+def _matching_files(pattern: str) -> tuple[str, ...]:
+    """The files ``pattern`` matches, sorted; a match that is a symbolic link to nothing (a
+    loop, or a target gone) is refused, not left out: the data set would lose its rows."""
+    matches = sorted(glob.glob(pattern))
+    for match in matches:
+        if Path(match).is_symlink() and not Path(match).exists():
+            raise DataError("is a symbolic link to nothing (a loop, or its target is gone) "
+                            "among the files of a chunked data set", path=match)
+    return tuple(f for f in matches if Path(f).is_file())
+
+
 def chunk_files(path) -> tuple[str, ...]:
     """The files of a chunked data set, sorted and all of one kind
     (:data:`~bayesbench.data.formats.CHUNK_SUFFIXES`): a directory's files of the first
@@ -80,12 +91,11 @@ def chunk_files(path) -> tuple[str, ...]:
     if not glob.has_magic(text) and Path(text).is_file():
         files = (text,)
     elif glob.has_magic(text):
-        files = tuple(sorted(f for f in glob.glob(text) if Path(f).is_file()))
+        files = _matching_files(text)
     else:
         files = ()
         for suffix in DIRECTORY_SUFFIXES:
-            files = files or tuple(sorted(f for f in glob.glob(str(Path(text) / f"*{suffix}"))
-                                          if Path(f).is_file()))
+            files = files or _matching_files(str(Path(text) / f"*{suffix}"))
     if not files:
         raise DataError(f"no file matches {text}" if glob.has_magic(text) else
                         f"no {DIRECTORY_TITLES} file in the directory", path=path)

@@ -128,6 +128,9 @@ def locate_dataset(data, data_dirs: Iterable = ()) -> Path:
     if found is None:
         if path.is_dir():
             raise DataError("is a directory, not a data file", path=path)
+        if path.is_symlink():
+            raise DataError("is a symbolic link to nothing (a loop, or its target is gone)",
+                            path=path)
         raise DataError("no such file, nor a data set of that name in "
                         + ", ".join(map(str, dirs)), path=path)
     return found

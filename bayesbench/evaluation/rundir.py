@@ -347,8 +347,15 @@ def _sha256(path) -> str:
 
 
 def _slug(text: str) -> str:
-    """``text`` as a directory name (a label such as ``kdb(k=2)`` stays readable)."""
-    return re.sub(r"[^A-Za-z0-9._+=,()-]+", "_", str(text)).strip("_") or "_"
+    """``text`` as a directory name (a label such as ``kdb(k=2)`` stays readable). A name
+    that does not stay as it is gets 8 hex digits of its SHA-256: the records are written
+    one by one, so ``nb(a/b)`` and ``nb(a_b)`` cannot be told apart by order, and each
+    keeps its own directory whatever else the run holds."""
+    text = str(text)
+    kept = re.sub(r"[^A-Za-z0-9._+=,()-]+", "_", text).strip("_") or "_"
+    if kept == text and text not in (".", ".."):
+        return kept
+    return f"{kept}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
 
 
 def _now() -> str:

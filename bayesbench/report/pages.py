@@ -11,14 +11,13 @@ the caller says so once (:data:`~.plotting.SKIPPED_MESSAGE`).
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import NamedTuple
 
 from ..evaluation.predictions import gathered
 from ..models.core.structure import Node, Structure
 from .analysis import Comparison
-from .figures import plot_against_baseline, plot_fold_scores
+from .figures import plot_against_baseline, plot_fold_scores, slug, unique_slugs
 from .html import Figure, Section, Table, write_report_html
 from .network import plot_network, write_dot
 from .plotting import plotting_available
@@ -26,6 +25,9 @@ from .prediction_figures import drawable, plot_predictions
 from .render import comparison_tables, notes, plot_cd
 
 FIGURES = "figures"
+# A grid of 500 settings drew 500 networks: 93 s and 1.4 GB for figures nobody reads one by
+# one; the report shows the first ones, and every structure stays in the records.
+MAX_NETWORK_FIGURES = 100
 REPORT = "report.html"
 
 
@@ -47,11 +49,6 @@ class Drawn(NamedTuple):
     skipped: list
 
 
-def slug(text: str) -> str:
-    """``text`` as a file-name part: letters, digits, ``.``, ``_``, ``-``."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", str(text)).strip("_") or "x"
-
-
 def structure_of(network: dict) -> Structure:
     """The :class:`Structure` a record's ``network`` field describes."""
     return Structure([Node(a, p) for a, p in network["nodes"]], len(network["attributes"]),
@@ -67,13 +64,24 @@ def draw_figures(out_dir, result: Comparison | None, networks=()) -> Drawn:
     where = Path(out_dir) / FIGURES
     if result is not None:
         _comparison_figures(where, result, drawn)
-    for net in networks:
-        stem = where / f"network-{slug(net.dataset)}-{slug(net.classifier)}"
+    networks = list(networks)
+    if len(networks) > MAX_NETWORK_FIGURES:
+        drawn.skipped.append(
+            f"learned networks: {len(networks)} to draw, more than the {MAX_NETWORK_FIGURES} "
+            f"a run draws (docs/limits.md); the first {MAX_NETWORK_FIGURES} in config order are "
+            f"drawn, and networks/ (save_networks) or the records' structures hold them all")
+        networks = networks[:MAX_NETWORK_FIGURES]
+    # slugged apart, then made unique together: data set a-b with classifier c and data set
+    # a with classifier b-c would both be network-a-b-c
+    parts = unique_slugs(f"{slug(n.dataset)}-{slug(n.classifier)}" for n in networks)
+    for net, part in zip(networks, parts):
+        stem = where / f"network-{part}"
         title = f"{net.classifier} on {net.dataset} (first fold)"
-        plot_network(structure_of(net.data), stem.with_suffix(".svg"), title=title)
-        write_dot(structure_of(net.data), stem.with_suffix(".dot"), name=f"{net.classifier}")
-        drawn.figures.append(Figure(stem.with_suffix(".svg"), f"learned network: {title}"))
-        drawn.files.extend([stem.with_suffix(".svg"), stem.with_suffix(".dot")])
+        svg, dot = _suffixed(stem, ".svg"), _suffixed(stem, ".dot")
+        plot_network(structure_of(net.data), svg, title=title)
+        write_dot(structure_of(net.data), dot, name=f"{net.classifier}")
+        drawn.figures.append(Figure(svg, f"learned network: {title}"))
+        drawn.files.extend([svg, dot])
     return drawn
 
 
@@ -85,7 +93,8 @@ def draw_prediction_figures(run_dir, records, datasets, classifiers, drawn: Draw
         return
     kept = gathered(run_dir, records, lambda r: (r["dataset"], r["classifier"]))
     where = Path(run_dir) / FIGURES
-    for dataset in datasets:
+    datasets = list(datasets)
+    for dataset, part in zip(datasets, unique_slugs(datasets)):
         scored = [(c, kept[dataset, c][1], kept[dataset, c][2]) for c in classifiers
                   if (dataset, c) in kept and kept[dataset, c][2] is not None]
         classes = next((kept[dataset, c][0] for c in classifiers if (dataset, c) in kept), [])
@@ -93,7 +102,7 @@ def draw_prediction_figures(run_dir, records, datasets, classifiers, drawn: Draw
             drawn.skipped.append(f"ROC and calibration of {dataset}: no kept probabilities "
                                  f"with both a class and its rest")
             continue
-        _both(where / f"predictions-{slug(dataset)}",
+        _both(where / f"predictions-{part}",
               lambda p: plot_predictions(scored, dataset, classes, p),
               f"{dataset}: ROC and precision-recall curves of every test prediction, with "
               f"their areas, and reliability diagram of the predicted class, with the "
@@ -125,10 +134,16 @@ def _comparison_figures(where: Path, result: Comparison, drawn: Drawn) -> None:
             f"data set", drawn)
 
 
+def _suffixed(stem: Path, suffix: str) -> Path:
+    """``stem`` plus ``suffix``: ``with_suffix`` would replace what follows a dot of a name
+    (network-weather.nominal-nb became network-weather.svg for every classifier)."""
+    return stem.with_name(stem.name + suffix)
+
+
 def _both(stem: Path, draw, caption: str, drawn: Drawn) -> None:
     """Draw one figure once and write it as SVG and PNG (``draw`` takes the list of paths and
     returns the files written, one per data set and format for the many data sets' folds)."""
-    written = draw([stem.with_suffix(".svg"), stem.with_suffix(".png")])
+    written = draw([_suffixed(stem, ".svg"), _suffixed(stem, ".png")])
     files = sorted(f for f in written if f.suffix == ".svg") + sorted(f for f in written if f.suffix == ".png")
     drawn.files.extend(files)
     drawn.figures.extend(Figure(f, caption) for f in files if f.suffix == ".svg")
