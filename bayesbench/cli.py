@@ -19,7 +19,7 @@ import click
 
 from . import __version__
 from .errors import (BayesbenchError, ConfigChangedError, ConfigError, DataChangedError, DataError,
-                     Interrupted)
+                     Interrupted, naming)
 from .report.tables import FORMATS, render
 from .spec import MAX_REPEATS
 
@@ -527,7 +527,8 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
                         f"attributes are all nominal)", path=path)
     fitted = Discretizer(method=method, bins=bins).fit(ds)
     if output:
-        write_arff(fitted.transform(ds), output)
+        with naming(output):
+            write_arff(fitted.transform(ds), output)
         click.echo(f"wrote {output}", err=True)
     if fmt == "json":
         click.echo(json.dumps({k: v.tolist() for k, v in fitted.cuts_.items()}, indent=1))
@@ -663,7 +664,8 @@ def _write_compared(result, inputs, fmt, output, plot, report_dir, quiet=False) 
 
     text = comparison_json(result) if fmt == "json" else render_comparison(result, fmt)
     if output:
-        Path(output).write_text(text)
+        with naming(output):
+            Path(output).write_text(text)
     elif not quiet:
         click.echo(text, nl=False)
     if plot:
