@@ -261,7 +261,8 @@ def test_parquet_text_and_binary_columns_get_the_csv_readers_encoding_checks(
     if not bad:
         source = scan(tmp / "pq", chunk_rows=chunk_rows)
         assert set(source.class_names) == {c.decode() for c in classes}
-        assert set(source.categories[0]) == {v.decode().strip() for v in values} - {"", "?"}
+        if "a" not in source.numeric_names:            # texts, not b'...' spellings
+            assert set(source.categories[0]) == {v.decode().strip() for v in values} - {"", "?"}
         return
     first = bad[0]
     words = ("a value holds a NUL byte" if b"\x00" in values[first]
