@@ -77,13 +77,15 @@ def draw_figures(out_dir, result: Comparison | None, networks=()) -> Drawn:
     return drawn
 
 
-def draw_prediction_figures(run_dir, records, datasets, classifiers, drawn: Drawn) -> None:
+def draw_prediction_figures(run_dir, records, datasets, classifiers, drawn: Drawn,
+                            held=None) -> None:
     """Add to ``drawn`` the figures of the predictions ``run_dir`` kept for ``records``: per
     data set of ``datasets``, ROC and precision-recall curves and a reliability diagram of
-    the ``classifiers`` that have probabilities; nothing without matplotlib."""
+    the ``classifiers`` that have probabilities; nothing without matplotlib. ``held``: the
+    predictions still in memory (:func:`~bayesbench.evaluation.predictions.gathered`)."""
     if not plotting_available():
         return
-    kept = gathered(run_dir, records, lambda r: (r["dataset"], r["classifier"]))
+    kept = gathered(run_dir, records, lambda r: (r["dataset"], r["classifier"]), held)
     where = Path(run_dir) / FIGURES
     for dataset in datasets:
         scored = [(c, kept[dataset, c][1], kept[dataset, c][2]) for c in classifiers
@@ -93,11 +95,14 @@ def draw_prediction_figures(run_dir, records, datasets, classifiers, drawn: Draw
             drawn.skipped.append(f"ROC and calibration of {dataset}: no kept probabilities "
                                  f"with both a class and its rest")
             continue
+        # SVG only, as the networks: the page shows the SVG, and a PNG as well would double
+        # the drawing, which is most of what keeping predictions costs a small run
+        # (benchmarks/bench_predictions.py); plot_predictions draws a PNG on request.
         _both(where / f"predictions-{slug(dataset)}",
               lambda p: plot_predictions(scored, dataset, classes, p),
               f"{dataset}: ROC and precision-recall curves of every test prediction, with "
               f"their areas, and reliability diagram of the predicted class, with the "
-              f"expected calibration error", drawn)
+              f"expected calibration error", drawn, suffixes=(".svg",))
 
 
 def _comparison_figures(where: Path, result: Comparison, drawn: Drawn) -> None:
@@ -125,10 +130,11 @@ def _comparison_figures(where: Path, result: Comparison, drawn: Drawn) -> None:
             f"data set", drawn)
 
 
-def _both(stem: Path, draw, caption: str, drawn: Drawn) -> None:
-    """Draw one figure once and write it as SVG and PNG (``draw`` takes the list of paths and
-    returns the files written, one per data set and format for the many data sets' folds)."""
-    written = draw([stem.with_suffix(".svg"), stem.with_suffix(".png")])
+def _both(stem: Path, draw, caption: str, drawn: Drawn, suffixes=(".svg", ".png")) -> None:
+    """Draw one figure once and write it in each of ``suffixes`` (``draw`` takes the list of
+    paths and returns the files written, one per data set and format for the many data
+    sets' folds)."""
+    written = draw([stem.with_suffix(suffix) for suffix in suffixes])
     files = sorted(f for f in written if f.suffix == ".svg") + sorted(f for f in written if f.suffix == ".png")
     drawn.files.extend(files)
     drawn.figures.extend(Figure(f, caption) for f in files if f.suffix == ".svg")

@@ -483,17 +483,18 @@ class RunOutputs(NamedTuple):
     warnings: tuple[Warned, ...] = ()
 
 
-def finalize_run(run_dir, experiment: Experiment, records, formats) -> RunOutputs:
+def finalize_run(run_dir, experiment: Experiment, records, formats, held=None) -> RunOutputs:
     """The summary tables (:func:`write_run_summary`), the figures (the comparison's, the
     first fold's learned networks and, with kept predictions, the ROC, precision-recall and
-    reliability curves, in ``<run>/figures``) and ``<run>/report.html``."""
+    reliability curves, in ``<run>/figures``) and ``<run>/report.html``; ``held``: the
+    predictions the session holds in memory (the others are read from their files)."""
     run_dir = Path(run_dir)
     files, result, reason = write_run_summary(run_dir / "summary", experiment, records, formats)
     drawn = draw_figures(run_dir, result, first_fold_networks(records, experiment))
     if experiment.predictions:
         draw_prediction_figures(run_dir, task_order(records, experiment),
                                 [d.name for d in experiment.datasets],
-                                [c.label for c in experiment.classifiers], drawn)
+                                [c.label for c in experiment.classifiers], drawn, held)
     raised = tuple(warned(task_order(records, experiment)))
     report = write_report(run_dir / REPORT, title=f"bayesbench: {experiment.name}",
                           protocol=protocol(experiment, records),
