@@ -86,6 +86,9 @@ class CVSpec:
     ``folds`` and ``stratified`` apply to k-fold, ``fraction`` (the test share)
     to holdout (stratified too when ``stratified``), ``repeats`` to k-fold and
     holdout; resubstitution and leave-one-out are deterministic and run once.
+    ``train_sizes`` (k-fold and holdout): a learning curve, each training part subsampled
+    to each size (an int: rows; a float in (0, 1]: a fraction of the part), every task
+    run once per size (``evaluation/train_sizes.py``); empty: the whole part, once.
     """
 
     kind: str = "kfold"
@@ -93,17 +96,21 @@ class CVSpec:
     repeats: int = 1
     stratified: bool = True
     fraction: float = 0.3
+    train_sizes: tuple[int | float, ...] = ()
 
     @property
     def n_repetitions(self) -> int:
         return self.repeats if self.kind in ("kfold", "holdout") else 1
 
     def identity(self) -> dict:
+        # train_sizes is absent when unused, so that older result directories match.
+        sizes = {"train_sizes": list(self.train_sizes)} if self.train_sizes else {}
         if self.kind == "kfold":
-            return {"folds": self.folds, "repeats": self.repeats, "stratified": self.stratified}
+            return {"folds": self.folds, "repeats": self.repeats, "stratified": self.stratified,
+                    **sizes}
         if self.kind == "holdout":
             return {"holdout": self.fraction, "repeats": self.repeats,
-                    "stratified": self.stratified}
+                    "stratified": self.stratified, **sizes}
         return {self.kind: True}
 
 

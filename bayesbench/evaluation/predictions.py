@@ -162,7 +162,8 @@ def load_predictions(run_dir) -> pd.DataFrame:
         raise ResultStoreError(f"{run_dir}: holds no predictions (run with 'predictions: true')")
     frame = pd.concat(frames, ignore_index=True)
     probabilities = list(dict.fromkeys(c for f in frames for c in f.columns if c.startswith("p_")))
-    return frame[COLUMNS + probabilities]
+    curve = ["train_size"] if "train_size" in frame.columns else []
+    return frame[COLUMNS[:4] + curve + COLUMNS[4:] + probabilities]
 
 
 def _named(arrays: dict, record: dict) -> pd.DataFrame:
@@ -171,6 +172,7 @@ def _named(arrays: dict, record: dict) -> pd.DataFrame:
     classes = list(record["classes"])
     out = pd.DataFrame({"dataset": record["dataset"], "classifier": record["classifier"],
                         "repetition": record["repetition"], "fold": record["fold"],
+                        **({"train_size": record["train_size"]} if "train_size" in record else {}),
                         "row": arrays["row"],
                         "true": pd.Categorical.from_codes(arrays["true"], classes),
                         "predicted": pd.Categorical.from_codes(arrays["predicted"], classes)})

@@ -20,6 +20,7 @@ from ..models.core.structure import Node, Structure
 from .analysis import Comparison
 from .figures import plot_against_baseline, plot_fold_scores
 from .html import Figure, Section, Table, write_report_html
+from .learning_curves import learning_curve_figures
 from .network import plot_network, write_dot
 from .plotting import plotting_available
 from .prediction_figures import drawable, plot_predictions
@@ -103,6 +104,19 @@ def draw_prediction_figures(run_dir, records, datasets, classifiers, drawn: Draw
               f"{dataset}: ROC and precision-recall curves of every test prediction, with "
               f"their areas, and reliability diagram of the predicted class, with the "
               f"expected calibration error", drawn, suffixes=(".svg",))
+
+
+def draw_learning_curves(run_dir, rows, metrics, drawn: Drawn) -> None:
+    """Add to ``drawn`` each data set's learning curve (``rows`` of
+    :func:`~.learning_curves.curve_rows`); nothing without matplotlib."""
+    if not plotting_available():
+        return
+    datasets = list(dict.fromkeys(r[0] for r in rows))
+    classifiers = list(dict.fromkeys(r[1] for r in rows))
+    files, figures = learning_curve_figures(Path(run_dir) / FIGURES, rows, metrics, datasets,
+                                            classifiers, slug)
+    drawn.files.extend(files)
+    drawn.figures.extend(figures)
 
 
 def _comparison_figures(where: Path, result: Comparison, drawn: Drawn) -> None:
