@@ -20,6 +20,7 @@ from ..models.core.structure import Node, Structure
 from .analysis import Comparison
 from .figures import plot_against_baseline, plot_fold_scores
 from .html import Figure, Section, Table, write_report_html
+from .arcs import consensus
 from .learning_curves import learning_curve_figures
 from .network import plot_network, write_dot
 from .plotting import plotting_available
@@ -59,8 +60,9 @@ def structure_of(network: dict) -> Structure:
                      attribute_names=network["attributes"], class_name=network["class"])
 
 
-def draw_figures(out_dir, result: Comparison | None, networks=()) -> Drawn:
-    """Draw the figures of ``result`` and the ``networks`` (:class:`Network`) into
+def draw_figures(out_dir, result: Comparison | None, networks=(), arcs=()) -> Drawn:
+    """Draw the figures of ``result``, the ``networks`` (:class:`Network`) and, from the
+    rows of ``arc_frequencies.csv`` (``arcs``), the consensus network of each of them into
     ``out_dir/figures``; nothing without matplotlib."""
     drawn = Drawn([], [], [])
     if not plotting_available():
@@ -71,11 +73,25 @@ def draw_figures(out_dir, result: Comparison | None, networks=()) -> Drawn:
     for net in networks:
         stem = where / f"network-{slug(net.dataset)}-{slug(net.classifier)}"
         title = f"{net.classifier} on {net.dataset} (first fold)"
-        plot_network(structure_of(net.data), stem.with_suffix(".svg"), title=title)
-        write_dot(structure_of(net.data), stem.with_suffix(".dot"), name=f"{net.classifier}")
-        drawn.figures.append(Figure(stem.with_suffix(".svg"), f"learned network: {title}"))
-        drawn.files.extend([stem.with_suffix(".svg"), stem.with_suffix(".dot")])
+        _network(structure_of(net.data), stem, title, f"learned network: {title}", drawn)
+        rows = [r for r in arcs if (r[0], r[1]) == (net.dataset, net.classifier)]
+        if rows:
+            structure, shares = consensus(rows, net.data)
+            stem = where / f"consensus-{slug(net.dataset)}-{slug(net.classifier)}"
+            title = f"{net.classifier} on {net.dataset} (every fold)"
+            _network(structure, stem, title, f"consensus network: {title}; each arc with the "
+                     f"share of the folds that learned it", drawn, shares)
     return drawn
+
+
+def _network(structure, stem: Path, title: str, caption: str, drawn: Drawn, shares=None):
+    """A network drawn as SVG and written as Graphviz ``.dot`` (with ``shares``, each arc
+    labelled with its share of the folds)."""
+    plot_network(structure, stem.with_suffix(".svg"), title=title, frequencies=shares)
+    write_dot(structure, stem.with_suffix(".dot"), name=title.partition(" ")[0],
+              frequencies=shares)
+    drawn.figures.append(Figure(stem.with_suffix(".svg"), caption))
+    drawn.files.extend([stem.with_suffix(".svg"), stem.with_suffix(".dot")])
 
 
 def draw_prediction_figures(run_dir, records, datasets, classifiers, drawn: Drawn,

@@ -200,8 +200,7 @@ def write_run_summary(out_dir, experiment: Experiment, records, formats):
             files.append(path)
     if experiment.pooled:
         files += _write_pooled(out_dir, experiment, ordered, formats)
-    arcs = arc_rows(ordered, _order(ordered, "dataset", [d.name for d in experiment.datasets]),
-                    _order(ordered, "classifier", [c.label for c in experiment.classifiers]))
+    arcs = _arcs(ordered, experiment)
     if arcs:  # a table of numbers for scripts and the consensus network: CSV only
         files.append(out_dir / "arc_frequencies.csv")
         files[-1].write_text(render(arcs, ARC_COLUMNS, "csv"))
@@ -220,6 +219,12 @@ def write_run_summary(out_dir, experiment: Experiment, records, formats):
     written, result, reason = write_comparison(out_dir, frame, experiment, formats,
                                                experiment.compare.baseline)
     return files + written, result, reason
+
+
+def _arcs(records, experiment: Experiment) -> list[list]:
+    """The rows of ``arc_frequencies.csv`` (:mod:`.arcs`) of ``records`` in task order."""
+    return arc_rows(records, _order(records, "dataset", [d.name for d in experiment.datasets]),
+                    _order(records, "classifier", [c.label for c in experiment.classifiers]))
 
 
 def _curve(records, experiment: Experiment) -> list[list]:
@@ -508,7 +513,8 @@ def finalize_run(run_dir, experiment: Experiment, records, formats, held=None) -
     run_dir = Path(run_dir)
     files, result, reason = write_run_summary(run_dir / "summary", experiment, records, formats)
     every, records = records, at_largest(records)  # a learning curve: its largest size
-    drawn = draw_figures(run_dir, result, first_fold_networks(records, experiment))
+    drawn = draw_figures(run_dir, result, first_fold_networks(records, experiment),
+                         _arcs(task_order(records, experiment), experiment))
     if has_curve(every):
         draw_learning_curves(run_dir, _curve(task_order(every, experiment), experiment),
                              experiment.metrics, drawn)
