@@ -191,12 +191,13 @@ def write_report(path, *, title: str, protocol, tables=(), result: Comparison | 
                              statistics=statistics, figures=figures)
 
 
-def write_compare_report(out_dir, result: Comparison, inputs, networks=()) -> Path:
+def write_compare_report(out_dir, result: Comparison, inputs, networks=(), arcs=()) -> Path:
     """``out_dir/report.html`` and ``out_dir/figures/`` of a comparison of ``inputs`` (result
-    directories or a CSV of scores), with the ``networks`` (:class:`Network`) read from them
-    (:func:`~.inputs.run_networks`): rendering reads nothing from disk."""
+    directories or a CSV of scores), with the ``networks`` (:class:`Network`) and the rows of
+    their arc frequencies read from them (:func:`~.inputs.run_networks`,
+    :func:`~.inputs.run_arcs`): rendering reads nothing from disk."""
     out_dir = Path(out_dir)
-    drawn = draw_figures(out_dir, result, networks)
+    drawn = draw_figures(out_dir, result, networks, arcs)
     protocol = [("compared", [str(p) for p in inputs]), ("metric", result.metric),
                 ("baseline", result.baseline), ("test over folds", result.test or "none"),
                 ("alpha", result.alpha), ("rope", result.rope),
