@@ -113,3 +113,17 @@ def test_the_subsample_streams_are_the_folds_own(uci_dir, tmp_path):
     rng = fold_rng(3, "iris", job.repetition, job.fold, 6)
     expected = np.sort(full[stratified_order(y[full], rng)][:30])
     np.testing.assert_array_equal(job.train, expected)
+
+
+def test_kept_predictions_of_a_curve_say_their_size(uci_dir, tmp_path):
+    from bayesbench import load_predictions
+
+    result = run(small_config(uci_dir, tmp_path, classifiers=["nb"], datasets=["iris"],
+                              cv={"folds": 3, "repeats": 1, "train_sizes": [10, 1.0]},
+                              predictions=True), jobs=1, quiet=True)
+    frame = load_predictions(result.run_dir)
+    assert list(frame.columns[:7]) == ["dataset", "classifier", "repetition", "fold",
+                                       "train_size", "row", "true"]
+    # Every row of iris is tested once per size (the test folds do not change with the size).
+    for size in (10, 1.0):
+        assert sorted(frame[frame.train_size == size]["row"]) == list(range(150))
