@@ -27,11 +27,13 @@ def _ranked(positive, score):
     score = np.asarray(score, dtype=np.float64)
     # Two sorts of values and a search instead of one argsort and a gather: a third of the
     # time on a million rows, the same counts (rows above a threshold, positives among them).
-    every = np.sort(score)[::-1]
-    last = np.r_[np.flatnonzero(np.diff(every)), every.size - 1]  # end of each score's run
+    every = np.sort(score)
+    first = np.r_[0, np.flatnonzero(np.diff(every)) + 1]  # start of each score's run, ascending
     positives = np.sort(score[positive])
-    tps = positives.size - np.searchsorted(positives, every[last], side="left")
-    fps = (last + 1) - tps
+    # Searched in ascending order (numpy's search starts from the last hit: twice as fast),
+    # then reversed: highest score first.
+    tps = (positives.size - np.searchsorted(positives, every[first], side="left"))[::-1]
+    fps = (every.size - first)[::-1] - tps
     return tps.astype(np.float64), fps.astype(np.float64)
 
 
