@@ -17,6 +17,7 @@ import numpy as np
 from ..data.chunks import is_chunked
 from ..errors import BayesbenchError, PlanError
 from ..spec import ClassifierSpec, DatasetSpec, Experiment, PreprocessSpec
+from .bias_variance import bias_variance_splits
 from .chunked_run import ChunkedJob, HashedFold
 from .metrics import MODEL_SCORES, REQUESTED_SCORES, per_class_metric
 from .prepare import DataCache, PreparedData
@@ -100,6 +101,8 @@ def task_id(identity: dict, dataset: DatasetSpec, split: Split, clf: ClassifierS
     if train_size is not None:  # one task per size, named by its own size only
         key["cv"] = {k: v for k, v in key["cv"].items() if k != "train_sizes"}
         key["train_size"] = train_size
+    if "evaluation" in identity:  # likewise: the cv scheme's tasks keep their ids
+        key["evaluation"] = identity["evaluation"]
     blob = json.dumps(key, sort_keys=True, default=str).encode()
     return hashlib.sha256(blob).hexdigest()[:16]
 
@@ -133,16 +136,14 @@ def plan(experiment: Experiment, cache: DataCache | None = None) -> Plan:
         try:
             data = cache.prepared(spec, experiment.preprocess, experiment.seed)
             problems += _missing_classes(experiment, data.imputed)
-            splits = [s for rep in range(experiment.cv.n_repetitions)
-                      for s in make_splits(data.imputed.y, experiment.cv, seed=experiment.seed,
-                                           dataset=spec.name, repetition=rep)]
+            splits = _splits(experiment, spec, data.imputed.y)
         except PlanError as exc:
             problems += exc.problems
             continue
         except BayesbenchError as exc:
             problems.append((("datasets", i), str(exc)))
             continue
-        problems += _oversized(experiment.cv.train_sizes, spec, splits)
+        problems += _oversized(_train_sizes(experiment), spec, splits)
         tasks[spec.name] = ()
         for split in splits:
             for job in _fold_jobs(experiment, spec, split, data, identity, scored, requested):
@@ -156,7 +157,7 @@ def plan(experiment: Experiment, cache: DataCache | None = None) -> Plan:
 def _fold_jobs(experiment: Experiment, spec: DatasetSpec, split: Split, data: PreparedData,
                identity: dict, scored: bool, requested) -> list[FoldJob]:
     """The fold jobs of one split: one, or with a learning curve one per training size."""
-    sizes = experiment.cv.train_sizes
+    sizes = _train_sizes(experiment)
     parts = [(None, split.train)] if not sizes else subsamples(
         split.train, data.imputed.y, sizes, seed=experiment.seed, dataset=spec.name,
         repetition=split.repetition, fold=split.fold)
@@ -164,8 +165,13 @@ def _fold_jobs(experiment: Experiment, spec: DatasetSpec, split: Split, data: Pr
                     split.fold_id, train, split.test, experiment.classifiers,
                     tuple(task_id(identity, spec, split, c, scored, requested, size)
                           for c in experiment.classifiers),
-                    data, scored, requested, experiment.predictions, size)
+                    data, scored, requested, experiment.keeps_predictions, size)
             for size, train in parts]
+
+
+def _train_sizes(experiment: Experiment) -> tuple:
+    """The learning curve's sizes (none under an evaluation, which replaces the cv scheme)."""
+    return experiment.cv.train_sizes if experiment.evaluation is None else ()
 
 
 def _oversized(sizes, spec: DatasetSpec, splits) -> list:
@@ -177,6 +183,14 @@ def _oversized(sizes, spec: DatasetSpec, splits) -> list:
                                        f"of {spec.name} ({smallest} rows); give a fraction, "
                                        f"such as 1.0 for the whole part")
             for i, size in too_large(sizes, smallest)]
+def _splits(experiment: Experiment, spec: DatasetSpec, y) -> list[Split]:
+    """The train/test splits of one data set: the evaluation's, or the ``cv`` scheme's."""
+    if experiment.evaluation is not None:
+        return bias_variance_splits(len(y), experiment.evaluation, seed=experiment.seed,
+                                    dataset=spec.name)
+    return [s for rep in range(experiment.cv.n_repetitions)
+            for s in make_splits(y, experiment.cv, seed=experiment.seed, dataset=spec.name,
+                                 repetition=rep)]
 
 
 def chunked_job(experiment: Experiment, spec: DatasetSpec, cache: DataCache) -> ChunkedJob:
