@@ -38,8 +38,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -49,56 +47,14 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_discrete import make_data, stratified_folds, write_arff
+from bench_discrete import (compile_fold_timer, make_data, run_fold_timer,
+                            stratified_folds, write_arff)
 
 ROOT = Path(__file__).resolve().parent.parent
 A2DE = "weka.classifiers.bayes.AveragedNDependenceEstimators.A2DE"
+# Weka's smoothing, as bayesbench's ande(estimator="m") has it: frequency limit 1, m = 1.
+A2DE_OPTIONS = ("-F", "1", "-M", "1.0")
 
-HARNESS = r"""
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
-import java.nio.file.*;
-import java.util.*;
-import weka.classifiers.AbstractClassifier;
-import weka.classifiers.Classifier;
-import weka.core.Instances;
-import weka.core.converters.ConverterUtils.DataSource;
-
-public class AndeTimer {
-    public static void main(String[] args) throws Exception {
-        Instances data = new DataSource(args[0]).getDataSet();
-        data.setClassIndex(data.numAttributes() - 1);
-        List<String> lines = Files.readAllLines(Paths.get(args[1]));
-        int folds = Integer.parseInt(args[2]), passes = Integer.parseInt(args[3]);
-        ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-        for (int pass = 0; pass < passes; pass++) {
-            double fit = 0, predict = 0, cpu = 0;
-            int wrong = 0;
-            for (int f = 0; f < folds; f++) {
-                Instances train = new Instances(data, 0), test = new Instances(data, 0);
-                for (int i = 0; i < data.numInstances(); i++) {
-                    (Integer.parseInt(lines.get(i).trim()) == f ? test : train).add(data.instance(i));
-                }
-                long t0 = System.nanoTime(), c0 = bean.getCurrentThreadCpuTime();
-                Classifier model = AbstractClassifier.forName(args[4], new String[] {"-F", "1", "-M", "1.0"});
-                model.buildClassifier(train);
-                long t1 = System.nanoTime();
-                for (int i = 0; i < test.numInstances(); i++) {
-                    double[] dist = model.distributionForInstance(test.instance(i));
-                    int best = 0;
-                    for (int c = 1; c < dist.length; c++) if (dist[c] > dist[best]) best = c;
-                    if (best != (int) test.instance(i).classValue()) wrong++;
-                }
-                fit += (t1 - t0) / 1e9;
-                predict += (System.nanoTime() - t1) / 1e9;
-                cpu += (bean.getCurrentThreadCpuTime() - c0) / 1e9;
-            }
-            System.out.println(pass + " " + fit + " " + predict + " " + cpu + " "
-                               + ((double) wrong / data.numInstances()));
-        }
-    }
-}
-"""
 
 
 def run_ours(ds, fold, folds, counts: bool):
@@ -151,34 +107,6 @@ def traced_peak(ds, fold, counts: bool) -> float:
     return peak / 2 ** 20
 
 
-def compile_harness(workdir: Path, classpath: str) -> bool:
-    if shutil.which("javac") is None:
-        return False
-    (workdir / "AndeTimer.java").write_text(HARNESS)
-    proc = subprocess.run(["javac", "-nowarn", "-cp", classpath, "-d", str(workdir),
-                           str(workdir / "AndeTimer.java")], capture_output=True, text=True)
-    if proc.returncode != 0:
-        print(f"javac failed: {proc.stderr.strip()}", file=sys.stderr)
-    return proc.returncode == 0
-
-
-def run_weka(workdir: Path, classpath: str, arff: Path, folds: int, heap: str):
-    """Fit and predict seconds, CPU seconds (the timing thread's) and the error of the
-    harness's timed (second) pass, and the JVM's peak resident MiB."""
-    cmd = ["java", f"-Xmx{heap}", "--add-opens", "java.base/java.lang=ALL-UNNAMED", "-cp",
-           f"{classpath}{os.pathsep}{workdir}", "AndeTimer", str(arff),
-           str(workdir / "folds.txt"), str(folds), "2", A2DE]
-    out, err = workdir / "out.txt", workdir / "err.txt"
-    with open(out, "w") as stdout, open(err, "w") as stderr:
-        proc = subprocess.Popen(cmd, stdout=stdout, stderr=stderr)
-        # wait4: this child's own resource usage (its peak resident set in KiB).
-        _, status, usage = os.wait4(proc.pid, 0)
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise RuntimeError(f"Weka harness failed: {err.read_text().strip()[-300:]}")
-    _, fit, predict, cpu, error = out.read_text().strip().split("\n")[-1].split()
-    return float(fit), float(predict), float(cpu), float(error), usage.ru_maxrss / 1024
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -212,7 +140,7 @@ def _bench(args):
     rows = []
     with tempfile.TemporaryDirectory(prefix="bench_ande_") as tmp:
         workdir = Path(tmp)
-        harness = peer and compile_harness(workdir, classpath)
+        harness = peer and compile_fold_timer(workdir, classpath)
         for name in args.datasets:
             arff = ROOT / "datasets" / f"{name}.arff"
             if name == "synthetic":
@@ -232,12 +160,14 @@ def _bench(args):
                     timed.setdefault(label, []).append(run_ours(ds, fold, args.folds, counts))
                 if harness:
                     timed.setdefault("weka A2DE (in JVM)", []).append(
-                        run_weka(workdir, classpath, arff, args.folds, args.java_heap)[:4])
+                        run_fold_timer(workdir, classpath, arff, args.folds, args.java_heap,
+                                       A2DE, A2DE_OPTIONS)[:4])
             peaks = {"bayesbench ande (rows)": traced_peak(ds, fold, False),
                      "bayesbench ande (counts)": traced_peak(ds, fold, True)}
             if harness:
-                peaks["weka A2DE (in JVM)"] = run_weka(workdir, classpath, arff, args.folds,
-                                                       args.java_heap)[4]
+                peaks["weka A2DE (in JVM)"] = run_fold_timer(workdir, classpath, arff, args.folds,
+                                                             args.java_heap, A2DE,
+                                                             A2DE_OPTIONS)[4]
             mine = timed["bayesbench ande (rows)"]
             ours = float(np.median([f + p for f, p, _, _ in mine]))
             ours_cpu = float(np.median([c for _, _, c, _ in mine]))

@@ -39,50 +39,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_discrete import WEKA_JAR, make_data, stratified_folds, write_arff
+from bench_discrete import (WEKA_JAR, compile_fold_timer, make_data, run_fold_timer,
+                            stratified_folds, write_arff)
 
-HARNESS = r"""
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
-import java.nio.file.*;
-import java.util.*;
-import weka.classifiers.bayes.AODE;
-import weka.core.Instances;
-import weka.core.converters.ConverterUtils.DataSource;
-
-public class AodeTimer {
-    public static void main(String[] args) throws Exception {
-        Instances data = new DataSource(args[0]).getDataSet();
-        data.setClassIndex(data.numAttributes() - 1);
-        List<String> lines = Files.readAllLines(Paths.get(args[1]));
-        int folds = Integer.parseInt(args[2]), passes = Integer.parseInt(args[3]);
-        ThreadMXBean bean = ManagementFactory.getThreadMXBean();
-        for (int pass = 0; pass < passes; pass++) {
-            double seconds = 0, cpu = 0;
-            int correct = 0, tested = 0;
-            for (int f = 0; f < folds; f++) {
-                Instances train = new Instances(data, 0), test = new Instances(data, 0);
-                for (int i = 0; i < data.numInstances(); i++) {
-                    (Integer.parseInt(lines.get(i).trim()) == f ? test : train).add(data.instance(i));
-                }
-                long t0 = System.nanoTime(), c0 = bean.getCurrentThreadCpuTime();
-                AODE model = new AODE();
-                model.buildClassifier(train);
-                for (int i = 0; i < test.numInstances(); i++) {
-                    double[] dist = model.distributionForInstance(test.instance(i));
-                    int best = 0;
-                    for (int c = 1; c < dist.length; c++) if (dist[c] > dist[best]) best = c;
-                    if (best == (int) test.instance(i).classValue()) correct++;
-                }
-                seconds += (System.nanoTime() - t0) / 1e9;
-                cpu += (bean.getCurrentThreadCpuTime() - c0) / 1e9;
-                tested += test.numInstances();
-            }
-            System.out.println(pass + " " + seconds + " " + cpu + " " + ((double) correct / tested));
-        }
-    }
-}
-"""
 
 
 def run_ours(X, y, cards, k, fold, folds):
@@ -102,26 +61,11 @@ def run_ours(X, y, cards, k, fold, folds):
     return seconds, cpu, correct / y.size
 
 
-def compile_harness(workdir: Path) -> bool:
-    if shutil.which("javac") is None or not WEKA_JAR.exists():
-        return False
-    (workdir / "AodeTimer.java").write_text(HARNESS)
-    proc = subprocess.run(["javac", "-nowarn", "-cp", str(WEKA_JAR), "-d", str(workdir),
-                           str(workdir / "AodeTimer.java")], capture_output=True, text=True)
-    if proc.returncode != 0:
-        print(f"javac failed: {proc.stderr.strip()}", file=sys.stderr)
-    return proc.returncode == 0
-
-
 def run_weka_harness(workdir: Path, folds: int, heap: str):
-    """Seconds, CPU seconds of the main thread and accuracy of the harness's timed (second) pass."""
-    cmd = ["java", f"-Xmx{heap}", "-cp", f"{WEKA_JAR}{os.pathsep}{workdir}", "AodeTimer",
-           str(workdir / "data.arff"), str(workdir / "folds.txt"), str(folds), "2"]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise RuntimeError(f"Weka harness failed: {proc.stderr.strip()[-300:]}")
-    _, seconds, cpu, accuracy = proc.stdout.split("\n")[1].split()
-    return float(seconds), float(cpu), float(accuracy)
+    """Seconds, CPU seconds of the timing thread and accuracy of the harness's timed pass."""
+    fit, predict, cpu, error, _ = run_fold_timer(workdir, str(WEKA_JAR), workdir / "data.arff",
+                                                 folds, heap, "weka.classifiers.bayes.AODE")
+    return fit + predict, cpu, 1.0 - error
 
 
 def run_weka_process(workdir: Path, folds: int, heap: str):
@@ -160,7 +104,7 @@ def main(argv=None):
         workdir = Path(tmp)
         write_arff(workdir / "data.arff", X, y, cards, args.classes)
         np.savetxt(workdir / "folds.txt", fold, fmt="%d")
-        harness = compile_harness(workdir)
+        harness = WEKA_JAR.exists() and compile_fold_timer(workdir, str(WEKA_JAR))
         weka = WEKA_JAR.exists() and shutil.which("java") is not None
         for r in range(args.repeats):
             print(f"repeat {r + 1} of {args.repeats} ...", file=sys.stderr)

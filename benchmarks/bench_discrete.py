@@ -202,6 +202,91 @@ def run_weka(options, folds, workdir: Path, heap: str):
     return seconds, peak, correct / tested
 
 
+# One Java harness for every in-JVM timing (bench_aode.py, bench_ande.py): it loads an ARFF
+# file and the same fold numbers as the Python side, runs every fold once per pass (the first
+# pass untimed, so that the JIT has warmed up), and prints per pass the fit and predict
+# seconds, the timing thread's CPU seconds and the error. The classifier is named by class
+# and options, through interfaces Weka 3.6 and 3.9 both have, so it compiles against either.
+FOLD_TIMER = r"""
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.*;
+import java.util.*;
+import weka.classifiers.Classifier;
+import weka.core.Instances;
+import weka.core.OptionHandler;
+import weka.core.converters.ConverterUtils.DataSource;
+
+public class FoldTimer {
+    public static void main(String[] args) throws Exception {
+        Instances data = new DataSource(args[0]).getDataSet();
+        data.setClassIndex(data.numAttributes() - 1);
+        List<String> lines = Files.readAllLines(Paths.get(args[1]));
+        int folds = Integer.parseInt(args[2]), passes = Integer.parseInt(args[3]);
+        String[] options = Arrays.copyOfRange(args, 5, args.length);
+        ThreadMXBean bean = ManagementFactory.getThreadMXBean();
+        for (int pass = 0; pass < passes; pass++) {
+            double fit = 0, predict = 0, cpu = 0;
+            int wrong = 0;
+            for (int f = 0; f < folds; f++) {
+                Instances train = new Instances(data, 0), test = new Instances(data, 0);
+                for (int i = 0; i < data.numInstances(); i++) {
+                    (Integer.parseInt(lines.get(i).trim()) == f ? test : train).add(data.instance(i));
+                }
+                long t0 = System.nanoTime(), c0 = bean.getCurrentThreadCpuTime();
+                Classifier model = (Classifier) Class.forName(args[4]).getDeclaredConstructor().newInstance();
+                ((OptionHandler) model).setOptions(options.clone());
+                model.buildClassifier(train);
+                long t1 = System.nanoTime();
+                for (int i = 0; i < test.numInstances(); i++) {
+                    double[] dist = model.distributionForInstance(test.instance(i));
+                    int best = 0;
+                    for (int c = 1; c < dist.length; c++) if (dist[c] > dist[best]) best = c;
+                    if (best != (int) test.instance(i).classValue()) wrong++;
+                }
+                fit += (t1 - t0) / 1e9;
+                predict += (System.nanoTime() - t1) / 1e9;
+                cpu += (bean.getCurrentThreadCpuTime() - c0) / 1e9;
+            }
+            System.out.println(pass + " " + fit + " " + predict + " " + cpu + " "
+                               + ((double) wrong / data.numInstances()));
+        }
+    }
+}
+"""
+
+
+def compile_fold_timer(workdir: Path, classpath: str) -> bool:
+    """Compile FOLD_TIMER into workdir against classpath; False (javac's message on stderr)
+    when javac is missing or fails."""
+    if shutil.which("javac") is None:
+        return False
+    (workdir / "FoldTimer.java").write_text(FOLD_TIMER)
+    proc = subprocess.run(["javac", "-nowarn", "-cp", classpath, "-d", str(workdir),
+                           str(workdir / "FoldTimer.java")], capture_output=True, text=True)
+    if proc.returncode != 0:
+        print(f"javac failed: {proc.stderr.strip()}", file=sys.stderr)
+    return proc.returncode == 0
+
+
+def run_fold_timer(workdir: Path, classpath: str, arff: Path, folds: int, heap: str,
+                   classifier: str, options=()):
+    """Fit and predict seconds, CPU seconds (the timing thread's) and the error of the
+    harness's timed (second) pass over workdir/folds.txt, and the JVM's peak resident MiB."""
+    cmd = ["java", f"-Xmx{heap}", "--add-opens", "java.base/java.lang=ALL-UNNAMED", "-cp",
+           f"{classpath}{os.pathsep}{workdir}", "FoldTimer", str(arff),
+           str(workdir / "folds.txt"), str(folds), "2", classifier, *options]
+    out, err = workdir / "out.txt", workdir / "err.txt"
+    with open(out, "w") as stdout, open(err, "w") as stderr:
+        proc = subprocess.Popen(cmd, stdout=stdout, stderr=stderr)
+        # wait4: this child's own resource usage (its peak resident set in KiB).
+        _, status, usage = os.wait4(proc.pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise RuntimeError(f"Weka harness failed: {err.read_text().strip()[-300:]}")
+    _, fit, predict, cpu, error = out.read_text().strip().split("\n")[-1].split()
+    return float(fit), float(predict), float(cpu), float(error), usage.ru_maxrss / 1024
+
+
 def _children_maxrss_mb() -> float:
     import resource
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024

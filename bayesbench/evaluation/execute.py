@@ -32,6 +32,7 @@ from .predictions import FIELD as PREDICTIONS, kept
 from .prepare import (CLASSIFIER_STREAM, TUNE_STREAM, counts_subtract, prepare_fold,
                       with_total_statistics)
 from .progress import Progress
+from .provenance import is_foreign, model_provenance
 from .tune import tune
 
 
@@ -175,6 +176,8 @@ def run_classifier(spec: ClassifierSpec, views, job: FoldJob, networks=()) -> di
         if spec.tune is not None:
             params.update(_tuned(spec, params, X_train, train, cards, job, record))
         clf = make_model(spec.learner, params, spec.steps)
+        if is_foreign(cls):
+            record["provenance"] = model_provenance(clf.classifier if spec.steps else clf)
         y_train = None if X_train is None else train.y  # no rows: fitted from the counts
         outcome = fit_predict(clf, X_train, y_train, X_test, statistics=counted,
                               n_classes=train.n_classes, cardinalities=cards,

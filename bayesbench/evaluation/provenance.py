@@ -1,11 +1,13 @@
 """What ran each classifier of an experiment: its class, the distribution (and version) that
 provides it, and every parameter its model had after construction, defaults included.
 
-A record keeps only the parameters the config wrote; a later version with other defaults
-would otherwise be indistinguishable. The session of ``environment.json`` keeps this, keyed
-by classifier label (records stay as they were), and
+A record's ``params`` keep only the parameters the config wrote; a later version with other
+defaults would otherwise be indistinguishable. Each session of ``environment.json`` keeps
+this for every classifier, keyed by label, and
 :func:`~bayesbench.evaluation.store.records_frame` fills the parameters a record leaves out
-from it.
+from it. A classifier that is not bayesbench's own (scikit-learn's, a plugin's) changes with
+a package bayesbench does not pin, and a resumed run may mix two of its versions: each of its
+records carries its own ``provenance`` (:func:`model_provenance`).
 """
 from __future__ import annotations
 
@@ -50,11 +52,26 @@ def classifier_provenance(experiment: Experiment) -> dict:
         except Exception as exc:  # noqa: BLE001 - recorded; the run reports it per task
             out[spec.label] = {"error": f"{type(exc).__name__}: {exc}"}
             continue
-        distribution, version = distribution_of(cls)
-        out[spec.label] = {"class": f"{cls.__module__}.{cls.__qualname__}",
-                           "distribution": distribution, "version": version,
-                           "params": _plain(params)}
+        out[spec.label] = _provenance(cls, params)
     return out
+
+
+def is_foreign(cls) -> bool:
+    """Whether ``cls`` comes from outside bayesbench (its records carry their provenance)."""
+    return cls.__module__.partition(".")[0] != "bayesbench"
+
+
+def model_provenance(model) -> dict:
+    """``{"class", "distribution", "version", "params"}`` of one task's model, ``params``
+    its complete ``get_params(deep=False)`` (the per-task ``random_state`` included)."""
+    params = model.get_params(deep=False) if hasattr(model, "get_params") else {}
+    return _provenance(type(model), params)
+
+
+def _provenance(cls, params: dict) -> dict:
+    distribution, version = distribution_of(cls)
+    return {"class": f"{cls.__module__}.{cls.__qualname__}", "distribution": distribution,
+            "version": version, "params": _plain(params)}
 
 
 def _plain(params: dict) -> dict:

@@ -332,7 +332,10 @@ def records_frame(run_dirs, *, failed: bool = False, long: bool = False, metrics
 
 
 def _with_defaults(record: dict, full: dict) -> dict:
-    defaults = full.get(record.get("classifier"))
+    # A record's own provenance (a class from outside bayesbench) is what its task ran.
+    own = record.get("provenance")
+    defaults = own.get("params") if isinstance(own, dict) else None
+    defaults = defaults if isinstance(defaults, dict) else full.get(record.get("classifier"))
     if not defaults:
         return record
     return {**record, "params": {**defaults, **(record.get("params") or {})}}

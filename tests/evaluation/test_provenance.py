@@ -60,3 +60,41 @@ def test_load_results_has_every_parameter_as_a_column(run_dir):
                                                       for r in records)
     assert frame[frame.classifier == "lr"]["param_max_iter"].notna().all()
     assert frame[frame.classifier == "nb"]["param_max_iter"].isna().all()
+
+
+def test_each_record_of_a_scikit_learn_classifier_carries_its_version_and_every_parameter(
+        run_dir):
+    import sklearn
+    from sklearn.linear_model import LogisticRegression
+
+    records = bayesbench.evaluation.store.read_records(run_dir)
+    lr = [r for r in records if r["classifier"] == "lr"]
+    assert len(lr) == 2
+    for record in lr:
+        own = record["provenance"]
+        assert own["distribution"] == "scikit-learn" and own["version"] == sklearn.__version__
+        # scikit-learn's own get_params() of the model the task fitted, its seed included.
+        model = LogisticRegression(C=0.5, random_state=record["params"]["random_state"])
+        assert own["params"] == json.loads(json.dumps(model.get_params(deep=False)))
+    # A module of no distribution says so; bayesbench's own learners' records stay as they were
+    # (their version is the run's, in environment.json).
+    majority = [r for r in records if r["classifier"] == "majority"]
+    assert majority and all(r["provenance"]["distribution"] is None for r in majority)
+    assert all("provenance" not in r for r in records if r["classifier"] == "nb")
+
+
+def test_a_records_own_parameters_win_over_the_sessions(run_dir, tmp_path):
+    # A run resumed under another version: the session's defaults are the last session's, a
+    # record's are what its task ran, and load_results shows the record's.
+    import shutil
+
+    copy = tmp_path / "run"
+    shutil.copytree(run_dir, copy)
+    env = json.loads((copy / "environment.json").read_text())
+    env["sessions"][-1]["classifiers"]["lr"]["params"]["max_iter"] = 12345
+    (copy / "environment.json").write_text(json.dumps(env))
+    frame = bayesbench.load_results(copy)
+    from sklearn.linear_model import LogisticRegression
+
+    default = LogisticRegression().get_params()["max_iter"]
+    assert (frame[frame.classifier == "lr"]["param_max_iter"] == default).all()
