@@ -411,7 +411,7 @@ def _significant(x, y, datasets) -> tuple[str, str]:
 
 def _unit_rows(paper: Paper) -> list[list[str]]:
     """Per unit of pairing: its name, where ASB is significantly better and worse."""
-    datasets = [d.name for d in paper.config.datasets]
+    datasets = [d.name for d in paper.config.datasets if d.name in set(paper.frame.dataset)]
     a = [_fold_vectors(paper, d, "asb") for d in datasets]
     b = [_fold_vectors(paper, d, "bsej") for d in datasets]
     units = {
@@ -571,7 +571,8 @@ EQUAL = ("dermatology", "ecoli", "promoters", "primary-tumor")
 def structure_lines(paper: Paper) -> list[str]:
     """Sec. 6.2's claims about the learned structures, on every fold's structure."""
     rows, shapes = [], {}
-    for d in [d.name for d in paper.config.datasets if d.name in CLAIMED + EQUAL]:
+    ran = set(paper.frame.dataset)
+    for d in [d.name for d in paper.config.datasets if d.name in CLAIMED + EQUAL and d.name in ran]:
         bsej, asb = _shapes(paper.frame, d, "bsej"), _shapes(paper.frame, d, "asb")
         shapes[d] = bsej, asb
         rows.append([d, len(load_dataset(paper.paths[d]).attributes), _spread(bsej[:, 2]),
@@ -609,7 +610,7 @@ def structure_lines(paper: Paper) -> list[str]:
                "prints equal ASB and BSEJ on " + ", ".join(EQUAL) + "): ours adds no arc in "
                f"any fold on {', '.join(same) or 'none'}.")
     return out + [_unreliable_line(paper, d) for d in ("primary-tumor", "promoters")
-                  if d in paper.paths] + _level_lines(paper) + [""]
+                  if d in ran] + _level_lines(paper) + [""]
 
 
 def _unreliable_line(paper: Paper, dataset: str) -> str:
