@@ -83,9 +83,10 @@ MAX_REPEATS = 1000
 class CVSpec:
     """How to split: ``kind`` is ``kfold``, ``holdout``, ``resubstitution`` or ``loo``.
 
-    ``folds`` and ``stratified`` apply to k-fold, ``fraction`` (the test share)
-    to holdout (stratified too when ``stratified``), ``repeats`` to k-fold and
+    ``folds``, ``stratified`` and ``fold_size`` apply to k-fold, ``fraction`` (the test
+    share) to holdout (stratified too when ``stratified``), ``repeats`` to k-fold and
     holdout; resubstitution and leave-one-out are deterministic and run once.
+    ``fold_size`` names how the rows are dealt (``evaluation.splits.FOLD_SIZES``).
     """
 
     kind: str = "kfold"
@@ -93,6 +94,7 @@ class CVSpec:
     repeats: int = 1
     stratified: bool = True
     fraction: float = 0.3
+    fold_size: str = "balanced"
 
     @property
     def n_repetitions(self) -> int:
@@ -100,11 +102,33 @@ class CVSpec:
 
     def identity(self) -> dict:
         if self.kind == "kfold":
-            return {"folds": self.folds, "repeats": self.repeats, "stratified": self.stratified}
+            out = {"folds": self.folds, "repeats": self.repeats, "stratified": self.stratified}
+            # The default is left out, so that the task ids of every run before the key
+            # existed stay the same.
+            return out if self.fold_size == "balanced" else {**out, "fold_size": self.fold_size}
         if self.kind == "holdout":
             return {"holdout": self.fraction, "repeats": self.repeats,
                     "stratified": self.stratified}
         return {self.kind: True}
+
+
+@dataclass(frozen=True)
+class EvaluationSpec:
+    """An evaluation other than the ``cv`` scheme: Kohavi and Wolpert's bias-variance
+    decomposition of 0-1 loss (``kind`` ``bias_variance``), its training sets drawn by
+    ``method`` (``kohavi_wolpert``: Weka's ``BVDecompose``; ``subsampled_cv``: Webb's
+    sub-sampled cross-validation, Weka's ``BVDecomposeSegCVSub``) ``iterations`` times;
+    ``train_fraction`` is the share of the data in the training pool (``kohavi_wolpert``,
+    each training set half the pool) or in each training set (``subsampled_cv``)."""
+
+    kind: str = "bias_variance"
+    method: str = "kohavi_wolpert"
+    iterations: int = 50
+    train_fraction: float = 0.5
+
+    def identity(self) -> dict:
+        return {"kind": self.kind, "method": self.method, "iterations": self.iterations,
+                "train_fraction": self.train_fraction}
 
 
 @dataclass(frozen=True)
@@ -187,6 +211,9 @@ class Experiment:
     predictions: bool = False
     # Also score each repetition's test predictions pooled over its folds (summary/pooled.*).
     pooled: bool = False
+    # None: the ``cv`` scheme; else the evaluation that replaces it (its tasks keep their
+    # test predictions, which the decomposition is computed from).
+    evaluation: EvaluationSpec | None = None
     arm: str | None = None
     arms: tuple["Experiment", ...] = ()
 
@@ -195,6 +222,12 @@ class Experiment:
         """The name of the experiment this arm belongs to (its own name if not an arm)."""
         return self.name[:-len(self.arm) - 1] if self.arm else self.name
 
+    @property
+    def keeps_predictions(self) -> bool:
+        """Whether every task keeps its test predictions: asked for, or needed by the
+        evaluation."""
+        return self.predictions or self.evaluation is not None
+
     def runs(self) -> tuple["Experiment", ...]:
         """The experiments to run: the arms, or this experiment itself."""
         return self.arms or (self,)
@@ -202,10 +235,13 @@ class Experiment:
     def identity(self) -> dict:
         """What the task ids hash, and what a result directory's ``config.yaml`` must match
         to be continued (keys as in the config file, so that older directories match)."""
-        return {"name": self.name, "seed": self.seed,
-                "datasets": [d.identity() for d in self.datasets],
-                "preprocess": self.preprocess.identity(), "cv": self.cv.identity(),
-                "classifiers": [c.identity() for c in self.classifiers]}
+        out = {"name": self.name, "seed": self.seed,
+               "datasets": [d.identity() for d in self.datasets],
+               "preprocess": self.preprocess.identity(), "cv": self.cv.identity(),
+               "classifiers": [c.identity() for c in self.classifiers]}
+        if self.evaluation is not None:  # absent when unused, so older directories match
+            out["evaluation"] = self.evaluation.identity()
+        return out
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
+import pandas as pd
+from scipy.stats import spearmanr
 
 from bayesbench import __version__
 from bayesbench.config import load_config, override
@@ -45,6 +47,7 @@ from bayesbench.experiment import run_experiment
 from bayesbench.report.check import check_run, read_published
 from bayesbench.report.arcs import parse_structure
 from bayesbench.report.check_render import CELL_HEADERS, cell_rows, extra_lines
+from bayesbench.report.plotting import save_figure, styled_figure
 from bayesbench.report.tables import render
 from bayesbench.stats.multiple import friedman, rank_scores, wilcoxon_rows
 
@@ -54,7 +57,11 @@ DATA = ROOT / "datasets"
 ORDER = ("barrow2011", "zhang2005", "mihaljevic2013", "hurley_ellingsen", "alvarez2017")
 # The configs of each paper: its faithful run first, then its as-published data variants.
 CONFIGS = {"mihaljevic2013": ("mihaljevic2013", "mihaljevic2013_identifier",
-                              "mihaljevic2013_sweeps")}
+                              "mihaljevic2013_sweeps"),
+           "barrow2011": ("barrow2011", "barrow2011_simulated", "barrow2011_sparsity")}
+# Paper 000's simulated-data experiments (sec. 3.2-3.4): configs with no printed number, whose
+# data docs/make_barrow_simulated.py writes to datasets/barrow2011_simulated/.
+SIMULATED = ("barrow2011_simulated", "barrow2011_sparsity")
 TITLES = {
     "barrow2011": "Paper 000: Barrow (2011), k-naive Bayes on WDBC",
     "zhang2005": "Paper 001: Zhang (2005), ChowLiu TAN against ddr-ChowLiu",
@@ -66,6 +73,8 @@ TITLES = {
 
 RUN_ALL = (
     "bayesbench run configs/papers/barrow2011.yaml        # 000: WDBC, F-score of class M",
+    "bayesbench run configs/papers/barrow2011_simulated.yaml  # 000: sec. 3.2-3.3, balance",
+    "bayesbench run configs/papers/barrow2011_sparsity.yaml   # 000: sec. 3.4, 10 to 110 rows",
     "bayesbench run configs/papers/zhang2005.yaml         # 001: TAN against ddr-TAN",
     "bayesbench run configs/papers/mihaljevic2013.yaml    # 002: ASB and six others",
     "bayesbench run configs/papers/mihaljevic2013_identifier.yaml  # 002 with Table 1's identifier",
@@ -81,12 +90,16 @@ RUN_ALL = (
 
 class Try(NamedTuple):
     """An experiment that may close a gap: the cell of ``config`` with this classifier (and
-    arm) on the off cell's own data set and metric, described by ``experiment``."""
+    arm; None: the off cell's own) on the off cell's own data set, and metric unless
+    ``metric`` names another, described by ``experiment``; tried only for off cells of the
+    metrics in ``only`` (None: any)."""
 
     experiment: str
     config: str
     classifier: str
     arm: str | None = None
+    metric: str | None = None
+    only: tuple[str, ...] | None = None
 
 
 IDENTIFIER = "data variant with Table 1's row identifier (mihaljevic2013_identifier)"
@@ -94,13 +107,18 @@ ONEHOT = "paper's naive Bayes over one-hot columns, d = one-hot width (nb_onehot
 VALUES = "noise that shuffles a tenth of each attribute's values (arm noisy_values)"
 # Per (paper, data set, classifier, arm) of a cell off the paper ('*' matches any), the
 # experiments tried, in order. A cell off the paper with none is "unexplained" plainly.
+HARNESS = ("paper's TestHarness protocol, unstratified int(N/10)-row folds (arm harness, "
+           "cv.fold_size: floor)")
 CAUSES = {
+    ("barrow2011", "wdbc", "gnb", "*"): (Try(HARNESS, "barrow2011", "gnb", "harness"),),
     ("barrow2011", "wdbc", "linear_full_bayes", "*"): (
         Try("paper's own F-score, f_barrow2011[B] (its printed matrix gives .772 under it)",
-            "barrow2011", "linear_full_bayes"),),
+            "barrow2011", "linear_full_bayes", metric="f_barrow2011[B]", only=("f1[M]",)),
+        Try(HARNESS, "barrow2011", "linear_full_bayes", "harness")),
     ("barrow2011", "wdbc", "knaive_weak", "*"): (
         Try("paper's own F-score, f_barrow2011[M] (its printed matrix gives .919 under it)",
-            "barrow2011", "knaive_weak"),),
+            "barrow2011", "knaive_weak", metric="f_barrow2011[M]", only=("f1[M]",)),
+        Try(HARNESS, "barrow2011", "knaive_weak", "harness")),
     ("mihaljevic2013", "promoters", "tan", "*"): (
         Try(IDENTIFIER, "mihaljevic2013_identifier", "tan"),),
     ("mihaljevic2013", "splice", "tan", "*"): (
@@ -134,14 +152,14 @@ class Paper:
     """One paper: its configs run on the checkout's data sets, and each run held against the
     paper's table."""
 
-    def __init__(self, key, results, repeats=None, only=None, jobs=None):
-        self.key, self.repeats, self.only = key, repeats, only
+    def __init__(self, key, results, repeats=None, only=None, jobs=None, figures=None):
+        self.key, self.repeats, self.only, self.figures = key, repeats, only, figures
         self.runs, self.checks, self.chosen = {}, {}, {}
         for name in CONFIGS.get(key, (key,)):
             path = PAPERS / f"{name}.yaml"
             loaded = load_config(path)
             outside = [d.path for d in loaded.experiment.datasets
-                       if Path(d.path).resolve().parent != DATA]
+                       if DATA not in Path(d.path).resolve().parents]
             if outside:
                 raise SystemExit(f"{path}: data sets found outside {DATA}: {outside}")
             names = [d.name for d in loaded.experiment.datasets]
@@ -152,7 +170,8 @@ class Paper:
                            datasets=chosen, jobs=jobs, quiet=True)
             self.runs[name] = (loaded.experiment, run_experiment(run.experiment, run.options))
             self.chosen[name] = chosen
-            self.checks[name] = check_run(Path(results) / name)
+            if run.options.published is not None:   # the simulated data have no printed number
+                self.checks[name] = check_run(Path(results) / name)
         self.config, self.results = self.runs[key]
         self.frame = records_frame([r.run_dir for r in self.results])
         self.paths = {d.name: d.path for d in self.config.datasets}
@@ -201,8 +220,9 @@ def _shown(cell) -> str:
 def verdict(paper: Paper, cell) -> str:
     """What closes the gap of an off cell: the first experiment tried whose cell is within the
     paper's, else "unexplained" with the closest experiment tried."""
-    tried = [(t, paper.cell(t.config, cell.dataset, t.classifier, t.arm, _metric(t, cell)))
-             for t in tries(paper.key, cell)]
+    tried = [(t, paper.cell(t.config, cell.dataset, t.classifier,
+                            cell.arm if t.arm is None else t.arm, t.metric or cell.metric))
+             for t in tries(paper.key, cell) if t.only is None or cell.metric in t.only]
     tried = [(t, c) for t, c in tried if c is not None and c != cell]
     for t, c in tried:
         if c.within:
@@ -211,14 +231,6 @@ def verdict(paper: Paper, cell) -> str:
         return "unexplained."
     t, c = min(tried, key=lambda tc: abs(tc[1].difference))
     return f"unexplained; the closest experiment tried, the {t.experiment}, gives {_shown(c)}"
-
-
-def _metric(t: Try, cell) -> str:
-    """The metric of the tried cell: the off cell's, or for the paper's own F-score the
-    class its printed matrix gives the printed value for."""
-    if t.config == "barrow2011":
-        return "f_barrow2011[B]" if t.classifier == "linear_full_bayes" else "f_barrow2011[M]"
-    return cell.metric
 
 
 def cells_lines(paper: Paper) -> list[str]:
@@ -685,7 +697,33 @@ def section_zhang(paper: Paper) -> list[str]:
 
 
 def section_hurley(paper: Paper) -> list[str]:
-    return cells_lines(paper)
+    return cells_lines(paper) + between_lines(paper)
+
+
+def between_lines(paper: Paper) -> list[str]:
+    """Sec. 4's t-tests between data sets, above as `check` prints them, in words: which
+    printed p-values ours match in order of magnitude (within a factor of 10), and under
+    which reading of the pooling."""
+    out = []
+    for test in paper.checks[paper.key].tests:
+        if "between" not in test:
+            continue
+        for dataset, v in test["between"].items():
+            close = [r for r, p in v["ours"].items()
+                     if p is not None and p > 0 and abs(np.log10(p / v["paper"])) <= 1]
+            ours = " / ".join("-" if p is None else f"{p:.3g}" for p in v["ours"].values())
+            out.append(
+                f"- {test['metric']}, {', '.join(test['group'])} against {dataset} "
+                f"(`{test['classifier']}`): paper p = {v['paper']}, ours {ours} "
+                f"({' / '.join(v['ours'])}): "
+                + (f"the same order of magnitude under the {' and '.join(close)} reading."
+                   if close else "not within a factor of 10 under either reading: unexplained."))
+    if not out:
+        return []
+    return ["The t-tests between data sets of sec. 4 (run on the clean arm of the paper's "
+            "naive Bayes over one-hot columns, `clean/nb_onehot`; the paper does not say how "
+            "the three \"good\" data sets are pooled, so both readings are computed):", "",
+            *out, ""]
 
 
 def section_barrow(paper: Paper) -> list[str]:
@@ -696,18 +734,127 @@ def section_barrow(paper: Paper) -> list[str]:
         rows.append([clf, str(m), int(np.sum(m)),
                      " / ".join(f"{scores['f1'][c]:.3f}" for c in (0, 1)),
                      " / ".join(f"{class_score(scores, 'f_barrow2011', c):.4f}" for c in (0, 1))])
-    structure = _structure(paper, "knaive_weak")
+    structure = _structure(paper, "knaive_weak", "stratified")
     return out + [
         "The paper's printed error matrices (rows the true classes, as its appendix's "
-        "runLogTest fills them; WDBC has 569 rows, its `int(569/10)`-row folds test 560), "
-        "scored here:", "",
+        "runLogTest fills them; WDBC has 569 rows, its `int(569/10)`-row folds test 560: the "
+        "n_test cells above, per fold, where arm harness, `cv.fold_size: floor`, tests 56 rows "
+        "per fold as the paper's did), scored here:", "",
         render(rows, ["classifier", "printed matrix", "examples", "F1 of class 0 / 1",
                       "f_barrow2011 of class 0 / 1"], "markdown"), "",
         "The printed .772 (full Bayes) and .919 (k-weak) are the appendix's own F-score "
         "(`f_barrow2011`) of class 0 and class 1 of their matrices; the printed .878 "
         "(naive Bayes) is no score of its matrix computed here: unexplained. Our naive Bayes "
         "F1 is within the paper's .878, but the two are not the same score.",
-        "", f"k-weak naive Bayes's subset here, the most frequent over the folds: {structure}."]
+        "", f"k-weak naive Bayes's subset in arm stratified, the most frequent over the folds: "
+        f"{structure}.", ""] + simulated_lines(paper)
+
+
+# Paper 000's simulated experiments: the score of each point (the harness sums the folds'
+# error matrices, so the pooled F1 of class pos), and the classifiers' roles in its charts.
+SIM_METRIC = "f1[pos]"
+FULL, NAIVE, WEAK = "linear_full_bayes", "gnb", ("weak_1", "weak_2", "weak_3")
+RANKS = ("weak_1", "weight_rank1", "weight_rank2", "weight_rank3")
+
+
+def _x_value(dataset: str) -> float:
+    """The x value of a simulated data set: its balance, or its number of rows."""
+    tail = dataset.rsplit("_", 1)[-1]
+    if tail.startswith("n"):
+        return float(tail[1:])
+    return -float(tail[1:]) if tail.startswith("m") else float(tail.lstrip("p"))
+
+
+def _pooled(paper: Paper, name: str):
+    """``{classifier: pandas Series of the pooled F1 by x value}`` of simulated run ``name``."""
+    _, results = paper.runs[name]
+    table = pd.read_csv(results[0].run_dir / "summary" / "pooled.csv")
+    table = table[table.metric == SIM_METRIC].assign(x=lambda t: t.dataset.map(_x_value))
+    return {c: g.set_index("x")["pooled"].sort_index() for c, g in table.groupby("classifier")}
+
+
+def _spearman(x, y) -> str:
+    if len(x) < 3:
+        return "- (fewer than 3 points)"
+    r = spearmanr(x, y)
+    return f"{r.statistic:+.2f} (p = {r.pvalue:.3f})"
+
+
+def simulated_lines(paper: Paper) -> list[str]:
+    """Sec. 3.2-3.4 on the simulated data: each claim of the paper, and what our runs give."""
+    out = ["**Simulated data, sec. 3.2-3.4** (`configs/papers/barrow2011_simulated.yaml`, "
+           "`configs/papers/barrow2011_sparsity.yaml`; the data sets are written by "
+           "`docs/make_barrow_simulated.py`, whose docstring says what is the paper's and what "
+           "is our reading, as the paper's `Data` script is not in its appendix). The paper "
+           "prints these results only as scatter plots, so there is no number to set beside "
+           f"ours; its claims are checked instead. Each point: `{SIM_METRIC}` of one 10-fold "
+           "CV of the paper's harness (unstratified, `cv.fold_size: floor`), pooled over the "
+           "folds as its crossValidatedTest sums the error matrices.", ""]
+    if not all(name in paper.runs for name in SIMULATED):
+        return out + ["Not run in this reduced protocol (`--datasets` names none of their "
+                      "data sets).", ""]
+    bal, spa = _pooled(paper, SIMULATED[0]), _pooled(paper, SIMULATED[1])
+    size = abs(bal[NAIVE].index.to_numpy())
+    ahead = [x for x in bal[NAIVE].index if bal[NAIVE][x] > bal[FULL][x]]
+    means = {c: float(bal[c].mean()) for c in (*WEAK, *RANKS[1:])}
+    ordered = [means[c] for c in RANKS]
+    small = spa[NAIVE].index.to_numpy() <= np.median(spa[NAIVE].index)
+    spread = {c: (float(spa[c][small].std(ddof=1)), float(spa[c][~small].std(ddof=1)))
+              for c in (NAIVE, FULL, *WEAK)}
+    out += [
+        f"- Sec. 3.2, first chart: *\"We expect Naive Bayes to do well when the absolute value "
+        f"of the balance is low, and perform badly when it is high\"*, full Bayes "
+        f"\"relatively unaffected\". Spearman correlation of |balance| with the score over "
+        f"{len(size)} data sets: naive Bayes (`gnb`) {_spearman(size, bal[NAIVE])}, full Bayes "
+        f"(`linear_full_bayes`) {_spearman(size, bal[FULL])}. Naive Bayes scores above full "
+        f"Bayes at balance {', '.join(f'{x:+.1f}' for x in ahead) or 'none'} "
+        f"({len(ahead)} of {len(size)}; the paper: \"Only at one point\").",
+        f"- Sec. 3.2, second chart: the 3-weak classifier's \"rough upside-down V\" and "
+        f"\"the low-naivete classifier (in red) clearly outperformed the other two\". "
+        f"Spearman correlation of |balance| with `weak_3`: {_spearman(size, bal['weak_3'])}; "
+        "mean score over the balances: " + ", ".join(f"`{c}` {means[c]:.3f}" for c in WEAK)
+        + ".",
+        "- Sec. 3.3: the 1-weak classifier forced onto each attribute, ordered by the distance "
+        "of the attribute's weight from 1 (`knaive` `rank` 0 to 3): *\"overall, red should "
+        "tend to have the best performance, followed by blue, cyan, and purple\"*. Mean score "
+        "by rank: " + ", ".join(f"{r} {v:.3f}" for r, v in enumerate(ordered)) + "; "
+        + ("in the paper's order." if ordered == sorted(ordered, reverse=True) else
+           "not in the paper's order."),
+        f"- Sec. 3.4: balance -0.5 and {int(spa[NAIVE].index.min())} to "
+        f"{int(spa[NAIVE].index.max())} rows, *\"the tendency for the classifiers' "
+        "performance to become less variable as the amount of data increases\"*. Standard "
+        "deviation of the score over the smaller half of the sizes against the larger half: "
+        + ", ".join(f"`{c}` {fmt(a, digits=3)} / {fmt(b, digits=3)}"
+                    for c, (a, b) in spread.items()) + ".", ""]
+    if paper.figures is not None:
+        out += _simulated_figures(paper.figures, bal, spa)
+    rows = [[x] + [bal[c][x] for c in (NAIVE, FULL, *WEAK, *RANKS[1:])]
+            for x in bal[NAIVE].index]
+    return out + [f"`{SIM_METRIC}` by balance (`weak_1` is weight rank 0):", "",
+                  render(rows, ["balance", NAIVE, FULL, *WEAK, *RANKS[1:]], "markdown",
+                         floatfmt=".3f"), ""]
+
+
+def _simulated_figures(directory: Path, bal: dict, spa: dict) -> list[str]:
+    """The paper's five scatter plots, ours, as one SVG each for balance and sparsity."""
+    panels = [("balance", bal, [(FULL, "full Bayes"), (NAIVE, "naive Bayes")]),
+              ("balance", bal, [(c, c) for c in WEAK]),
+              ("balance", bal, [(c, f"weight rank {r}") for r, c in enumerate(RANKS)]),
+              ("rows", spa, [(c, c) for c in WEAK]),
+              ("rows", spa, [(FULL, "full Bayes"), (NAIVE, "naive Bayes")])]
+    names = ("barrow2011_balance.svg", "barrow2011_sparsity.svg")
+    for name, chosen in zip(names, (panels[:3], panels[3:])):
+        with styled_figure(4.2 * len(chosen), 3.2) as fig:
+            for i, (xlabel, scores, series) in enumerate(chosen):
+                ax = fig.add_subplot(1, len(chosen), i + 1)
+                for label, shown in series:
+                    ax.scatter(scores[label].index, scores[label].to_numpy(), s=12, label=shown)
+                ax.set_xlabel(xlabel)
+                ax.set_ylabel(SIM_METRIC)
+                ax.legend(fontsize=7)
+            save_figure(fig, directory / name)
+    return [f"![Sec. 3.2-3.3 on our simulated data](img/{names[0]})", "",
+            f"![Sec. 3.4 on our simulated data](img/{names[1]})", ""]
 
 
 def section_alvarez(paper: Paper) -> list[str]:
@@ -769,9 +916,9 @@ def _contradictory(paper: Paper, dataset: str) -> bool:
                for row, y in zip(map(tuple, data.codes()), data.y))
 
 
-def _structure(paper: Paper, label: str) -> str:
-    """The naive subset k-naive Bayes chose most often, with attribute names."""
-    sub = paper.frame[paper.frame.classifier == label]
+def _structure(paper: Paper, label: str, arm: str) -> str:
+    """The naive subset k-naive Bayes chose most often in ``arm``, with attribute names."""
+    sub = paper.frame[(paper.frame.classifier == label) & (paper.frame.run == arm)]
     if not len(sub) or "structure" not in sub:
         return "(not run)"
     subsets = sub["structure"].str.extract(r"naive=\{([^}]*)\}")[0].dropna()
@@ -792,11 +939,12 @@ SECTIONS = {"barrow2011": section_barrow, "zhang2005": section_zhang,
 # ---------------------------------------------------------------------------- document
 
 def build(results, *, repeats=None, only=None, jobs=None, results_arg=None,
-          papers=ORDER) -> str:
-    """Run every paper's configs on the checkout's data sets and return the Markdown document."""
+          papers=ORDER, figures=None) -> str:
+    """Run every paper's configs on the checkout's data sets and return the Markdown document;
+    ``figures``: the directory its figures are written to (None: none drawn)."""
     previous = os.environ.pop(DATA_ENV, None)   # the shipped files, whatever the caller's setting
     try:
-        runs = {key: Paper(key, results, repeats, only, jobs) for key in papers}
+        runs = {key: Paper(key, results, repeats, only, jobs, figures) for key in papers}
     finally:
         if previous is not None:
             os.environ[DATA_ENV] = previous
@@ -845,7 +993,8 @@ def main(argv=None) -> int:
     only = set(args.datasets.split(",")) if args.datasets else None
     default_results = Path(args.results).resolve() == (ROOT / "results").resolve()
     text = build(Path(args.results), repeats=args.repeats, only=only, jobs=args.jobs,
-                 results_arg=None if default_results else args.results)
+                 results_arg=None if default_results else args.results,
+                 figures=Path(args.output).parent / "img")
     Path(args.output).write_text(text)
     print(f"wrote {args.output}", file=sys.stderr)
     return 0

@@ -85,6 +85,19 @@ def test_cv_kinds_exclude_each_other(tmp_path, data_dir):
     assert (cv.kind, cv.n_repetitions) == ("resubstitution", 1)
 
 
+def test_fold_size_is_a_k_fold_choice_named_by_its_key(tmp_path, data_dir):
+    base = {"name": "x", "datasets": [str(data_dir / "toy.csv")], "classifiers": ["nb"]}
+    cv = parse_config(dict(base, cv={"folds": 2, "fold_size": "floor"}),
+                      base_dir=tmp_path).experiment.cv
+    assert cv.fold_size == "floor"
+    assert parse_config(base, base_dir=tmp_path).experiment.cv.fold_size == "balanced"
+    problems = _problems(dict(base, cv={"folds": 2, "fold_size": "int"}), tmp_path)
+    assert set(problems) == {"cv.fold_size"}
+    assert "balanced" in problems["cv.fold_size"] and "floor" in problems["cv.fold_size"]
+    problems = _problems(dict(base, cv={"holdout": 0.5, "fold_size": "floor"}), tmp_path)
+    assert "k-fold only" in problems["cv.fold_size"]
+
+
 def test_parameter_lists_expand_to_a_grid(tmp_path, data_dir):
     cfg = parse_config({"name": "g", "datasets": [str(data_dir / "toy.csv")],
                         "classifiers": [{"name": "nb", "params": {"alpha": [0.5, 1],
@@ -467,6 +480,23 @@ def test_a_chunked_data_set_refuses_what_it_cannot_compute_by_key(tmp_path, monk
     assert "kdb(k=2)" in result.output and "kdb(k=1)" not in result.output
     assert "ande(n=2)" in result.output and "ande(n=1)" not in result.output
     assert "datasets[0]" in result.output
+    assert not (tmp_path / "results").exists()
+
+
+def test_a_chunked_data_set_refuses_the_floor_fold_size_by_key(tmp_path, monkeypatch):
+    # Its folds are dealt by a hash of the row index: sizes are equal only in expectation,
+    # so n // k rows per fold cannot be promised.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "parts").mkdir()
+    for i in range(2):
+        (tmp_path / "parts" / f"{i}.csv").write_text("a,class\nx,p\ny,q\n")
+    config = tmp_path / "big.yaml"
+    config.write_text("name: big\ndatasets: [parts/*.csv]\ncv: {folds: 2, fold_size: floor}\n"
+                      "classifiers: [nb]\n")
+    result = CliRunner().invoke(main, ["run", str(config)])
+    assert result.exit_code == 2
+    lines = [ln for ln in result.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "big.yaml: cv.fold_size: " in lines[0], result.output
     assert not (tmp_path / "results").exists()
 
 

@@ -20,6 +20,7 @@ docs/reproductions.md is generated; its commands are run by tests/configs/test_p
 from __future__ import annotations
 
 import doctest
+import functools
 import json
 import os
 import re
@@ -96,6 +97,13 @@ def run_console(body: str, where: str) -> None:
                 doctest.Example(command, want), got, FLAGS))
 
 
+@functools.cache
+def help_of(command: tuple[str, ...]) -> subprocess.CompletedProcess:
+    """``COMMAND --help``, run once per command: docs/reproductions.md alone names
+    ``bayesbench run`` 26 times, and its help does not change between them."""
+    return subprocess.run([*command, "--help"], capture_output=True, text=True, env=shell_env())
+
+
 def check_sh(body: str, where: str) -> None:
     for line in body.splitlines():
         words = shlex.split(line, comments=True)
@@ -105,8 +113,7 @@ def check_sh(body: str, where: str) -> None:
         # python SCRIPT or bayesbench COMMAND, then the arguments
         command = ([sys.executable, str(ROOT / words[1])] if words[0] == "python"
                    else [str(BIN / words[0]), words[1]])
-        helped = subprocess.run([*command, "--help"], capture_output=True, text=True,
-                                env=shell_env())
+        helped = help_of(tuple(command))
         assert helped.returncode == 0, f"{where}: {line}: --help failed: {helped.stderr}"
         for arg in words[2:]:
             if arg.startswith("-"):

@@ -36,14 +36,15 @@ __all__ = ["Config", "DATA_ENV", "key_path", "key_paths", "load_config", "overri
 TOP_KEYS = ("name", "seed", "datasets", "data_dirs", "preprocess", "cv", "classifiers",
             "metrics", "output", "jobs", "scheduler", "format", "compare", "arms",
             "max_table_cells", "predictions", "pooled", "max_predictions_bytes", "published",
-            "worker_threads", "save_networks")
+            "worker_threads", "save_networks", "evaluation")
 # Every mapping a config holds and the keys it accepts, by where it lies: the tables the
 # parser checks against, which docs/configuration.md must document (tests/test_config_docs.py).
 KEY_TABLES = {"": TOP_KEYS, "datasets[]": DATASET_KEYS, "preprocess": sections.PREPROCESS_KEYS,
               "preprocess.noise": sections.NOISE_KEYS, "cv": sections.CV_KEYS,
               "classifiers[]": sections.CLASSIFIER_KEYS, "classifiers[].tune": sections.TUNE_KEYS,
               "classifiers[].steps[]": sections.STEP_KEYS,
-              "compare": sections.COMPARE_KEYS, "arms[]": sections.ARM_KEYS}
+              "compare": sections.COMPARE_KEYS, "arms[]": sections.ARM_KEYS,
+              "evaluation": sections.EVALUATION_KEYS}
 
 
 class Config(NamedTuple):
@@ -133,8 +134,11 @@ def _experiment(raw: dict, problems: Problems, base_dir: Path, missing
     if "metrics" in raw:
         metrics = problems.str_list(raw["metrics"], "metrics", METRIC_NAMES, accept=is_metric)
     kept = {k: problems.optional(raw, k, bool) or False for k in ("predictions", "pooled")}
+    evaluation = (sections.evaluation(raw["evaluation"], problems)
+                  if raw.get("evaluation") is not None else None)
     return Experiment(name=name, seed=seed, datasets=tuple(found), preprocess=preprocess, cv=cv,
-                      classifiers=tuple(classifiers), metrics=tuple(metrics), **kept), dirs, origins
+                      classifiers=tuple(classifiers), metrics=tuple(metrics),
+                      evaluation=evaluation, **kept), dirs, origins
 
 
 def _options(raw: dict, problems: Problems, dirs: list, missing: list) -> RunOptions:
@@ -160,19 +164,21 @@ def _options(raw: dict, problems: Problems, dirs: list, missing: list) -> RunOpt
 
 
 def _prediction_problems(experiment: Experiment, problems: Problems) -> None:
-    """Kept predictions name each test row by its index in the data file: refused where
-    that index is lost (a chunked data set, rows dropped by imputation)."""
-    if not experiment.predictions:
+    """Kept predictions (asked for, or the ones a bias-variance decomposition is computed
+    from) name each test row by its index in the data file: refused where that index is
+    lost (a chunked data set, rows dropped by imputation)."""
+    if not experiment.keeps_predictions:
         return
+    key = "predictions" if experiment.predictions else "evaluation"
     for i, d in enumerate(experiment.datasets):
         if d.chunked or is_chunked(d.path):
-            problems.add("predictions", f"not kept for the chunked data set '{d.name}' "
-                                 f"(datasets[{i}]); leave it out of this run")
+            problems.add(key, f"not kept for the chunked data set '{d.name}' "
+                              f"(datasets[{i}]); leave it out of this run")
     for run in experiment.runs():
         if run.preprocess.impute == "drop":
             where = f"arm '{run.arm}': " if run.arm else ""
-            problems.add("predictions", f"{where}impute: drop removes test rows, so they could not be "
-                                 f"matched to the data file's rows; choose another imputation")
+            problems.add(key, f"{where}impute: drop removes test rows, so they could not be "
+                              f"matched to the data file's rows; choose another imputation")
 
 
 def _published(value, problems: Problems, base_dir: Path) -> str | None:

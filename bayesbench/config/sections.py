@@ -8,15 +8,17 @@ import re
 
 from ..data.encode import INPUT_KINDS
 from ..errors import ClassifierError
+from ..evaluation import bias_variance
 from ..evaluation.metrics import METRIC_NAMES, PREDICTION_METRICS, is_metric
 from ..evaluation.prepare import NOISE_SIDES, SCOPES
+from ..evaluation.splits import FOLD_SIZES
 from ..preprocess.noise import NOISE_MODES
 from ..models.registry import (classifier_class, is_import_path, make_classifier, make_step,
                                parameter_defaults)
 from ..preprocess.discretize import METHODS
 from ..preprocess.impute import STRATEGIES
-from ..spec import (MAX_REPEATS, ClassifierSpec, CompareSpec, CVSpec, NoiseSpec,
-                    PreprocessSpec, TuneSpec)
+from ..spec import (MAX_REPEATS, ClassifierSpec, CompareSpec, CVSpec, EvaluationSpec,
+                    NoiseSpec, PreprocessSpec, TuneSpec)
 from ..stats import FOLD_TESTS
 from .problems import Problems, join, kind_of, shown, suggest
 
@@ -30,8 +32,9 @@ STEP_KEYS = ("name", "params")
 PREPROCESS_KEYS = ("impute", "discretize", "bins", "scope", "noise")
 NOISE_KEYS = ("fraction", "on", "mode")
 _CV_KINDS = ("holdout", "resubstitution", "loo")
-CV_KEYS = ("folds", "repeats", "stratified", *_CV_KINDS)
+CV_KEYS = ("folds", "repeats", "stratified", "fold_size", *_CV_KINDS)
 COMPARE_KEYS = ("metric", "baseline", "test", "alpha", "rope")
+EVALUATION_KEYS = ("kind", "method", "iterations", "train_fraction")
 # Classifiers of one experiment, each setting of a parameter grid counted, and settings of
 # one classifier's tuning grid: a bound on the work a config check does and on the tasks
 # (or inner fits) it asks for.
@@ -79,6 +82,11 @@ def cv(value, problems: Problems, at: str = "cv") -> CVSpec:
         kw["stratified"] = problems.typed(value["stratified"], f"{at}.stratified", bool)
     if "folds" in value:
         kw["folds"] = problems.typed(value["folds"], f"{at}.folds", int, low=2)
+    if "fold_size" in value:
+        kw["fold_size"] = problems.typed(value["fold_size"], f"{at}.fold_size", str,
+                                         choices=tuple(FOLD_SIZES))
+        if kinds:
+            problems.add(f"{at}.fold_size", f"applies to k-fold only, not {kinds[0]}")
     if kinds == ["holdout"]:
         fraction = problems.typed(value["holdout"], f"{at}.holdout", float, low=0.0, high=1.0)
         if fraction in (0.0, 1.0):
@@ -92,6 +100,36 @@ def cv(value, problems: Problems, at: str = "cv") -> CVSpec:
         if "repeats" in value and value["repeats"] != 1:
             problems.add(f"{at}.repeats", f"{kinds[0]} is deterministic; repeats must be 1")
     return CVSpec(**{k: v for k, v in kw.items() if v is not None})
+
+
+def evaluation(value, problems: Problems, at: str = "evaluation") -> EvaluationSpec | None:
+    """The evaluation that replaces the ``cv`` scheme (None when the keys are unusable)."""
+    value = problems.mapping(value, at, EVALUATION_KEYS)
+    if "kind" not in value:
+        problems.add(f"{at}.kind", f"required (one of {', '.join(bias_variance.KINDS)})")
+        return None
+    kw = {"kind": problems.typed(value["kind"], f"{at}.kind", str, choices=bias_variance.KINDS)}
+    if "method" in value:
+        kw["method"] = problems.typed(value["method"], f"{at}.method", str,
+                                        choices=bias_variance.METHODS)
+    if "iterations" in value:
+        # Weka's estimate of bias² divides by iterations - 1.
+        kw["iterations"] = problems.typed(value["iterations"], f"{at}.iterations", int, low=2,
+                                          high=bias_variance.MAX_ITERATIONS)
+    if "train_fraction" in value:
+        fraction = problems.typed(value["train_fraction"], f"{at}.train_fraction", float,
+                                  low=0.0, high=1.0)
+        pooled = kw.get("method", "kohavi_wolpert") == "kohavi_wolpert"
+        if fraction is not None and not (0.0 < fraction <= 0.5 if pooled else 0.0 < fraction < 1.0):
+            problems.add(f"{at}.train_fraction", (
+                f"{fraction:g}: the training pool of kohavi_wolpert holds more than none and "
+                f"at most half the data (Weka's BVDecompose)" if pooled else
+                f"{fraction:g}: must lie strictly between 0 and 1"))
+            fraction = None
+        kw["train_fraction"] = fraction
+    if None in kw.values():
+        return None
+    return EvaluationSpec(**kw)
 
 
 def classifiers(raw: dict, problems: Problems, origins: list | None = None) -> list[ClassifierSpec]:

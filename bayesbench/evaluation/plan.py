@@ -17,6 +17,7 @@ import numpy as np
 from ..data.chunks import is_chunked
 from ..errors import BayesbenchError, PlanError
 from ..spec import ClassifierSpec, DatasetSpec, Experiment, PreprocessSpec
+from .bias_variance import bias_variance_splits
 from .chunked_run import ChunkedJob, HashedFold
 from .metrics import MODEL_SCORES, REQUESTED_SCORES, per_class_metric
 from .prepare import DataCache, PreparedData
@@ -95,6 +96,8 @@ def task_id(identity: dict, dataset: DatasetSpec, split: Split, clf: ClassifierS
         key["model_scores"] = True
     if requested:  # likewise
         key["requested"] = sorted(requested)
+    if "evaluation" in identity:  # likewise: the cv scheme's tasks keep their ids
+        key["evaluation"] = identity["evaluation"]
     blob = json.dumps(key, sort_keys=True, default=str).encode()
     return hashlib.sha256(blob).hexdigest()[:16]
 
@@ -124,9 +127,7 @@ def plan(experiment: Experiment, cache: DataCache | None = None) -> Plan:
         try:
             data = cache.prepared(spec, experiment.preprocess, experiment.seed)
             problems += _missing_classes(experiment, data.imputed)
-            splits = [s for rep in range(experiment.cv.n_repetitions)
-                      for s in make_splits(data.imputed.y, experiment.cv, seed=experiment.seed,
-                                           dataset=spec.name, repetition=rep)]
+            splits = _splits(experiment, spec, data.imputed.y)
         except PlanError as exc:
             problems += exc.problems
             continue
@@ -141,10 +142,20 @@ def plan(experiment: Experiment, cache: DataCache | None = None) -> Plan:
             jobs.append(FoldJob(spec, experiment.preprocess, experiment.seed, split.repetition,
                                 split.fold, split.fold_id, split.train, split.test,
                                 experiment.classifiers, ids, data, scored, requested,
-                                experiment.predictions))
+                                experiment.keeps_predictions))
     if problems:
         raise PlanError(problems)
     return Plan(tuple(jobs), tasks)
+
+
+def _splits(experiment: Experiment, spec: DatasetSpec, y) -> list[Split]:
+    """The train/test splits of one data set: the evaluation's, or the ``cv`` scheme's."""
+    if experiment.evaluation is not None:
+        return bias_variance_splits(len(y), experiment.evaluation, seed=experiment.seed,
+                                    dataset=spec.name)
+    return [s for rep in range(experiment.cv.n_repetitions)
+            for s in make_splits(y, experiment.cv, seed=experiment.seed, dataset=spec.name,
+                                 repetition=rep)]
 
 
 def chunked_job(experiment: Experiment, spec: DatasetSpec, cache: DataCache) -> ChunkedJob:

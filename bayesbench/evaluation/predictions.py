@@ -87,7 +87,8 @@ def write(run_dir, task_id: str, arrays: dict) -> Path:
     return path
 
 
-def _files(run_dir) -> dict[str, Path]:
+def task_files(run_dir) -> dict[str, Path]:
+    """The predictions file of each task id that ``run_dir`` holds one for."""
     directory = Path(run_dir) / DIRECTORY
     if not directory.is_dir():
         return {}
@@ -104,7 +105,7 @@ def reconcile(run_dir, records, wanted) -> set[str]:
     if directory.is_dir():
         for tmp in directory.glob("*.tmp"):
             tmp.unlink(missing_ok=True)
-    files = _files(run_dir)
+    files = task_files(run_dir)
     recorded = {r.get("task_id") for r in records}
     for task, path in files.items():
         if task not in recorded:
@@ -135,7 +136,7 @@ def load_predictions(run_dir) -> pd.DataFrame:
     run_dir = Path(run_dir)
     if not (run_dir / RECORDS).is_file():
         raise ResultStoreError(f"{run_dir}: not a result directory (no {RECORDS})")
-    files, tasks = _files(run_dir), current_tasks(run_dir)
+    files, tasks = task_files(run_dir), current_tasks(run_dir)
     frames = []
     for record in iter_records(run_dir):
         path = files.get(record.get("task_id"))
@@ -186,7 +187,7 @@ def gathered(run_dir, records, by) -> dict:
     rows of the ``ok`` ``records`` of each group (``by`` maps a record to its group), pooled
     in the order of ``records``; only groups whose every record kept its predictions, and
     ``proba`` None for a classifier without probabilities."""
-    files, groups = _files(run_dir), {}
+    files, groups = task_files(run_dir), {}
     for r in records:
         if r.get("status") == "ok":
             groups.setdefault(by(r), []).append(r)

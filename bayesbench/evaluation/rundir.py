@@ -165,9 +165,9 @@ def open_run_dir(experiment: Experiment, options: RunOptions,
 def _reconciled(path: Path, experiment: Experiment, tasks) -> list[str]:
     """Delete predictions without a record; with ``predictions``, drop the records of
     finished tasks that have none (they run again) and say so."""
-    if not experiment.predictions and not (path / predictions.DIRECTORY).is_dir():
+    if not experiment.keeps_predictions and not (path / predictions.DIRECTORY).is_dir():
         return []  # nothing to reconcile, and a large directory is not read once more
-    wanted = {t for ids in tasks.values() for t in ids} if experiment.predictions else set()
+    wanted = {t for ids in tasks.values() for t in ids} if experiment.keeps_predictions else set()
     missing = predictions.reconcile(path, read_records(path), wanted)
     if not missing:
         return []

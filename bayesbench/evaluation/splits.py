@@ -10,6 +10,10 @@ Stratified k-fold deals the examples round robin into the folds after
 shuffling them within each class and laying the classes end to end, as Weka's
 ``stratify`` does: each class is spread over the folds as evenly as possible
 (counts differ by at most one) and fold sizes differ by at most one.
+
+``fold_size: floor`` is paper 000's TestHarness (``foldsize = int(npoints/folds)``): every
+test fold holds exactly ``n // k`` rows, and the ``n mod k`` rows left over are drawn at
+random, kept in every training part and never tested (569 WDBC rows: 560 tested).
 """
 from __future__ import annotations
 
@@ -24,6 +28,11 @@ from ..spec import CVSpec
 
 
 KINDS = ("kfold", "holdout", "resubstitution", "loo")
+# How k-fold deals the rows, with what each choice means (docs/configuration.md).
+FOLD_SIZES = {
+    "balanced": "every row tested once; fold sizes differ by at most one",
+    "floor": "n // k rows in every test fold; the n mod k rows left over are never tested",
+}
 
 
 @dataclass(frozen=True)
@@ -82,6 +91,14 @@ def make_splits(y, spec: CVSpec, *, seed: int, dataset: str, repetition: int) ->
     if spec.folds > n:
         raise PlanError([(("cv", "folds"), f"{spec.folds} folds need at least {spec.folds} "
                                            f"examples; data set '{dataset}' has {n}")])
-    assignment = kfold_assignment(y, spec.folds, rng, spec.stratified)
+    if spec.fold_size == "floor":
+        # The leftover rows first, at random, then the others dealt as usual: n - n mod k rows
+        # into k folds gives each exactly n // k.
+        leftover = rng.permutation(n)[:n % spec.folds]
+        kept = np.setdiff1d(everything, leftover)
+        assignment = np.full(n, -1, dtype=np.int64)
+        assignment[kept] = kfold_assignment(y[kept], spec.folds, rng, spec.stratified)
+    else:
+        assignment = kfold_assignment(y, spec.folds, rng, spec.stratified)
     return [Split(repetition, f, np.flatnonzero(assignment != f), np.flatnonzero(assignment == f))
             for f in range(spec.folds)]

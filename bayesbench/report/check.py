@@ -14,8 +14,9 @@ Every cell of ours is held against the printed one with one rule:
 
 ``se_ours`` is the sd of the fold scores over the square root of their number, and
 ``se_paper`` the printed spread over the square root of ``folds`` (``sd``), the spread
-itself (``se``) or 0 (``none``). Where the paper prints Friedman ranks or the outcome of a
-test over folds, :func:`check_run` puts ours beside them (``ranks``, ``tests``).
+itself (``se``) or 0 (``none``). Where the paper prints Friedman ranks, the outcome of a
+test over folds or the p-value of a test between data sets (a ``tests`` entry with
+``group`` and ``against``), :func:`check_run` puts ours beside them (``ranks``, ``tests``).
 """
 from __future__ import annotations
 
@@ -37,9 +38,16 @@ RULE = ("within: |ours - paper| <= 2 sqrt(se_ours^2 + se_paper^2) + half a unit 
 # What a printed spread is, and how it becomes a standard error.
 SPREADS = ("sd", "se", "none")
 # Scores derived from a record's fields rather than read from them: errors per test fold
-# (paper 003's "0/1 loss").
-_DERIVED = {"errors": lambda frame: frame["error"] * frame["n_test"]}
-_INPUTS = {"errors": ["error"]}
+# (paper 003's "0/1 loss") and the rows tested per fold (paper 000's printed matrices).
+_DERIVED = {"errors": lambda frame: frame["error"] * frame["n_test"],
+            "n_test": lambda frame: frame["n_test"]}
+_INPUTS = {"errors": ["error"], "n_test": []}   # the metrics each is made of
+# A test between data sets (paper 003, sec. 4: "Student's t-test on the average recall and 0/1
+# loss across all three 'good' data sets ... compared them to glass and soybean-small
+# individually") reads the group's fold scores one of two ways: every fold score of every
+# data set of the group ("folds"), or the group's mean at each fold position ("average"),
+# either against the other data set's fold scores.
+BETWEEN_READINGS = ("folds", "average")
 
 
 @dataclass(frozen=True)
@@ -141,7 +149,22 @@ def read_published(path) -> dict:
         raise CheckError(f"{path}: expected a mapping with a list 'tables'")
     for i, table in enumerate(raw.get("tables", [])):
         _check_table(path, i, table)
+    for i, test in enumerate(raw.get("tests") or []):
+        _check_between(path, i, test)
     return raw
+
+
+def _check_between(path: Path, i: int, test) -> None:
+    at = f"{path}: tests[{i}]"
+    if not isinstance(test, dict) or "group" not in test:
+        return
+    for key in ("classifier", "against"):
+        if key not in test:
+            raise CheckError(f"{at}: '{key}' is required with 'group'")
+    for reading in test.get("readings") or BETWEEN_READINGS:
+        if reading not in BETWEEN_READINGS:
+            raise CheckError(f"{at}.readings: {reading!r} is not one of "
+                             f"{', '.join(BETWEEN_READINGS)}")
 
 
 def _check_table(path: Path, i: int, table) -> None:
@@ -187,7 +210,7 @@ def _metrics(raw: dict) -> list[str]:
     """The scores the published file compares (a derived one by those it is made of)."""
     named = [t["metric"] for t in raw.get("tables", [])] + [
         part.get("metric", "accuracy") for part in [raw.get("ranks") or {}, *(raw.get("tests") or [])]]
-    return list(dict.fromkeys(m for name in named for m in (_INPUTS.get(name) or [name])))
+    return list(dict.fromkeys(m for name in named for m in _INPUTS.get(name, [name])))
 
 
 def _targets(column) -> list[str]:
@@ -304,6 +327,8 @@ def _test(frame: pd.DataFrame, spec: dict, datasets: list[str]) -> dict:
     out = {k: spec.get(k) for k in ("table", "page", "test", "metric", "alpha", "classifier",
                                     "baseline")}
     metric, alpha, clf = spec.get("metric", "accuracy"), spec.get("alpha", 0.05), spec["classifier"]
+    if "group" in spec:
+        return {**out, **_between(frame, spec, metric)}
     if "pvalues" in spec:
         out["pvalues"] = {}
         for dataset, printed in spec["pvalues"].items():
@@ -330,3 +355,30 @@ def _test(frame: pd.DataFrame, spec: dict, datasets: list[str]) -> dict:
         out["win_tie_loss"] = {"ours": [len(better), ties, len(worse)],
                                "paper": [spec["wins"], spec.get("ties"), spec.get("losses")]}
     return out
+
+
+def _fold_scores(rows: pd.DataFrame, metric: str) -> np.ndarray:
+    """The scores of ``rows`` in the order of their repetitions and folds."""
+    return _scores(rows.sort_values(["repetition", "fold"]), metric)
+
+
+def _between(frame: pd.DataFrame, spec: dict, metric: str) -> dict:
+    """Student's t-test between the fold scores of a group of data sets and those of each
+    data set of ``against``, under each reading of :data:`BETWEEN_READINGS`, ours beside
+    the printed p-value."""
+    rows = _select(frame, spec["classifier"])
+    group = [_fold_scores(rows[rows["dataset"] == d], metric) for d in spec["group"]]
+    readings = list(spec.get("readings") or BETWEEN_READINGS)
+    # A group the run lacks a data set of is not the paper's group: no p-value.
+    whole = bool(group) and all(g.size for g in group)
+    pooled = {"folds": np.concatenate(group) if whole else np.array([]),
+              "average": (np.mean(group, axis=0) if whole and all(g.size == group[0].size
+                                                                   for g in group)
+                          else np.array([]))}
+    pvalues = {}
+    for dataset, printed in spec["against"].items():
+        other = _fold_scores(rows[rows["dataset"] == dataset], metric)
+        ours = {r: (float(unpaired_ttest(pooled[r], other).pvalue)
+                    if pooled[r].size > 1 and other.size > 1 else None) for r in readings}
+        pvalues[dataset] = {"ours": ours, "paper": printed}
+    return {"group": list(spec["group"]), "readings": readings, "between": pvalues}

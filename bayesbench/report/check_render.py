@@ -62,7 +62,20 @@ def _ranks_text(ranks: dict, fmt: str) -> str:
         f"Iman-Davenport p: ours {idp['ours']:.3f}, paper {idp['paper']}"])
 
 
+def _between_lines(test: dict) -> list[str]:
+    """A test between data sets: each data set against the group, ours under each reading."""
+    head = (f"{test['classifier']}, {test['test']} test on {test['metric']} between data sets "
+            f"({test['table']}): the fold scores of {', '.join(test['group'])} "
+            f"({' / '.join(test['readings'])}: each fold score / the group's mean per fold) "
+            "against those of:")
+    return [head] + [f"- {d}: p ours " + " / ".join(
+        "-" if p is None else f"{p:.3g}" for p in v["ours"].values()) + f", paper {v['paper']}"
+        for d, v in test["between"].items()]
+
+
 def _test_lines(test: dict) -> list[str]:
+    if "between" in test:
+        return _between_lines(test)
     head = (f"{test['classifier']} against {test['baseline']}, {test['test']} test on "
             f"{test['metric']} at {test['alpha']} ({test['table']}):")
     out = [head]

@@ -19,7 +19,9 @@
 - ``scores.csv`` (and ``scores.parquet`` when pyarrow is installed): every score of
   every task in long form;
 - ``warnings.csv``: each distinct warning of a classifier on a data set, with the folds
-  that raised it (only when there are some; :mod:`.run_warnings`).
+  that raised it (only when there are some; :mod:`.run_warnings`);
+- ``bias_variance.<ext>`` (``evaluation: {kind: bias_variance}``): the decomposition of
+  each classifier's 0-1 loss on each data set (:mod:`.bias_variance`), CSV always.
 
 With leave-one-out, and whenever a test fold holds fewer examples than the data set
 has classes, the per-class and macro metrics of a fold mean nothing (a one-example
@@ -51,6 +53,7 @@ from .html import Section, Table
 from .pages import REPORT, Network, draw_figures, draw_prediction_figures, write_report
 from .plotting import plotting_available
 from .arcs import ARC_COLUMNS, arc_rows
+from . import bias_variance
 from .pooled import POOLED_CAPTION, POOLED_COLUMNS, pooled_rows
 from .render import comparison_tables, render_comparison
 from .run_warnings import WARNING_COLUMNS, WARNINGS_FILE, Warned, warned
@@ -247,12 +250,11 @@ def _tables(records, pooled, small, experiment: Experiment, fmt):
     """``(file stem, text)`` of each table of ``records`` in the format ``fmt``."""
     datasets = _order(records, "dataset", [d.name for d in experiment.datasets])
     classifiers = _order(records, "classifier", [c.label for c in experiment.classifiers])
-    cv = experiment.cv
     seen = attribute_notes(records, datasets, classifiers)
     for metric in experiment.metrics:
         rows, headers = metric_table(records_for(metric, records, pooled, small), metric,
                                      datasets, classifiers, fmt, small)
-        caption = _metric_caption(metric, cv, datasets, small, _hashed(experiment))
+        caption = _metric_caption(metric, experiment, datasets, small)
         notes = seen + probability_notes(records, metric, classifiers)
         if fmt == "latex" and notes:  # a LaTeX table's notes go into its caption
             caption = " ".join([f"{caption}."] + notes)
@@ -306,9 +308,8 @@ def probability_notes(records, metric: str, classifiers) -> list[str]:
     return [f"{', '.join(names)}: {why}, so no {title(metric)} (left empty)"]
 
 
-def _metric_caption(metric: str, cv, datasets, small, hashed=()) -> str:
-    caption = (f"{title(metric)}: mean ± std over {cv.n_repetitions} repetition(s) "
-               f"of {_cv_words(cv, hashed)}")
+def _metric_caption(metric: str, experiment: Experiment, datasets, small) -> str:
+    caption = f"{title(metric)}: mean ± std over {_validation_words(experiment)}"
     if needs_pooling(metric) and small:
         caption += (f"; on {', '.join(d for d in datasets if d in small)} (a test fold "
                     f"smaller than the number of classes) from the confusion matrix "
@@ -338,6 +339,16 @@ def _hashed(experiment: Experiment) -> list[str]:
     return [d.name for d in experiment.datasets if d.chunked or is_chunked(d.path)]
 
 
+def _validation_words(experiment: Experiment) -> str:
+    """The tasks a mean is taken over, in words."""
+    evaluation = experiment.evaluation
+    if evaluation is not None:
+        return (f"the {evaluation.iterations} iterations of a bias-variance decomposition "
+                f"({evaluation.method})")
+    return (f"{experiment.cv.n_repetitions} repetition(s) of "
+            f"{_cv_words(experiment.cv, _hashed(experiment))}")
+
+
 def _cv_words(cv, hashed=()) -> str:
     """The validation in words; ``hashed``: the data sets (read in chunks) whose folds are
     dealt by a hash of the row index, which is not stratified whatever ``cv`` says."""
@@ -346,7 +357,9 @@ def _cv_words(cv, hashed=()) -> str:
                 f"(not stratified) on {', '.join(hashed)}"
                 + (", stratified on the others" if cv.stratified else ""))
     if cv.kind == "kfold":
-        return f"{'stratified ' if cv.stratified else ''}{cv.folds}-fold cross-validation"
+        floor = (", n // k rows tested per fold (the n mod k left over never tested)"
+                 if cv.fold_size == "floor" else "")
+        return f"{'stratified ' if cv.stratified else ''}{cv.folds}-fold cross-validation{floor}"
     if cv.kind == "holdout":
         return f"a {cv.fraction:g} holdout"
     return {"resubstitution": "resubstitution (train = test)",
@@ -495,11 +508,33 @@ def finalize_run(run_dir, experiment: Experiment, records, formats) -> RunOutput
                                 [d.name for d in experiment.datasets],
                                 [c.label for c in experiment.classifiers], drawn)
     raised = tuple(warned(task_order(records, experiment)))
+    decomposed, sections = _bias_variance(run_dir, experiment, records, formats)
     report = write_report(run_dir / REPORT, title=f"bayesbench: {experiment.name}",
                           protocol=protocol(experiment, records),
                           tables=metric_tables(experiment, records), result=result,
-                          reason=reason, drawn=drawn, extra=warning_sections(raised))
-    return RunOutputs(files + drawn.files, report, not plotting_available(), raised)
+                          reason=reason, drawn=drawn,
+                          extra=sections + warning_sections(raised))
+    return RunOutputs(files + decomposed + drawn.files, report, not plotting_available(), raised)
+
+
+def _bias_variance(run_dir: Path, experiment: Experiment, records, formats):
+    """The files and the report section of the bias-variance decomposition (none without
+    ``evaluation``)."""
+    evaluation = experiment.evaluation
+    if evaluation is None:
+        return [], []
+    ordered = task_order(records, experiment)
+    datasets = _order(ordered, "dataset", [d.name for d in experiment.datasets])
+    classifiers = _order(ordered, "classifier", [c.label for c in experiment.classifiers])
+    rows = bias_variance.decomposition_rows(run_dir, ordered, datasets, classifiers)
+    files = bias_variance.write_tables(run_dir / "summary", rows, evaluation, formats)
+    figures = []
+    if rows and plotting_available():
+        drawn, figures = bias_variance.draw(run_dir, rows)
+        files += drawn
+    present = {(r[0], r[1]) for r in rows}
+    missing = [(d, c) for d in datasets for c in classifiers if (d, c) not in present]
+    return files, [bias_variance.section(rows, evaluation, figures, missing)]
 
 
 def warning_sections(raised) -> list[Section]:
@@ -522,8 +557,7 @@ def metric_tables(experiment: Experiment, records) -> list[Table]:
     for metric in experiment.metrics:
         rows, headers = metric_table(records_for(metric, ordered, pooled, small), metric,
                                      datasets, classifiers, "text", small)
-        tables.append(Table(_metric_caption(metric, experiment.cv, datasets, small,
-                                            _hashed(experiment)),
+        tables.append(Table(_metric_caption(metric, experiment, datasets, small),
                             headers=headers, rows=rows))
     return tables
 
@@ -542,8 +576,8 @@ def protocol(experiment: Experiment, records) -> list[tuple]:
     return [("data sets", [d.name for d in experiment.datasets]),
             ("classifiers", [f"{c.label} ({c.learner}{_params(c.params)})"
                              for c in experiment.classifiers]),
-            ("validation", f"{experiment.cv.n_repetitions} repetition(s) of "
-                           f"{_cv_words(experiment.cv, _hashed(experiment))}"),
+            ("validation", _validation_words(experiment) if experiment.evaluation is None
+                           else bias_variance.caption(experiment.evaluation)),
             ("preprocessing", f"impute {pre.impute}, discretize {pre.discretize}"
                               + (f" ({pre.bins} bins)" if pre.discretize in ("width", "frequency") else "")
                               + f", fitted on the {'training fold' if pre.scope == 'fold' else 'whole data set'}"),

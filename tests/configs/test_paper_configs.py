@@ -37,6 +37,11 @@ DATASETS = {
     "mihaljevic2013_identifier": ["promoters", "splice"],
     "mihaljevic2013_sweeps": ["car", "kr-vs-kp", "dermatology", "ecoli", "ionosphere",
                               "promoters", "primary-tumor", "tic-tac-toe"],
+    # Paper 000's simulated data (sec. 3.2-3.4): balance -1.0 to 1.0 by 0.1 (m: minus, p:
+    # plus), and 10 to 110 rows by 5, in datasets/barrow2011_simulated/.
+    "barrow2011_simulated": [f"barrow_balance_{'m' if b < 0 else 'p' if b > 0 else ''}"
+                             f"{abs(b) / 10:.1f}" for b in range(-10, 11)],
+    "barrow2011_sparsity": [f"barrow_sparsity_n{n:03d}" for n in range(10, 111, 5)],
     "hurley_ellingsen": ["breast-cancer-wisconsin", "glass", "house-votes-84", "iris",
                          "soybean-small"],
     "alvarez2017": ["cmc", "lenses", "weather-nominal", "mushroom", "house-votes-84",
@@ -76,7 +81,9 @@ def test_config_finds_every_data_set_in_the_checkout(path, monkeypatch, tmp_path
     monkeypatch.chdir(tmp_path)   # any working directory: the checkout is the package's
     config = load_config(path)
     assert [d.name for d in config.experiment.datasets] == DATASETS[path.stem]
-    assert all(Path(d.path).parent == ROOT / "datasets" for d in config.experiment.datasets)
+    home = ROOT / "datasets" / ("barrow2011_simulated" if path.stem.startswith("barrow2011_")
+                                 else "")
+    assert all(Path(d.path).parent == home for d in config.experiment.datasets)
     for run in config.experiment.runs():
         plan(run)  # every data set loads, splits, and has the classes a metric names
 
@@ -122,6 +129,14 @@ def test_missing_data_sets_are_config_errors_unless_skipped(tmp_path):
 def test_barrow_runs_end_to_end_and_reproduces_the_naive_bayes_f_score(tmp_path):
     out = tmp_path / "barrow"
     _run([PAPERS / "barrow2011.yaml", "-q", "-o", out])
+    # The paper's TestHarness (appendix 4.5): foldsize = int(569/10) = 56 rows tested per
+    # fold, trained on the other 513; 560 rows tested per repetition, as its printed
+    # error matrices hold 342 + 14 + 56 + 148 = 560.
+    harness = _frame(out / "harness")
+    assert set(harness.n_test) == {569 // 10} and set(harness.n_train) == {569 - 569 // 10}
+    assert set(harness.groupby(["classifier", "repetition"]).n_test.sum()) == {
+        sum(map(sum, [[342, 14], [56, 148]]))}
+    out = out / "stratified"
     frame = _frame(out)
     assert set(frame.n_train + frame.n_test) == {569}
     assert len(frame) == 10 * 10 * 4
@@ -140,6 +155,10 @@ def test_barrow_runs_end_to_end_and_reproduces_the_naive_bayes_f_score(tmp_path)
     assert (out / "summary" / "comparison.txt").read_text().startswith("f1[M]: mean")
     cmp = CliRunner().invoke(main, ["compare", str(out), "--metric", "f1[M]", "--baseline", "gnb"])
     assert cmp.exit_code == 0 and "f1[M]" in cmp.output
+    # The arms deal different folds: across them only the unpaired test applies.
+    across = CliRunner().invoke(main, ["compare", str(out.parent), "--metric", "f1[M]",
+                                       "--test", "unpaired-t"])
+    assert across.exit_code == 0 and "harness/gnb" in across.output
 
 
 def test_hurley_runs_both_arms_and_compares_them(tmp_path):
@@ -279,7 +298,9 @@ def _structure(text: str) -> list[str]:
 def test_generator_writes_every_section_from_check(tmp_path):
     gen = _generator()
     out = tmp_path / "reproductions.md"
-    chosen = "car,iris,wdbc,splice,weather-nominal,glass,soybean-small"
+    chosen = ("car,iris,wdbc,splice,weather-nominal,glass,soybean-small,"
+              "barrow_balance_m1.0,barrow_balance_0.0,barrow_balance_p1.0,"
+              "barrow_sparsity_n010,barrow_sparsity_n060,barrow_sparsity_n110")
     assert gen.main(["--results", str(tmp_path / "runs"), "--repeats", "1",
                      "--datasets", chosen, "--output", str(out)]) == 0
     text = out.read_text()
@@ -303,6 +324,15 @@ def test_generator_writes_every_section_from_check(tmp_path):
            "variant with Table 1's row identifier" in text
     assert "**soybean-small, nb, clean, accuracy**: within the paper's under the paper's naive Bayes over " \
            "one-hot columns" in text
+    # Paper 000: the harness arm tests int(569/10) = 56 rows per fold, as the printed
+    # matrices' 560 rows; the simulated experiments' claims and figures, from their runs.
+    assert "| wdbc      | gnb               | harness    | n_test          | 56.000 ± 0.000" in text
+    assert "**Simulated data, sec. 3.2-3.4**" in text and "over 3 data sets" in text
+    assert "Mean score by rank: 0 " in text
+    for name in ("barrow2011_balance.svg", "barrow2011_sparsity.svg"):
+        assert f"](img/{name})" in text and (tmp_path / "img" / name).stat().st_size > 0
+    # Paper 003: the t-tests between data sets, ours beside the printed p-values.
+    assert "- glass: p ours " in text and "paper 3.44e-21" in text
     # The refuted causes are gone.
     for refuted in ("failure of their TAN implementation", "does not even follow from",
                     "not from the run described", "392 rows", "kept the 8 rows"):

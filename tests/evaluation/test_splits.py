@@ -40,6 +40,66 @@ def test_unstratified_kfold_still_partitions():
                                   np.arange(100))
 
 
+def _barrow_harness_sizes(npoints, folds):
+    """Paper 000's TestHarness.crossValidatedTest (appendix 4.5), its slicing alone: the
+    test and training sizes of each fold and the rows never tested (positions in its
+    shuffled list)."""
+    foldsize = int(npoints / folds)
+    tempdata = list(range(npoints))
+    sizes, tested = [], set()
+    for _ in range(folds):
+        testdata = tempdata[0:foldsize]
+        tempdata = tempdata[foldsize:]
+        sizes.append((len(tempdata), len(testdata)))
+        tested |= set(testdata)
+        tempdata = tempdata + testdata
+    return sizes, set(range(npoints)) - tested
+
+
+@pytest.mark.parametrize("stratified", [False, True])
+def test_floor_fold_size_tests_int_n_over_k_rows_as_paper_000(stratified):
+    # WDBC's classes: 357 benign, 212 malignant; the paper's harness tests 560 of them.
+    y = _y([357, 212])
+    sizes, untested = _barrow_harness_sizes(569, 10)
+    assert sizes == [(513, 56)] * 10 and len(untested) == 9
+    spec = CVSpec(folds=10, stratified=stratified, fold_size="floor")
+    splits = make_splits(y, spec, seed=1, dataset="wdbc", repetition=0)
+    assert [(s.train.size, s.test.size) for s in splits] == sizes
+    tests = np.concatenate([s.test for s in splits])
+    assert np.unique(tests).size == tests.size == 560   # no row tested twice
+    never = np.setdiff1d(np.arange(569), tests)
+    assert never.size == len(untested)
+    for s in splits:  # the rows never tested are in every training part
+        assert np.intersect1d(s.train, s.test).size == 0
+        assert np.isin(never, s.train).all()
+    if stratified:
+        for c, n_c in enumerate([357, 212]):
+            per_fold = [np.sum(y[s.test] == c) for s in splits]
+            assert max(per_fold) - min(per_fold) <= 1
+    again = make_splits(y, spec, seed=1, dataset="wdbc", repetition=0)
+    assert all(np.array_equal(a.test, b.test) for a, b in zip(splits, again))
+    other = make_splits(y, spec, seed=1, dataset="wdbc", repetition=1)
+    assert not np.array_equal(np.setdiff1d(np.arange(569), np.concatenate(
+        [s.test for s in other])), never)
+
+
+def test_the_default_fold_size_leaves_the_task_identity_as_it_was():
+    # Records written before fold_size existed keep their task ids: the key is absent
+    # from the identity unless it is set.
+    assert CVSpec(folds=10, repeats=10).identity() == {"folds": 10, "repeats": 10,
+                                                       "stratified": True}
+    assert CVSpec(fold_size="floor").identity()["fold_size"] == "floor"
+
+
+def test_floor_on_a_multiple_of_k_is_the_balanced_deal_in_size():
+    y = _y([30, 30])
+    floor = make_splits(y, CVSpec(folds=6, fold_size="floor"), seed=0, dataset="d",
+                        repetition=0)
+    assert [s.test.size for s in floor] == [10] * 6
+    np.testing.assert_array_equal(np.sort(np.concatenate([s.test for s in floor])),
+                                  np.arange(60))
+
+
 def test_folds_depend_on_seed_dataset_and_repetition_only():
     y = _y([30, 30])
     spec = CVSpec(folds=5)

@@ -215,3 +215,33 @@ def test_a_reduced_paper_003_run_against_its_tables(tmp_path, monkeypatch):
     expected = scipy.stats.ttest_ind(
         frame[(frame.dataset == "iris") & (frame.run == "noisy")].accuracy, iris.accuracy).pvalue
     assert pvalues["iris"]["ours"] == pytest.approx(expected)
+
+
+def test_a_test_between_data_sets_matches_scipy_under_both_readings(tmp_path):
+    # Paper 003, sec. 4: the fold scores of a group of data sets against another data set's,
+    # Student's t-test: every fold score of the group, or its mean at each fold position.
+    scores = {("g1", "a"): [0.90, 0.95, 0.92, 0.97], ("g2", "a"): [0.80, 0.86, 0.83, 0.90],
+              ("g3", "a"): [0.88, 0.84, 0.91, 0.85], ("h", "a"): [0.40, 0.35, 0.42, 0.33]}
+    published = tmp_path / "pub.yaml"
+    published.write_text(yaml.safe_dump({"paper": "P", "tables": [], "tests": [
+        {"table": "sec. 4", "test": "unpaired-t", "metric": "accuracy", "classifier": "a",
+         "group": ["g1", "g2", "g3"], "against": {"h": 1e-9, "missing": 0.5}}]}))
+    result = check_run(_build(tmp_path / "run", scores, published))
+    between = result.tests[0]["between"]
+    group = [scores["g1", "a"], scores["g2", "a"], scores["g3", "a"]]
+    folds = scipy.stats.ttest_ind(sum(group, []), scores["h", "a"]).pvalue
+    average = scipy.stats.ttest_ind([sum(x) / 3 for x in zip(*group)], scores["h", "a"]).pvalue
+    assert between["h"]["ours"] == {"folds": pytest.approx(folds),
+                                    "average": pytest.approx(average)}
+    assert between["h"]["paper"] == 1e-9
+    assert between["missing"]["ours"] == {"folds": None, "average": None}
+    shown = CliRunner().invoke(main, ["check", str(tmp_path / "run")])
+    assert f"- h: p ours {folds:.3g} / {average:.3g}, paper 1e-09" in shown.output
+
+
+def test_a_between_test_with_an_unknown_reading_names_its_key(tmp_path):
+    published = tmp_path / "pub.yaml"
+    published.write_text("tables: []\ntests: [{classifier: a, group: [d], against: {e: 0.1}, "
+                         "readings: [median]}]\n")
+    with pytest.raises(CheckError, match=r"pub.yaml: tests\[0\].readings: 'median' is not one"):
+        check_run(_build(tmp_path / "run", {("d", "a"): [0.8, 0.8]}, published))

@@ -189,3 +189,36 @@ def test_wdbc_naive_bayes_f_score_matches_paper(uci_dir):
             pred[test] = GaussianNB().fit(X[train], y[train]).predict(X[test])
         scores.append(f1_score(y, pred, pos_label=malignant))
     assert np.mean(scores) == pytest.approx(0.878, abs=0.005)
+
+
+def test_rank_orders_the_one_naive_subsets_by_the_distance_of_their_weight_from_one():
+    # Paper 000, sec. 3.3: the 1-weak classifier forced onto each attribute, the four ordered
+    # by how far the attribute's weight (the mean ddr, here its log) lies from 1 (log 0).
+    # Hand-computed on the worked example: mean log ddr = (3/56, 3/14), so attribute 0 is
+    # the closer (rank 0) and attribute 1 the farther (rank 1).
+    far = KNaiveBayes(k=1, rank=1, var_smoothing=0.0).fit(TINY_X, TINY_Y)
+    np.testing.assert_array_equal(far.naive_features_, [1])
+    assert far.imbalance_ == pytest.approx(3 / 14)
+    assert "rank 1" in far.structure_summary()
+    # Four attributes: the ranks visit every attribute once, in the order of |sum log ddr|
+    # that itertools gives from the recorded per-attribute weights.
+    rng = np.random.default_rng(5)
+    X = rng.standard_normal((200, 4))
+    X[:100, 1] += 0.9 * X[:100, 0]
+    X[100:, 3] -= 0.5 * X[100:, 2]
+    y = np.repeat(["neg", "pos"], 100)
+    chosen = [int(KNaiveBayes(k=1, rank=r).fit(X, y).naive_features_[0]) for r in range(4)]
+    log_ddr = np.array(list(KNaiveBayes(k=1).fit(X, y).structure_info_["mean_log_ddr"].values()))
+    assert chosen == sorted(range(4), key=lambda i: abs(log_ddr[i]))
+    # Pairs: the rank-r subset's |weight| is the r-th smallest over the six pairs.
+    pairs = sorted(abs(log_ddr[list(s)].sum()) for s in itertools.combinations(range(4), 2))
+    for r in range(6):
+        model = KNaiveBayes(k=2, rank=r).fit(X, y)
+        assert model.imbalance_ == pytest.approx(pairs[r], rel=1e-9)
+
+
+def test_a_rank_needs_a_fixed_size_and_a_subset_to_take():
+    with pytest.raises(ClassifierError, match="rank.*k is fixed"):
+        KNaiveBayes(k=None, rank=1).fit(TINY_X, TINY_Y)
+    with pytest.raises(ClassifierError, match=r"rank.*0\.\.1"):
+        KNaiveBayes(k=1, rank=2).fit(TINY_X, TINY_Y)

@@ -1,0 +1,116 @@
+"""The bias-variance decomposition of a run with ``evaluation: {kind: bias_variance}``:
+``summary/bias_variance.<ext>``, its figure (stacked bias² and variance bars per classifier,
+one panel per data set) and its section of report.html.
+
+The decomposition (:func:`~bayesbench.stats.bias_variance.kohavi_wolpert`) is computed from
+the test predictions every task kept (:mod:`~bayesbench.evaluation.predictions`): for each
+data set and classifier, how often each test row was predicted as each class over the
+iterations. A data set and classifier with a failed task has no row: its decomposition
+would rest on fewer classifications of some rows than of others.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..evaluation.predictions import read_arrays, task_files
+from ..stats.bias_variance import kohavi_wolpert
+from .html import Figure, Section, Table
+from .pages import FIGURES
+from .plotting import figure_paths, save_figure, styled_figure
+from .tables import EXTENSIONS, render
+
+COLUMNS = ["dataset", "classifier", "error", "bias", "variance", "sigma"]
+STEM = "bias_variance"
+
+
+def caption(evaluation) -> str:
+    how = ("Weka's BVDecompose: training sets of half a training pool of "
+           if evaluation.method == "kohavi_wolpert" else
+           "Webb's sub-sampled cross-validation (Weka's BVDecomposeSegCVSub): training sets of ")
+    return (f"Kohavi-Wolpert bias-variance decomposition of 0-1 loss over "
+            f"{evaluation.iterations} iterations, {how}{evaluation.train_fraction:g} of the "
+            f"data (bias = bias squared, sigma = irreducible error, zero with one label per row)")
+
+
+def decomposition_rows(run_dir, records, datasets, classifiers) -> list[list]:
+    """``[dataset, classifier, error, bias, variance, sigma]`` of every data set and
+    classifier (in the given orders) whose tasks all finished with their predictions."""
+    files, cells = task_files(run_dir), {}
+    for r in records:
+        cells.setdefault((r["dataset"], r["classifier"]), []).append(r)
+    rows = []
+    for d in datasets:
+        for c in classifiers:
+            rs = cells.get((d, c), [])
+            if not rs or any(r["status"] != "ok" or r["task_id"] not in files for r in rs):
+                continue
+            true, counts = _counts([read_arrays(files[r["task_id"]]) for r in rs],
+                                   len(rs[0]["classes"]))
+            rows.append([d, c, *kohavi_wolpert(true, counts)])
+    return rows
+
+
+def _counts(parts, n_classes: int):
+    """Each test row's true class, and how often it was predicted as each class."""
+    rows = np.concatenate([p["row"] for p in parts])
+    index, where = np.unique(rows, return_inverse=True)
+    counts = np.zeros((index.size, n_classes))
+    np.add.at(counts, (where, np.concatenate([p["predicted"] for p in parts])), 1.0)
+    true = np.empty(index.size, dtype=np.int64)
+    true[where] = np.concatenate([p["true"] for p in parts])
+    return true, counts
+
+
+def write_tables(out_dir, rows, evaluation, formats) -> list[Path]:
+    """``bias_variance.csv`` (always, full precision: a table of numbers for scripts) and
+    the table in each other format of ``formats``."""
+    files = []
+    for fmt in dict.fromkeys(("csv", *formats)):
+        files.append(Path(out_dir) / f"{STEM}.{EXTENSIONS[fmt]}")
+        files[-1].write_text(render(rows, COLUMNS, fmt,
+                                    caption=None if fmt == "csv" else caption(evaluation)))
+    return files
+
+
+def section(rows, evaluation, figures, missing=()) -> Section:
+    """The report's section of the decomposition; ``missing``: the ``(data set, classifier)``
+    pairs left out for a failed task."""
+    text = caption(evaluation) + "."
+    if missing:
+        text += ("\n\nNo decomposition (a task failed): "
+                 + ", ".join(f"{c} on {d}" for d, c in missing) + ".")
+    return Section("Bias-variance decomposition", text=text,
+                   tables=[Table(STEM, headers=COLUMNS,
+                                 rows=[r[:2] + [f"{v:.4f}" for v in r[2:]] for r in rows])],
+                   figures=figures)
+
+
+def plot_bias_variance(rows, path) -> list[Path]:
+    """Stacked bars of bias² (below) and variance (above) of every classifier, one panel per
+    data set; their sum is the error when the estimate of bias² needs no correction."""
+    paths = figure_paths(path)
+    datasets = list(dict.fromkeys(r[0] for r in rows))
+    with styled_figure(1.0 + 2.6 * len(datasets), 3.2) as fig:
+        axes = fig.subplots(1, len(datasets), squeeze=False)[0]
+        for ax, d in zip(axes, datasets):
+            mine = [r for r in rows if r[0] == d]
+            x = np.arange(len(mine))
+            bias = np.array([r[3] for r in mine])
+            ax.bar(x, bias, color="#4c72b0", label="bias²")
+            ax.bar(x, [r[4] for r in mine], bottom=bias, color="#dd8452", label="variance")
+            ax.set_xticks(x, [r[1] for r in mine], rotation=45, ha="right")
+            ax.set_title(d)
+        axes[0].set_ylabel("0-1 loss")
+        axes[-1].legend(loc="upper right", fontsize=7)
+        return save_figure(fig, paths)
+
+
+def draw(run_dir, rows) -> tuple[list[Path], list[Figure]]:
+    """The figure's files (SVG and PNG) in ``<run>/figures`` and the report's figure."""
+    where = Path(run_dir) / FIGURES
+    where.mkdir(parents=True, exist_ok=True)
+    files = plot_bias_variance(rows, [where / f"{STEM}.svg", where / f"{STEM}.png"])
+    return files, [Figure(where / f"{STEM}.svg", "bias² (below) and variance (above) of "
+                                                  "each classifier, per data set")]
