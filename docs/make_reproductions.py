@@ -852,6 +852,7 @@ def _simulated_figures(directory: Path, bal: dict, spa: dict) -> list[str]:
                 ax.set_xlabel(xlabel)
                 ax.set_ylabel(SIM_METRIC)
                 ax.legend(fontsize=7)
+            fig.subplots_adjust(wspace=0.3)   # room for each panel's y label
             save_figure(fig, directory / name)
     return [f"![Sec. 3.2-3.3 on our simulated data](img/{names[0]})", "",
             f"![Sec. 3.4 on our simulated data](img/{names[1]})", ""]
