@@ -657,7 +657,7 @@ def _check_compare_outputs(inputs, output, plot, report_dir) -> None:
 
 def _write_compared(result, inputs, fmt, output, plot, report_dir, quiet=False) -> None:
     """Print (or write) the comparison, and draw what --plot and --report ask for."""
-    from .report.inputs import run_networks  # lazy: pandas, see run
+    from .report.inputs import run_arcs, run_networks  # lazy: pandas, see run
     from .report.pages import write_compare_report  # lazy: pandas, see run
     from .report.plotting import SKIPPED_MESSAGE, plotting_available  # lazy: see run
     from .report.render import comparison_json, plot_cd, render_comparison  # lazy: see run
@@ -676,7 +676,7 @@ def _write_compared(result, inputs, fmt, output, plot, report_dir, quiet=False) 
         from .evaluation.ownership import COMPARE_REPORT, claim  # lazy: see run
 
         page = write_compare_report(claim(report_dir, COMPARE_REPORT), result, inputs,
-                                    run_networks(inputs))
+                                    run_networks(inputs), run_arcs(inputs))
         if not plotting_available():
             click.echo(SKIPPED_MESSAGE, err=True)  # said even when quiet: something is missing
         if not quiet:

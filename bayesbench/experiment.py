@@ -69,7 +69,8 @@ def _run(experiment: Experiment, work: Plan, options: RunOptions, scheduler) -> 
         experiment = replace(experiment, compare=replace(experiment.compare,
                                                          baseline=run.baseline))
         with naming(run.path):  # a full disk names the result directory at least
-            out = finalize_run(run.path, experiment, run.records, options.formats)
+            out = finalize_run(run.path, experiment, run.records, options.formats,
+                               run.predictions)
     return RunResult(run_dir=run.path, n_tasks=len(work.task_ids), n_skipped=n_skipped,
                      n_run=len(new), errors=[r for r in run.records if r["status"] != "ok"],
                      records=list(run.records), summary_files=out.files, report=out.report,

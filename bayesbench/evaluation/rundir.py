@@ -92,6 +92,9 @@ class RunDirectory:
         self.baseline = baseline
         self.notes = list(notes)
         self.n_run = 0
+        # {task id: arrays} of the predictions this session wrote: the figures drawn at the
+        # end of the run read them here instead of back from their files.
+        self.predictions: dict[str, dict] = {}
         self._writer = writer
 
     @property
@@ -107,7 +110,8 @@ class RunDirectory:
         kept = record.get(predictions.FIELD)
         if kept is not None:
             record = {k: v for k, v in record.items() if k != predictions.FIELD}
-            predictions.write(self.path, record["task_id"], kept)
+            record[predictions.DIGEST] = predictions.write(self.path, record["task_id"], kept)
+            self.predictions[record["task_id"]] = kept
         for fmt, text in (record.pop("_networks", None) or {}).items():
             where = self.path / "networks" / _slug(record["dataset"]) / _slug(record["classifier"])
             where.mkdir(parents=True, exist_ok=True)

@@ -26,7 +26,7 @@ from .analysis import SIGNED_RANK_SAMPLES, Comparison, compare, compare_scores
 from .pages import Network
 
 __all__ = ["ScoreTable", "read_scores_csv", "run_directories", "read_runs", "compare_paths",
-           "run_networks"]
+           "run_networks", "run_arcs"]
 
 
 # The three shapes of a CSV of scores, as read_scores_csv tells them apart.
@@ -424,6 +424,25 @@ def _compare_csv(path: Path, *, metric, baseline, test, alpha, lower_is_better, 
                          f"sets need at least 2")
     return compare_scores(scores, metric=name, baseline=baseline, alpha=alpha, lower_is_better=lower,
                           rope=rope, samples=samples)
+
+
+def run_arcs(paths) -> list[list]:
+    """The rows of ``summary/arc_frequencies.csv`` of the result directories among ``paths``
+    (none for a CSV), classifiers labelled as :func:`run_networks` labels them: what their
+    consensus networks are drawn from."""
+    paths = [Path(p) for p in paths]
+    if any(p.is_file() for p in paths):
+        return []
+    runs = run_directories(paths)
+    names = run_names([r.resolve() for r in runs])
+    rows = []
+    for run, name in zip(runs, names):
+        table = run / "summary" / "arc_frequencies.csv"
+        if table.is_file():
+            with open(table, newline="", encoding="utf-8") as fh:
+                rows += [[d, c if len(runs) == 1 else f"{name}/{c}", p, ch, float(f)]
+                         for d, c, p, ch, f in list(csv.reader(fh))[1:]]
+    return rows
 
 
 def run_networks(paths) -> list:

@@ -19,6 +19,8 @@ from ..models.core.structure import Node, Structure
 from .analysis import Comparison
 from .figures import plot_against_baseline, plot_fold_scores, slug, unique_slugs
 from .html import Figure, Section, Table, write_report_html
+from .arcs import consensus
+from .learning_curves import learning_curve_figures
 from .network import plot_network, write_dot
 from .plotting import plotting_available
 from .prediction_figures import drawable, plot_predictions
@@ -55,8 +57,9 @@ def structure_of(network: dict) -> Structure:
                      attribute_names=network["attributes"], class_name=network["class"])
 
 
-def draw_figures(out_dir, result: Comparison | None, networks=()) -> Drawn:
-    """Draw the figures of ``result`` and the ``networks`` (:class:`Network`) into
+def draw_figures(out_dir, result: Comparison | None, networks=(), arcs=()) -> Drawn:
+    """Draw the figures of ``result``, the ``networks`` (:class:`Network`) and, from the
+    rows of ``arc_frequencies.csv`` (``arcs``), the consensus network of each of them into
     ``out_dir/figures``; nothing without matplotlib."""
     drawn = Drawn([], [], [])
     if not plotting_available():
@@ -77,21 +80,36 @@ def draw_figures(out_dir, result: Comparison | None, networks=()) -> Drawn:
     for net, part in zip(networks, parts):
         stem = where / f"network-{part}"
         title = f"{net.classifier} on {net.dataset} (first fold)"
-        svg, dot = _suffixed(stem, ".svg"), _suffixed(stem, ".dot")
-        plot_network(structure_of(net.data), svg, title=title)
-        write_dot(structure_of(net.data), dot, name=f"{net.classifier}")
-        drawn.figures.append(Figure(svg, f"learned network: {title}"))
-        drawn.files.extend([svg, dot])
+        _network(structure_of(net.data), stem, title, f"learned network: {title}", drawn)
+        rows = [r for r in arcs if (r[0], r[1]) == (net.dataset, net.classifier)]
+        if rows:
+            structure, shares = consensus(rows, net.data)
+            stem = where / f"consensus-{part}"
+            title = f"{net.classifier} on {net.dataset} (every fold)"
+            _network(structure, stem, title, f"consensus network: {title}; each arc with the "
+                     f"share of the folds that learned it", drawn, shares)
     return drawn
 
 
-def draw_prediction_figures(run_dir, records, datasets, classifiers, drawn: Drawn) -> None:
+def _network(structure, stem: Path, title: str, caption: str, drawn: Drawn, shares=None):
+    """A network drawn as SVG and written as Graphviz ``.dot`` (with ``shares``, each arc
+    labelled with its share of the folds)."""
+    svg, dot = _suffixed(stem, ".svg"), _suffixed(stem, ".dot")
+    plot_network(structure, svg, title=title, frequencies=shares)
+    write_dot(structure, dot, name=title.partition(" ")[0], frequencies=shares)
+    drawn.figures.append(Figure(svg, caption))
+    drawn.files.extend([svg, dot])
+
+
+def draw_prediction_figures(run_dir, records, datasets, classifiers, drawn: Drawn,
+                            held=None) -> None:
     """Add to ``drawn`` the figures of the predictions ``run_dir`` kept for ``records``: per
     data set of ``datasets``, ROC and precision-recall curves and a reliability diagram of
-    the ``classifiers`` that have probabilities; nothing without matplotlib."""
+    the ``classifiers`` that have probabilities; nothing without matplotlib. ``held``: the
+    predictions still in memory (:func:`~bayesbench.evaluation.predictions.gathered`)."""
     if not plotting_available():
         return
-    kept = gathered(run_dir, records, lambda r: (r["dataset"], r["classifier"]))
+    kept = gathered(run_dir, records, lambda r: (r["dataset"], r["classifier"]), held)
     where = Path(run_dir) / FIGURES
     datasets = list(datasets)
     for dataset, part in zip(datasets, unique_slugs(datasets)):
@@ -102,11 +120,27 @@ def draw_prediction_figures(run_dir, records, datasets, classifiers, drawn: Draw
             drawn.skipped.append(f"ROC and calibration of {dataset}: no kept probabilities "
                                  f"with both a class and its rest")
             continue
+        # SVG only, as the networks: the page shows the SVG, and a PNG as well would double
+        # the drawing, which is most of what keeping predictions costs a small run
+        # (benchmarks/bench_predictions.py); plot_predictions draws a PNG on request.
         _both(where / f"predictions-{part}",
               lambda p: plot_predictions(scored, dataset, classes, p),
               f"{dataset}: ROC and precision-recall curves of every test prediction, with "
               f"their areas, and reliability diagram of the predicted class, with the "
-              f"expected calibration error", drawn)
+              f"expected calibration error", drawn, suffixes=(".svg",))
+
+
+def draw_learning_curves(run_dir, rows, metrics, drawn: Drawn) -> None:
+    """Add to ``drawn`` each data set's learning curve (``rows`` of
+    :func:`~.learning_curves.curve_rows`); nothing without matplotlib."""
+    if not plotting_available():
+        return
+    datasets = list(dict.fromkeys(r[0] for r in rows))
+    classifiers = list(dict.fromkeys(r[1] for r in rows))
+    files, figures = learning_curve_figures(Path(run_dir) / FIGURES, rows, metrics, datasets,
+                                            classifiers, slug)
+    drawn.files.extend(files)
+    drawn.figures.extend(figures)
 
 
 def _comparison_figures(where: Path, result: Comparison, drawn: Drawn) -> None:
@@ -140,10 +174,11 @@ def _suffixed(stem: Path, suffix: str) -> Path:
     return stem.with_name(stem.name + suffix)
 
 
-def _both(stem: Path, draw, caption: str, drawn: Drawn) -> None:
-    """Draw one figure once and write it as SVG and PNG (``draw`` takes the list of paths and
-    returns the files written, one per data set and format for the many data sets' folds)."""
-    written = draw([_suffixed(stem, ".svg"), _suffixed(stem, ".png")])
+def _both(stem: Path, draw, caption: str, drawn: Drawn, suffixes=(".svg", ".png")) -> None:
+    """Draw one figure once and write it in each of ``suffixes`` (``draw`` takes the list of
+    paths and returns the files written, one per data set and format for the many data
+    sets' folds)."""
+    written = draw([_suffixed(stem, suffix) for suffix in suffixes])
     files = sorted(f for f in written if f.suffix == ".svg") + sorted(f for f in written if f.suffix == ".png")
     drawn.files.extend(files)
     drawn.figures.extend(Figure(f, caption) for f in files if f.suffix == ".svg")
@@ -170,12 +205,13 @@ def write_report(path, *, title: str, protocol, tables=(), result: Comparison | 
                              statistics=statistics, figures=figures)
 
 
-def write_compare_report(out_dir, result: Comparison, inputs, networks=()) -> Path:
+def write_compare_report(out_dir, result: Comparison, inputs, networks=(), arcs=()) -> Path:
     """``out_dir/report.html`` and ``out_dir/figures/`` of a comparison of ``inputs`` (result
-    directories or a CSV of scores), with the ``networks`` (:class:`Network`) read from them
-    (:func:`~.inputs.run_networks`): rendering reads nothing from disk."""
+    directories or a CSV of scores), with the ``networks`` (:class:`Network`) and the rows of
+    their arc frequencies read from them (:func:`~.inputs.run_networks`,
+    :func:`~.inputs.run_arcs`): rendering reads nothing from disk."""
     out_dir = Path(out_dir)
-    drawn = draw_figures(out_dir, result, networks)
+    drawn = draw_figures(out_dir, result, networks, arcs)
     protocol = [("compared", [str(p) for p in inputs]), ("metric", result.metric),
                 ("baseline", result.baseline), ("test over folds", result.test or "none"),
                 ("alpha", result.alpha), ("rope", result.rope),

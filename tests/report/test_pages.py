@@ -48,12 +48,15 @@ def test_the_quickstart_writes_its_figures_and_page(quickstart):
                               for c in ("tan", "kdb") for s in (".svg", ".dot"))
     dot = (figures / "network-iris-tan.dot").read_text()
     assert dot.startswith('digraph "tan"') and '"class" [shape=doublecircle]' in dot
+    # And their consensus over the folds (tests/report/test_arcs.py checks the shares).
+    consensus = sorted(p.name for p in figures.glob("consensus-*"))
+    assert consensus == [n.replace("network-", "consensus-") for n in networks]
     page = quickstart / "report.html"
     check = check_page(page)
     text = page.read_text()
     # Every SVG figure the run drew is on the page (inlined), and nothing else is.
     svgs = sorted(figures.glob("*.svg"))
-    assert text.count("<svg") == len(svgs) == len(FIGURES) + 8
+    assert text.count("<svg") == len(svgs) == len(FIGURES) + 8 + 8
     words = " ".join(check.text)
     for needed in ("Protocol", "Statistical comparison", "P(better)", "tan", "diabetes",
                    "critical-difference diagram", "learned network: tan on iris (first fold)"):
@@ -116,7 +119,7 @@ def test_compare_writes_the_same_figures_and_a_page(quickstart, tmp_path):
     names = {p.name for p in (out / "figures").iterdir()}
     assert names == {p.name for p in (quickstart / "figures").iterdir()}
     for name in names:
-        if name.startswith("network-"):  # the same networks, from the records
+        if name.startswith(("network-", "consensus-")):  # the same networks, from the run
             assert (out / "figures" / name).read_bytes() == (quickstart / "figures" / name).read_bytes()
     check_page(out / "report.html")
 
@@ -135,7 +138,7 @@ def test_the_quickstart_page_renders_in_headless_chromium(quickstart, tmp_path):
     pixels = matplotlib.image.imread(shot)
     assert pixels[..., :3].std() > 0.05 and (pixels[..., :3].mean(axis=2) < 0.3).mean() > 0.001
     dom = subprocess.run(common + ["--dump-dom", page], capture_output=True, timeout=180, text=True).stdout
-    assert dom.count("<svg") == 12 and "critical-difference diagram" in dom
+    assert dom.count("<svg") == 20 and "critical-difference diagram" in dom
 
 
 # ------------------------------------------ figure names that collide (issue 25, class 7)
