@@ -19,7 +19,7 @@ import click
 
 from . import __version__
 from .errors import (BayesbenchError, ConfigChangedError, ConfigError, DataChangedError, DataError,
-                     Interrupted)
+                     Interrupted, naming)
 from .report.tables import FORMATS, render
 from .spec import MAX_REPEATS
 
@@ -161,6 +161,20 @@ class _OutputFile(click.Path):
         return str(path)
 
 
+class _Directory(click.Path):
+    """A result directory: not empty text, which as a path is the working directory (the run
+    would land among the user's files)."""
+
+    def __init__(self):
+        super().__init__(file_okay=False)
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():
+            self.fail("is empty; give a directory, or leave the option out for "
+                      "results/<name>", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 class _Names(click.ParamType):
     """A comma-separated list of names; with ``choices``, each must be one of them (a
     ``what``, in messages)."""
@@ -280,7 +294,7 @@ def main():
 
 @main.command()
 @click.argument("config", type=click.Path(exists=True, dir_okay=False))
-@click.option("-o", "--output", metavar="DIR", type=click.Path(file_okay=False),
+@click.option("-o", "--output", metavar="DIR", type=_Directory(),
               help="Result directory (config key 'output'; default results/<name>).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1),
               help="Worker processes (config key 'jobs'; default: all cores; 1 = serial).")
@@ -513,7 +527,8 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
                         f"attributes are all nominal)", path=path)
     fitted = Discretizer(method=method, bins=bins).fit(ds)
     if output:
-        write_arff(fitted.transform(ds), output)
+        with naming(output):
+            write_arff(fitted.transform(ds), output)
         click.echo(f"wrote {output}", err=True)
     if fmt == "json":
         click.echo(json.dumps({k: v.tolist() for k, v in fitted.cuts_.items()}, indent=1))
@@ -642,14 +657,15 @@ def _check_compare_outputs(inputs, output, plot, report_dir) -> None:
 
 def _write_compared(result, inputs, fmt, output, plot, report_dir, quiet=False) -> None:
     """Print (or write) the comparison, and draw what --plot and --report ask for."""
-    from .report.inputs import run_networks  # lazy: pandas, see run
+    from .report.inputs import run_arcs, run_networks  # lazy: pandas, see run
     from .report.pages import write_compare_report  # lazy: pandas, see run
     from .report.plotting import SKIPPED_MESSAGE, plotting_available  # lazy: see run
     from .report.render import comparison_json, plot_cd, render_comparison  # lazy: see run
 
     text = comparison_json(result) if fmt == "json" else render_comparison(result, fmt)
     if output:
-        Path(output).write_text(text)
+        with naming(output):
+            Path(output).write_text(text)
     elif not quiet:
         click.echo(text, nl=False)
     if plot:
@@ -660,7 +676,7 @@ def _write_compared(result, inputs, fmt, output, plot, report_dir, quiet=False) 
         from .evaluation.ownership import COMPARE_REPORT, claim  # lazy: see run
 
         page = write_compare_report(claim(report_dir, COMPARE_REPORT), result, inputs,
-                                    run_networks(inputs))
+                                    run_networks(inputs), run_arcs(inputs))
         if not plotting_available():
             click.echo(SKIPPED_MESSAGE, err=True)  # said even when quiet: something is missing
         if not quiet:
@@ -708,7 +724,8 @@ def datasets(name, data_dirs, class_attribute):
 
     A name is looked up in the --data-dir directories (a config's data_dirs),
     then BAYESBENCH_DATA, then the datasets/ directory of the bayesbench
-    checkout you run from, then the data sets bundled with bayesbench; the
+    checkout (or its copy installed with the package), then the data sets
+    bundled with bayesbench; the
     first file called NAME, NAME.arff, NAME.csv, NAME.libsvm or NAME.svm wins.
     The list gives each name's rows, attributes, classes (present of
     declared), missing cells (rows) and where it was found. NAME (a name or a

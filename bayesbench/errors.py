@@ -20,6 +20,8 @@ Error policy
 """
 from __future__ import annotations
 
+import contextlib
+
 
 class BayesbenchError(Exception):
     """Base class of every error bayesbench reports to a user."""
@@ -165,3 +167,16 @@ class NoPublishedTable(CheckError):
     nothing was asked that can be answered."""
 
     exit_code = 2
+
+
+@contextlib.contextmanager
+def naming(path):
+    """An OSError raised inside names ``path`` when it names no file: a full disk's ENOSPC
+    (and EIO, EDQUOT) comes from write() without a file name, and was reported as "No
+    space left on device" alone."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.filename is None:
+            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from None
+        raise

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from .errors import naming
 from .evaluation.execute import execute
 from .evaluation.executors import connected
 from .evaluation.plan import Plan, plan
@@ -67,7 +68,9 @@ def _run(experiment: Experiment, work: Plan, options: RunOptions, scheduler) -> 
         new = execute(work, run, replace(options, scheduler=scheduler))
         experiment = replace(experiment, compare=replace(experiment.compare,
                                                          baseline=run.baseline))
-        out = finalize_run(run.path, experiment, run.records, options.formats)
+        with naming(run.path):  # a full disk names the result directory at least
+            out = finalize_run(run.path, experiment, run.records, options.formats,
+                               run.predictions)
     return RunResult(run_dir=run.path, n_tasks=len(work.task_ids), n_skipped=n_skipped,
                      n_run=len(new), errors=[r for r in run.records if r["status"] != "ok"],
                      records=list(run.records), summary_files=out.files, report=out.report,

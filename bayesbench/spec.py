@@ -87,6 +87,9 @@ class CVSpec:
     share) to holdout (stratified too when ``stratified``), ``repeats`` to k-fold and
     holdout; resubstitution and leave-one-out are deterministic and run once.
     ``fold_size`` names how the rows are dealt (``evaluation.splits.FOLD_SIZES``).
+    ``train_sizes`` (k-fold and holdout): a learning curve, each training part subsampled
+    to each size (an int: rows; a float in (0, 1]: a fraction of the part), every task
+    run once per size (``evaluation/train_sizes.py``); empty: the whole part, once.
     """
 
     kind: str = "kfold"
@@ -95,20 +98,24 @@ class CVSpec:
     stratified: bool = True
     fraction: float = 0.3
     fold_size: str = "balanced"
+    train_sizes: tuple[int | float, ...] = ()
 
     @property
     def n_repetitions(self) -> int:
         return self.repeats if self.kind in ("kfold", "holdout") else 1
 
     def identity(self) -> dict:
+        # train_sizes is absent when unused, so that older result directories match.
+        sizes = {"train_sizes": list(self.train_sizes)} if self.train_sizes else {}
         if self.kind == "kfold":
             out = {"folds": self.folds, "repeats": self.repeats, "stratified": self.stratified}
             # The default is left out, so that the task ids of every run before the key
             # existed stay the same.
-            return out if self.fold_size == "balanced" else {**out, "fold_size": self.fold_size}
+            out = out if self.fold_size == "balanced" else {**out, "fold_size": self.fold_size}
+            return {**out, **sizes}
         if self.kind == "holdout":
             return {"holdout": self.fraction, "repeats": self.repeats,
-                    "stratified": self.stratified}
+                    "stratified": self.stratified, **sizes}
         return {self.kind: True}
 
 

@@ -15,7 +15,7 @@ load of a shared machine falls on both alike; the table gives every time, the me
 "ratio" = median with predictions / median without (the cost is ratio - 1). The size of the
 kept predictions is measured on the last run with them. Then one more run with predictions,
 in a process of its own that times bayesbench's functions from inside, splits the cost:
-seconds writing the prediction files (``evaluation.predictions.write``, fsync included)
+seconds writing the prediction files (``evaluation.predictions.write``, checksum included)
 and drawing their figures (``report.pages.draw_prediction_figures``), beside the run's total.
 
     python benchmarks/bench_predictions.py

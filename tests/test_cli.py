@@ -624,3 +624,38 @@ def test_classifiers_name_shows_parameters_and_the_whole_docstring():
     assert "  criterion='gini'\n" in res.stdout
     one_line_error(invoke("classifiers", "tann"), 2, "NAME: unknown classifier 'tann'",
                    "did you mean tan")
+
+
+def test_a_full_disk_is_named_in_one_line(tmp_path, monkeypatch):
+    # write() on a full disk raises ENOSPC without a file name: the message was "No space
+    # left on device" alone (issue 25, class 9). /dev/full is a full disk for every write.
+    full = Path("/dev/full")
+    assert full.exists(), "the test needs Linux's /dev/full"
+    toy = tmp_path / "toy.csv"
+    toy.write_text("a,b,class\n1,x,p\n2,y,q\n3,x,p\n4,y,q\n")
+    toy = str(toy)
+    for args in (["discretize", toy, "-o", str(full)],
+                 ["compare", str(_scores_csv(tmp_path)), "-o", str(full)]):
+        res = CliRunner().invoke(main, args)
+        assert res.exit_code == 1 and res.stderr == (
+            "bayesbench: error: /dev/full: No space left on device\n"), (args, res.stderr)
+    # A run whose summary meets a full disk names its result directory.
+    import errno  # lazy: this test alone
+
+    import bayesbench.experiment as experiment  # lazy: to make its summary fail
+
+    def full_disk(*args, **kwargs):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    monkeypatch.setattr(experiment, "finalize_run", full_disk)
+    (tmp_path / "c.yaml").write_text(yaml.safe_dump({
+        "name": "f", "datasets": [toy], "classifiers": ["nb"], "cv": {"folds": 2}}))
+    res = CliRunner().invoke(main, ["run", str(tmp_path / "c.yaml"), "-o",
+                                    str(tmp_path / "out"), "-j", "1", "-q"])
+    assert res.exit_code == 1 and res.stderr == (
+        f"bayesbench: error: {tmp_path / 'out'}: No space left on device\n"), res.stderr
+
+
+def _scores_csv(tmp_path) -> Path:
+    path = tmp_path / "scores.csv"
+    path.write_text("dataset,a,b\nd1,0.5,0.6\nd2,0.7,0.4\nd3,0.2,0.3\n")
+    return path

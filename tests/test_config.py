@@ -6,13 +6,14 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from click.testing import CliRunner
 
 from bayesbench.cli import main
 from bayesbench.config import key_paths, load_config, override, parse_config
-from bayesbench.errors import ConfigError
+from bayesbench.data import load_dataset
+from bayesbench.errors import ConfigError, DataError
 from bayesbench.evaluation.plan import plan
 from bayesbench.spec import resolved_config
 
@@ -379,6 +380,33 @@ def test_empty_lists_and_limits_out_of_range_are_config_errors(tmp_path, data_di
     assert not (tmp_path / "out").exists()
 
 
+@given(st.text(alphabet=" \t\n", max_size=3))
+@settings(max_examples=12, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_an_empty_output_or_data_set_name_is_refused_before_any_work(tmp_path, data_dir,
+                                                                    monkeypatch, blank):
+    # `output: ""` is the working directory as a path: the run was written among the user's
+    # files; an empty data set name was looked up as a file called "".
+    for raw, key in (({"output": blank}, "output"),
+                     ({"datasets": [blank]}, "datasets[0]"),
+                     ({"datasets": [{"path": str(data_dir / "toy.csv"), "name": blank}]},
+                      "datasets[0].name")):
+        cwd = tmp_path / f"cwd{len(list(tmp_path.iterdir()))}"
+        cwd.mkdir()
+        monkeypatch.chdir(cwd)
+        full = {"name": "x", "datasets": [str(data_dir / "toy.csv")], "classifiers": ["nb"],
+                "output": str(cwd / "out"), **raw}
+        res = CliRunner().invoke(main, ["run", _write(cwd, full), "-q"])
+        assert res.exit_code == 2 and f"{key}: is empty" in res.stderr, res.stderr
+        assert len(res.stderr.strip().splitlines()) == 1
+        assert sorted(p.name for p in cwd.iterdir()) == ["exp.yaml"]
+    # The command line's -o too.
+    res = CliRunner().invoke(main, ["run", _write(tmp_path, {
+        "name": "x", "datasets": [str(data_dir / "toy.csv")], "classifiers": ["nb"]}),
+        "-o", blank])
+    assert res.exit_code == 2 and "--output: is empty" in res.stderr, res.stderr
+
+
 # ------------------------------------------------------------- open classifiers
 def test_import_paths_input_and_tune_parse_into_the_spec(tmp_path, data_dir):
     cfg = parse_config({"name": "x", "datasets": [str(data_dir / "toy.csv")], "classifiers": [
@@ -610,3 +638,32 @@ def test_a_tuning_grid_over_the_limit_is_refused_before_any_value_is_checked(tmp
                            f"({' x '.join(map(str, lengths))}); at most 1,000 (docs/limits.md)")
     else:
         assert "tuning grid" not in message
+
+
+def test_symbolic_link_loops_are_refused_in_one_line_naming_them(tmp_path, data_dir,
+                                                                  monkeypatch):
+    # A data path, a file of a chunked folder or the output that is a symbolic link loop
+    # ended in pathlib's RuntimeError traceback, was left out of the data set without a word,
+    # or was refused as "File exists" (issue 25, class 9).
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "loop.arff").symlink_to("loop.arff")
+    folder = tmp_path / "parts"
+    folder.mkdir()
+    (folder / "a.csv").write_text((data_dir / "toy.csv").read_text())
+    (folder / "b.csv").symlink_to("b.csv")
+    (folder / "up").symlink_to("..")                # a loop of directories: not a CSV file
+    (tmp_path / "out").symlink_to("out")
+    base = {"name": "x", "classifiers": ["nb"], "preprocess": {"scope": "global"},
+            "cv": {"folds": 2}}
+    for raw, words in (
+            ({"datasets": ["loop.arff"]}, "datasets[0]: loop.arff is a symbolic link to nothing"),
+            ({"datasets": ["./parts"]}, f"datasets[0]: {folder / 'b.csv'}: is a symbolic link "
+                                        f"to nothing (a loop, or its target is gone)"),
+            ({"datasets": [str(data_dir / "toy.csv")], "output": "out"},
+             "out is a symbolic link to nothing (a loop, or its target is gone); choose a new "
+             "directory")):
+        res = CliRunner().invoke(main, ["run", _write(tmp_path, {**base, **raw}), "-q"])
+        assert res.exit_code != 0 and words in res.stderr, res.stderr
+        assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.output
+    with pytest.raises(DataError, match="loop.arff: is a symbolic link to nothing"):
+        load_dataset(tmp_path / "loop.arff")

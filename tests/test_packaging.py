@@ -86,3 +86,16 @@ def test_every_function_level_import_says_why():
                 if "# lazy:" not in around:
                     silent.append(f"{path.name}:{node.lineno}")
     assert not silent
+
+
+def test_the_package_list_names_every_package_and_ships_the_datasets():
+    # pyproject.toml lists the packages (find cannot add the mapped data package), so a new
+    # subpackage missing from the list would be missing from every wheel.
+    import tomllib  # lazy: only this test reads pyproject.toml as TOML
+    setuptools = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    found = {".".join(p.parent.relative_to(ROOT).parts)
+             for p in (ROOT / "bayesbench").rglob("__init__.py")}
+    mapped = setuptools["package-dir"]
+    assert set(setuptools["packages"]) == found | set(mapped)
+    assert mapped == {"bayesbench.installed_datasets": "datasets"}
+    assert setuptools["package-data"]["bayesbench.installed_datasets"] == ["*.arff", "README.md"]

@@ -145,6 +145,10 @@ def _options(raw: dict, problems: Problems, dirs: list, missing: list) -> RunOpt
     """The run options the keys set (the command line may override them)."""
     formats = problems.str_list(raw["format"], "format", FORMATS) if "format" in raw else list(FORMATS)
     output = problems.optional(raw, "output", str)
+    if output is not None and not output.strip():
+        # "" is the working directory as a path: the run would land among the user's files.
+        problems.add("output", "is empty; give a directory, or leave the key out for "
+                               "results/<name>")
     jobs = problems.optional(raw, "jobs", int, low=1)
     max_cells = problems.optional(raw, "max_table_cells", int, low=1)
     max_predictions = problems.optional(raw, "max_predictions_bytes", int, low=1)
@@ -186,7 +190,7 @@ def _published(value, problems: Problems, base_dir: Path) -> str | None:
     value = problems.typed(value, "published", str)
     if value is None:
         return None
-    path = (base_dir / os.path.expanduser(value)).resolve()
+    path = Path(os.path.realpath(base_dir / os.path.expanduser(value)))  # a loop is no file
     if not path.is_file():
         problems.add("published", f"{shown(value)}: no such file (looked for {path})")
         return None

@@ -19,9 +19,11 @@ def relative(path: str, base_dir: Path) -> Path:
     path = Path(os.path.expanduser(path))
     if path.is_absolute():
         return path
+    # realpath, not resolve: a symbolic link loop stays a path (refused by _locate with its
+    # name) instead of ending in resolve's RuntimeError
     if not (base_dir / path).exists() and path.exists():
-        return path.resolve()
-    return (base_dir / path).resolve()
+        return Path(os.path.realpath(path))
+    return Path(os.path.realpath(base_dir / path))
 
 
 def data_dirs(value, problems: Problems, base_dir: Path) -> list[str]:
@@ -74,6 +76,9 @@ def _dataset(item, key, problems: Problems, base_dir, dirs, missing) -> DatasetS
         ref_key = join(key, "path" if "path" in item else "name")
     if problems.typed(ref, ref_key, str) is None:
         return None
+    if not ref.strip():
+        problems.add(ref_key, "is empty; give a data set name or a path")
+        return None
     if isinstance(item, dict):
         opts = _options(item, key, problems)
     path = _locate(ref, ref_key, problems, base_dir, dirs, missing)
@@ -96,6 +101,9 @@ def _options(item: dict, key: str, problems: Problems) -> dict:
         opts["class"] = problems.typed(item["class"], join(key, "class"), str)
     if "path" in item and "name" in item:
         opts["label"] = problems.typed(item["name"], join(key, "name"), str)
+        if opts["label"] is not None and not opts["label"].strip():
+            problems.add(join(key, "name"), "is empty; give the data set a name or leave the "
+                                            "key out for the file's")
     if item.get("attributes") is not None:
         opts["attributes"] = _attribute_list(item["attributes"], join(key, "attributes"), problems)
     if item.get("delimiter") is not None:
@@ -143,6 +151,10 @@ def _locate(ref: str, key: str, problems: Problems, base_dir, dirs, missing) -> 
         path = relative(ref, base_dir) if looks_like_path else find_dataset(ref, dirs)
         if path is not None and Path(path).is_file():
             return path
+        if path is not None and Path(path).is_symlink() and not Path(path).exists():
+            problems.add(key, f"{ref} is a symbolic link to nothing (a loop, or its target is "
+                              f"gone); expected a data file")
+            return None
         if path is not None and Path(path).exists() and not Path(path).is_dir():
             # A device or FIFO would be read without end, or block.
             problems.add(key, f"{ref} is not a regular file; expected a data file")
@@ -166,8 +178,9 @@ def _chunked(ref: str, key: str, problems: Problems, base_dir) -> Path | None:
     try:
         chunk_files(path)
     except DataError as exc:
+        empty = path.is_dir() and exc.path == str(path)
         problems.add(key, f"{ref} is a directory without CSV or Parquet files; expected a data file "
-                   f"(.arff, .csv, .libsvm, .svm) or CSV or Parquet files" if path.is_dir()
+                   f"(.arff, .csv, .libsvm, .svm) or CSV or Parquet files" if empty
               else str(exc))
         return None
     return path

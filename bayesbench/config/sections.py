@@ -32,13 +32,15 @@ STEP_KEYS = ("name", "params")
 PREPROCESS_KEYS = ("impute", "discretize", "bins", "scope", "noise")
 NOISE_KEYS = ("fraction", "on", "mode")
 _CV_KINDS = ("holdout", "resubstitution", "loo")
-CV_KEYS = ("folds", "repeats", "stratified", "fold_size", *_CV_KINDS)
+CV_KEYS = ("folds", "repeats", "stratified", "fold_size", *_CV_KINDS, "train_sizes")
 COMPARE_KEYS = ("metric", "baseline", "test", "alpha", "rope")
 EVALUATION_KEYS = ("kind", "method", "iterations", "train_fraction")
 # Classifiers of one experiment, each setting of a parameter grid counted, and settings of
 # one classifier's tuning grid: a bound on the work a config check does and on the tasks
 # (or inner fits) it asks for.
 MAX_CLASSIFIERS = 1000
+# Sizes of one learning curve: each multiplies the tasks of the experiment.
+MAX_TRAIN_SIZES = 20
 
 
 def preprocess(value, problems: Problems, at: str = "preprocess") -> PreprocessSpec:
@@ -99,9 +101,37 @@ def cv(value, problems: Problems, at: str = "cv") -> CVSpec:
         kw["kind"] = kinds[0]
         if "repeats" in value and value["repeats"] != 1:
             problems.add(f"{at}.repeats", f"{kinds[0]} is deterministic; repeats must be 1")
+    kw["train_sizes"] = _train_sizes(value, kinds, problems, f"{at}.train_sizes")
     return CVSpec(**{k: v for k, v in kw.items() if v is not None})
 
 
+def _train_sizes(cv: dict, kinds, problems: Problems, at: str) -> tuple | None:
+    """The sizes of a learning curve (``cv``'s ``train_sizes``; None without it): rows (an
+    integer, at least 2) or fractions of the training part (a number in (0, 1]), distinct,
+    at most :data:`MAX_TRAIN_SIZES`."""
+    if "train_sizes" not in cv:
+        return None
+    value = cv["train_sizes"]
+    if kinds and kinds != ["holdout"]:
+        problems.add(at, f"a learning curve subsamples the training part of k-fold or holdout, "
+                         f"not of {kinds[0]}")
+        return None
+    sizes = problems.typed(value, at, list)
+    if sizes is None:
+        return None
+    if not sizes or len(sizes) > MAX_TRAIN_SIZES:
+        problems.add(at, f"expected 1 to {MAX_TRAIN_SIZES} sizes, got {len(sizes)}")
+        return None
+    out = []
+    for i, size in enumerate(sizes):
+        if isinstance(size, float) and not 0.0 < size <= 1.0:
+            problems.add(f"{at}[{i}]", f"a fraction of the training part lies in (0, 1], got "
+                                       f"{shown(size)}")
+        elif isinstance(size, float) or problems.typed(size, f"{at}[{i}]", int, low=2) is not None:
+            out.append(size)
+    if len(set(out)) < len(out):
+        problems.add(at, f"a size is listed twice: {shown(sizes)}")
+    return tuple(out) if len(out) == len(sizes) and len(set(out)) == len(out) else None
 def evaluation(value, problems: Problems, at: str = "evaluation") -> EvaluationSpec | None:
     """The evaluation that replaces the ``cv`` scheme (None when the keys are unusable)."""
     value = problems.mapping(value, at, EVALUATION_KEYS)

@@ -42,11 +42,12 @@ from .arff_header import Declared, Header, invalid, read_header
 from .arff_rows import decode_rows
 from .assemble import assemble
 from .dataset import MISSING, Attribute, Dataset, code_dtype
-from .text import BLOCK_BYTES, read_blocks, read_bytes
+from .text import BLOCK_BYTES, read_blocks, read_bytes, split_lines
 from .tokens import Factorized, numbers
 
 _DATA_LINE = re.compile(rb"^[ \t]*@data\b[^\n]*(?:\n|\Z)", re.IGNORECASE | re.MULTILINE)
-# characters other than \n that str.splitlines() also breaks lines at
+# characters that str.splitlines() breaks lines at, and split_lines not: such a file is read
+# whole by the row decoder, which counts lines as split_lines does
 _OTHER_LINE_BREAKS = (b"\x0b", b"\x0c", b"\x1c", b"\x1d", b"\x1e")
 _OTHER_LINE_BREAKS_UTF8 = ("\x85".encode(), "\u2028".encode(), "\u2029".encode())
 
@@ -122,7 +123,7 @@ def sections(raw: bytes) -> tuple[list[str], bytes] | None:
     match = _DATA_LINE.search(raw)
     if match is None or odd_line_breaks(raw):
         return None
-    return raw[:match.end()].decode("utf-8").splitlines(), raw[match.end():]
+    return split_lines(raw[:match.end()].decode("utf-8")), raw[match.end():]
 
 
 def _block_column(decl: Declared, parsed):
@@ -147,7 +148,7 @@ def block_columns(data: bytes, first_line: int, header: Header, path) -> list:
             return [_block_column(d, c) for d, c in zip(header.attributes, parsed)]
         except _BadValue:
             pass  # the row decoder names the line
-    lines = data.decode("utf-8").splitlines()
+    lines = split_lines(data.decode("utf-8"))
     parsed, row_lines = decode_rows(lines, header, path, first_line)
     try:
         return [_block_column(d, c) for d, c in zip(header.attributes, parsed)]
@@ -173,7 +174,7 @@ def data_blocks(path, block_bytes: int | None = None, max_lines: int | None = No
         return None
     if odd_line_breaks(head):
         return None
-    lines = head[:match.end()].decode("utf-8").splitlines()
+    lines = split_lines(head[:match.end()].decode("utf-8"))
     header = read_header(lines, path)
     rest = head[match.end():]
     start = header.data_index + 2
@@ -236,7 +237,7 @@ def read_arff(path, class_attribute: str | None = None, *, engine: str = "c") ->
         converted = blockwise[1]
     else:
         raw = read_bytes(path)
-        lines = raw.decode("utf-8").splitlines()
+        lines = split_lines(raw.decode("utf-8"))
         header = read_header(lines, path)
         parsed, row_lines = decode_rows(lines, header, path)
         try:

@@ -41,8 +41,9 @@ class DatasetCounts:
 @dataclass(frozen=True)
 class DatasetEntry:
     """A name and the file it resolves to: ``origin`` says which part of the search path
-    holds it (``data_dirs``, ``BAYESBENCH_DATA``, ``checkout``, ``bundled``, or ``path``
-    for a file given by path); ``hidden`` lists files of the same name later on the path.
+    holds it (``data_dirs``, ``BAYESBENCH_DATA``, ``checkout`` or ``installed``, ``bundled``,
+    or ``path`` for a file given by path); ``hidden`` lists files of the same name later on
+    the path.
     ``counts`` is None and ``error`` the reason when the file cannot be read."""
 
     name: str

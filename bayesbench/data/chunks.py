@@ -71,6 +71,17 @@ def is_chunked(path) -> bool:
     return glob.has_magic(str(path)) or Path(path).is_dir()
 
 
+def _matching_files(pattern: str) -> tuple[str, ...]:
+    """The files ``pattern`` matches, sorted; a match that is a symbolic link to nothing (a
+    loop, or a target gone) is refused, not left out: the data set would lose its rows."""
+    matches = sorted(glob.glob(pattern))
+    for match in matches:
+        if Path(match).is_symlink() and not Path(match).exists():
+            raise DataError("is a symbolic link to nothing (a loop, or its target is gone) "
+                            "among the files of a chunked data set", path=match)
+    return tuple(f for f in matches if Path(f).is_file())
+
+
 def chunk_files(path) -> tuple[str, ...]:
     """The files of a chunked data set, sorted and all of one kind
     (:data:`~bayesbench.data.formats.CHUNK_SUFFIXES`): a directory's files of the first
@@ -80,12 +91,11 @@ def chunk_files(path) -> tuple[str, ...]:
     if not glob.has_magic(text) and Path(text).is_file():
         files = (text,)
     elif glob.has_magic(text):
-        files = tuple(sorted(f for f in glob.glob(text) if Path(f).is_file()))
+        files = _matching_files(text)
     else:
         files = ()
         for suffix in DIRECTORY_SUFFIXES:
-            files = files or tuple(sorted(f for f in glob.glob(str(Path(text) / f"*{suffix}"))
-                                          if Path(f).is_file()))
+            files = files or _matching_files(str(Path(text) / f"*{suffix}"))
     if not files:
         raise DataError(f"no file matches {text}" if glob.has_magic(text) else
                         f"no {DIRECTORY_TITLES} file in the directory", path=path)
@@ -216,8 +226,11 @@ def _frames(path: str, delimiter: str, chunk_rows: int):
     import pandas as pd  # lazy: keeps `bayesbench --help` fast
 
     if chunk_format([path]) == "parquet":
+        first = 0
         for batch in _parquet(path).iter_batches(batch_size=chunk_rows):
-            yield batch.to_pandas()
+            texts = _parquet_texts(batch, path, first)
+            first += batch.num_rows
+            yield texts.to_pandas()
         return
     header, bodies = _csv_bodies(path, delimiter, chunk_rows)
     for first_line, body in bodies:
@@ -225,6 +238,49 @@ def _frames(path: str, delimiter: str, chunk_rows: int):
         yield pd.DataFrame({j: pd.Categorical.from_codes(
             np.asarray(c.codes), categories=pd.Index(c.uniques, dtype=object))
             for j, c in enumerate(columns)})
+
+
+def _parquet_texts(batch, path: str, first: int):
+    """``batch`` with its binary columns as text, after the checks :mod:`.text` makes of a
+    CSV file's bytes: UTF-8 without NUL, in its text and binary columns (rows numbered from
+    ``first + 1``). A binary column was read as Python's ``b'...'`` spellings (a class
+    ``b'p\\xff'``), and a NUL kept in a value."""
+    import pyarrow as pa  # lazy: only with Parquet files, which need it
+    import pyarrow.compute as pc  # lazy: with the line above
+
+    columns = []
+    for name, column in zip(batch.schema.names, batch.columns):
+        kind = column.type
+        if pa.types.is_binary(kind) or pa.types.is_large_binary(kind):
+            try:
+                column = column.cast(pa.large_string())  # validates UTF-8
+            except pa.ArrowInvalid:
+                _refuse_bytes(column.to_pylist(), name, path, first)
+        if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+            nul = pc.match_substring(column, "\x00")
+            if pc.any(nul).as_py():
+                row = first + pc.index(nul, True).as_py() + 1
+                raise DataError(f"row {row}, column '{name}': a value holds a NUL byte; save "
+                                f"the values as UTF-8 text", path=path)
+        columns.append(column)
+    return pa.RecordBatch.from_arrays(columns, names=batch.schema.names)
+
+
+def _refuse_bytes(values, name: str, path: str, first: int):
+    """The one-line error for the first value of a binary column that holds a NUL or is not
+    UTF-8 (a NUL named first, as :mod:`.text` names it first)."""
+    for row, raw in enumerate(values):
+        if raw is not None and b"\x00" in raw:
+            raise DataError(f"row {first + row + 1}, column '{name}': a value holds a NUL "
+                            f"byte; save the values as UTF-8 text", path=path)
+        try:
+            if raw is not None:
+                raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise DataError(f"row {first + row + 1}, column '{name}': not UTF-8 text: byte "
+                            f"0x{raw[exc.start]:02x} cannot be decoded; save the values as "
+                            f"UTF-8", path=path) from None
+    raise DataError(f"column '{name}': not UTF-8 text", path=path)
 
 
 def _factorized(column) -> tuple[np.ndarray, list[str]]:

@@ -25,7 +25,7 @@ import numpy as np
 from ..errors import DataError
 from .assemble import assemble
 from .dataset import MISSING, Attribute, Dataset
-from .text import read_text
+from .text import read_text, split_lines
 from .tokens import is_nan, numbers, sorted_categories
 
 
@@ -75,7 +75,7 @@ def read_libsvm(path, class_attribute: str | None = None) -> Dataset:
     path = Path(path)
     labels, rows = [], []
     class_keys = set()
-    for line, raw in enumerate(read_text(path).splitlines(), start=1):
+    for line, raw in enumerate(split_lines(read_text(path)), start=1):
         text = raw.split("#", 1)[0].strip()
         if not text:
             continue

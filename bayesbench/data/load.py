@@ -57,30 +57,36 @@ def bundled_dir() -> Path:
 
 
 def checkout_dir() -> Path | None:
-    """The ``datasets/`` directory of the bayesbench checkout being run, or None.
-
-    The checkout is the source tree the package is imported from (an editable
-    install, or the tree on ``sys.path``), else the working directory when it is
-    a bayesbench checkout (so that ``pip install .`` followed by commands run in
-    the clone still finds the clone's data).
-    """
-    for root in (Path(__file__).resolve().parents[2], Path.cwd()):
-        pyproject = root / "pyproject.toml"
-        if ((root / "datasets").is_dir() and pyproject.is_file()
-                and 'name = "bayesbench"' in pyproject.read_text(errors="replace")):
-            return root / "datasets"
+    """The ``datasets/`` directory of the bayesbench checkout the package is imported from
+    (an editable install, or the source tree on ``sys.path``), or None when it is installed."""
+    root = Path(__file__).resolve().parents[2]
+    pyproject = root / "pyproject.toml"
+    if ((root / "datasets").is_dir() and pyproject.is_file()
+            and 'name = "bayesbench"' in pyproject.read_text(errors="replace")):
+        return root / "datasets"
     return None
+
+
+def installed_dir() -> Path:
+    """Where ``pip install .`` puts a copy of the checkout's ``datasets/``: the package
+    ``bayesbench.installed_datasets`` (a ``package-dir`` mapping in pyproject.toml), so that
+    every shipped data set resolves by name whatever the working directory. It exists only
+    in an installed package; a checkout reads its own ``datasets/``."""
+    return Path(__file__).resolve().parent.parent / "installed_datasets"
 
 
 def search_path(data_dirs: Iterable = ()) -> list[tuple[str, Path]]:
     """Where a data set given by name is looked for, in order, each directory with
     where it comes from: ``data_dirs`` (a config's), ``BAYESBENCH_DATA``, ``checkout``
-    (:func:`checkout_dir`), ``bundled`` (:func:`bundled_dir`)."""
+    (:func:`checkout_dir`) or else ``installed`` (:func:`installed_dir`, the same files),
+    ``bundled`` (:func:`bundled_dir`)."""
     dirs = [("data_dirs", Path(d)) for d in data_dirs]
     dirs += [(DATA_ENV, Path(d)) for d in os.environ.get(DATA_ENV, "").split(os.pathsep) if d]
     checkout = checkout_dir()
     if checkout is not None:
         dirs.append(("checkout", checkout))
+    elif installed_dir().is_dir():
+        dirs.append(("installed", installed_dir()))
     return dirs + [("bundled", bundled_dir())]
 
 
@@ -122,6 +128,9 @@ def locate_dataset(data, data_dirs: Iterable = ()) -> Path:
     if found is None:
         if path.is_dir():
             raise DataError("is a directory, not a data file", path=path)
+        if path.is_symlink():
+            raise DataError("is a symbolic link to nothing (a loop, or its target is gone)",
+                            path=path)
         raise DataError("no such file, nor a data set of that name in "
                         + ", ".join(map(str, dirs)), path=path)
     return found

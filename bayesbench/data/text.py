@@ -22,6 +22,22 @@ _BOMS_UTF16 = (b"\xff\xfe", b"\xfe\xff")
 _NON_SPACE = re.compile(rb"\S")
 
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of a file's text, as every reader counts them: a line ends at ``\n``,
+    ``\r\n`` or ``\r``, and nowhere else.
+
+    A vertical tab, a form feed, U+0085, U+2028 or U+2029 is a character of its line (as
+    ``grep -n``, ``wc -l``, Weka's tokenizer and pandas' C reader count), not a line break
+    as ``str.splitlines`` would have it, so an error after one names the line an editor
+    shows; like ``str.splitlines``, a final line break does not start one more line.
+    """
+    lines = _LINE_BREAK.split(text)
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
+
 def _line_of(raw: bytes, offset: int, first_line: int = 1) -> int:
     return raw.count(b"\n", 0, offset) + first_line
 

@@ -272,6 +272,8 @@ def _run_fold(job: FoldJob, networks=()) -> list[dict]:
         record = {"dataset": job.dataset.name, "repetition": job.repetition, "fold": job.fold,
                   "classifier": spec.label, "seed": job.seed, "fold_id": job.fold_id,
                   "task_id": tid}
+        if job.train_size is not None:  # absent without a learning curve, as records were
+            record["train_size"] = job.train_size
         record.update(run_classifier(spec, views, job, networks))
         records.append(record)
     return records

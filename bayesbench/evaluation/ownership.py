@@ -10,6 +10,7 @@ recognised by its ``environment.json`` or records.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from ..errors import ResultStoreError
@@ -36,7 +37,7 @@ def marked_kind(path) -> str | None:
 def owning_run(path) -> Path | None:
     """The result directory that ``path`` (symbolic links followed) is or lies in: one of its
     files, its summary tables, its report and figures. None if it lies in none."""
-    path = Path(path).resolve()
+    path = Path(os.path.realpath(path))  # resolve() raises on a symbolic link loop
     for candidate in (path, *path.parents):
         if candidate.is_dir() and marked_kind(candidate) == RUN:
             return candidate
@@ -47,6 +48,9 @@ def refusal(path, kind: str) -> str | None:
     """Why ``path`` may not be an output directory of ``kind``, or None when it is new,
     empty, or already marked as one of that kind (see the module docstring)."""
     path = Path(path)
+    if path.is_symlink() and not path.exists():
+        return (f"{path} is a symbolic link to nothing (a loop, or its target is gone); "
+                f"choose a new directory for the {kind}")
     if not path.exists():
         return None
     if not path.is_dir():

@@ -22,6 +22,7 @@ from .chunked_run import ChunkedJob, HashedFold
 from .metrics import MODEL_SCORES, REQUESTED_SCORES, per_class_metric
 from .prepare import DataCache, PreparedData
 from .splits import Split, make_splits
+from .train_sizes import subsamples, too_large
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,7 @@ class FoldJob:
     model_scores: bool = False  # score each fitted model on its training rows (MODEL_SCORES)
     requested: tuple[str, ...] = ()  # the REQUESTED_SCORES its records hold
     predictions: bool = False  # keep each test row's prediction (evaluation/predictions.py)
+    train_size: int | float | None = None  # a learning curve's size (train_sizes.py)
 
     # The executors send a data set, which every fold job of it shares, once to a worker.
     def detach(self) -> tuple[FoldJob, PreparedData]:
@@ -79,10 +81,10 @@ class Plan:
 
 
 def task_id(identity: dict, dataset: DatasetSpec, split: Split, clf: ClassifierSpec,
-            model_scores: bool = False, requested=()) -> str:
+            model_scores: bool = False, requested=(), train_size=None) -> str:
     """The id of one task of the experiment whose :meth:`~Experiment.identity` is given;
     ``model_scores``: its record holds the model scores too; ``requested``: and these
-    scores of :data:`~.metrics.REQUESTED_SCORES`."""
+    scores of :data:`~.metrics.REQUESTED_SCORES`; ``train_size``: its learning curve's size."""
     # The input kind, the tuning and the steps join the key only when given, so that the
     # tasks of result directories written before they existed keep their ids.
     extra = {k: v for k, v in clf.identity().items() if k in ("input", "tune", "steps")}
@@ -96,6 +98,9 @@ def task_id(identity: dict, dataset: DatasetSpec, split: Split, clf: ClassifierS
         key["model_scores"] = True
     if requested:  # likewise
         key["requested"] = sorted(requested)
+    if train_size is not None:  # one task per size, named by its own size only
+        key["cv"] = {k: v for k, v in key["cv"].items() if k != "train_sizes"}
+        key["train_size"] = train_size
     if "evaluation" in identity:  # likewise: the cv scheme's tasks keep their ids
         key["evaluation"] = identity["evaluation"]
     blob = json.dumps(key, sort_keys=True, default=str).encode()
@@ -116,6 +121,10 @@ def plan(experiment: Experiment, cache: DataCache | None = None) -> Plan:
     problems, jobs, tasks = [], [], {}
     for i, spec in enumerate(experiment.datasets):
         if spec.chunked or is_chunked(spec.path):
+            if experiment.cv.train_sizes:
+                problems.append((("cv", "train_sizes"), f"no learning curve of the chunked data "
+                                                        f"set {spec.name}: its folds are hashed"))
+                continue
             try:
                 jobs.append(chunked_job(experiment, spec, cache))
             except BayesbenchError as exc:
@@ -134,20 +143,46 @@ def plan(experiment: Experiment, cache: DataCache | None = None) -> Plan:
         except BayesbenchError as exc:
             problems.append((("datasets", i), str(exc)))
             continue
+        problems += _oversized(_train_sizes(experiment), spec, splits)
         tasks[spec.name] = ()
         for split in splits:
-            ids = tuple(task_id(identity, spec, split, c, scored, requested)
-                        for c in experiment.classifiers)
-            tasks[spec.name] += ids
-            jobs.append(FoldJob(spec, experiment.preprocess, experiment.seed, split.repetition,
-                                split.fold, split.fold_id, split.train, split.test,
-                                experiment.classifiers, ids, data, scored, requested,
-                                experiment.keeps_predictions))
+            for job in _fold_jobs(experiment, spec, split, data, identity, scored, requested):
+                tasks[spec.name] += job.task_ids
+                jobs.append(job)
     if problems:
         raise PlanError(problems)
     return Plan(tuple(jobs), tasks)
 
 
+def _fold_jobs(experiment: Experiment, spec: DatasetSpec, split: Split, data: PreparedData,
+               identity: dict, scored: bool, requested) -> list[FoldJob]:
+    """The fold jobs of one split: one, or with a learning curve one per training size."""
+    sizes = _train_sizes(experiment)
+    parts = [(None, split.train)] if not sizes else subsamples(
+        split.train, data.imputed.y, sizes, seed=experiment.seed, dataset=spec.name,
+        repetition=split.repetition, fold=split.fold)
+    return [FoldJob(spec, experiment.preprocess, experiment.seed, split.repetition, split.fold,
+                    split.fold_id, train, split.test, experiment.classifiers,
+                    tuple(task_id(identity, spec, split, c, scored, requested, size)
+                          for c in experiment.classifiers),
+                    data, scored, requested, experiment.keeps_predictions, size)
+            for size, train in parts]
+
+
+def _train_sizes(experiment: Experiment) -> tuple:
+    """The learning curve's sizes (none under an evaluation, which replaces the cv scheme)."""
+    return experiment.cv.train_sizes if experiment.evaluation is None else ()
+
+
+def _oversized(sizes, spec: DatasetSpec, splits) -> list:
+    """A problem for every count of ``sizes`` above the smallest training part of ``spec``."""
+    if not sizes or not splits:
+        return []
+    smallest = min(s.train.size for s in splits)
+    return [(("cv", "train_sizes", i), f"{size} rows is more than the smallest training part "
+                                       f"of {spec.name} ({smallest} rows); give a fraction, "
+                                       f"such as 1.0 for the whole part")
+            for i, size in too_large(sizes, smallest)]
 def _splits(experiment: Experiment, spec: DatasetSpec, y) -> list[Split]:
     """The train/test splits of one data set: the evaluation's, or the ``cv`` scheme's."""
     if experiment.evaluation is not None:

@@ -7,16 +7,21 @@ codes, int32, in the order of the record's ``classes``) and ``p_0``, ``p_1``, ..
 probability of each class, float64; absent for a classifier without ``predict_proba``).
 That is :func:`bytes_per_prediction` bytes per test row and classifier before compression.
 
-A file is written first, through a temporary file, ``fsync`` and ``os.replace``, and the
-task's record after it (:meth:`~.rundir.RunDirectory.keep`): a run killed between the two
-leaves a file without a record, which :func:`reconcile` deletes when the directory is next
-opened (the task runs again). A record whose file is missing (deleted, or lost to a crash
-of the machine) is dropped there, so that its task runs again: a directory never holds a
-record without its predictions, nor predictions without their record.
+A file is written first, through a temporary file and ``os.replace``, and the task's
+record after it (:meth:`~.rundir.RunDirectory.keep`), holding the file's SHA-256
+(:data:`DIGEST`): a run killed between the two leaves a file without a record, which
+:func:`reconcile` deletes when the directory is next opened (the task runs again). A record
+whose file is missing (deleted) or whose file's bytes are not those it names (the machine
+crashed before they reached the disk) is dropped there, so that its task runs again: a
+directory never holds a record without its predictions, nor predictions without their
+record. The checksum stands in for an ``fsync`` of every file, which cost a small run
+as much as writing its records (benchmarks/bench_predictions.py).
 """
 from __future__ import annotations
 
+import hashlib
 import importlib.util
+import io
 import os
 from pathlib import Path
 
@@ -34,6 +39,8 @@ FIELD = "_predictions"
 # (a 10^6-row data set, 10 folds, 2 classifiers and 2 classes take 64 MB).
 DEFAULT_MAX_BYTES = 2 ** 30
 COLUMNS = ["dataset", "classifier", "repetition", "fold", "row", "true", "predicted"]
+# The record field holding the SHA-256 of its task's file, checked when a directory is opened.
+DIGEST = "predictions_sha256"
 
 
 def bytes_per_prediction(n_classes: int) -> int:
@@ -63,28 +70,36 @@ def _columns(arrays: dict) -> dict:
     return cols
 
 
-def write(run_dir, task_id: str, arrays: dict) -> Path:
-    """Write one task's predictions (:func:`kept`) durably, atomically; return the file."""
+def write(run_dir, task_id: str, arrays: dict) -> str:
+    """Write one task's predictions (:func:`kept`) atomically; return the SHA-256 of the
+    file, which its record keeps (:data:`DIGEST`)."""
     directory = Path(run_dir) / DIRECTORY
     directory.mkdir(exist_ok=True)
     parquet = parquet_available()
     path = directory / f"{task_id}{'.parquet' if parquet else '.npz'}"
+    buffer = io.BytesIO()
+    if parquet:
+        import pyarrow as pa  # lazy: an optional dependency
+        import pyarrow.parquet as pq  # lazy: likewise
+
+        # Dictionary-encoded class codes, plain probabilities, no statistics: a quarter
+        # of the default's time for a few percent more bytes (bench_predictions.py).
+        pq.write_table(pa.table(_columns(arrays)), buffer, use_dictionary=["true", "predicted"],
+                       write_statistics=False)
+    else:
+        np.savez(buffer, **_columns(arrays))
+    data = buffer.getbuffer()
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as fh:
-        if parquet:
-            import pyarrow as pa  # lazy: an optional dependency
-            import pyarrow.parquet as pq  # lazy: likewise
-
-            # Dictionary-encoded class codes, plain probabilities, no statistics: a quarter
-            # of the default's time for a few percent more bytes (bench_predictions.py).
-            pq.write_table(pa.table(_columns(arrays)), fh, use_dictionary=["true", "predicted"],
-                           write_statistics=False)
-        else:
-            np.savez(fh, **_columns(arrays))
-        fh.flush()
-        os.fsync(fh.fileno())
+        fh.write(data)
     os.replace(tmp, path)
-    return path
+    return hashlib.sha256(data).hexdigest()
+
+
+def _intact(path: Path, digest: str | None) -> bool:
+    """Whether the file holds the bytes its record names (a record without a digest, written
+    before there was one, trusts its file)."""
+    return digest is None or hashlib.sha256(path.read_bytes()).hexdigest() == digest
 
 
 def task_files(run_dir) -> dict[str, Path]:
@@ -111,7 +126,8 @@ def reconcile(run_dir, records, wanted) -> set[str]:
         if task not in recorded:
             path.unlink(missing_ok=True)
     return {r["task_id"] for r in records if r.get("task_id") in wanted
-            and r.get("status") == "ok" and r["task_id"] not in files}
+            and r.get("status") == "ok" and not (
+                r["task_id"] in files and _intact(files[r["task_id"]], r.get(DIGEST)))}
 
 
 def read_arrays(path) -> dict:
@@ -147,7 +163,8 @@ def load_predictions(run_dir) -> pd.DataFrame:
         raise ResultStoreError(f"{run_dir}: holds no predictions (run with 'predictions: true')")
     frame = pd.concat(frames, ignore_index=True)
     probabilities = list(dict.fromkeys(c for f in frames for c in f.columns if c.startswith("p_")))
-    return frame[COLUMNS + probabilities]
+    curve = ["train_size"] if "train_size" in frame.columns else []
+    return frame[COLUMNS[:4] + curve + COLUMNS[4:] + probabilities]
 
 
 def _named(arrays: dict, record: dict) -> pd.DataFrame:
@@ -156,6 +173,7 @@ def _named(arrays: dict, record: dict) -> pd.DataFrame:
     classes = list(record["classes"])
     out = pd.DataFrame({"dataset": record["dataset"], "classifier": record["classifier"],
                         "repetition": record["repetition"], "fold": record["fold"],
+                        **({"train_size": record["train_size"]} if "train_size" in record else {}),
                         "row": arrays["row"],
                         "true": pd.Categorical.from_codes(arrays["true"], classes),
                         "predicted": pd.Categorical.from_codes(arrays["predicted"], classes)})
@@ -182,24 +200,32 @@ def check_size(plans, limit: int | None) -> None:
             f"over the limit of {limit:,} bytes (max_predictions_bytes)"))])
 
 
-def gathered(run_dir, records, by) -> dict:
+def gathered(run_dir, records, by, held=None) -> dict:
     """``{by(record): (classes, y, proba)}``: the class codes and probabilities of the test
     rows of the ``ok`` ``records`` of each group (``by`` maps a record to its group), pooled
     in the order of ``records``; only groups whose every record kept its predictions, and
-    ``proba`` None for a classifier without probabilities."""
-    files, groups = task_files(run_dir), {}
+    ``proba`` None for a classifier without probabilities. ``held`` (``{task id: arrays of
+    kept()}``): the predictions a session wrote and still holds, not read back from disk."""
+    files, groups, held = task_files(run_dir), {}, held or {}
     for r in records:
         if r.get("status") == "ok":
             groups.setdefault(by(r), []).append(r)
     out = {}
     for key, rs in groups.items():
-        paths = [files.get(r["task_id"]) for r in rs]
-        if None in paths:
+        if any(r["task_id"] not in held and r["task_id"] not in files for r in rs):
             continue
-        parts = [read_arrays(p) for p in paths]
-        n_classes = len(rs[0]["classes"])
+        parts = [held.get(r["task_id"]) or _as_kept(read_arrays(files[r["task_id"]]),
+                                                     len(r["classes"])) for r in rs]
         y = np.concatenate([f["true"] for f in parts])
-        proba = (np.concatenate([np.column_stack([f[f"p_{k}"] for k in range(n_classes)])
-                                 for f in parts]) if "p_0" in parts[0] else None)
+        proba = (np.concatenate([f["proba"] for f in parts])
+                 if all("proba" in f for f in parts) else None)
         out[key] = (rs[0]["classes"], y, proba)
+    return out
+
+
+def _as_kept(columns: dict, n_classes: int) -> dict:
+    """A task's file's columns (:func:`read_arrays`) as :func:`kept` gives them."""
+    out = {k: columns[k] for k in ("row", "true", "predicted")}
+    if "p_0" in columns:
+        out["proba"] = np.column_stack([columns[f"p_{k}"] for k in range(n_classes)])
     return out

@@ -38,6 +38,7 @@ NOISE_SIDES = ("train", "test", "both")
 
 # Streams of randomness within one fold.
 IMPUTE_STREAM, NOISE_STREAM, CLASSIFIER_STREAM, GLOBAL_IMPUTE_STREAM, TUNE_STREAM = 1, 2, 3, 4, 5
+TRAIN_SIZE_STREAM = 6  # a learning curve's subsamples (train_sizes.py)
 
 
 @dataclass(frozen=True)

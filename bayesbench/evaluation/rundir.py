@@ -92,6 +92,9 @@ class RunDirectory:
         self.baseline = baseline
         self.notes = list(notes)
         self.n_run = 0
+        # {task id: arrays} of the predictions this session wrote: the figures drawn at the
+        # end of the run read them here instead of back from their files.
+        self.predictions: dict[str, dict] = {}
         self._writer = writer
 
     @property
@@ -107,7 +110,8 @@ class RunDirectory:
         kept = record.get(predictions.FIELD)
         if kept is not None:
             record = {k: v for k, v in record.items() if k != predictions.FIELD}
-            predictions.write(self.path, record["task_id"], kept)
+            record[predictions.DIGEST] = predictions.write(self.path, record["task_id"], kept)
+            self.predictions[record["task_id"]] = kept
         for fmt, text in (record.pop("_networks", None) or {}).items():
             where = self.path / "networks" / _slug(record["dataset"]) / _slug(record["classifier"])
             where.mkdir(parents=True, exist_ok=True)
@@ -347,8 +351,15 @@ def _sha256(path) -> str:
 
 
 def _slug(text: str) -> str:
-    """``text`` as a directory name (a label such as ``kdb(k=2)`` stays readable)."""
-    return re.sub(r"[^A-Za-z0-9._+=,()-]+", "_", str(text)).strip("_") or "_"
+    """``text`` as a directory name (a label such as ``kdb(k=2)`` stays readable). A name
+    that does not stay as it is gets 8 hex digits of its SHA-256: the records are written
+    one by one, so ``nb(a/b)`` and ``nb(a_b)`` cannot be told apart by order, and each
+    keeps its own directory whatever else the run holds."""
+    text = str(text)
+    kept = re.sub(r"[^A-Za-z0-9._+=,()-]+", "_", text).strip("_") or "_"
+    if kept == text and text not in (".", ".."):
+        return kept
+    return f"{kept}-{hashlib.sha256(text.encode()).hexdigest()[:8]}"
 
 
 def _now() -> str:

@@ -283,7 +283,7 @@ class RunLock:
 # The fields of a record that are not scores, in the order of a frame's columns; the
 # hyper-parameters come after ``learner`` as ``param_<name>``.
 ID_COLUMNS = ("run", "dataset", "classifier", "learner")
-TASK_COLUMNS = ("repetition", "fold", "fold_id", "seed", "task_id", "status", "error", "n_train",
+TASK_COLUMNS = ("repetition", "fold", "train_size", "fold_id", "seed", "task_id", "status", "error", "n_train",
                 "n_test", "fit_seconds", "predict_seconds", "structure", "schema_version")
 PARAM_PREFIX = "param_"
 

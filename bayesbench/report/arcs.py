@@ -11,10 +11,15 @@ whose parent is the class give how often each attribute was selected.
 
 Attribute names holding ``->`` or ``, `` would make an arc list ambiguous: a data set with
 such a name has no rows.
+
+:func:`consensus` turns a data set and classifier's rows into the network the figure
+``consensus-<data set>-<classifier>`` draws: every node of any fold, every arc with its share.
 """
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+
+from ..models.core.structure import Node, Structure
 
 ARC_COLUMNS = ["dataset", "classifier", "parent", "child", "frequency"]
 _AMBIGUOUS = ("->", ", ")
@@ -65,3 +70,39 @@ def arc_rows(records, datasets, classifiers) -> list[list]:
 
 def _ambiguous(network) -> bool:
     return network is not None and any(s in a for a in network["attributes"] for s in _AMBIGUOUS)
+
+
+def consensus(rows, network) -> tuple[Structure, dict]:
+    """The consensus network of one data set and classifier: a :class:`Structure` over every
+    node its ``rows`` of :func:`arc_rows` name (a joined node, ``a+b``, as one) and the
+    attributes of its first fold's ``network`` (a record's field) that none holds, with
+    the arcs of ``rows`` by decreasing share as far as they keep it acyclic; and
+    ``{(parent, child): share}`` of every row, those the structure left out included."""
+    class_name = network["class"]
+    shares = {(r[2], r[3]): r[4] for r in rows}
+    names = list(dict.fromkeys(n for pair in shares for n in pair if n != class_name))
+    held = {a for n in names for a in n.split("+")}
+    names += [a for a in network["attributes"] if a not in held and a not in names]
+    selected = {c for p, c in shares if p == class_name}
+    index = {n: i for i, n in enumerate(names)}
+    parents = defaultdict(list)
+    for (p, c), _ in sorted(shares.items(), key=lambda kv: -kv[1]):
+        if p != class_name and not _reaches(parents, index[p], index[c]):
+            parents[index[c]].append(index[p])
+    # A selective learner's rows name the attributes some fold selected; the others are dropped.
+    kept = [i for i, n in enumerate(names) if not selected or set(n.split("+")) <= selected]
+    return Structure([Node((i,), parents[i]) for i in kept], len(names), attribute_names=names,
+                     class_name=class_name), shares
+
+
+def _reaches(parents, start: int, goal: int) -> bool:
+    """Whether ``goal`` is ``start`` or an ancestor of it under ``parents``."""
+    seen, todo = set(), [start]
+    while todo:
+        k = todo.pop()
+        if k == goal:
+            return True
+        if k not in seen:
+            seen.add(k)
+            todo += parents[k]
+    return False

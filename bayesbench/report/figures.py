@@ -63,21 +63,30 @@ def dataset_means(scores: pd.DataFrame) -> pd.DataFrame:
     return means.reindex(index=pd.unique(frame["dataset"]), columns=pd.unique(frame["classifier"]))
 
 
-def _slug(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", str(name)).strip("_") or "dataset"
+def slug(name: str) -> str:
+    """``name`` as a file-name part: letters, digits, ``.``, ``_``, ``-``."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", str(name)).strip("_") or "x"
+
+
+def unique_slugs(names) -> list[str]:
+    """A file-name part for each of ``names`` (:func:`slug`), none equal to another's even
+    on a file system that ignores case: names that differ only in punctuation or case (a
+    data set ``a/b`` and ``a_b``, classifiers ``nb(alpha=1)`` and ``nb(alpha_1)``) get
+    ``-2``, ``-3``, ... in the order given, so that no figure overwrites another."""
+    slugs, seen = [], set()
+    for name in names:
+        unique = base = slug(name)
+        n = 1
+        while unique.lower() in seen:
+            n += 1
+            unique = f"{base}-{n}"
+        seen.add(unique.lower())
+        slugs.append(unique)
+    return slugs
 
 
 def _per_dataset_paths(path: Path, datasets) -> list[Path]:
-    paths, seen = [], set()
-    for name in datasets:
-        slug = base = _slug(name)
-        n = 1
-        while slug.lower() in seen:  # names that differ only in punctuation or case
-            n += 1
-            slug = f"{base}-{n}"
-        seen.add(slug.lower())
-        paths.append(path.with_name(f"{path.stem}-{slug}{path.suffix}"))
-    return paths
+    return [path.with_name(f"{path.stem}-{part}{path.suffix}") for part in unique_slugs(datasets)]
 
 
 def plot_fold_scores(scores: pd.DataFrame, path, *, metric: str = "score",

@@ -26,7 +26,7 @@ from .analysis import SIGNED_RANK_SAMPLES, Comparison, compare, compare_scores
 from .pages import Network
 
 __all__ = ["ScoreTable", "read_scores_csv", "run_directories", "read_runs", "compare_paths",
-           "run_networks"]
+           "run_networks", "run_arcs"]
 
 
 # The three shapes of a CSV of scores, as read_scores_csv tells them apart.
@@ -123,12 +123,20 @@ def _read_scores(path: Path, metric: str | None) -> ScoreTable:
     return ScoreTable("wide", metric, scores=_wide_table(path))
 
 
+_LARGEST_SCORE = 1e150
+
+
 def _numbers(path: Path, values: pd.Series, where) -> pd.Series:
     """``values`` as floats (empty cells NaN), or a StatsError naming the first bad cell
     (``where(label)`` says where it is)."""
     converted = pd.to_numeric(values, errors="coerce")
+    magnitude = np.abs(converted.to_numpy(dtype=float))
     for bad, what in (((converted.isna() & values.notna()).to_numpy(), "a number"),
-                      (np.isinf(converted.to_numpy(dtype=float)), "a finite number")):
+                      (np.isinf(magnitude), "a finite number"),
+                      # the tests subtract and average scores: beyond half the largest
+                      # double a difference overflows to infinity (with RuntimeWarnings)
+                      (magnitude > _LARGEST_SCORE, f"a number within ±{_LARGEST_SCORE:.4g} "
+                                                   "(rescale the scores)")):
         if bad.any():
             first = values.index[bad][0]
             raise StatsError(f"{path}: {where(first)}: '{values[first]}' is not {what}")
@@ -416,6 +424,25 @@ def _compare_csv(path: Path, *, metric, baseline, test, alpha, lower_is_better, 
                          f"sets need at least 2")
     return compare_scores(scores, metric=name, baseline=baseline, alpha=alpha, lower_is_better=lower,
                           rope=rope, samples=samples)
+
+
+def run_arcs(paths) -> list[list]:
+    """The rows of ``summary/arc_frequencies.csv`` of the result directories among ``paths``
+    (none for a CSV), classifiers labelled as :func:`run_networks` labels them: what their
+    consensus networks are drawn from."""
+    paths = [Path(p) for p in paths]
+    if any(p.is_file() for p in paths):
+        return []
+    runs = run_directories(paths)
+    names = run_names([r.resolve() for r in runs])
+    rows = []
+    for run, name in zip(runs, names):
+        table = run / "summary" / "arc_frequencies.csv"
+        if table.is_file():
+            with open(table, newline="", encoding="utf-8") as fh:
+                rows += [[d, c if len(runs) == 1 else f"{name}/{c}", p, ch, float(f)]
+                         for d, c, p, ch, f in list(csv.reader(fh))[1:]]
+    return rows
 
 
 def run_networks(paths) -> list:

@@ -146,21 +146,29 @@ def network_layout(structure, *, max_per_row: int = 10, min_width: float = 0.0) 
                          tuple(tuple(layer) for layer in layers), tuple(arcs), width, -y + _MARGIN)
 
 
-def plot_network(structure, path, *, title: str | None = None, max_per_row: int = 10) -> Path:
+def plot_network(structure, path, *, title: str | None = None, max_per_row: int = 10,
+                 frequencies: dict | None = None) -> Path:
     """Draw the network of ``structure`` to ``path`` (``.svg``, ``.png`` or ``.pdf``).
 
     Attributes no node holds (dropped by feature selection) are listed under the
-    drawing; ``title`` goes above it.
+    drawing; ``title`` goes above it. ``frequencies`` (``{(parent, child): share}``, nodes
+    named by their labels, the class by its name) draws a consensus network: each arc
+    labelled with its share of the folds and drawn as wide as it (the class's arcs, grey, when
+    a share is below 1: how often the attribute was selected), and every arc of it the
+    structure lacks (one that would close a cycle) drawn too, bent.
     """
     path = check_figure_path(path)
     # A title wider than the network widens the drawing (font size 10).
     layout = network_layout(structure, max_per_row=max_per_row,
                             min_width=len(title) * _CHAR * 1.15 + 2 * _MARGIN if title else 0.0)
+    shares = _shares(structure, layout, frequencies)
     names = structure.names()
     dropped = ", ".join(names[a] for a in structure.dropped)
     # Grey arcs to wrapped rows pass behind the nodes above them: say what they are.
     columns = max(20, int((layout.width - 2 * _MARGIN) / (0.9 * _CHAR)))  # font size 8
-    note = textwrap.wrap("grey arcs: the class is a parent of every node", columns)
+    note = textwrap.wrap("grey arcs: the class is a parent of every node" + (
+        "; labels and widths: the share of the folds that learned the arc" if shares else ""),
+        columns)
     if dropped:
         note += textwrap.wrap(f"dropped: {dropped}", columns)
     top = 0.35 if title else 0.0
@@ -171,7 +179,10 @@ def plot_network(structure, path, *, title: str | None = None, max_per_row: int 
         # figure's bottom left corner moved so that y = 0 is the top of the layout.
         from matplotlib.transforms import Affine2D  # lazy: matplotlib is optional
         inches = Affine2D().translate(0, layout.height + bottom) + fig.dpi_scale_trans
-        fig.add_artist(_shapes_class()(_network_shapes(layout), transform=inches, zorder=1))
+        fig.add_artist(_shapes_class()(_network_shapes(layout, shares), transform=inches,
+                                       zorder=1))
+        for (p, c), share in shares.items():
+            _share_label(fig, layout, p, c, share, inches)
         for k, box in enumerate(layout.boxes):
             _label(fig, box, f"node-{k}-label", inches)
         _label(fig, layout.class_box, "node-class-label", inches)
@@ -184,12 +195,59 @@ def plot_network(structure, path, *, title: str | None = None, max_per_row: int 
         return save_figure(fig, path, tight=False)
 
 
-def write_dot(structure, path, *, name: str = "anb") -> Path:
-    """Write the network as Graphviz DOT text (:meth:`Structure.to_dot`) to ``path``."""
+def write_dot(structure, path, *, name: str = "anb", frequencies: dict | None = None) -> Path:
+    """Write the network as Graphviz DOT text (:meth:`Structure.to_dot`) to ``path``; with
+    ``frequencies`` (as :func:`plot_network` takes them), each arc labelled with its share
+    and as wide as it (``penwidth``), and the arcs the structure lacks added."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(structure.to_dot(name), encoding="utf-8")
+    text = structure.to_dot(name)
+    if frequencies:
+        text = _dot_shares(text, structure, frequencies)
+    path.write_text(text, encoding="utf-8")
     return path
+
+
+def _dot_shares(text: str, structure, frequencies: dict) -> str:
+    """``to_dot``'s text with each arc of ``frequencies`` labelled (an arc it lacks added)."""
+    def q(s):
+        return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+    lines = text.rstrip("\n").split("\n")[:-1]  # the closing brace comes back last
+    drawn = {f"  {q(p)} -> {q(c)};": (p, c) for p, c in structure.edges()}
+    out = []
+    for line in lines:
+        share = frequencies.get(drawn.get(line))
+        out.append(line if share is None else
+                   f"{line[:-1]} [label=\"{share:.2f}\", penwidth={0.5 + 2.5 * share:.2f}];")
+    out += [f"  {q(p)} -> {q(c)} [label=\"{share:.2f}\", penwidth={0.5 + 2.5 * share:.2f}];"
+            for (p, c), share in frequencies.items() if (p, c) not in set(drawn.values())]
+    return "\n".join(out + ["}"]) + "\n"
+
+
+def _shares(structure, layout: NetworkLayout, frequencies) -> dict:
+    """``{(parent, child): share}`` of :func:`plot_network`'s ``frequencies`` by node index
+    (``"class"`` for the class), the class's arcs only where some are below 1."""
+    if not frequencies:
+        return {}
+    index = {structure.node_label(node): k for k, node in enumerate(structure.nodes)}
+    index[structure.class_name] = "class"
+    out = {(index[p], index[c]): f for (p, c), f in frequencies.items()
+           if p in index and c in index}
+    if all(f == 1 for (p, _), f in out.items() if p == "class"):
+        out = {k: f for k, f in out.items() if k[0] != "class"}
+    return out
+
+
+def _share_label(fig, layout: NetworkLayout, p, c, share: float, transform) -> None:
+    """An arc's share of the folds, on the middle of its shaft."""
+    src = layout.class_box if p == "class" else layout.boxes[p]
+    (x0, y0), (x1, y1), (x2, y2) = arc_geometry(src, layout.boxes[c],
+                                                _bend(src, layout.boxes[c], p == "class"))[0]
+    fig.text((x0 + 2 * x1 + x2) / 4, (y0 + 2 * y1 + y2) / 4, f"{share:.2f}", ha="center",
+             va="center", fontsize=7, color="0.45" if p == "class" else "#b2182b",
+             gid=f"share-{p}-{c}", transform=transform,
+             bbox={"boxstyle": "round,pad=0.1", "facecolor": "white", "edgecolor": "none"})
 
 
 def _label(fig, box: NodeBox, gid: str, transform) -> None:
@@ -197,17 +255,22 @@ def _label(fig, box: NodeBox, gid: str, transform) -> None:
              linespacing=1.25, gid=gid, transform=transform)
 
 
-def _network_shapes(layout: NetworkLayout) -> list:
+def _network_shapes(layout: NetworkLayout, shares=None) -> list:
     """What the network is drawn with, in drawing order, as ``(gid, [(path, fill colour or
     None), ...], edge colour, line width)``: the grey arcs from the class, the dark arcs
-    between nodes, then the nodes over them (an ellipse, or a rounded box for a joined node;
-    the class with a double outline)."""
+    between nodes (with ``shares``, :func:`_shares`, as wide as their share and those the
+    layout lacks too), then the nodes over them (an ellipse, or a rounded box for a joined
+    node; the class with a double outline)."""
     from matplotlib.path import Path as MplPath  # lazy: matplotlib is optional
+    shares = shares or {}
     shapes = []
     for k, box in enumerate(layout.boxes):
-        shapes.append(_arc_shape(layout.class_box, box, f"arc-class-{k}", light=True))
-    for p, c in layout.arcs:
-        shapes.append(_arc_shape(layout.boxes[p], layout.boxes[c], f"arc-{p}-{c}"))
+        shapes.append(_arc_shape(layout.class_box, box, f"arc-class-{k}", light=True,
+                                 share=shares.get(("class", k))))
+    extra = [a for a in shares if a[0] != "class" and a not in layout.arcs]
+    for p, c in [*layout.arcs, *extra]:
+        shapes.append(_arc_shape(layout.boxes[p], layout.boxes[c], f"arc-{p}-{c}",
+                                 share=shares.get((p, c))))
     for k, box in enumerate(layout.boxes):
         shapes.append((f"node-{k}", [(_outline(box), "white")], "black", 1.0))
     box = layout.class_box
@@ -289,16 +352,26 @@ def arc_geometry(src: NodeBox, dst: NodeBox, bend: float = 0.0):
     return shaft, head
 
 
-def _arc_shape(src: NodeBox, dst: NodeBox, gid: str, *, light: bool = False):
-    """An arc's shape for :func:`_network_shapes`: its shaft, and its head filled."""
+def _bend(src: NodeBox, dst: NodeBox, light: bool) -> float:
+    """How much an arc bends: arcs that skip a row, or point up (a consensus's arc against the
+    layout), bend a little, so that they run neither through the nodes between nor over an
+    opposite arc."""
+    straight = light or 0 < src.y - dst.y < 2 * (_ROW_GAP + max(src.height, dst.height))
+    return 0.0 if straight else 0.25
+
+
+def _arc_shape(src: NodeBox, dst: NodeBox, gid: str, *, light: bool = False,
+               share: float | None = None):
+    """An arc's shape for :func:`_network_shapes`: its shaft, and its head filled; with a
+    ``share`` of the folds, as wide as it (2.6 points for every fold)."""
     from matplotlib.path import Path as MplPath  # lazy: matplotlib is optional
-    # Arcs that skip a row bend a little, so that they do not run through the nodes between.
-    bend = 0.0 if light or src.y - dst.y < 2 * (_ROW_GAP + max(src.height, dst.height)) else 0.25
+    bend = _bend(src, dst, light)
     shaft, head = arc_geometry(src, dst, bend)
     line = (MplPath(shaft, [MplPath.MOVETO, MplPath.CURVE3, MplPath.CURVE3]) if bend
             else MplPath([shaft[0], shaft[2]]))
     color = "0.78" if light else "black"
-    return gid, [(line, None), (MplPath([*head, head[0]], closed=True), color)], color, 0.6 if light else 1.1
+    width = (0.6 if light else 1.1) if share is None else 0.4 + 2.2 * share
+    return gid, [(line, None), (MplPath([*head, head[0]], closed=True), color)], color, width
 
 
 @cache

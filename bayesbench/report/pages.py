@@ -11,21 +11,25 @@ the caller says so once (:data:`~.plotting.SKIPPED_MESSAGE`).
 """
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import NamedTuple
 
 from ..evaluation.predictions import gathered
 from ..models.core.structure import Node, Structure
 from .analysis import Comparison
-from .figures import plot_against_baseline, plot_fold_scores
+from .figures import plot_against_baseline, plot_fold_scores, slug, unique_slugs
 from .html import Figure, Section, Table, write_report_html
+from .arcs import consensus
+from .learning_curves import learning_curve_figures
 from .network import plot_network, write_dot
 from .plotting import plotting_available
 from .prediction_figures import drawable, plot_predictions
 from .render import comparison_tables, notes, plot_cd
 
 FIGURES = "figures"
+# A grid of 500 settings drew 500 networks: 93 s and 1.4 GB for figures nobody reads one by
+# one; the report shows the first ones, and every structure stays in the records.
+MAX_NETWORK_FIGURES = 100
 REPORT = "report.html"
 
 
@@ -47,19 +51,15 @@ class Drawn(NamedTuple):
     skipped: list
 
 
-def slug(text: str) -> str:
-    """``text`` as a file-name part: letters, digits, ``.``, ``_``, ``-``."""
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", str(text)).strip("_") or "x"
-
-
 def structure_of(network: dict) -> Structure:
     """The :class:`Structure` a record's ``network`` field describes."""
     return Structure([Node(a, p) for a, p in network["nodes"]], len(network["attributes"]),
                      attribute_names=network["attributes"], class_name=network["class"])
 
 
-def draw_figures(out_dir, result: Comparison | None, networks=()) -> Drawn:
-    """Draw the figures of ``result`` and the ``networks`` (:class:`Network`) into
+def draw_figures(out_dir, result: Comparison | None, networks=(), arcs=()) -> Drawn:
+    """Draw the figures of ``result``, the ``networks`` (:class:`Network`) and, from the
+    rows of ``arc_frequencies.csv`` (``arcs``), the consensus network of each of them into
     ``out_dir/figures``; nothing without matplotlib."""
     drawn = Drawn([], [], [])
     if not plotting_available():
@@ -67,25 +67,52 @@ def draw_figures(out_dir, result: Comparison | None, networks=()) -> Drawn:
     where = Path(out_dir) / FIGURES
     if result is not None:
         _comparison_figures(where, result, drawn)
-    for net in networks:
-        stem = where / f"network-{slug(net.dataset)}-{slug(net.classifier)}"
+    networks = list(networks)
+    if len(networks) > MAX_NETWORK_FIGURES:
+        drawn.skipped.append(
+            f"learned networks: {len(networks)} to draw, more than the {MAX_NETWORK_FIGURES} "
+            f"a run draws (docs/limits.md); the first {MAX_NETWORK_FIGURES} in config order are "
+            f"drawn, and networks/ (save_networks) or the records' structures hold them all")
+        networks = networks[:MAX_NETWORK_FIGURES]
+    # slugged apart, then made unique together: data set a-b with classifier c and data set
+    # a with classifier b-c would both be network-a-b-c
+    parts = unique_slugs(f"{slug(n.dataset)}-{slug(n.classifier)}" for n in networks)
+    for net, part in zip(networks, parts):
+        stem = where / f"network-{part}"
         title = f"{net.classifier} on {net.dataset} (first fold)"
-        plot_network(structure_of(net.data), stem.with_suffix(".svg"), title=title)
-        write_dot(structure_of(net.data), stem.with_suffix(".dot"), name=f"{net.classifier}")
-        drawn.figures.append(Figure(stem.with_suffix(".svg"), f"learned network: {title}"))
-        drawn.files.extend([stem.with_suffix(".svg"), stem.with_suffix(".dot")])
+        _network(structure_of(net.data), stem, title, f"learned network: {title}", drawn)
+        rows = [r for r in arcs if (r[0], r[1]) == (net.dataset, net.classifier)]
+        if rows:
+            structure, shares = consensus(rows, net.data)
+            stem = where / f"consensus-{part}"
+            title = f"{net.classifier} on {net.dataset} (every fold)"
+            _network(structure, stem, title, f"consensus network: {title}; each arc with the "
+                     f"share of the folds that learned it", drawn, shares)
     return drawn
 
 
-def draw_prediction_figures(run_dir, records, datasets, classifiers, drawn: Drawn) -> None:
+def _network(structure, stem: Path, title: str, caption: str, drawn: Drawn, shares=None):
+    """A network drawn as SVG and written as Graphviz ``.dot`` (with ``shares``, each arc
+    labelled with its share of the folds)."""
+    svg, dot = _suffixed(stem, ".svg"), _suffixed(stem, ".dot")
+    plot_network(structure, svg, title=title, frequencies=shares)
+    write_dot(structure, dot, name=title.partition(" ")[0], frequencies=shares)
+    drawn.figures.append(Figure(svg, caption))
+    drawn.files.extend([svg, dot])
+
+
+def draw_prediction_figures(run_dir, records, datasets, classifiers, drawn: Drawn,
+                            held=None) -> None:
     """Add to ``drawn`` the figures of the predictions ``run_dir`` kept for ``records``: per
     data set of ``datasets``, ROC and precision-recall curves and a reliability diagram of
-    the ``classifiers`` that have probabilities; nothing without matplotlib."""
+    the ``classifiers`` that have probabilities; nothing without matplotlib. ``held``: the
+    predictions still in memory (:func:`~bayesbench.evaluation.predictions.gathered`)."""
     if not plotting_available():
         return
-    kept = gathered(run_dir, records, lambda r: (r["dataset"], r["classifier"]))
+    kept = gathered(run_dir, records, lambda r: (r["dataset"], r["classifier"]), held)
     where = Path(run_dir) / FIGURES
-    for dataset in datasets:
+    datasets = list(datasets)
+    for dataset, part in zip(datasets, unique_slugs(datasets)):
         scored = [(c, kept[dataset, c][1], kept[dataset, c][2]) for c in classifiers
                   if (dataset, c) in kept and kept[dataset, c][2] is not None]
         classes = next((kept[dataset, c][0] for c in classifiers if (dataset, c) in kept), [])
@@ -93,11 +120,27 @@ def draw_prediction_figures(run_dir, records, datasets, classifiers, drawn: Draw
             drawn.skipped.append(f"ROC and calibration of {dataset}: no kept probabilities "
                                  f"with both a class and its rest")
             continue
-        _both(where / f"predictions-{slug(dataset)}",
+        # SVG only, as the networks: the page shows the SVG, and a PNG as well would double
+        # the drawing, which is most of what keeping predictions costs a small run
+        # (benchmarks/bench_predictions.py); plot_predictions draws a PNG on request.
+        _both(where / f"predictions-{part}",
               lambda p: plot_predictions(scored, dataset, classes, p),
               f"{dataset}: ROC and precision-recall curves of every test prediction, with "
               f"their areas, and reliability diagram of the predicted class, with the "
-              f"expected calibration error", drawn)
+              f"expected calibration error", drawn, suffixes=(".svg",))
+
+
+def draw_learning_curves(run_dir, rows, metrics, drawn: Drawn) -> None:
+    """Add to ``drawn`` each data set's learning curve (``rows`` of
+    :func:`~.learning_curves.curve_rows`); nothing without matplotlib."""
+    if not plotting_available():
+        return
+    datasets = list(dict.fromkeys(r[0] for r in rows))
+    classifiers = list(dict.fromkeys(r[1] for r in rows))
+    files, figures = learning_curve_figures(Path(run_dir) / FIGURES, rows, metrics, datasets,
+                                            classifiers, slug)
+    drawn.files.extend(files)
+    drawn.figures.extend(figures)
 
 
 def _comparison_figures(where: Path, result: Comparison, drawn: Drawn) -> None:
@@ -125,10 +168,17 @@ def _comparison_figures(where: Path, result: Comparison, drawn: Drawn) -> None:
             f"data set", drawn)
 
 
-def _both(stem: Path, draw, caption: str, drawn: Drawn) -> None:
-    """Draw one figure once and write it as SVG and PNG (``draw`` takes the list of paths and
-    returns the files written, one per data set and format for the many data sets' folds)."""
-    written = draw([stem.with_suffix(".svg"), stem.with_suffix(".png")])
+def _suffixed(stem: Path, suffix: str) -> Path:
+    """``stem`` plus ``suffix``: ``with_suffix`` would replace what follows a dot of a name
+    (network-weather.nominal-nb became network-weather.svg for every classifier)."""
+    return stem.with_name(stem.name + suffix)
+
+
+def _both(stem: Path, draw, caption: str, drawn: Drawn, suffixes=(".svg", ".png")) -> None:
+    """Draw one figure once and write it in each of ``suffixes`` (``draw`` takes the list of
+    paths and returns the files written, one per data set and format for the many data
+    sets' folds)."""
+    written = draw([_suffixed(stem, suffix) for suffix in suffixes])
     files = sorted(f for f in written if f.suffix == ".svg") + sorted(f for f in written if f.suffix == ".png")
     drawn.files.extend(files)
     drawn.figures.extend(Figure(f, caption) for f in files if f.suffix == ".svg")
@@ -155,12 +205,13 @@ def write_report(path, *, title: str, protocol, tables=(), result: Comparison | 
                              statistics=statistics, figures=figures)
 
 
-def write_compare_report(out_dir, result: Comparison, inputs, networks=()) -> Path:
+def write_compare_report(out_dir, result: Comparison, inputs, networks=(), arcs=()) -> Path:
     """``out_dir/report.html`` and ``out_dir/figures/`` of a comparison of ``inputs`` (result
-    directories or a CSV of scores), with the ``networks`` (:class:`Network`) read from them
-    (:func:`~.inputs.run_networks`): rendering reads nothing from disk."""
+    directories or a CSV of scores), with the ``networks`` (:class:`Network`) and the rows of
+    their arc frequencies read from them (:func:`~.inputs.run_networks`,
+    :func:`~.inputs.run_arcs`): rendering reads nothing from disk."""
     out_dir = Path(out_dir)
-    drawn = draw_figures(out_dir, result, networks)
+    drawn = draw_figures(out_dir, result, networks, arcs)
     protocol = [("compared", [str(p) for p in inputs]), ("metric", result.metric),
                 ("baseline", result.baseline), ("test over folds", result.test or "none"),
                 ("alpha", result.alpha), ("rope", result.rope),

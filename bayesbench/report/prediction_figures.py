@@ -28,6 +28,9 @@ from .figures import _colors
 from .plotting import save_figure, styled_figure
 
 BINS = 10
+# The panels' place in the figure (fractions of it): room for the tick labels and the axis
+# titles at font size 8, and the panel titles at 9.
+_MARGINS = {"left": 0.05, "right": 0.99, "bottom": 0.13, "top": 0.92, "wspace": 0.22}
 
 
 def one_vs_rest(y, proba) -> tuple[np.ndarray, np.ndarray]:
@@ -53,6 +56,9 @@ def plot_predictions(scored, dataset: str, classes, path) -> list:
     which = (f"{classes[1]} vs {classes[0]}" if len(classes) == 2 else
              "one-vs-rest, micro-average")
     with styled_figure(11.5, 3.9) as fig:
+        # Fixed margins instead of tight_layout: the labels are the same whatever the data
+        # set, and measuring every text of three panels cost a fifth of the figure's time.
+        fig.subplots_adjust(**_MARGINS)
         roc, pr, rel = fig.subplots(1, 3)
         roc.plot([0, 1], [0, 1], "--", color="0.6", linewidth=0.7)
         rel.plot([0, 1], [0, 1], "--", color="0.6", linewidth=0.7, label="perfectly calibrated")
@@ -72,8 +78,6 @@ def plot_predictions(scored, dataset: str, classes, path) -> list:
         _axes(pr, f"{dataset}: precision-recall", "recall", "precision", "lower left")
         _axes(rel, f"{dataset}: reliability of the predicted class",
               "mean confidence (bin of 0.1)", "fraction right", "upper left")
-        fig.tight_layout()
-        # tight_layout has fitted the panels into the figure: no second measuring pass.
         return save_figure(fig, path, tight=False)
 
 

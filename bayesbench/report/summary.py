@@ -50,10 +50,12 @@ from ..evaluation.store import records_to_frame, run_names
 from ..spec import Experiment
 from .analysis import compare
 from .html import Section, Table
-from .pages import REPORT, Network, draw_figures, draw_prediction_figures, write_report
+from .pages import (REPORT, Network, draw_figures, draw_learning_curves,
+                    draw_prediction_figures, write_report)
 from .plotting import plotting_available
 from .arcs import ARC_COLUMNS, arc_rows
 from . import bias_variance
+from .learning_curves import CURVE_COLUMNS, CURVE_FILE, at_largest, curve_rows, has_curve
 from .pooled import POOLED_CAPTION, POOLED_COLUMNS, pooled_rows
 from .render import comparison_tables, render_comparison
 from .run_warnings import WARNING_COLUMNS, WARNINGS_FILE, Warned, warned
@@ -189,7 +191,8 @@ def write_run_summary(out_dir, experiment: Experiment, records, formats):
     and, then, why."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    ordered = task_order(records, experiment)
+    every = task_order(records, experiment)
+    ordered = at_largest(every)  # a learning curve's tables: its largest size
     small = small_fold_datasets(ordered)
     pooled = pooled_records(ordered)
     files = []
@@ -200,13 +203,15 @@ def write_run_summary(out_dir, experiment: Experiment, records, formats):
             files.append(path)
     if experiment.pooled:
         files += _write_pooled(out_dir, experiment, ordered, formats)
-    arcs = arc_rows(ordered, _order(ordered, "dataset", [d.name for d in experiment.datasets]),
-                    _order(ordered, "classifier", [c.label for c in experiment.classifiers]))
+    arcs = _arcs(ordered, experiment)
     if arcs:  # a table of numbers for scripts and the consensus network: CSV only
         files.append(out_dir / "arc_frequencies.csv")
         files[-1].write_text(render(arcs, ARC_COLUMNS, "csv"))
+    if has_curve(every):  # tidy data for scripts and the figures: CSV only
+        files.append(out_dir / CURVE_FILE)
+        files[-1].write_text(render(_curve(every, experiment), CURVE_COLUMNS, "csv"))
     run = run_names([out_dir.resolve().parent])
-    files += write_scores(out_dir, records_to_frame([ordered], run, failed=True, long=True))
+    files += write_scores(out_dir, records_to_frame([every], run, failed=True, long=True))
     raised = warned(ordered)
     if raised:
         files.append(out_dir / WARNINGS_FILE)
@@ -217,6 +222,19 @@ def write_run_summary(out_dir, experiment: Experiment, records, formats):
     written, result, reason = write_comparison(out_dir, frame, experiment, formats,
                                                experiment.compare.baseline)
     return files + written, result, reason
+
+
+def _arcs(records, experiment: Experiment) -> list[list]:
+    """The rows of ``arc_frequencies.csv`` (:mod:`.arcs`) of ``records`` in task order."""
+    return arc_rows(records, _order(records, "dataset", [d.name for d in experiment.datasets]),
+                    _order(records, "classifier", [c.label for c in experiment.classifiers]))
+
+
+def _curve(records, experiment: Experiment) -> list[list]:
+    """The rows of ``learning_curve.csv`` (:mod:`.learning_curves`)."""
+    return curve_rows(records, experiment.metrics,
+                      _order(records, "dataset", [d.name for d in experiment.datasets]),
+                      _order(records, "classifier", [c.label for c in experiment.classifiers]))
 
 
 def _write_pooled(out_dir: Path, experiment: Experiment, records, formats) -> list[Path]:
@@ -345,8 +363,11 @@ def _validation_words(experiment: Experiment) -> str:
     if evaluation is not None:
         return (f"the {evaluation.iterations} iterations of a bias-variance decomposition "
                 f"({evaluation.method})")
+    sizes = experiment.cv.train_sizes
     return (f"{experiment.cv.n_repetitions} repetition(s) of "
-            f"{_cv_words(experiment.cv, _hashed(experiment))}")
+            f"{_cv_words(experiment.cv, _hashed(experiment))}"
+            + (f", at each data set's largest of the training sizes {list(sizes)} (every size "
+               f"in summary/{CURVE_FILE} and the learning-curve figures)" if sizes else ""))
 
 
 def _cv_words(cv, hashed=()) -> str:
@@ -477,8 +498,9 @@ def write_arm_comparison(experiment: Experiment, runs, formats) -> list[Path]:
     labelled ``<arm>/<classifier>``; ``runs`` holds each arm's ``(run_dir, records)``."""
     dirs = [Path(run_dir) for run_dir, _ in runs]
     metric = experiment.compare.metric or experiment.metrics[0]
+    largest = [at_largest(records) for _, records in runs]  # a learning curve: its largest size
     frame = records_to_frame([records_for(metric, records, pooled_records(records),
-                                          small_fold_datasets(records)) for _, records in runs],
+                                          small_fold_datasets(records)) for records in largest],
                              run_names([d.resolve() for d in dirs]), failed=True, metrics=[metric])
     baseline = experiment.compare.baseline
     if baseline is not None and "/" not in baseline:
@@ -496,21 +518,27 @@ class RunOutputs(NamedTuple):
     warnings: tuple[Warned, ...] = ()
 
 
-def finalize_run(run_dir, experiment: Experiment, records, formats) -> RunOutputs:
+def finalize_run(run_dir, experiment: Experiment, records, formats, held=None) -> RunOutputs:
     """The summary tables (:func:`write_run_summary`), the figures (the comparison's, the
     first fold's learned networks and, with kept predictions, the ROC, precision-recall and
-    reliability curves, in ``<run>/figures``) and ``<run>/report.html``."""
+    reliability curves, in ``<run>/figures``) and ``<run>/report.html``; ``held``: the
+    predictions the session holds in memory (the others are read from their files)."""
     run_dir = Path(run_dir)
     files, result, reason = write_run_summary(run_dir / "summary", experiment, records, formats)
-    drawn = draw_figures(run_dir, result, first_fold_networks(records, experiment))
+    every, records = records, at_largest(records)  # a learning curve: its largest size
+    drawn = draw_figures(run_dir, result, first_fold_networks(records, experiment),
+                         _arcs(task_order(records, experiment), experiment))
+    if has_curve(every):
+        draw_learning_curves(run_dir, _curve(task_order(every, experiment), experiment),
+                             experiment.metrics, drawn)
     if experiment.predictions:
         draw_prediction_figures(run_dir, task_order(records, experiment),
                                 [d.name for d in experiment.datasets],
-                                [c.label for c in experiment.classifiers], drawn)
+                                [c.label for c in experiment.classifiers], drawn, held)
     raised = tuple(warned(task_order(records, experiment)))
     decomposed, sections = _bias_variance(run_dir, experiment, records, formats)
     report = write_report(run_dir / REPORT, title=f"bayesbench: {experiment.name}",
-                          protocol=protocol(experiment, records),
+                          protocol=protocol(experiment, every),
                           tables=metric_tables(experiment, records), result=result,
                           reason=reason, drawn=drawn,
                           extra=sections + warning_sections(raised))

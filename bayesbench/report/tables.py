@@ -42,12 +42,19 @@ def render(rows: Sequence[Sequence], headers: Sequence[str], fmt: str = "text", 
         writer.writerows(rows)
         return buf.getvalue()
     if fmt == "markdown":
-        out = tabulate(rows, headers=headers, tablefmt="github", floatfmt=floatfmt)
+        # a | in a label would end its cell: GitHub's Markdown reads \| as the character
+        rows = [[_pipe_escaped(v) for v in r] for r in rows]
+        out = tabulate(rows, headers=[_pipe_escaped(h) for h in headers], tablefmt="github",
+                       floatfmt=floatfmt)
         return (f"**{caption}**\n\n{out}\n" if caption else out + "\n")
     if fmt == "text":
         out = tabulate(rows, headers=headers, tablefmt="simple", floatfmt=floatfmt)
         return (f"{caption}\n\n{out}\n" if caption else out + "\n")
     return _latex(rows, headers, caption, floatfmt)
+
+
+def _pipe_escaped(value):
+    return value.replace("|", "\\|") if isinstance(value, str) else value
 
 
 def _latex(rows, headers, caption, floatfmt) -> str:

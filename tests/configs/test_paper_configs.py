@@ -35,6 +35,8 @@ DATASETS = {
                        "dermatology", "ecoli", "house-votes-84", "ionosphere", "lymphography",
                        "promoters", "splice", "primary-tumor", "tic-tac-toe", "wine"],
     "mihaljevic2013_identifier": ["promoters", "splice"],
+    "mihaljevic2013_sweeps": ["car", "kr-vs-kp", "dermatology", "ecoli", "ionosphere",
+                              "promoters", "primary-tumor", "tic-tac-toe"],
     # Paper 000's simulated data (sec. 3.2-3.4): balance -1.0 to 1.0 by 0.1 (m: minus, p:
     # plus), and 10 to 110 rows by 5, in datasets/barrow2011_simulated/.
     "barrow2011_simulated": [f"barrow_balance_{'m' if b < 0 else 'p' if b > 0 else ''}"
@@ -237,6 +239,9 @@ def test_paper_002_with_the_row_identifier_collapses_tan_as_the_paper_did(tmp_pa
     # 0.6 points under the paper's 52.5 +- 0.3: not within two standard errors.
     splice_tan = frame[(frame.dataset == "splice") & (frame.classifier == "tan")].accuracy
     assert np.allclose(splice_tan, 1655 / 3190, atol=0.001) and not within("splice", "tan", 52.5, 0.3)
+    # Rooted at the first sequence position instead, the identifier is a child of it and
+    # still predicts from the prior: not within either.
+    assert not within("splice", "tan-root1", 52.5, 0.3)
 
 
 def test_zhang_smoke_run_uses_the_unpaired_t_test(tmp_path):
@@ -363,6 +368,16 @@ def test_every_cause_names_an_experiment_the_generator_runs():
     listing = {key: [t.experiment for t in tried] for key, tried in gen.CAUSES.items()}
     assert listing[("mihaljevic2013", "splice", "tan", "*")] == [
         "data variant with Table 1's row identifier (mihaljevic2013_identifier)"]
+
+
+def test_structure_summaries_are_read_as_groups_joins_dropped_and_arcs():
+    # Hand-read: 33 groups, one of three attributes (two joins), one dropped attribute, two
+    # arcs between groups (a group's arc to another group is one arc, whatever their sizes).
+    gen = _generator()
+    line = "33 nodes; 1 joined (a+b+c); 42 arcs; 1 dropped (d): a+b+c->e, e->f"
+    assert gen._shape(line) == (33, 2, 1, 2)
+    assert gen._shape("4 nodes; 2 joined (u+v, w+x); 0 arcs") == (4, 2, 0, 0)
+    assert gen._shape("13 nodes; 0 arcs") == (13, 0, 0, 0)
 
 
 def test_shipped_document_is_the_generators_output():

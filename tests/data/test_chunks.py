@@ -240,3 +240,44 @@ def test_a_csv_file_reads_the_same_whole_and_in_chunks(tmp_path_factory, n, defe
     whole, chunked = _whole_or_chunked(path, chunk_rows)
     assert chunked == whole
     assert isinstance(whole, list) or "\n" not in whole
+
+
+@settings(max_examples=25, deadline=None, database=None)
+@given(st.lists(st.binary(min_size=1, max_size=4), min_size=2, max_size=12),
+       st.integers(1, 5))
+def test_parquet_text_and_binary_columns_get_the_csv_readers_encoding_checks(
+        tmp_path_factory, values, chunk_rows):
+    # A binary column was read as Python's b'...' spellings (a class "b'p\\xff'"), and
+    # bytes that are not UTF-8 or hold a NUL were accepted, where the same values in a CSV
+    # file are refused naming their line (issue 25, encodings of chunked Parquet).
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    tmp = tmp_path_factory.mktemp("enc")
+    classes = [b"p" if i % 2 else b"q" for i in range(len(values))]
+    (tmp / "pq").mkdir()
+    pq.write_table(pa.table({"a": pa.array(values, pa.binary()),
+                             "c": pa.array(classes, pa.binary())}), tmp / "pq" / "0.parquet")
+    bad = [i for i, v in enumerate(values) if b"\x00" in v or not _is_utf8(v)]
+    if not bad:
+        source = scan(tmp / "pq", chunk_rows=chunk_rows)
+        assert set(source.class_names) == {c.decode() for c in classes}
+        if "a" not in source.numeric_names:            # texts, not b'...' spellings
+            assert set(source.categories[0]) == {v.decode().strip() for v in values} - {"", "?"}
+        return
+    first = bad[0]
+    words = ("a value holds a NUL byte" if b"\x00" in values[first]
+             else "not UTF-8 text: byte 0x")
+    with pytest.raises(DataError) as err:
+        scan(tmp / "pq", chunk_rows=chunk_rows)
+    message = str(err.value)
+    assert message.startswith(f"{tmp / 'pq' / '0.parquet'}: row {first + 1}, column 'a': "
+                              + words), message
+    assert "\n" not in message
+
+
+def _is_utf8(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False

@@ -44,6 +44,17 @@ CASES = {
                            "Unsupported escape sequence"),
     "csv short record": ("s.csv", "a,b,c\n1,2,x\n3,y\n", [], "s.csv:3: ",
                          "expected 3 fields as in the header, found 2"),
+    # A vertical tab or U+2028 is a character of its line, not a line break: the error
+    # names the line that grep -n and an editor show (7), not str.splitlines' count (8).
+    "after a vertical tab": ("b.arff", HEADER + "1,x\n2\v,y\nabc,x\n", [], "b.arff:7: ",
+                             "not a number"),
+    "after U+2028": ("b.arff", HEADER + "1,x\n2,y\u2028\nabc,x\n", [], "b.arff:7: ",
+                     "not a number"),
+    "header after U+2029": ("b.arff", "@relation r\u2029\n@attribute a numerik\n"
+                            "@attribute c {x,y}\n@data\n1,x\n", [], "b.arff:2: ",
+                            "ATTRIBUTE type"),
+    "libsvm after a form feed": ("b.libsvm", "1 1:2\f\n0 1:3\n1 x:1\n", [], "b.libsvm:3: ",
+                                 ""),
 }
 
 

@@ -1,11 +1,14 @@
 """The bytes every reader starts from: UTF-8 or a one-line error naming the line; never a guess."""
+import io
 import os
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bayesbench.data import load_dataset
-from bayesbench.data.text import read_bytes, read_text
+from bayesbench.data.text import read_bytes, read_text, split_lines
 from bayesbench.errors import DataError
 
 ARFF = "@relation r\n@attribute a numeric\n@attribute class {x,y}\n@data\n1,x\n2,y\n"
@@ -66,3 +69,30 @@ def test_missing_file_and_directory(tmp_path):
         read_bytes(tmp_path / "absent.arff")
     with pytest.raises(DataError, match="is a directory"):
         read_bytes(tmp_path)
+
+
+_ODD = st.sampled_from(["\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"])
+
+
+@given(st.lists(st.lists(st.one_of(st.sampled_from("ab1, \t"), _ODD), max_size=6)
+                .map("".join), max_size=8),
+       st.sampled_from(["\n", "\r\n", "\r"]), st.booleans())
+def test_split_lines_breaks_where_universal_newlines_do(texts, newline, final):
+    # The reference is Python's universal-newline mode, which ends a line at \n, \r\n and
+    # \r only, as grep -n and the C reader count.
+    text = newline.join(texts) + (newline if final and texts else "")
+    reference = [line.rstrip("\n") for line in io.StringIO(text, newline=None)]
+    assert split_lines(text) == reference
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 9), _ODD), min_size=1, max_size=6))
+def test_an_error_after_odd_line_breaks_names_the_editors_line(tmp_path_factory, rows):
+    # Rows whose values end in a character str.splitlines breaks at, then a bad row: the
+    # error names the bad row's line counted by newlines alone.
+    body = "".join(f"{v}{odd},x\n" for v, odd in rows)
+    path = tmp_path_factory.mktemp("odd") / "odd.arff"
+    path.write_text("@relation r\n@attribute a numeric\n@attribute c {x,y}\n@data\n"
+                    + body + "abc,y\n", encoding="utf-8")
+    with pytest.raises(DataError, match=rf"odd.arff:{5 + len(rows)}: "):
+        load_dataset(path)

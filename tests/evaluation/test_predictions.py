@@ -124,6 +124,23 @@ def test_orphans_are_deleted_and_records_without_predictions_run_again(kept_conf
     pd.testing.assert_frame_equal(_sorted(bayesbench.load_predictions(first.run_dir)), reference)
 
 
+def test_a_file_that_lost_its_bytes_in_a_crash_runs_its_task_again(kept_config):
+    # Files are not fsync-ed: a machine crash may leave one renamed but zeroed or cut short.
+    # Its record names the file's SHA-256, so the next session finds it out.
+    first = run(kept_config, jobs=1, quiet=True)
+    reference = _sorted(bayesbench.load_predictions(first.run_dir))
+    directory = first.run_dir / predictions.DIRECTORY
+    zeroed, cut = sorted(_ok_tasks(first.run_dir))[:2]
+    path = next(directory.glob(f"{zeroed}.*"))
+    path.write_bytes(bytes(path.stat().st_size))
+    path = next(directory.glob(f"{cut}.*"))
+    path.write_bytes(path.read_bytes()[:-10])
+    again = run(kept_config, jobs=1, quiet=True)
+    assert again.n_run == 2
+    assert {r["task_id"] for r in again.records[-2:]} == {zeroed, cut}
+    pd.testing.assert_frame_equal(_sorted(bayesbench.load_predictions(first.run_dir)), reference)
+
+
 def test_turning_predictions_on_reruns_finished_tasks(uci_dir, tmp_path):
     plain = small_config(uci_dir, tmp_path, classifiers=["nb"])
     first = run(plain, jobs=1, quiet=True)

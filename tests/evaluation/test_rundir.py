@@ -11,6 +11,8 @@ import time
 
 import pytest
 import yaml
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bayesbench.config import load_config
 from bayesbench.errors import ConfigChangedError, DataChangedError, ResultStoreError
@@ -326,3 +328,16 @@ def test_a_deleted_config_does_not_hide_a_changed_data_file(uci_dir, tmp_path):
     _change_a_value(data / "lenses.arff")
     with pytest.raises(DataChangedError, match="data file\\(s\\) changed since their tasks"):
         run(cfg, jobs=1, quiet=True, resume=True)
+
+
+@given(st.lists(st.text("ab_/ ()=.", min_size=1, max_size=5), min_size=2, max_size=8,
+                unique=True))
+def test_saved_networks_of_different_names_never_share_a_directory(names):
+    # networks/<data set>/<classifier>/: nb(a/b) and nb(a_b) were one directory, the last
+    # fold written replacing the other's network (issue 25, class 7).
+    from bayesbench.evaluation.rundir import _slug  # lazy: the rule alone, no run
+    slugs = [_slug(n) for n in names]
+    assert len(set(slugs)) == len(names)
+    assert all(s not in (".", "..") and "/" not in s for s in slugs)
+    assert slugs == [_slug(n) for n in names]                  # the same name, the same place
+    assert _slug("kdb(k=2)") == "kdb(k=2)"                     # readable names stay as they are

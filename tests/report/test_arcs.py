@@ -1,11 +1,15 @@
 """Arc stability: on data drawn from a known TAN (a chain of attributes under the class), TAN
-learns every true arc in every one of 10 folds; the structure lines are read back exactly."""
+learns every true arc in every one of 10 folds, and the consensus network labels each with 1.00;
+the structure lines are read back exactly."""
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from bayesbench.report.arcs import ARC_COLUMNS, parse_structure
-from helpers import run, small_config
+from bayesbench.report.arcs import ARC_COLUMNS, consensus, parse_structure
+from bayesbench.report.network import plot_network, write_dot
+from helpers import check_page, run, small_config
 
 
 def test_a_structure_line_is_read_back():
@@ -41,3 +45,44 @@ def test_true_tan_arcs_are_learned_in_every_fold(tmp_path):
     for j in range(1, 5):
         assert tan[f"x{j - 1}", f"x{j}"] == pytest.approx(1.0)
     assert len(tan) == 4  # a tree over five attributes has four arcs, all of them true
+
+
+def _shares_in_svg(svg):
+    """``{id: text}`` of the share labels of a consensus network's SVG."""
+    return dict(re.findall(r'<g id="(share-[\w-]+)">.*?<text[^>]*>([^<]*)</text>', svg, re.S))
+
+
+def test_the_consensus_network_labels_every_true_arc_with_its_share(tmp_path):
+    _tan_sample(tmp_path / "chain.csv")
+    cfg = small_config(tmp_path, tmp_path, datasets=[str(tmp_path / "chain.csv")],
+                       cv={"folds": 10}, classifiers=["nb", "tan"])
+    result = run(cfg, jobs=1, quiet=True)
+    figures = result.run_dir / "figures"
+    dot = (figures / "consensus-chain-tan.dot").read_text()
+    for j in range(1, 5):
+        assert f'"x{j - 1}" -> "x{j}" [label="1.00", penwidth=3.00];' in dot
+    assert dot.count("label=") == 4
+    shares = _shares_in_svg((figures / "consensus-chain-tan.svg").read_text())
+    assert sorted(shares.values()) == ["1.00"] * 4
+    assert not (figures / "consensus-chain-nb.svg").exists()  # naive Bayes learns no arc
+    page = check_page(result.run_dir / "report.html")
+    assert any("consensus network: tan on chain (every fold)" in t for t in page.text)
+
+
+def test_a_consensus_keeps_both_directions_of_an_arc_and_stays_acyclic(tmp_path):
+    # Hand-made rows: a->b in 0.6 of the folds, b->a in 0.4, b->c in all, c->a in 0.2 (a cycle
+    # a->b->c->a if all were kept as the structure's arcs).
+    rows = [["d", "k", "a", "b", 0.6], ["d", "k", "b", "a", 0.4], ["d", "k", "b", "c", 1.0],
+            ["d", "k", "c", "a", 0.2]]
+    network = {"class": "y", "attributes": ["a", "b", "c", "e"], "nodes": []}
+    structure, shares = consensus(rows, network)
+    assert sorted(structure.edges()) == sorted(
+        [("y", "a"), ("y", "b"), ("y", "c"), ("y", "e"), ("b", "c"), ("a", "b")])
+    plot_network(structure, tmp_path / "c.svg", frequencies=shares)
+    write_dot(structure, tmp_path / "c.dot", frequencies=shares)
+    dot = (tmp_path / "c.dot").read_text()
+    for parent, child, share in [("a", "b", "0.60"), ("b", "a", "0.40"), ("b", "c", "1.00"),
+                                 ("c", "a", "0.20")]:
+        assert f'"{parent}" -> "{child}" [label="{share}"' in dot
+    shares_drawn = _shares_in_svg((tmp_path / "c.svg").read_text())
+    assert sorted(shares_drawn.values()) == ["0.20", "0.40", "0.60", "1.00"]

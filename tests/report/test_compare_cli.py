@@ -237,6 +237,20 @@ def test_compare_of_one_run_takes_the_baseline_the_run_stored(stored_run):
     assert compare_paths([stored_run]).baseline == "nb"
 
 
+def test_compare_format_csv_is_the_runs_own_comparison_files_table_for_table(stored_run):
+    # compare --format csv printed other tables than the run's summary/comparison*.csv
+    # (issue 25, class 9): now each of its sections is one of those files, cell for cell;
+    # only the notes (lines starting with #) are the terminal's alone.
+    res = CliRunner().invoke(main, ["compare", str(stored_run), "--format", "csv"])
+    assert res.exit_code == 0, res.output
+    sections = _csv_sections(res.stdout)
+    for section, stem in zip(sections, ("comparison", "comparison_tests", "comparison_posthoc",
+                                        "comparison_pvalues", "comparison_pairs")):
+        with open(stored_run / "summary" / f"{stem}.csv", newline="") as fh:
+            assert section == list(csv.reader(fh)), stem
+    assert len(sections) == 5
+
+
 def test_an_explicit_baseline_overrides_the_stored_one(stored_run):
     res = CliRunner().invoke(main, ["compare", str(stored_run), "--baseline", "tan", "--format", "json"])
     assert res.exit_code == 0, res.output

@@ -1,5 +1,6 @@
 """Reading what `compare` compares: a run's own summary tables, long score tables, and refusals."""
 import csv
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -180,3 +181,35 @@ def test_a_wide_table_reads_every_name_as_written(tmp_path_factory, names):
     result = compare_paths([path])
     assert list(result.datasets) == [r[0] for r in rows[1:]]
     assert list(result.classifiers) == rows[0][1:]
+
+
+# ------------------------------------------- scores too large to compare (issue 25, class 9)
+
+@settings(max_examples=8, deadline=None, database=None)
+@given(st.lists(st.floats(-1e150, 1e150), min_size=18, max_size=18),
+       st.floats(1e150, 1.7e308, exclude_min=True), st.integers(0, 17))
+def test_huge_scores_are_refused_in_one_line_and_smaller_ones_compare_without_warnings(
+        tmp_path_factory, values, huge, where):
+    # Scores of 1e308 printed numpy's overflow RuntimeWarnings, then "scores contain NaN or
+    # infinite values" without a file: a difference of two of them overflows.
+    tmp = tmp_path_factory.mktemp("huge")
+
+    def write(cells):
+        path = tmp / "scores.csv"
+        with open(path, "w", newline="") as fh:
+            w = csv.writer(fh)
+            w.writerow(["dataset", "a", "b", "c"])
+            w.writerows([f"d{i}", *(repr(v) for v in cells[3 * i:3 * i + 3])] for i in range(6))
+        return path
+
+    path = write(values)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = CliRunner().invoke(main, ["compare", str(path), "-q"])
+    assert res.exit_code == 0 and res.stderr == "", res.stderr
+    values[where] = huge if where % 2 else -huge
+    res = CliRunner().invoke(main, ["compare", str(write(values))])
+    assert res.exit_code != 0
+    assert res.stderr.strip() == (
+        f"bayesbench: error: {path}: column '{'abc'[where % 3]}', data set 'd{where // 3}': "
+        f"'{values[where]!r}' is not a number within ±1e+150 (rescale the scores)")

@@ -13,6 +13,8 @@ from pathlib import Path
 import baycomp
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from click.testing import CliRunner
 from helpers import check_page, check_summary_csvs, chromium
 
@@ -46,12 +48,15 @@ def test_the_quickstart_writes_its_figures_and_page(quickstart):
                               for c in ("tan", "kdb") for s in (".svg", ".dot"))
     dot = (figures / "network-iris-tan.dot").read_text()
     assert dot.startswith('digraph "tan"') and '"class" [shape=doublecircle]' in dot
+    # And their consensus over the folds (tests/report/test_arcs.py checks the shares).
+    consensus = sorted(p.name for p in figures.glob("consensus-*"))
+    assert consensus == [n.replace("network-", "consensus-") for n in networks]
     page = quickstart / "report.html"
     check = check_page(page)
     text = page.read_text()
     # Every SVG figure the run drew is on the page (inlined), and nothing else is.
     svgs = sorted(figures.glob("*.svg"))
-    assert text.count("<svg") == len(svgs) == len(FIGURES) + 8
+    assert text.count("<svg") == len(svgs) == len(FIGURES) + 8 + 8
     words = " ".join(check.text)
     for needed in ("Protocol", "Statistical comparison", "P(better)", "tan", "diabetes",
                    "critical-difference diagram", "learned network: tan on iris (first fold)"):
@@ -114,7 +119,7 @@ def test_compare_writes_the_same_figures_and_a_page(quickstart, tmp_path):
     names = {p.name for p in (out / "figures").iterdir()}
     assert names == {p.name for p in (quickstart / "figures").iterdir()}
     for name in names:
-        if name.startswith("network-"):  # the same networks, from the records
+        if name.startswith(("network-", "consensus-")):  # the same networks, from the run
             assert (out / "figures" / name).read_bytes() == (quickstart / "figures" / name).read_bytes()
     check_page(out / "report.html")
 
@@ -133,4 +138,47 @@ def test_the_quickstart_page_renders_in_headless_chromium(quickstart, tmp_path):
     pixels = matplotlib.image.imread(shot)
     assert pixels[..., :3].std() > 0.05 and (pixels[..., :3].mean(axis=2) < 0.3).mean() > 0.001
     dom = subprocess.run(common + ["--dump-dom", page], capture_output=True, timeout=180, text=True).stdout
-    assert dom.count("<svg") == 12 and "critical-difference diagram" in dom
+    assert dom.count("<svg") == 20 and "critical-difference diagram" in dom
+
+
+# ------------------------------------------ figure names that collide (issue 25, class 7)
+
+@settings(max_examples=6, deadline=None, database=None)
+@given(st.lists(st.tuples(st.text("aB-_/ .", min_size=1, max_size=4),
+                          st.text("aB-_/ ()=", min_size=1, max_size=4)),
+                min_size=2, max_size=3, unique=True))
+def test_networks_whose_names_collide_get_a_figure_each(tmp_path_factory, pairs):
+    # network-<slug(data set)>-<slug(classifier)>: data set a-b with classifier c and data
+    # set a with b-c, or nb(a/b) and nb(a_b), were drawn over each other while the report
+    # captioned both; so was every classifier of a data set with a dot in its name
+    # (network-weather.nominal-nb.svg was written as network-weather.svg).
+    from bayesbench.report.pages import Network, draw_figures  # lazy: with matplotlib
+    out = tmp_path_factory.mktemp("nets")
+    data = {"class": "c", "attributes": ["x", "y"], "nodes": [[[0], []], [[1], [0]]]}
+    drawn = draw_figures(out, None, [Network(d, c, data) for d, c in pairs])
+    svgs = [f.path for f in drawn.figures]
+    assert len({str(p).lower() for p in svgs}) == len(pairs)       # case-blind file systems too
+    assert sorted(p.name for p in (out / "figures").iterdir()) == sorted(
+        p.name for p in drawn.files)
+    assert all(p.name.startswith("network-") for p in svgs)
+    dots = draw_figures(out, None, [Network("weather.nominal", c, data) for c in ("nb", "tan")])
+    assert [f.path.name for f in dots.figures] == ["network-weather.nominal-nb.svg",
+                                                   "network-weather.nominal-tan.svg"]
+
+
+def test_a_run_draws_at_most_max_network_figures_and_says_so(tmp_path, monkeypatch):
+    # A grid of 500 settings drew 500 networks (93 s, 1.4 GB): the figures are capped, and
+    # the report's "Figures not drawn" says how many there were.
+    from bayesbench.report import pages  # lazy: with matplotlib
+    monkeypatch.setattr(pages, "MAX_NETWORK_FIGURES", 3)
+    data = {"class": "c", "attributes": ["x", "y"], "nodes": [[[0], []], [[1], [0]]]}
+    drawn = pages.draw_figures(tmp_path, None,
+                               [pages.Network("d", f"tan(alpha={a})", data) for a in range(7)])
+    assert [f.path.name for f in drawn.figures] == [f"network-d-tan_alpha_{a}.svg"
+                                                    for a in range(3)]
+    assert len(list((tmp_path / "figures").glob("*.svg"))) == 3
+    assert drawn.skipped == ["learned networks: 7 to draw, more than the 3 a run draws "
+                             "(docs/limits.md); the first 3 in config order are drawn, and "
+                             "networks/ (save_networks) or the records' structures hold them all"]
+    page = pages.write_report(tmp_path / "report.html", title="t", protocol=[], drawn=drawn)
+    assert "Figures not drawn" in page.read_text() and "7 to draw" in page.read_text()

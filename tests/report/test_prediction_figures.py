@@ -68,4 +68,6 @@ def test_report_shows_the_prediction_figures(kept_run):
     text = " ".join(page.text)
     for dataset in DATASETS:
         assert f"{dataset}: ROC and precision-recall curves of every test prediction" in text
-        assert (kept_run / "figures" / f"predictions-{dataset}.png").is_file()
+        # SVG only (docs/results.md): a PNG as well would double the cost of drawing.
+        assert (kept_run / "figures" / f"predictions-{dataset}.svg").is_file()
+        assert not (kept_run / "figures" / f"predictions-{dataset}.png").exists()

@@ -1,10 +1,16 @@
 """Rendering a comparison: well-formed LaTeX, and Demšar's critical-difference diagram."""
+import html as html_lib
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from helpers import check_latex, table6_scores
 
 from bayesbench.errors import StatsError
 from bayesbench.report.analysis import compare_scores
 from bayesbench.report.render import plot_cd, render_comparison
+from bayesbench.report.tables import render
 
 
 def test_latex_output_is_a_well_formed_table(demsar):
@@ -72,3 +78,22 @@ def test_bonferroni_dunn_diagram_marks_one_cd_around_the_control(tmp_path, demsa
     ranks = cmp.average_ranks
     outside = [n for n in cmp.classifiers if abs(ranks[n] - ranks["C4.5"]) > 1.168]
     assert outside == ["C4.5+m+cf"]
+
+
+@settings(max_examples=30, deadline=None, database=None)
+@given(st.lists(st.text(st.sampled_from("ab| -.1"), min_size=1, max_size=6)
+                .filter(str.strip),
+                min_size=2, max_size=4, unique_by=str.strip))
+def test_a_pipe_in_a_label_stays_in_its_markdown_cell(labels):
+    # A | in a label ended its cell and broke the table; the reference is markdown-it-py's
+    # GitHub table parser: every row has its columns, every cell its label. (Markdown's
+    # other marks, * _ \ `, are left to the reader as in any Markdown text.)
+    from markdown_it import MarkdownIt  # lazy: a test dependency of this test alone
+    text = render([[label, 0.5] for label in labels], ["data set", labels[0]], "markdown")
+    html = MarkdownIt("commonmark").enable("table").render(text)
+    rows = re.findall(r"<tr>(.*?)</tr>", html, re.S)
+    cells = [re.findall(r"<t[hd][^>]*>(.*?)</t[hd]>", row, re.S) for row in rows]
+    assert len(cells) == len(labels) + 1 and all(len(c) == 2 for c in cells), html
+    unescaped = [html_lib.unescape(c[0]) for c in cells]
+    assert [html_lib.unescape(cells[0][1])] + unescaped[1:] == [labels[0].strip()] + [
+        label.strip() for label in labels]

@@ -57,12 +57,15 @@ def maximum_spanning_forest(weights: np.ndarray, attributes=None,
     return edges
 
 
-def orient(edges, n_attributes: int, attributes=None, root: int | None = None) -> list:
+def orient(edges, n_attributes: int, attributes=None, root: int | None = None,
+           order=None) -> list:
     """Direct undirected tree/forest edges away from a root in each component.
 
     ``root`` (default: the first attribute) roots its component; every other
-    component is rooted at its lowest-index attribute. Returns ``parent_of``
-    (``None`` for a root), suitable for :meth:`Structure.from_parents`.
+    component is rooted at its first attribute in ``order`` (a sequence of
+    attributes; default: index order), else at its lowest-index attribute.
+    Returns ``parent_of`` (``None`` for a root), suitable for
+    :meth:`Structure.from_parents`.
     """
     atts = list(range(n_attributes)) if attributes is None else sorted(attributes)
     adjacent = {a: [] for a in atts}
@@ -71,8 +74,8 @@ def orient(edges, n_attributes: int, attributes=None, root: int | None = None) -
         adjacent[j].append(i)
     parent_of: list = [None] * n_attributes
     seen = set()
-    order = ([root] if root is not None else []) + atts
-    for r in order:
+    tried = ([root] if root is not None else []) + list(order if order is not None else ()) + atts
+    for r in tried:
         if r in seen:
             continue
         seen.add(r)

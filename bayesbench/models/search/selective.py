@@ -61,7 +61,8 @@ def class_dependent_attributes(X, y, cardinalities, n_classes: int, significance
     return kept, tests
 
 
-def dependence_forest(codes, cardinalities, y, n_classes: int, significance: float, labels=None):
+def dependence_forest(codes, cardinalities, y, n_classes: int, significance: float, labels=None,
+                      order=None):
     """Forest over variables whose pairwise conditional dependence given C is significant.
 
     For each pair ``i < j`` of the variables (columns of ``codes``, -1 missing,
@@ -69,7 +70,7 @@ def dependence_forest(codes, cardinalities, y, n_classes: int, significance: flo
     the edge when it rejects (reliable and ``p < significance``), weighted
     ``I(V_i; V_j | C)``; Kruskal's algorithm takes the maximum weighted forest
     over the kept edges and each tree is directed away from its lowest-index
-    variable. Returns ``parent_of`` (``None`` for roots and isolated
+    variable (its first in ``order``, a sequence of the variables, when given). Returns ``parent_of`` (``None`` for roots and isolated
     variables) and the ``info`` entries ``tests``, ``arcs`` and ``roots``;
     ``labels[i]`` names variable ``i`` in them (default ``i``).
     """
@@ -86,7 +87,7 @@ def dependence_forest(codes, cardinalities, y, n_classes: int, significance: flo
             # stays above the forest's zero threshold (12 decimals) for any N
             # that fits in memory.
             weights[i, j] = weights[j, i] = result.mutual_information
-    parent_of = orient(maximum_spanning_forest(weights, min_weight=0.0), m)
+    parent_of = orient(maximum_spanning_forest(weights, min_weight=0.0), m, order=order)
     arcs = [{"parent": labels[p], "child": labels[v], "weight": float(weights[p, v])}
             for v, p in enumerate(parent_of) if p is not None]
     roots = [labels[v] for v in range(m)

@@ -38,7 +38,7 @@ from ...measures.codes import joint_index
 from .inner_cv import InnerCV, NodeScore, count_correct
 from .selective import SIGNIFICANCE, dependence_forest
 from ..core.structure import Node, Structure
-from ..core.constraints import Interval
+from ..core.constraints import Interval, StrOptions
 
 #: Memory for a search's cached candidate contributions (``n x n_classes`` floats
 #: each); candidates beyond it are recomputed at every step instead.
@@ -434,8 +434,9 @@ class ASB(BSEJ):
     is conditioned on the joint value of its parent group (an arc from every
     parent attribute to every child attribute). Algorithm 1 draws each root at
     random; the root changes only the smoothing, not the maximum-likelihood
-    distribution, so here it is the tree's first group (lowest attribute
-    index), as in :class:`~bayesbench.models.search.selective.STAN`.
+    distribution, so by default (``root="first"``) it is the tree's first group
+    (lowest attribute index), as in :class:`~bayesbench.models.search.selective.STAN`;
+    ``root="random"`` draws it as Algorithm 1 does, seeded by ``random_state``.
 
     Parameters
     ----------
@@ -447,9 +448,13 @@ class ASB(BSEJ):
     significance : float, default 0.05
         Level of the conditional independence tests.
     random_state : int or None
-        Seeds the placement of examples into BSEJ's inner folds (and AWNB's bootstrap).
+        Seeds the placement of examples into BSEJ's inner folds (and AWNB's bootstrap),
+        and the roots with ``root="random"``.
     weights : {None, 'awnb', 'manb', 'wanbia'}, default None
         See :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
+    root : {'first', 'random'}, default 'first'
+        Each tree's root group: the one with the lowest attribute index, or drawn
+        uniformly among the tree's groups (Algorithm 1, step 13).
 
     Attributes
     ----------
@@ -459,26 +464,33 @@ class ASB(BSEJ):
     """
 
     _parameter_constraints = {**WrapperBase._parameter_constraints,
-                              "significance": SIGNIFICANCE}
+                              "significance": SIGNIFICANCE,
+                              "root": [StrOptions({"first", "random"})]}
 
     def __init__(self, *, alpha: float = 1.0, inner_folds: int = 5, epsilon: float = 0.0,
-                 significance: float = 0.05, random_state=None, weights=None):
+                 significance: float = 0.05, random_state=None, weights=None,
+                 root: str = "first"):
         self.alpha = alpha
         self.inner_folds = inner_folds
         self.epsilon = epsilon
         self.significance = significance
         self.random_state = random_state
         self.weights = weights
+        self.root = root
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
         significance = float(self.significance)
-        groups, info = self._search(X, y, cardinalities, n_classes, self._rng())
+        rng = self._rng()
+        groups, info = self._search(X, y, cardinalities, n_classes, rng)
         group_cards = [prod(int(cardinalities[a]) for a in g) for g in groups]
         codes = np.empty((X.shape[0], len(groups)), dtype=np.int64)
         for k, g in enumerate(groups):
             codes[:, k] = joint_index(X, g, cardinalities)
+        # A uniform permutation roots each tree at a uniformly drawn member, drawn after the
+        # search so that the search's folds are those of root="first".
+        order = rng.permutation(len(groups)).tolist() if self.root == "random" else None
         parent_of, forest = dependence_forest(codes, group_cards, y, n_classes, significance,
-                                              labels=[list(g) for g in groups])
+                                              labels=[list(g) for g in groups], order=order)
         info.update(forest)
         nodes = [Node(g, () if parent_of[k] is None else groups[parent_of[k]])
                  for k, g in enumerate(groups)]

@@ -242,3 +242,35 @@ def test_bsej_and_fss_scored_in_small_stacks_equal_brute_force_refitting(monkeyp
     selected, best = brute_force_fss(X, y, cards, k, 1.0, folds)
     assert model.structure_.info["selected"] == selected
     assert model.structure_.info["inner_accuracy"] == pytest.approx(best / len(y))
+
+
+def test_asb_random_root_draws_each_trees_root_and_keeps_the_forest():
+    # Five groups where 0-4 and 1-3 are dependent given the class: two trees. Algorithm 1,
+    # step 13, roots each at random: over seeds every member of a tree is its root at some
+    # point (uniform over 2 members: all seen in 40 draws but with chance 2 * 0.5 ** 40),
+    # the undirected forest never changes, and the same seed gives the same roots.
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, 2000)
+    a, b = rng.integers(0, 2, 2000), rng.integers(0, 2, 2000)
+    flip = lambda v, p: np.where(rng.random(2000) < p, 1 - v, v)  # noqa: E731
+    X = np.column_stack([a, b, flip(y, 0.4), flip(b, 0.1), flip(a, 0.1)])
+    groups = [(0,), (1,), (2,), (3,), (4,)]
+
+    def fitted(seed):
+        model = GivenGroupsASB(groups)
+        model.root, model.random_state = "random", seed   # not constructor arguments here
+        return model.fit(X, y, cardinalities=[2] * 5, n_classes=2).structure_
+
+    first = GivenGroupsASB(groups).fit(X, y, cardinalities=[2] * 5, n_classes=2).structure_
+    edges = {frozenset(arc) for arc in first.arcs()}
+    assert edges == {frozenset({0, 4}), frozenset({1, 3})}
+    assert set(first.arcs()) == {(0, 4), (1, 3)}       # "first": the lowest index is the root
+    roots = set()
+    for seed in range(40):
+        s = fitted(seed)
+        assert {frozenset(arc) for arc in s.arcs()} == edges
+        roots |= {p for p, _ in s.arcs()}
+        assert s.arcs() == fitted(seed).arcs()
+    assert roots == {0, 1, 3, 4}
+    with pytest.raises(ClassifierError, match="root"):
+        ASB(root="middle").fit(X, y)
