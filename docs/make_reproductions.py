@@ -229,7 +229,9 @@ def verdict(paper: Paper, cell) -> str:
             return f"within the paper's under the {t.experiment}: {_shown(c)}"
     if not tried:
         return "unexplained."
-    t, c = min(tried, key=lambda tc: abs(tc[1].difference))
+    # Rounded: two experiments equally close must not be told apart by the last bits of a
+    # mean, which follow the order the records were written in; the first tried wins a tie.
+    t, c = min(tried, key=lambda tc: round(abs(tc[1].difference), 9))
     return f"unexplained; the closest experiment tried, the {t.experiment}, gives {_shown(c)}"
 
 
