@@ -430,17 +430,12 @@ def run_arcs(paths) -> list[list]:
     """The rows of ``summary/arc_frequencies.csv`` of the result directories among ``paths``
     (none for a CSV), classifiers labelled as :func:`run_networks` labels them: what their
     consensus networks are drawn from."""
-    paths = [Path(p) for p in paths]
-    if any(p.is_file() for p in paths):
-        return []
-    runs = run_directories(paths)
-    names = run_names([r.resolve() for r in runs])
     rows = []
-    for run, name in zip(runs, names):
+    for run, prefix in _labelled_runs(paths):
         table = run / "summary" / "arc_frequencies.csv"
         if table.is_file():
             with open(table, newline="", encoding="utf-8") as fh:
-                rows += [[d, c if len(runs) == 1 else f"{name}/{c}", p, ch, float(f)]
+                rows += [[d, prefix + c, p, ch, float(f)]
                          for d, c, p, ch, f in list(csv.reader(fh))[1:]]
     return rows
 
@@ -448,13 +443,20 @@ def run_arcs(paths) -> list[list]:
 def run_networks(paths) -> list:
     """The first fold's learned networks in the result directories among ``paths`` (none
     for a CSV), as :class:`~.pages.Network` entries labelled as a comparison labels them."""
+    found = []
+    for run, prefix in _labelled_runs(paths):
+        found += [Network(r["dataset"], prefix + r["classifier"], r["network"])
+                  for r in iter_records(run) if r.get("network")]
+    return found
+
+
+def _labelled_runs(paths) -> list[tuple[Path, str]]:
+    """The result directories among ``paths`` (none when a CSV is among them), each with the
+    prefix a comparison gives its classifiers: ``"<run name>/"`` when there are several."""
     paths = [Path(p) for p in paths]
     if any(p.is_file() for p in paths):
         return []
     runs = run_directories(paths)
-    names = run_names([r.resolve() for r in runs])
-    found = []
-    for run, name in zip(runs, names):
-        found += [Network(r["dataset"], r["classifier"] if len(runs) == 1 else f"{name}/{r['classifier']}",
-                          r["network"]) for r in iter_records(run) if r.get("network")]
-    return found
+    if len(runs) == 1:
+        return [(runs[0], "")]
+    return [(run, f"{name}/") for run, name in zip(runs, run_names([r.resolve() for r in runs]))]
