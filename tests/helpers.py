@@ -1,5 +1,6 @@
 """Helpers that several test modules share, imported as ``helpers`` (fixtures live in conftest.py)."""
 import csv
+import importlib.util
 import os
 import re
 import shutil
@@ -31,6 +32,23 @@ def stable_order(records: list[dict]) -> list[dict]:
     """Records sorted by (data set, repetition, fold, classifier)."""
     return sorted(records, key=lambda r: (r["dataset"], r["repetition"], r["fold"],
                                           r["classifier"]))
+
+
+def n_lines(path) -> int:
+    """Lines written so far to ``path`` (0 before it exists): how a test watches a run grow."""
+    try:
+        return path.read_bytes().count(b"\n")
+    except FileNotFoundError:
+        return 0
+
+
+def docs_script(name: str):
+    """The module of ``docs/<name>.py``, a script outside the package, imported by path."""
+    path = Path(__file__).resolve().parents[1] / "docs" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def run(config, **options):

@@ -482,11 +482,16 @@ def test_a_csv_data_set_may_name_its_delimiter(tmp_path):
     assert set(problems) == {"datasets[0].delimiter"}
 
 
+def _two_csv_parts(folder):
+    """A chunked data set ``parts/*.csv`` of two small CSV files in ``folder``."""
+    (folder / "parts").mkdir()
+    for i in range(2):
+        (folder / "parts" / f"{i}.csv").write_text("a,class\nx,p\ny,q\n")
+
+
 def test_a_chunked_data_set_refuses_what_it_cannot_compute_by_key(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "parts").mkdir()
-    for i in range(2):
-        (tmp_path / "parts" / f"{i}.csv").write_text("a,class\nx,p\ny,q\n")
+    _two_csv_parts(tmp_path)
     config = tmp_path / "big.yaml"
     config.write_text(textwrap.dedent("""\
         name: big
@@ -516,9 +521,7 @@ def test_a_chunked_data_set_refuses_the_floor_fold_size_by_key(tmp_path, monkeyp
     # Its folds are dealt by a hash of the row index: sizes are equal only in expectation,
     # so n // k rows per fold cannot be promised.
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "parts").mkdir()
-    for i in range(2):
-        (tmp_path / "parts" / f"{i}.csv").write_text("a,class\nx,p\ny,q\n")
+    _two_csv_parts(tmp_path)
     config = tmp_path / "big.yaml"
     config.write_text("name: big\ndatasets: [parts/*.csv]\ncv: {folds: 2, fold_size: floor}\n"
                       "classifiers: [nb]\n")

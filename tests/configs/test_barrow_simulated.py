@@ -4,27 +4,20 @@ paper's sec. 3.2-3.4 and the script's stated model give them, measured on the fi
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from helpers import docs_script
+
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "datasets" / "barrow2011_simulated"
 
 
-def _generator():
-    spec = importlib.util.spec_from_file_location("make_barrow_simulated",
-                                                  ROOT / "docs" / "make_barrow_simulated.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_committed_files_are_the_generators_output(tmp_path):
-    assert _generator().main(["--output", str(tmp_path)]) == 0
+    assert docs_script("make_barrow_simulated").main(["--output", str(tmp_path)]) == 0
     written = sorted(p.name for p in tmp_path.iterdir())
     assert written == sorted(p.name for p in DATA.iterdir())
     for name in written:

@@ -5,7 +5,6 @@ papers' did where bayesbench reproduces them, and docs/make_reproductions.py wri
 section of the document."""
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from bayesbench.data import DATA_ENV
 from bayesbench.errors import ConfigError
 from bayesbench.evaluation.plan import plan
 from bayesbench.evaluation.store import read_records, records_frame
+from helpers import docs_script
 
 ROOT = Path(__file__).resolve().parents[2]
 PAPERS = ROOT / "configs" / "papers"
@@ -276,14 +276,6 @@ def test_alvarez_smoke_run_has_both_arms_and_the_four_naive_bayes_modes(tmp_path
     assert (out / "comparison.txt").exists()
 
 
-def _generator():
-    spec = importlib.util.spec_from_file_location("make_reproductions",
-                                                  ROOT / "docs" / "make_reproductions.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def _structure(text: str) -> list[str]:
     """A document's shape: its headings, the commands it shows and the rows of its check
     tables (data set, classifier, arm, metric), without the numbers."""
@@ -296,7 +288,7 @@ def _structure(text: str) -> list[str]:
 
 
 def test_generator_writes_every_section_from_check(tmp_path):
-    gen = _generator()
+    gen = docs_script("make_reproductions")
     out = tmp_path / "reproductions.md"
     chosen = ("car,iris,wdbc,splice,weather-nominal,glass,soybean-small,"
               "barrow_balance_m1.0,barrow_balance_0.0,barrow_balance_p1.0,"
@@ -351,7 +343,7 @@ def test_generator_writes_every_section_from_check(tmp_path):
 
 
 def test_every_cause_names_an_experiment_the_generator_runs():
-    gen = _generator()
+    gen = docs_script("make_reproductions")
     assert gen.CAUSES
     for (paper, dataset, classifier, arm), tried in gen.CAUSES.items():
         assert paper in gen.ORDER and tried
@@ -373,7 +365,7 @@ def test_every_cause_names_an_experiment_the_generator_runs():
 def test_structure_summaries_are_read_as_groups_joins_dropped_and_arcs():
     # Hand-read: 33 groups, one of three attributes (two joins), one dropped attribute, two
     # arcs between groups (a group's arc to another group is one arc, whatever their sizes).
-    gen = _generator()
+    gen = docs_script("make_reproductions")
     line = "33 nodes; 1 joined (a+b+c); 42 arcs; 1 dropped (d): a+b+c->e, e->f"
     assert gen._shape(line) == (33, 2, 1, 2)
     assert gen._shape("4 nodes; 2 joined (u+v, w+x); 0 arcs") == (4, 2, 0, 0)

@@ -19,7 +19,7 @@ from bayesbench.config import load_config
 from bayesbench.errors import ConfigError
 from bayesbench.evaluation import predictions
 from bayesbench.evaluation.store import RECORDS, read_records
-from helpers import run, small_config
+from helpers import n_lines, run, small_config
 
 
 def _task_files(run_dir):
@@ -169,13 +169,6 @@ def test_unmatchable_rows_are_a_config_error(uci_dir, tmp_path):
         small_config(uci_dir, tmp_path, predictions="yes")
 
 
-def _n_lines(path):
-    try:
-        return path.read_bytes().count(b"\n")
-    except FileNotFoundError:
-        return 0
-
-
 def test_sigkill_then_resume_keeps_predictions_exactly_for_the_records(uci_dir, tmp_path):
     path = tmp_path / "exp.yaml"
     path.write_text(yaml.safe_dump({
@@ -191,7 +184,7 @@ def test_sigkill_then_resume_keeps_predictions_exactly_for_the_records(uci_dir, 
         proc = subprocess.Popen([*cli, "--jobs", jobs], start_new_session=True,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 120
-        while _n_lines(out / RECORDS) < threshold and proc.poll() is None:
+        while n_lines(out / RECORDS) < threshold and proc.poll() is None:
             assert time.monotonic() < deadline, "the run made no progress"
             time.sleep(0.002)
         if proc.poll() is None:

@@ -18,7 +18,7 @@ from bayesbench.config import load_config
 from bayesbench.errors import ConfigChangedError, DataChangedError, ResultStoreError
 from bayesbench.evaluation.ownership import MARKER, RUN, claim, owning_run
 from bayesbench.evaluation.store import RECORDS, read_records
-from helpers import run, small_config, stable_order, without_timings
+from helpers import n_lines, run, small_config, stable_order, without_timings
 
 
 @pytest.fixture
@@ -35,13 +35,6 @@ def experiment(uci_dir, tmp_path):
 
 def _final(run_dir):
     return [without_timings(r) for r in stable_order(read_records(run_dir))]
-
-
-def _n_lines(path):
-    try:
-        return path.read_bytes().count(b"\n")
-    except FileNotFoundError:
-        return 0
 
 
 def _cli(config, out, *extra):
@@ -61,7 +54,7 @@ def test_sigkill_at_several_moments_then_resume(experiment, tmp_path):
         proc = subprocess.Popen(_cli(experiment, out, "--jobs", jobs), start_new_session=True,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 120
-        while _n_lines(records) < threshold and proc.poll() is None:
+        while n_lines(records) < threshold and proc.poll() is None:
             assert time.monotonic() < deadline, "the run made no progress"
             time.sleep(0.005)
         if proc.poll() is None:
@@ -100,7 +93,7 @@ def test_damaged_record_is_detected_and_redone(experiment, tmp_path, damage):
     again = run(cfg, output=tmp_path / "run", jobs=1, quiet=True)
     assert again.n_run == 1
     assert _final(first.run_dir) == expected
-    assert _n_lines(path) == first.n_tasks  # the damaged line is gone, not kept beside
+    assert n_lines(path) == first.n_tasks  # the damaged line is gone, not kept beside
 
 
 def test_different_config_is_refused_unless_resume_or_force(uci_dir, tmp_path):

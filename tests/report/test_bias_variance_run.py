@@ -20,7 +20,7 @@ from scipy import stats
 from bayesbench.config import parse_config
 from bayesbench.evaluation.store import RECORDS
 from bayesbench.report.bias_variance import COLUMNS
-from helpers import run
+from helpers import n_lines, run
 
 DATASETS = ("car", "kr-vs-kp", "tic-tac-toe")
 
@@ -74,13 +74,6 @@ def test_bias_and_variance_agree_with_repeated_weka_runs(weka, uci_dir, tmp_path
             assert ours.loc[(dataset, clf), "sigma"] == 0.0
 
 
-def _n_lines(path):
-    try:
-        return path.read_bytes().count(b"\n")
-    except FileNotFoundError:
-        return 0
-
-
 def test_killed_and_resumed_in_processes_gives_the_serial_numbers(uci_dir, tmp_path):
     path = tmp_path / "bv.yaml"
     path.write_text(yaml.safe_dump({
@@ -100,7 +93,7 @@ def test_killed_and_resumed_in_processes_gives_the_serial_numbers(uci_dir, tmp_p
     proc = subprocess.Popen([*cli, "--jobs", "2"], start_new_session=True,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 120
-    while _n_lines(out / RECORDS) < serial.n_tasks // 3 and proc.poll() is None:
+    while n_lines(out / RECORDS) < serial.n_tasks // 3 and proc.poll() is None:
         assert time.monotonic() < deadline, "the run made no progress"
         time.sleep(0.002)
     killed = proc.poll() is None

@@ -200,22 +200,30 @@ def test_which_learners_fit_from_statistics(learner, params, fits, fits_without_
         assert not hasattr(clf, "classes_")
 
 
-def test_tables_beyond_pairs_are_counted_once_and_subtracted():
-    """A training part's table is the total's (counted once for every fold) minus the test
-    part's; a sum keeps no rows, and a pickled copy none of the tables counted."""
-    import pickle
+def _counting(seed):
+    """Codes with missing values, their classes and Statistics, and a counting function for
+    ``Statistics.tally`` that appends to ``calls`` the rows of each count it makes."""
     from bayesbench.models.core.counting import node_counts
     from bayesbench.models.core.structure import Node
-    rng = np.random.default_rng(4)
+    rng = np.random.default_rng(seed)
     X = rng.integers(-1, 3, (60, 4))
     y = rng.integers(0, 2, 60)
-    total = Statistics.from_codes(X, y, [3] * 4, 2)
     calls = []
 
     def count(X, y, cards, k, attributes, parents):
         calls.append(len(y))
         return node_counts(Node(attributes, parents), X, y, cards, k)
 
+    return X, y, Statistics.from_codes(X, y, [3] * 4, 2), count, calls
+
+
+def test_tables_beyond_pairs_are_counted_once_and_subtracted():
+    """A training part's table is the total's (counted once for every fold) minus the test
+    part's; a sum keeps no rows, and a pickled copy none of the tables counted."""
+    import pickle
+    from bayesbench.models.core.counting import node_counts
+    from bayesbench.models.core.structure import Node
+    X, y, total, count, calls = _counting(4)
     for fold in range(3):
         test = np.arange(60) % 3 == fold
         train = total - Statistics.from_codes(X[test], y[test], [3] * 4, 2)
@@ -233,16 +241,7 @@ def test_a_process_sent_the_same_rows_twice_counts_their_tables_once():
     import pickle
     from bayesbench.models.core.counting import node_counts
     from bayesbench.models.core.structure import Node
-    rng = np.random.default_rng(5)
-    X = rng.integers(-1, 3, (60, 4))
-    y = rng.integers(0, 2, 60)
-    total = Statistics.from_codes(X, y, [3] * 4, 2)
-    calls = []
-
-    def count(X, y, cards, k, attributes, parents):
-        calls.append(len(y))
-        return node_counts(Node(attributes, parents), X, y, cards, k)
-
+    X, y, total, count, calls = _counting(5)
     for fold in range(3):  # each task's training part, as a worker receives it
         test = np.arange(60) % 3 == fold
         train = pickle.loads(pickle.dumps(total - Statistics.from_codes(X[test], y[test],
