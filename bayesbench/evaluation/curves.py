@@ -9,9 +9,9 @@ them against ``roc_curve``, ``precision_recall_curve``, ``average_precision_scor
 - :func:`precision_recall_curve`: precision and recall at every distinct score, ending at
   recall 0 and precision 1, and its area as average precision
   ``sum_k (R_k - R_{k-1}) P_k`` (no interpolation, as scikit-learn);
-- :func:`calibration_curve`: the observed frequency and the mean predicted probability in
-  each of ``bins`` equal-width bins of [0, 1] that holds a prediction;
-  :func:`expected_calibration_error` weights their gaps by the bins' shares of the rows
+- :func:`calibration`: the observed frequency and the mean predicted probability in
+  each of ``bins`` equal-width bins of [0, 1] that holds a prediction, and the expected
+  calibration error, their gaps weighted by the bins' shares of the rows
   (Naeini, Cooper and Hauskrecht 2015; Guo et al. 2017). A multi-class classifier is read
   top-label: its confidence is its largest probability, and it is right when that class is
   the true one.
@@ -25,15 +25,21 @@ def _ranked(positive, score):
     """Cumulative true and false positives at each distinct score, highest first."""
     positive = np.asarray(positive, dtype=bool)
     score = np.asarray(score, dtype=np.float64)
-    # Two sorts of values and a search instead of one argsort and a gather: a third of the
-    # time on a million rows, the same counts (rows above a threshold, positives among them).
-    every = np.sort(score)
-    first = np.r_[0, np.flatnonzero(np.diff(every)) + 1]  # start of each score's run, ascending
-    positives = np.sort(score[positive])
-    # Searched in ascending order (numpy's search starts from the last hit: twice as fast),
-    # then reversed: highest score first.
-    tps = (positives.size - np.searchsorted(positives, every[first], side="left"))[::-1]
-    fps = (every.size - first)[::-1] - tps
+    if score.size and not score.min() >= 0.0:  # NaN fails too
+        raise ValueError("ROC and precision-recall curves take non-negative scores "
+                         "(probabilities)")
+    # One sort of each row's score and label packed into one integer: the bits of a
+    # non-negative double order as the double does and fit in 63 bits, which leaves the
+    # lowest for the label. Half the time of sorting the scores and the positives' scores
+    # apart and searching one in the other, on a million rows; the same counts.
+    key = (score.view(np.uint64) << np.uint64(1)) | positive
+    key.sort()
+    # Start of each score's run, ascending (-0.0 and 0.0 pack alike: one score).
+    first = np.r_[0, np.flatnonzero((key[1:] ^ key[:-1]) > 1) + 1]
+    # The positives among the rows below each score.
+    below = np.r_[0, np.cumsum(key & np.uint64(1), dtype=np.int64)]
+    tps = (below[-1] - below[first])[::-1]
+    fps = (key.size - first)[::-1] - tps
     return tps.astype(np.float64), fps.astype(np.float64)
 
 
@@ -78,26 +84,25 @@ def both_curves(positive, score):
     return roc, area, pr, _ap(*pr)
 
 
-def calibration_curve(correct, confidence, bins: int = 10) -> tuple[np.ndarray, np.ndarray]:
-    """``(observed frequency, mean predicted probability)`` of the non-empty equal-width bins."""
+def _binned(correct, confidence, bins: int):
+    """Per equal-width bin of [0, 1] (a value on an inner edge in the bin below it, as
+    scikit-learn): the rows, the right ones among them and the sum of their confidences."""
     correct = np.asarray(correct, dtype=np.float64)
     confidence = np.clip(np.asarray(confidence, dtype=np.float64), 0.0, 1.0)
     ids = np.searchsorted(np.linspace(0.0, 1.0, bins + 1)[1:-1], confidence)
-    total = np.bincount(ids, minlength=bins)
+    return (np.bincount(ids, minlength=bins), np.bincount(ids, weights=correct, minlength=bins),
+            np.bincount(ids, weights=confidence, minlength=bins))
+
+
+def calibration(correct, confidence, bins: int = 10) -> tuple[np.ndarray, np.ndarray, float]:
+    """``(observed frequency, mean predicted probability, expected calibration error)``: the
+    first two of each non-empty equal-width bin, the error ``sum_b (n_b / n) |observed_b -
+    predicted_b|`` over them; one binning of the rows for the three."""
+    total, right, confident = _binned(correct, confidence, bins)
     kept = total > 0
-    observed = np.bincount(ids, weights=correct, minlength=bins)[kept] / total[kept]
-    predicted = np.bincount(ids, weights=confidence, minlength=bins)[kept] / total[kept]
-    return observed, predicted
-
-
-def expected_calibration_error(correct, confidence, bins: int = 10) -> float:
-    """``sum_b (n_b / n) |observed_b - predicted_b|`` over the bins of :func:`calibration_curve`."""
-    confidence = np.clip(np.asarray(confidence, dtype=np.float64), 0.0, 1.0)
-    ids = np.searchsorted(np.linspace(0.0, 1.0, bins + 1)[1:-1], confidence)
-    share = np.bincount(ids, minlength=bins)
-    share = share[share > 0] / confidence.size
-    observed, predicted = calibration_curve(correct, confidence, bins)
-    return float(np.sum(share * np.abs(observed - predicted)))
+    observed, predicted = right[kept] / total[kept], confident[kept] / total[kept]
+    share = total[kept] / total.sum()
+    return observed, predicted, float(np.sum(share * np.abs(observed - predicted)))
 
 
 def top_label(y, proba) -> tuple[np.ndarray, np.ndarray]:

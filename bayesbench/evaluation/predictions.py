@@ -2,10 +2,12 @@
 
 ``<run>/predictions/<task_id>.parquet`` (with pyarrow; without it ``<task_id>.npz``, numpy's
 ``savez`` of the same arrays) holds one row per test row of the task: ``row`` (the row's
-index in the data file, 0-based, in file order; int64), ``true`` and ``predicted`` (class
-codes, int32, in the order of the record's ``classes``) and ``p_0``, ``p_1``, ... (the
-probability of each class, float64; absent for a classifier without ``predict_proba``).
-That is :func:`bytes_per_prediction` bytes per test row and classifier before compression.
+index in the data file, 0-based, in file order; int32, int64 for a data set of more than
+2^31 rows), ``true`` and ``predicted`` (class codes, int32, in the order of the record's
+``classes``) and ``p_0``, ``p_1``, ... (the probability of each class, float64; absent for a
+classifier without ``predict_proba``). That is :func:`bytes_per_prediction` bytes per test
+row and classifier before compression. The Parquet file is written uncompressed, its
+integer columns delta-encoded and its probabilities plain: :data:`PARQUET_OPTIONS`.
 
 A file is written first, through a temporary file and ``os.replace``, and the task's
 record after it (:meth:`~.rundir.RunDirectory.keep`), holding the file's SHA-256
@@ -36,17 +38,28 @@ DIRECTORY = "predictions"
 # directory, which writes them to their own file and never into records.jsonl.
 FIELD = "_predictions"
 # What a run may keep unless max_predictions_bytes says otherwise: 1 GiB before compression
-# (a 10^6-row data set, 10 folds, 2 classifiers and 2 classes take 64 MB).
+# (a 10^6-row data set, 10 folds, 2 classifiers and 2 classes take 56 MB).
 DEFAULT_MAX_BYTES = 2 ** 30
 COLUMNS = ["dataset", "classifier", "repetition", "fold", "row", "true", "predicted"]
+# The most rows whose indices a file keeps as int32 (the largest index is one less).
+INT32_ROWS = 2 ** 31
+# How a Parquet file is written. Probabilities compress by a few percent at most, so nothing
+# is compressed; the integer columns (sorted row indices, class codes) are delta-encoded,
+# which packs them into a few bits a row without the hashing of a dictionary; and no
+# statistics. Two fifths of the time of dictionary-encoded codes, snappy and int64 rows,
+# in a smaller file (benchmarks/bench_predictions.py).
+PARQUET_OPTIONS = {
+    "compression": "none", "use_dictionary": False, "write_statistics": False,
+    "column_encoding": dict.fromkeys(("row", "true", "predicted"), "DELTA_BINARY_PACKED")}
 # The record field holding the SHA-256 of its task's file, checked when a directory is opened.
 DIGEST = "predictions_sha256"
 
 
-def bytes_per_prediction(n_classes: int) -> int:
-    """The bytes of one test row's prediction before compression: its row index (8), its
-    true and predicted class codes (4 each) and a probability per class (8 each)."""
-    return 16 + 8 * n_classes
+def bytes_per_prediction(n_classes: int, n_rows: int) -> int:
+    """The bytes of one test row's prediction before compression, on a data set of
+    ``n_rows`` rows: its row index (4, or 8 above :data:`INT32_ROWS` rows), its true and
+    predicted class codes (4 each) and a probability per class (8 each)."""
+    return (4 if n_rows <= INT32_ROWS else 8) + 8 + 8 * n_classes
 
 
 def parquet_available() -> bool:
@@ -55,7 +68,12 @@ def parquet_available() -> bool:
 
 def kept(rows, y_true, y_pred, proba) -> dict:
     """A task's predictions as a worker hands them on (the value of :data:`FIELD`)."""
-    out = {"row": np.asarray(rows, dtype=np.int64), "true": np.asarray(y_true, dtype=np.int32),
+    rows = np.asarray(rows)
+    # int32 while every index fits (a data set of at most 2^31 rows): a third fewer bytes
+    # of row indices to hand on, encode and hash.
+    small = rows.size == 0 or int(rows.max()) < INT32_ROWS
+    out = {"row": rows.astype(np.int32 if small else np.int64, copy=False),
+           "true": np.asarray(y_true, dtype=np.int32),
            "predicted": np.asarray(y_pred, dtype=np.int32)}
     if proba is not None:
         out["proba"] = np.asarray(proba, dtype=np.float64)
@@ -82,10 +100,7 @@ def write(run_dir, task_id: str, arrays: dict) -> str:
         import pyarrow as pa  # lazy: an optional dependency
         import pyarrow.parquet as pq  # lazy: likewise
 
-        # Dictionary-encoded class codes, plain probabilities, no statistics: a quarter
-        # of the default's time for a few percent more bytes (bench_predictions.py).
-        pq.write_table(pa.table(_columns(arrays)), buffer, use_dictionary=["true", "predicted"],
-                       write_statistics=False)
+        pq.write_table(pa.table(_columns(arrays)), buffer, **PARQUET_OPTIONS)
     else:
         np.savez(buffer, **_columns(arrays))
     data = buffer.getbuffer()
@@ -174,7 +189,8 @@ def _named(arrays: dict, record: dict) -> pd.DataFrame:
     out = pd.DataFrame({"dataset": record["dataset"], "classifier": record["classifier"],
                         "repetition": record["repetition"], "fold": record["fold"],
                         **({"train_size": record["train_size"]} if "train_size" in record else {}),
-                        "row": arrays["row"],
+                        # int64 whatever the file holds (int32 since files became smaller)
+                        "row": arrays["row"].astype(np.int64, copy=False),
                         "true": pd.Categorical.from_codes(arrays["true"], classes),
                         "predicted": pd.Categorical.from_codes(arrays["predicted"], classes)})
     for k, name in enumerate(classes):
@@ -193,7 +209,8 @@ def check_size(plans, limit: int | None) -> None:
             if getattr(job, "predictions", False):
                 n = int(job.test.size) * len(job.classifiers)
                 count += n
-                size += n * bytes_per_prediction(job.data.imputed.n_classes)
+                size += n * bytes_per_prediction(job.data.imputed.n_classes,
+                                                 job.data.imputed.n_rows)
     if size > limit:
         raise PlanError([(("predictions",), (
             f"the run would keep {count:,} predictions, {size:,} bytes before compression, "

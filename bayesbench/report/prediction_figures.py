@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..evaluation.curves import (both_curves, calibration_curve, expected_calibration_error,
-                                 thinned, top_label)
+from ..evaluation.curves import both_curves, calibration, thinned, top_label
 from .figures import _colors
 from .plotting import save_figure, styled_figure
 
 BINS = 10
+TICKS = [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]  # of both axes of every panel
 # The panels' place in the figure (fractions of it): room for the tick labels and the axis
 # titles at font size 8, and the panel titles at 9.
 _MARGINS = {"left": 0.05, "right": 0.99, "bottom": 0.13, "top": 0.92, "wspace": 0.22}
@@ -69,8 +69,7 @@ def plot_predictions(scored, dataset: str, classes, path) -> list:
             pr.plot(*thinned(recall, precision), color=colors[j], linewidth=1.1,
                     drawstyle="steps-post", gid=f"curve-1-{j}", label=f"{clf} (AP {ap:.3f})")
             correct, confidence = top_label(y, proba)
-            observed, predicted = calibration_curve(correct, confidence, BINS)
-            ece = expected_calibration_error(correct, confidence, BINS)
+            observed, predicted, ece = calibration(correct, confidence, BINS)
             rel.plot(predicted, observed, "o-", markersize=3, linewidth=1.1, gid=f"curve-2-{j}",
                      color=colors[j], label=f"{clf} (ECE {ece:.3f})")
         _axes(roc, f"{dataset}: ROC ({which})", "false positive rate", "true positive rate",
@@ -84,7 +83,12 @@ def plot_predictions(scored, dataset: str, classes, path) -> list:
 def _axes(ax, title: str, xlabel: str, ylabel: str, legend: str) -> None:
     ax.set_xlim(-0.02, 1.02)
     ax.set_ylim(-0.02, 1.02)
-    ax.set_title(title, fontsize=9)
+    # The ticks matplotlib would choose, and the title where it would put it, given: it
+    # then neither makes ticks outside the panel nor measures the axes to place the title,
+    # over a third of the time matplotlib took to write it; the SVG is the same, byte for byte.
+    ax.set_xticks(TICKS)
+    ax.set_yticks(TICKS)
+    ax.set_title(title, fontsize=9, y=1.0)
     ax.set_xlabel(xlabel, fontsize=8)
     ax.set_ylabel(ylabel, fontsize=8)
     ax.tick_params(labelsize=7)

@@ -40,7 +40,7 @@ def test_calibration_curve_equals_scikit_learn(bins):
     y = np.array([rng.choice(3, p=p) for p in proba])
     correct, confidence = curves.top_label(y, proba)
     expected = sk_calibration_curve(correct, confidence, n_bins=bins)
-    ours = curves.calibration_curve(correct, confidence, bins)
+    ours = curves.calibration(correct, confidence, bins)
     np.testing.assert_allclose(ours[0], expected[0], atol=1e-15)
     np.testing.assert_allclose(ours[1], expected[1], atol=1e-15)
 
@@ -48,7 +48,7 @@ def test_calibration_curve_equals_scikit_learn(bins):
 def test_expected_calibration_error_by_hand():
     # Bins of width 0.1: 0.05 -> [0, .1), 0.15 -> [.1, .2), two rows at 0.95 -> [.9, 1].
     # ECE = 1/4 |0 - .05| + 1/4 |0 - .15| + 2/4 |.5 - .95| = .0125 + .0375 + .225 = .275.
-    ece = curves.expected_calibration_error([0, 0, 1, 0], [0.05, 0.15, 0.95, 0.95], 10)
+    ece = curves.calibration([0, 0, 1, 0], [0.05, 0.15, 0.95, 0.95], 10)[2]
     assert ece == pytest.approx(0.275, abs=1e-15)
 
 
@@ -66,3 +66,27 @@ def test_both_curves_from_one_sort_equal_scikit_learn(seed, n, ties):
     np.testing.assert_allclose(recall, skm.precision_recall_curve(positive, score)[1])
     assert auc == pytest.approx(skm.roc_auc_score(positive, score), abs=1e-14)
     assert ap == pytest.approx(skm.average_precision_score(positive, score), abs=1e-14)
+
+
+def test_curves_of_scores_at_the_ends_and_one_bit_apart_equal_scikit_learn():
+    # The curves sort each score packed with its label in one integer: 0.0 and -0.0 must be
+    # one score, 1.0 the highest, and two scores one bit apart two scores.
+    rng = np.random.default_rng(3)
+    base = np.array([0.0, -0.0, 1.0, 0.5, np.nextafter(0.5, 1), np.nextafter(0.5, 0), 5e-324])
+    score = rng.choice(base, 400)
+    positive = rng.random(400) < 0.5
+    (fpr, tpr), auc, (precision, recall), ap = curves.both_curves(positive, score)
+    expected_fpr, expected_tpr, _ = skm.roc_curve(positive, score, drop_intermediate=False)
+    np.testing.assert_array_equal(fpr, expected_fpr)
+    np.testing.assert_array_equal(tpr, expected_tpr)
+    expected_precision, expected_recall, _ = skm.precision_recall_curve(positive, score)
+    np.testing.assert_array_equal(precision, expected_precision)
+    np.testing.assert_array_equal(recall, expected_recall)
+    assert auc == pytest.approx(skm.roc_auc_score(positive, score), abs=1e-14)
+    assert ap == pytest.approx(skm.average_precision_score(positive, score), abs=1e-14)
+
+
+@pytest.mark.parametrize("bad", [-0.1, np.nan])
+def test_curves_refuse_a_negative_or_missing_score(bad):
+    with pytest.raises(ValueError, match="non-negative"):
+        curves.roc_curve([True, False, True], [0.2, bad, 0.9])

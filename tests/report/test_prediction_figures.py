@@ -54,7 +54,7 @@ def test_the_calibration_shown_equals_scikit_learns_on_the_stored_rows(kept_run)
             correct = proba.argmax(axis=1) == y
             confidence = np.clip(proba.max(axis=1), 0, 1)
             observed, predicted = calibration_curve(correct, confidence, n_bins=10)
-            ours = curves.calibration_curve(correct, confidence, 10)
+            ours = curves.calibration(correct, confidence, 10)
             np.testing.assert_allclose(ours[0], observed, atol=1e-15)
             np.testing.assert_allclose(ours[1], predicted, atol=1e-15)
             edges = np.linspace(0, 1, 11)[1:-1]
