@@ -90,3 +90,15 @@ def test_curves_of_scores_at_the_ends_and_one_bit_apart_equal_scikit_learn():
 def test_curves_refuse_a_negative_or_missing_score(bad):
     with pytest.raises(ValueError, match="non-negative"):
         curves.roc_curve([True, False, True], [0.2, bad, 0.9])
+
+
+@pytest.mark.parametrize("n_classes", [2, 3, 4, 7])
+def test_top_label_is_the_first_most_probable_class(n_classes):
+    # Probabilities of a few values, so that rows hold ties: the first class of the largest
+    # probability is the predicted one, as numpy's argmax picks it.
+    rng = np.random.default_rng(n_classes)
+    proba = rng.integers(0, 4, (3000, n_classes)) / 4.0
+    y = rng.integers(0, n_classes, 3000)
+    correct, confidence = curves.top_label(y, proba)
+    np.testing.assert_array_equal(correct, np.argmax(proba, axis=1) == y)
+    np.testing.assert_array_equal(confidence, np.max(proba, axis=1))
