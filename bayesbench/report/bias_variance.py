@@ -34,10 +34,11 @@ def caption(evaluation) -> str:
             f"data (bias = bias squared, sigma = irreducible error, zero with one label per row)")
 
 
-def decomposition_rows(run_dir, records, datasets, classifiers) -> list[list]:
+def decomposition_rows(run_dir, records, datasets, classifiers, held=None) -> list[list]:
     """``[dataset, classifier, error, bias, variance, sigma]`` of every data set and
-    classifier (in the given orders) whose tasks all finished with their predictions."""
-    files, cells = task_files(run_dir), {}
+    classifier (in the given orders) whose tasks all finished with their predictions;
+    ``held`` (``{task id: arrays}``): those still in memory, not read back from their files."""
+    files, cells, held = task_files(run_dir), {}, held or {}
     for r in records:
         cells.setdefault((r["dataset"], r["classifier"]), []).append(r)
     rows = []
@@ -46,8 +47,8 @@ def decomposition_rows(run_dir, records, datasets, classifiers) -> list[list]:
             rs = cells.get((d, c), [])
             if not rs or any(r["status"] != "ok" or r["task_id"] not in files for r in rs):
                 continue
-            true, counts = _counts([read_arrays(files[r["task_id"]]) for r in rs],
-                                   len(rs[0]["classes"]))
+            true, counts = _counts([held.get(r["task_id"]) or read_arrays(files[r["task_id"]])
+                                    for r in rs], len(rs[0]["classes"]))
             rows.append([d, c, *kohavi_wolpert(true, counts)])
     return rows
 

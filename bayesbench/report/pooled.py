@@ -48,9 +48,11 @@ def pooled_score(rs, metric: str, auc: float = float("nan")) -> float:
     return pooled(cm, rs[0]["classes"], metric)
 
 
-def pooled_rows(records, metrics, datasets, classifiers, run_dir=None) -> list[list]:
+def pooled_rows(records, metrics, datasets, classifiers, run_dir=None,
+                held=None) -> list[list]:
     """The rows of ``pooled.csv`` (:data:`POOLED_COLUMNS`); ``run_dir`` (None: none) holds
-    the kept predictions that the pooled AUC is computed from."""
+    the kept predictions that the pooled AUC is computed from, those of ``held``
+    (:func:`~bayesbench.evaluation.predictions.gathered`) still in memory."""
     metrics = [m for m in metrics if m not in NOT_POOLED]
     groups = defaultdict(list)
     for r in records:
@@ -59,7 +61,7 @@ def pooled_rows(records, metrics, datasets, classifiers, run_dir=None) -> list[l
     aucs = {}
     if run_dir is not None and "auc_ovr" in metrics:
         kept = gathered(run_dir, records, lambda r: (r["dataset"], r["classifier"],
-                                                     r["repetition"]))
+                                                     r["repetition"]), held)
         aucs = {key: auc_ovr(y, proba) for key, (_, y, proba) in kept.items()
                 if proba is not None}
     rows = []

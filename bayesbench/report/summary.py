@@ -186,9 +186,10 @@ def write_summary(out_dir, experiment: Experiment, records, formats) -> list[Pat
     return write_run_summary(out_dir, experiment, records, formats)[0]
 
 
-def write_run_summary(out_dir, experiment: Experiment, records, formats):
+def write_run_summary(out_dir, experiment: Experiment, records, formats, held=None):
     """:func:`write_summary`, also returning the comparison (None if it could not be made)
-    and, then, why."""
+    and, then, why; ``held``: the predictions the session holds in memory (the pooled AUC
+    reads the others from their files)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     every = task_order(records, experiment)
@@ -202,7 +203,7 @@ def write_run_summary(out_dir, experiment: Experiment, records, formats):
             path.write_text(text)
             files.append(path)
     if experiment.pooled:
-        files += _write_pooled(out_dir, experiment, ordered, formats)
+        files += _write_pooled(out_dir, experiment, ordered, formats, held)
     arcs = _arcs(ordered, experiment)
     if arcs:  # a table of numbers for scripts and the consensus network: CSV only
         files.append(out_dir / "arc_frequencies.csv")
@@ -237,13 +238,14 @@ def _curve(records, experiment: Experiment) -> list[list]:
                       _order(records, "classifier", [c.label for c in experiment.classifiers]))
 
 
-def _write_pooled(out_dir: Path, experiment: Experiment, records, formats) -> list[Path]:
+def _write_pooled(out_dir: Path, experiment: Experiment, records, formats,
+                  held=None) -> list[Path]:
     """``pooled.<ext>`` (:mod:`.pooled`), the AUC from the predictions the run kept beside
-    ``out_dir``."""
+    ``out_dir`` (those of ``held`` from memory)."""
     rows = pooled_rows(records, experiment.metrics,
                        _order(records, "dataset", [d.name for d in experiment.datasets]),
                        _order(records, "classifier", [c.label for c in experiment.classifiers]),
-                       out_dir.parent if experiment.predictions else None)
+                       out_dir.parent if experiment.predictions else None, held)
     files = []
     for fmt in formats:
         files.append(out_dir / f"pooled.{EXTENSIONS[fmt]}")
@@ -524,7 +526,8 @@ def finalize_run(run_dir, experiment: Experiment, records, formats, held=None) -
     reliability curves, in ``<run>/figures``) and ``<run>/report.html``; ``held``: the
     predictions the session holds in memory (the others are read from their files)."""
     run_dir = Path(run_dir)
-    files, result, reason = write_run_summary(run_dir / "summary", experiment, records, formats)
+    files, result, reason = write_run_summary(run_dir / "summary", experiment, records, formats,
+                                              held)
     every, records = records, at_largest(records)  # a learning curve: its largest size
     drawn = draw_figures(run_dir, result, first_fold_networks(records, experiment),
                          _arcs(task_order(records, experiment), experiment))
@@ -536,7 +539,7 @@ def finalize_run(run_dir, experiment: Experiment, records, formats, held=None) -
                                 [d.name for d in experiment.datasets],
                                 [c.label for c in experiment.classifiers], drawn, held)
     raised = tuple(warned(task_order(records, experiment)))
-    decomposed, sections = _bias_variance(run_dir, experiment, records, formats)
+    decomposed, sections = _bias_variance(run_dir, experiment, records, formats, held)
     report = write_report(run_dir / REPORT, title=f"bayesbench: {experiment.name}",
                           protocol=protocol(experiment, every),
                           tables=metric_tables(experiment, records), result=result,
@@ -545,16 +548,16 @@ def finalize_run(run_dir, experiment: Experiment, records, formats, held=None) -
     return RunOutputs(files + decomposed + drawn.files, report, not plotting_available(), raised)
 
 
-def _bias_variance(run_dir: Path, experiment: Experiment, records, formats):
+def _bias_variance(run_dir: Path, experiment: Experiment, records, formats, held=None):
     """The files and the report section of the bias-variance decomposition (none without
-    ``evaluation``)."""
+    ``evaluation``), from the predictions of ``held`` in memory and the others' files."""
     evaluation = experiment.evaluation
     if evaluation is None:
         return [], []
     ordered = task_order(records, experiment)
     datasets = _order(ordered, "dataset", [d.name for d in experiment.datasets])
     classifiers = _order(ordered, "classifier", [c.label for c in experiment.classifiers])
-    rows = bias_variance.decomposition_rows(run_dir, ordered, datasets, classifiers)
+    rows = bias_variance.decomposition_rows(run_dir, ordered, datasets, classifiers, held)
     files = bias_variance.write_tables(run_dir / "summary", rows, evaluation, formats)
     figures = []
     if rows and plotting_available():
