@@ -12,8 +12,11 @@ directory each time, reading, folds, learners, records, summary tables, figures)
 
 Each pair runs ``--repeats`` times (default 3), alternating which goes first, so that the
 load of a shared machine falls on both alike; the table gives every time, the medians and
-"ratio" = median with predictions / median without (the cost is ratio - 1). The size of the
-kept predictions is measured on the last run with them. Then one more run with predictions,
+"ratio" = median with predictions / median without (the cost is ratio - 1). "CPU ratio" is
+the same ratio of the median CPU seconds (user + system) of each run's whole process tree,
+workers included: on a machine that others load, the wall-clock ratio magnifies what runs
+in one process (the figures, drawn after the folds ran on every core), the CPU seconds much
+less. The size of the kept predictions is measured on the last run with them. Then one more run with predictions,
 in a process of its own that times bayesbench's functions from inside, splits the cost:
 seconds writing the prediction files (``evaluation.predictions.write``, checksum included)
 and drawing their figures (``report.pages.draw_prediction_figures``), beside the run's total.
@@ -24,6 +27,7 @@ and drawing their figures (``report.pages.draw_prediction_figures``), beside the
 from __future__ import annotations
 
 import argparse
+import resource
 import shutil
 import statistics
 import sys
@@ -54,14 +58,23 @@ def _configs(workdir: Path, rows: int, attributes: int) -> dict[str, Path]:
     return out
 
 
-def _run(config: Path, workdir: Path, jobs: int) -> tuple[float, int]:
+def _cpu_of_children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _run(config: Path, workdir: Path, jobs: int) -> tuple[float, float, int]:
+    """Wall seconds, CPU seconds (the run and its workers, which it waits for) and bytes
+    of kept predictions of one run."""
     out = workdir / f"out-{config.stem}"
     shutil.rmtree(out, ignore_errors=True)
+    before = _cpu_of_children()
     seconds, _, _ = timed(bayesbench_command() + ["run", str(config), "-o", str(out), "-j",
                                                   str(jobs), "-q"], workdir)
+    cpu = _cpu_of_children() - before
     kept = out / "predictions"
     size = sum(p.stat().st_size for p in kept.iterdir()) if kept.is_dir() else 0
-    return seconds, size
+    return seconds, cpu, size
 
 
 BREAKDOWN = r"""
@@ -118,22 +131,26 @@ def main() -> None:
                      and not n.startswith("quickstart")]
         rows = []
         for name in names:
-            times, size = {False: [], True: []}, 0
+            times, cpus, size = {False: [], True: []}, {False: [], True: []}, 0
             for i in range(args.repeats):
                 for kept in ((False, True) if i % 2 == 0 else (True, False)):
-                    seconds, measured = _run(configs[name, kept], workdir, args.jobs)
+                    seconds, cpu, measured = _run(configs[name, kept], workdir, args.jobs)
                     times[kept].append(seconds)
+                    cpus[kept].append(cpu)
                     size = measured or size
             plain, kept = statistics.median(times[False]), statistics.median(times[True])
+            cpu = statistics.median(cpus[True]) / statistics.median(cpus[False])
             parts = _breakdown(configs[name, True], workdir, args.jobs)
-            rows.append((name, times[False], times[True], plain, kept, kept / plain, size, parts))
+            rows.append((name, times[False], times[True], plain, kept, kept / plain, cpu, size,
+                         parts))
     print(f"keeping predictions: {args.repeats} interleaved runs each, -j {args.jobs}")
     print(f"{'workload':<24} {'without (s)':<22} {'with (s)':<22} {'median w/o':>10} "
-          f"{'median with':>11} {'ratio':>6} {'kept MB':>8}  in one more run with predictions")
-    for name, plain_t, kept_t, plain, kept, ratio, size, parts in rows:
+          f"{'median with':>11} {'ratio':>6} {'CPU ratio':>9} {'kept MB':>8}  in one more run "
+          f"with predictions")
+    for name, plain_t, kept_t, plain, kept, ratio, cpu, size, parts in rows:
         print(f"{name:<24} {' '.join(f'{t:.1f}' for t in plain_t):<22} "
               f"{' '.join(f'{t:.1f}' for t in kept_t):<22} {plain:>10.2f} {kept:>11.2f} "
-              f"{ratio:>6.3f} {size / 1e6:>8.1f}  total {parts['total']:.1f} s: writing "
+              f"{ratio:>6.3f} {cpu:>9.3f} {size / 1e6:>8.1f}  total {parts['total']:.1f} s: writing "
               f"{parts['write']:.2f} s ({parts['write'] / parts['total']:.1%}), figures "
               f"{parts['figures']:.2f} s ({parts['figures'] / parts['total']:.1%})")
 
