@@ -25,15 +25,18 @@ at most 1000); a parent configuration never seen takes the estimate of its deepe
 ancestor that was.
 
 Vectorised over every node of every table at once: two nodes are independent given the
-rest unless one is the other's parent or they share a parent, so the nodes of the depths of
-one parity whose rank among their siblings is the same are drawn together, across all
-tables: a sweep is one step per (parity, sibling rank), not one per node and value. In a
-step every table count of a node is proposed from its conditional given the current state,
-over a window of ``2 WINDOW + 1`` values, and the node's proposal is accepted or rejected
-as a whole by Metropolis-Hastings, which corrects exactly for the one coupling between the
-values of a node (its parent's total ``N_p``) and for the window. The chain has the
-posterior of the authors' Gibbs sampler as its stationary distribution, visiting it in
-another order.
+rest unless one is the other's parent or they share a parent, so the nodes are coloured,
+across all tables, with no parent and child nor two siblings of one colour (a family's
+children take the ranks among themselves, skipping their parent's colour: as few colours as
+the largest family needs), and the nodes of a colour are drawn together: a sweep is one
+step per colour, not one per node and value. A value that can never hold more than one
+count has its table count fixed (``t = n``), and a node with only such values is never
+drawn. In a step every table count of a node is proposed from its conditional given the
+current state, over a window of ``2 WINDOW + 1`` values, and the node's proposal is
+accepted or rejected as a whole by Metropolis-Hastings, which corrects exactly for the one
+coupling between the values of a node (its parent's total ``N_p``) and for the window. The
+chain has the posterior of the authors' Gibbs sampler as its stationary distribution,
+visiting it in another order.
 """
 from __future__ import annotations
 
