@@ -261,6 +261,7 @@ class _Group:
     conc: np.ndarray
     parent_conc: np.ndarray
     node_parent_conc: np.ndarray
+    at: np.ndarray
 
 
 @dataclass
@@ -314,7 +315,7 @@ def _group(node: np.ndarray, parent: np.ndarray, conc: np.ndarray, most: np.ndar
     rows, val = np.nonzero(most[node] > 1)
     par = parent[node]
     return _Group(node, par, node[rows] * width + val, par[rows] * width + val, rows,
-                  conc[node][rows], conc[par][rows], conc[par])
+                  conc[node][rows], conc[par][rows], conc[par], np.arange(len(rows)))
 
 
 def _forest(levels: list[_Level]) -> _Forest:
@@ -341,20 +342,21 @@ def _forest(levels: list[_Level]) -> _Forest:
 _SPAN = np.arange(2 * WINDOW + 1)
 
 
-def _window(state, rest, n, base, pt, log_c, small):
+def _window(state, rest, n, base, pt, log_c, small, row_n):
     """The proposal of each pair's table count given ``state``: the window of ``2 WINDOW + 1``
     values ``v`` from ``WINDOW`` below the state (or from 1), and over it the log
     conditional ``log S(n, v) + log S(base + v, t_parent) + log c^v / (rest)_v`` up to the
     pair's constant (``rest``: the parent's concentration plus its total count without this
     pair's tables). Returns the window's start, the cumulative ``log c - log(rest + u)`` for
     ``u`` from the start to ``v - 1`` (whose sum is that last factor relative to the start),
-    the weights ``exp(score - peak)`` and the peaks."""
+    the weights ``exp(score - peak)`` and the peaks (``row_n``: where row ``n`` of
+    :func:`_packed_table` starts)."""
     low = np.maximum(state - WINDOW, 1)
     if small:
         # v <= n + 2 WINDOW and t_parent <= base + v + WINDOW: both within a row's padding
-        table, starts = _packed_table(), _row_starts()
-        score = table[(starts[n] + low)[:, None] + _SPAN]
-        score += table[starts[(base + low)[:, None] + _SPAN] + pt[:, None]]
+        table = _packed_table()
+        score = table[(row_n + low)[:, None] + _SPAN]
+        score += table[_row_starts()[(base + low)[:, None] + _SPAN] + pt[:, None]]
     else:
         v = low[:, None] + _SPAN
         score = _log_s(n[:, None], v) + _log_s(base[:, None] + v, pt[:, None])
@@ -389,7 +391,8 @@ def _draw_tables(f: _Forest, g: _Group, log_conc: np.ndarray, conc: np.ndarray,
     # the Stirling numbers read are at n and at the parent's count plus at most 2 WINDOW:
     # above EXACT they come from the formulas
     small = n.max() <= EXACT and n_parent.max() + 2 * WINDOW <= EXACT
-    low, steps, weights, peak = _window(old, rest, n, base, pt, log_c, small)
+    row_n = _row_starts()[n] if small else None
+    low, steps, weights, peak = _window(old, rest, n, base, pt, log_c, small, row_n)
     cum = np.cumsum(weights, axis=1)
     chosen = np.minimum((cum < rng.random(len(old))[:, None] * cum[:, -1:]).sum(axis=1),
                         2 * WINDOW)
@@ -399,17 +402,15 @@ def _draw_tables(f: _Forest, g: _Group, log_conc: np.ndarray, conc: np.ndarray,
     # the reverse move: from the new state, whose rest differs by the node's other pairs'
     # changes; the old count outside the new window is impossible
     low2, steps2, weights2, peak2 = _window(new, rest + change[g.rows] - step, n, base, pt,
-                                            log_c, small)
+                                            log_c, small, row_n)
     back = old - low2
     inside = (back >= 0) & (back <= 2 * WINDOW)
-    at = np.arange(len(old))
     # log (rest)_v relative to the window's start is (v - start) log c minus the steps, and
-    # a window's scores are short of the conditional's by start log c
-    with np.errstate(divide="ignore"):
-        per_pair = (step * log_c - steps[at, chosen]
-                    + steps2[at, np.clip(back, 0, 2 * WINDOW)]
-                    + peak + np.log(cum[:, -1]) - peak2 - np.log(weights2.sum(axis=1))
-                    + np.log(inside))
+    # a window's scores are short of the conditional's by start log c (outside the window
+    # the index wraps to any column: the pair's term is -inf there)
+    per_pair = np.where(inside, step * log_c - steps[g.at, chosen]
+                        + steps2[g.at, back % (2 * WINDOW + 1)] + peak - peak2
+                        + np.log(cum[:, -1] / weights2.sum(axis=1)), -np.inf)
     start = conc[g.node_parent_conc] + total
     log_ratio = (np.bincount(g.rows, weights=per_pair, minlength=len(g.node))
                  - gammaln(start + change) + gammaln(start))
