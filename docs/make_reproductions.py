@@ -316,7 +316,7 @@ def _splice_lines(paper: Paper) -> list[str]:
     path = next(d.path for d in paper.runs["mihaljevic2013_identifier"][0].datasets
                 if d.name == "splice")
     data = load_dataset(path)
-    y, names = data.y, np.asarray(data.X)[:, 0]
+    y, names = data.y, np.asarray(data.columns[0], dtype=np.int64)
     shared = np.bincount(names)[names] > 1
     share, twins = 100 * np.bincount(y).max() / len(y), 100 * shared.mean()
     folds = paper.runs["mihaljevic2013_identifier"][0].cv.folds

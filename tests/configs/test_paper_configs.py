@@ -316,8 +316,8 @@ def test_generator_writes_every_section_from_check(tmp_path):
     verdicts = [line for line in text.splitlines() if line.startswith("- **")]
     assert verdicts and all(": within the paper's under the " in v or ": unexplained" in v
                             for v in verdicts)
-    assert "**splice, tan, accuracy**: unexplained; the closest experiment tried, the data " \
-           "variant with Table 1's row identifier" in text
+    assert "**splice, tan, accuracy**: within the paper's under the data variant with Table 1's " \
+           "row identifier" in text
     assert "**soybean-small, nb, clean, accuracy**: within the paper's under the paper's naive Bayes over " \
            "one-hot columns" in text
     # Paper 000: the harness arm tests int(569/10) = 56 rows per fold, as the printed
