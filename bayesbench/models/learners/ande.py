@@ -9,6 +9,7 @@ estimators", ICML 2006, 1113-1120.
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass, replace
 from numbers import Integral, Real
 
@@ -222,6 +223,15 @@ _BLOCK = 2 ** 20
 # Pair scores of the rows scored at a time (rows x pairs; each a class vector): past about
 # a megabyte a block's arrays come from fresh pages each time, as AODE's comment says.
 _ROWS = 2 ** 16
+# Counting: codes counted by one bincount (int64, 512 KiB) and cells of its table, each
+# at most, so that both stay in the cache; children counted jointly, at most _GROUP of
+# them and _JOINT joint values; a joint table's cell summed out costs about _CELL_COST of
+# a counted code (measured on kr-vs-kp and mushroom).
+_INDEX = 2 ** 16
+_TABLE = 2 ** 16
+_GROUP = 8
+_JOINT = 256
+_CELL_COST = 0.15
 
 
 @dataclass(frozen=True)
@@ -229,16 +239,27 @@ class Layout:
     """Where each attribute pair's values lie in A2DE's tables.
 
     Pairs ``i < j`` are in colexicographic order (pair ``(i, j)`` is number
-    ``C(j, 2) + i``, so the pairs of the attributes below ``t`` come first), each pair's
-    ``r_i r_j`` values row-major from ``offsets[p]``: ``cells`` values in all. A table
-    over a child value ``u`` (``s_t + d``, or ``R`` for a missing child) and a pair value
-    ``v`` holds them at row ``u * cells + v``.
+    ``C(j, 2) + i``, so the pairs of the attributes below ``t`` come first: ``prefix[t]``
+    values), each pair's ``r_i r_j`` values row-major from ``offsets[p]``: ``cells`` values
+    in all. A table over a child value ``u`` (``s_t + d``, or ``R`` for a missing child) and
+    a pair value ``v`` holds them at row ``u * cells + v``. The triple counts hold child
+    ``t``'s values given the values of the pairs below it, ``(r_t, prefix[t])`` rows
+    row-major from ``triple_offsets[t]``.
     """
 
     cards: np.ndarray
     pairs: np.ndarray
-    offsets: np.ndarray
-    cells: int
+    bounds: np.ndarray
+    prefix: np.ndarray
+    triple_offsets: np.ndarray
+
+    @property
+    def offsets(self) -> np.ndarray:
+        return self.bounds[:-1]
+
+    @property
+    def cells(self) -> int:
+        return int(self.bounds[-1])
 
     @classmethod
     def of(cls, cards: np.ndarray) -> "Layout":
@@ -246,8 +267,11 @@ class Layout:
         pairs = np.array([(i, j) for j in range(m) for i in range(j)],
                          dtype=np.int64).reshape(-1, 2)
         sizes = cards[pairs[:, 0]] * cards[pairs[:, 1]]
-        return cls(cards, pairs, np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64),
-                   int(sizes.sum()))
+        bounds = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+        t = np.arange(m)
+        prefix = bounds[t * (t - 1) // 2]
+        return cls(cards, pairs, bounds, prefix,
+                   np.concatenate([[0], np.cumsum(cards * prefix)]).astype(np.int64))
 
     def pair_cells(self, codes: np.ndarray) -> np.ndarray:
         """Each row's value of every pair, ``(rows, pairs)``; ``codes`` all valid."""
@@ -262,9 +286,9 @@ class Layout:
 
 def triple_counts(X, y, cardinalities, n_classes) -> np.ndarray:
     """``N(c, x_i = a, x_j = b, x_t = d)`` of every triple ``i < j < t``, int64, shape
-    ``(R, cells, n_classes)``: at ``[s_t + d, v]`` with ``v`` the value ``(a, b)`` of the
-    pair ``(i, j)`` (:class:`Layout`), every other entry 0. A row missing one of the three
-    values is left out of that triple's counts.
+    ``(triple rows, n_classes)``: child ``t``'s value ``d`` given the value ``v`` of the pair
+    ``(i, j)`` at row ``triple_offsets[t] + d prefix[t] + v`` (:class:`Layout`). A row
+    missing one of the three values is left out of that triple's counts.
 
     Refuses (:class:`~bayesbench.measures.codes.TableTooLarge`) when A2DE's table of
     every child value given every pair value would pass the table limit.
@@ -275,33 +299,140 @@ def triple_counts(X, y, cardinalities, n_classes) -> np.ndarray:
     check_table_size((k, R + 1, layout.cells), range(cards.size))
     X = compact_codes(np.asarray(X), cards)
     y = np.asarray(y, dtype=np.int64)
-    starts = value_offsets(cards)
-    width = layout.cells * k
-    out = np.zeros(R * width, dtype=np.int64)
-    first, second = layout.pairs.T
-    rows = max(1, _BLOCK // max(1, len(layout.pairs)))
-    for lo in range(0, X.shape[0], rows):
-        block = X[lo:lo + rows]
-        present = (block >= 0) & (block < cards)
-        clean = bool(present.all())
-        codes = np.where(present, block, 0).astype(np.int64)
-        # 32-bit indices when a child's cells allow: a third less time to add and count.
-        small = np.int32 if int(cards.max(initial=1)) * width < 2 ** 31 else np.int64
-        cell = (layout.pair_cells(codes) * k + y[lo:lo + rows, None]).astype(small)
-        child = (codes * width).astype(small)
-        both = present[:, first] & present[:, second]
-        # One child at a time: its pairs (those below it) are a prefix, its cells a slice.
-        for t in range(2, cards.size):
-            below = t * (t - 1) // 2
-            index = cell[:, :below] + child[:, t, None]
-            if not clean:
-                index = index[both[:, :below] & present[:, t, None]]
-            size = int(cards[t]) * width
-            # The codes are column-major (as X is) and so is index: read in its own order,
-            # not copied into row-major order first.
-            out[starts[t] * width:starts[t] * width + size] += np.bincount(
-                index.ravel(order="K"), minlength=size)
-    return out.reshape(R, layout.cells, k)
+    out = np.zeros((int(layout.triple_offsets[-1]), k), dtype=np.int64)
+    step = max(1, _BLOCK // max(1, len(layout.pairs)))
+    for lo in range(0, X.shape[0], step):
+        _count_block(out, layout, k, X[lo:lo + step], y[lo:lo + step])
+    return out
+
+
+def _count_block(out, layout: Layout, k: int, block, y):
+    """Add the triple counts of the rows ``block`` (codes) of classes ``y`` to ``out``."""
+    cards = layout.cards
+    present = ((block >= 0) & (block < cards)).T                     # (attributes, rows)
+    codes = np.where(present, block.T, 0).astype(np.int64)
+    # Each row's pair value and class as one code, pairs major, pair by pair of each
+    # second member j (its pairs (i, j) read the rows of codes below j as they are).
+    pair_code = np.empty((len(layout.pairs), block.shape[0]), dtype=np.int64)
+    missing = ~present.all(axis=1)
+    gone = np.empty(pair_code.shape, dtype=bool) if missing.any() else None
+    for j in range(1, cards.size):
+        rows = slice(j * (j - 1) // 2, j * (j + 1) // 2)
+        np.multiply(codes[:j], cards[j] * k, out=pair_code[rows])
+        pair_code[rows] += (layout.offsets[rows, None] * k + (codes[j] * k + y))
+        if gone is not None:
+            np.logical_and(present[:j], present[j], out=gone[rows])
+    if gone is not None:
+        np.logical_not(gone, out=gone)
+    # A missing child is the value r_t, one more value of the children that have one.
+    slots = np.where(present, codes, cards[:, None])
+    radix = cards + missing
+    for t0, t1 in _child_groups(layout, tuple(int(r) for r in radix), k, block.shape[0]):
+        for pairs, children in _group_jobs(t0, t1):
+            _count_pairs(out, layout, k, pair_code, slots, radix, gone, pairs, children)
+
+
+def _group_jobs(t0: int, t1: int):
+    """How the children ``t0 <= t < t1`` are counted as a group: ``(pairs, children)``,
+    the children counted jointly given each pair of the range ``pairs`` (pair numbers).
+    The pairs below ``t0`` for the whole group, then the pairs ``(i, j)`` of each member
+    ``j`` for the members above ``j``: each triple once."""
+    yield (0, t0 * (t0 - 1) // 2), range(t0, t1)
+    for j in range(t0, t1 - 1):
+        yield (j * (j - 1) // 2, j * (j + 1) // 2), range(j + 1, t1)
+
+
+def _child_groups(layout: Layout, radix: tuple, k: int, n: int) -> list:
+    """Consecutive children ``[t0, t1)`` counted together (:func:`_group_jobs`), for
+    ``n`` rows and ``radix`` values per child (a missing value one more).
+
+    Counting children jointly given a pair reads each row once for all of them instead of
+    once per child, but its table has the product of their values' cells, summed out once
+    per child: the groups of least total cost (:func:`_group_costs`), by dynamic
+    programming over where the last group starts.
+    """
+    m = len(radix)
+    reads, cells = _group_costs(tuple(int(c) for c in layout.cards), radix, k)
+    cost = [0.0] * (m + 1)
+    start = [0] * (m + 1)
+    for t1 in range(3, m + 1):
+        cost[t1] = math.inf
+        for t0 in range(max(2, t1 - _GROUP), t1):
+            work = cost[t0] + n * reads[t0, t1] + _CELL_COST * cells[t0, t1]
+            if work < cost[t1]:
+                cost[t1], start[t1] = work, t0
+    groups, t1 = [], m
+    while t1 > 2:
+        groups.append((start[t1], t1))
+        t1 = start[t1]
+    return groups[::-1]
+
+
+@functools.lru_cache(maxsize=4)
+def _group_costs(cards: tuple, radix: tuple, k: int):
+    """The cost of counting the children ``t0 <= t < t1`` as one group, at ``[t0, t1]``:
+    the pairs read per row, and the joint tables' cells times the children summed out of
+    them (plus one, filling them); infinite past :data:`_JOINT` joint values of two
+    children or more (one child alone is always counted)."""
+    m = len(radix)
+    bounds = Layout.of(np.asarray(cards, dtype=np.int64)).bounds
+    reads = np.zeros((m + 1, m + 1))
+    cells = np.full((m + 1, m + 1), math.inf)
+    for t0 in range(2, m):
+        for t1 in range(t0 + 1, min(m, t0 + _GROUP) + 1):
+            total = 0.0
+            for (lo, hi), children in _group_jobs(t0, t1):
+                joint = math.prod(radix[children.start:children.stop])
+                if joint > _JOINT and len(children) > 1:
+                    break
+                total += joint * int(bounds[hi] - bounds[lo]) * k * (1 + len(children))
+            else:
+                reads[t0, t1] = (t1 - 1) * (t1 - 2) // 2
+                cells[t0, t1] = total
+    return reads, cells
+
+
+def _count_pairs(out, layout: Layout, k, pair_code, slots, radix, gone, pairs, children):
+    """Add to ``out`` (:func:`triple_counts`) the counts of ``children``, each given the
+    pairs numbered ``pairs``, of the rows of ``pair_code`` (each pair's value and class,
+    ``(pairs, rows)``), ``slots`` (each child's value, ``radix`` values) and ``gone``
+    (a pair member missing, or None: none is).
+
+    The children's joint value and the pair's form one code per row and pair, counted by
+    one ``bincount`` per run of pairs (a run's codes and table kept small enough for the
+    cache); a row whose pair is incomplete is counted in one extra cell, dropped.
+    """
+    lo, hi = pairs
+    if hi == lo:
+        return
+    cards = layout.cards
+    shape = tuple(int(r) for r in radix[children.start:children.stop])
+    joint_size = math.prod(shape)
+    joint = slots[children.start].copy()
+    for t in children[1:]:
+        joint *= radix[t]
+        joint += slots[t]
+    rows = pair_code.shape[1]
+    while lo < hi:
+        c_lo = int(layout.bounds[lo])
+        # The run's end: its codes at most _INDEX, its joint table at most _TABLE cells.
+        end = min(hi, lo + max(1, _INDEX // max(1, rows)), int(np.searchsorted(
+            layout.bounds, c_lo + _TABLE // (joint_size * k), side="right")) - 1)
+        end = max(end, lo + 1)
+        c_hi = int(layout.bounds[end])
+        width = (c_hi - c_lo) * k
+        index = pair_code[lo:end] + (joint * width - c_lo * k)
+        if gone is not None:
+            np.putmask(index, gone[lo:end], joint_size * width)
+        counts = np.bincount(index.ravel(), minlength=joint_size * width + 1)
+        counts = counts[:joint_size * width].reshape(*shape, c_hi - c_lo, k)
+        for position, t in enumerate(children):
+            axes = tuple(a for a in range(len(shape)) if a != position)
+            marginal = counts.sum(axis=axes) if axes else counts
+            block = out[layout.triple_offsets[t]:layout.triple_offsets[t + 1]]
+            block = block.reshape(int(cards[t]), int(layout.prefix[t]), k)
+            block[:, c_lo:c_hi] += marginal[:cards[t]]
+        lo = end
 
 
 def _pair_log_tables(pairs, layout: Layout, pseudo_count):
@@ -335,21 +466,19 @@ def _child_log_tables(counts, layout: Layout, alpha) -> np.ndarray:
     rows of a child inside the pair, and of the missing child ``R``, are 0.
 
     From :func:`triple_counts`, which holds each triple's counts once (child above the
-    pair); they are copied to the other two places first: ``x_j`` given ``(x_i, x_t)``
-    and ``x_i`` given ``(x_j, x_t)``. ``alpha``: the pseudo-count per cell, or one per
-    child attribute.
+    pair), gathered to every row first (:func:`_sources`): ``x_t`` given ``(x_i, x_j)``,
+    ``x_j`` given ``(x_i, x_t)`` and ``x_i`` given ``(x_j, x_t)``. ``alpha``: the
+    pseudo-count per cell, or one per child attribute.
     """
     cards = layout.cards
-    R, V, k = counts.shape
+    R, V, k = int(cards.sum()), layout.cells, counts.shape[1]
     out = np.zeros(((R + 1) * V, next((p for p in (1, 2, 4) if k <= p), k)))
     if counts.size == 0:
+        # At most two attributes: every child is in the pair.
         return out
     starts = value_offsets(cards)
-    counted, other_roles, inside = _roles(tuple(int(c) for c in cards))
-    full = np.array(counts, dtype=np.int64)
-    # Rows of (child value, pair value): one index each, not a pair of fancy indices.
-    flat = full.reshape(R * V, k)
-    flat[other_roles] = np.tile(flat[counted], (2, 1))
+    source, inside = _sources(tuple(int(c) for c in cards))
+    full = counts.take(source, axis=0).reshape(R, V, k)
     alpha = np.broadcast_to(np.asarray(alpha, dtype=np.float64), cards.shape)
     table = out[:R * V].reshape(R, V, -1)[:, :, :k]
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -367,32 +496,33 @@ def _child_log_tables(counts, layout: Layout, alpha) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=1)
-def _roles(cards: tuple):
-    """Where :func:`_child_log_tables` reads and writes, for cardinalities ``cards`` (the
-    same for every fold of a data set, so the last one is kept; read-only): the rows ``(child value, pair value)``
-    flattened of every triple's counts (child above the pair), the rows of the same counts
-    with the middle and then the first attribute the child, and the mask of the rows whose
-    child is in the pair."""
+def _sources(cards: tuple):
+    """Where :func:`_child_log_tables` reads, for cardinalities ``cards`` (the same for
+    every fold of a data set, so the last one is kept; read-only): the row of
+    :func:`triple_counts` of each row ``(child value, pair value)`` flattened (the
+    triple's largest attribute the child there), and the mask of the rows whose child is
+    in the pair (their source row 0, never read)."""
     cards = np.asarray(cards, dtype=np.int64)
     layout = Layout.of(cards)
-    V = layout.cells
     starts = value_offsets(cards)
-    attribute = np.repeat(np.arange(cards.size), cards)          # of each child value
-    first, second = layout.pairs[layout.cell_pairs()].T          # of each pair value
-    u, v = np.nonzero(attribute[:, None] > second[None, :])
-    t, a, b = attribute[u], first[v], second[v]
-    d = u - starts[t]
-    local = v - layout.offsets[b * (b - 1) // 2 + a]
-    ua, ub = local // cards[b], local % cards[b]
-    below = t * (t - 1) // 2
-    other_roles = np.concatenate([
-        (starts[b] + ub) * V + layout.offsets[below + a] + ua * cards[t] + d,
-        (starts[a] + ua) * V + layout.offsets[below + b] + ub * cards[t] + d])
-    inside = (attribute[:, None] == first[None, :]) | (attribute[:, None] == second[None, :])
-    out = (u * V + v, other_roles, inside)
-    for array in out:
+    i = np.repeat(np.arange(cards.size), cards)[:, None]           # of each child value
+    d = np.arange(starts[-1])[:, None] - starts[i]
+    pair = layout.cell_pairs()
+    a, b = layout.pairs[pair].T                                     # of each pair value
+    local = np.arange(layout.cells) - layout.offsets[pair]
+    xa, xb = local // cards[b], local % cards[b]
+    # The child above the pair: its own counts, given the pair value.
+    above = layout.triple_offsets[i] + d * layout.prefix[i] + np.arange(layout.cells)
+    # Else the triple's largest attribute b is the child there, given the other two.
+    low, high = np.minimum(i, a), np.maximum(i, a)
+    given = np.where(i < a, d * cards[a] + xa, xa * cards[i] + d)
+    below = (layout.triple_offsets[b] + xb * layout.prefix[b]
+             + layout.offsets[high * (high - 1) // 2 + low] + given)
+    inside = (i == a) | (i == b)
+    source = np.where(i > b, above, np.where(inside, 0, below)).ravel()
+    for array in (source, inside):
         array.flags.writeable = False
-    return out
+    return source, inside
 
 
 def _padded(table: np.ndarray) -> np.ndarray:
