@@ -286,14 +286,16 @@ class Layout:
         """Each row's value of every pair times ``scale`` plus ``shift`` (a number or one
         per row), ``(pairs, rows)``, of ``codes`` ``(attributes, rows)``, all valid.
 
-        Pair by pair of each second member ``j``: its pairs ``(i, j)`` read the codes of
-        the attributes below ``j`` as they lie (no gather of a copy per pair).
+        Pair by pair of each second member ``j``: the value of ``(i, j)`` is
+        ``offsets[C(j, 2)] + r_j (s_i + x_i) + x_j``, so its pairs read the values of the
+        attributes below ``j`` as they lie, in two passes (no gather of a copy per pair).
         """
         out = np.empty((len(self.pairs), codes.shape[1]), dtype=np.int64)
+        values = codes + value_offsets(self.cards)[:-1, None]
         for j in range(1, self.cards.size):
             pairs = slice(j * (j - 1) // 2, j * (j + 1) // 2)
-            np.multiply(codes[:j], self.cards[j] * scale, out=out[pairs])
-            out[pairs] += self.offsets[pairs, None] * scale + (codes[j] * scale + shift)
+            np.multiply(values[:j], self.cards[j] * scale, out=out[pairs])
+            out[pairs] += (self.offsets[pairs.start] + codes[j]) * scale + shift
         return out
 
     def pairs_present(self, present: np.ndarray) -> np.ndarray:
@@ -341,7 +343,10 @@ def _count_block(out, layout: Layout, k: int, block, y):
     # Each row's pair value and class as one code, pairs major.
     pair_code = layout.pair_cells(codes, k, y)
     missing = ~present.all(axis=1)
-    gone = ~layout.pairs_present(present) if missing.any() else None
+    # The pairs with a member missing somewhere, and the rows where one is.
+    first, second = layout.pairs.T
+    holes = np.flatnonzero(missing[first] | missing[second])
+    gone = holes, ~(present[first[holes]] & present[second[holes]])
     # A missing child is the value r_t, one more value of the children that have one.
     slots = np.where(present, codes, cards[:, None])
     radix = cards + missing
@@ -389,9 +394,9 @@ def _child_groups(layout: Layout, radix: tuple, k: int, n: int) -> list:
 @functools.lru_cache(maxsize=4)
 def _group_costs(cards: tuple, radix: tuple, k: int):
     """The cost of counting the children ``t0 <= t < t1`` as one group, at ``[t0, t1]``:
-    the pairs read per row, and the joint tables' cells times the children summed out of
-    them (plus one, filling them); infinite past :data:`_JOINT` joint values of two
-    children or more (one child alone is always counted)."""
+    the pairs read per row, and the joint tables' cells read (filled, then summed by
+    :func:`_marginals`); infinite past :data:`_JOINT` joint values of two children or
+    more (one child alone is always counted)."""
     m = len(radix)
     bounds = Layout.of(np.asarray(cards, dtype=np.int64)).bounds
     reads = np.zeros((m + 1, m + 1))
@@ -400,10 +405,12 @@ def _group_costs(cards: tuple, radix: tuple, k: int):
         for t1 in range(t0 + 1, min(m, t0 + _GROUP) + 1):
             total = 0.0
             for (lo, hi), children in _group_jobs(t0, t1):
-                joint = math.prod(radix[children.start:children.stop])
+                shape = radix[children.start:children.stop]
+                joint = math.prod(shape)
                 if joint > _JOINT and len(children) > 1:
                     break
-                total += joint * int(bounds[hi] - bounds[lo]) * k * (1 + len(children))
+                filled = joint + 2 * sum(math.prod(shape[:q + 1]) for q in range(1, len(shape)))
+                total += filled * int(bounds[hi] - bounds[lo]) * k
             else:
                 reads[t0, t1] = (t1 - 1) * (t1 - 2) // 2
                 cells[t0, t1] = total
@@ -414,7 +421,7 @@ def _count_pairs(out, layout: Layout, k, pair_code, slots, radix, gone, pairs, c
     """Add to ``out`` (:func:`triple_counts`) the counts of ``children``, each given the
     pairs numbered ``pairs``, of the rows of ``pair_code`` (each pair's value and class,
     ``(pairs, rows)``), ``slots`` (each child's value, ``radix`` values) and ``gone``
-    (a pair member missing, or None: none is).
+    (the pairs with a member missing in some row, and in which rows).
 
     The children's joint value and the pair's form one code per row and pair, counted by
     one ``bincount`` per run of pairs (a run's codes and table kept small enough for the
@@ -440,17 +447,32 @@ def _count_pairs(out, layout: Layout, k, pair_code, slots, radix, gone, pairs, c
         c_hi = int(layout.bounds[end])
         width = (c_hi - c_lo) * k
         index = pair_code[lo:end] + (joint * width - c_lo * k)
-        if gone is not None:
-            np.putmask(index, gone[lo:end], joint_size * width)
+        # A row missing a member of the pair: the extra cell.
+        start, stop = np.searchsorted(gone[0], (lo, end))
+        if stop > start:
+            rows_of = gone[0][start:stop] - lo
+            holed = index[rows_of]
+            np.putmask(holed, gone[1][start:stop], joint_size * width)
+            index[rows_of] = holed
         counts = np.bincount(index.ravel(), minlength=joint_size * width + 1)
         counts = counts[:joint_size * width].reshape(*shape, c_hi - c_lo, k)
-        for position, t in enumerate(children):
-            axes = tuple(a for a in range(len(shape)) if a != position)
-            marginal = counts.sum(axis=axes) if axes else counts
+        for t, marginal in zip(children, _marginals(counts, shape)):
             block = out[layout.triple_offsets[t]:layout.triple_offsets[t + 1]]
             block = block.reshape(int(cards[t]), int(layout.prefix[t]), k)
             block[:, c_lo:c_hi] += marginal[:cards[t]]
         lo = end
+
+
+def _marginals(counts, shape):
+    """The counts ``(*shape, ...)`` of each leading axis summed over the other leading
+    axes, in turn: the sums over the axes after each one are shared (each a sum over one
+    axis of the last), then the axes before it are summed, so that the joint table is read
+    about twice in all instead of once per axis."""
+    after = [counts]
+    for axis in range(len(shape) - 1, 0, -1):
+        after.append(after[-1].sum(axis=axis))
+    for axis, summed in enumerate(reversed(after)):
+        yield summed.reshape(-1, *summed.shape[axis:]).sum(axis=0) if axis else summed
 
 
 def _pair_log_tables(pairs, layout: Layout, pseudo_count):
@@ -495,7 +517,7 @@ def _child_log_tables(counts, layout: Layout, alpha) -> np.ndarray:
         # At most two attributes: every child is in the pair.
         return out
     starts = value_offsets(cards)
-    source, inside = _sources(tuple(int(c) for c in cards))
+    source = _sources(tuple(int(c) for c in cards))
     alpha = np.broadcast_to(np.asarray(alpha, dtype=np.float64), cards.shape)
     table = out[:R * V].reshape(R, V, -1)[:, :, :k]
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -517,7 +539,11 @@ def _child_log_tables(counts, layout: Layout, alpha) -> np.ndarray:
             empty = den == 0
             if empty.any():
                 cell[np.broadcast_to(empty, cell.shape)] = -np.log(cards[i])
-    out[inside] = 0.0
+            # The pairs holding child i: (a, i), all a, in a row, then each (i, b).
+            bounds = layout.bounds
+            cell[:, bounds[i * (i - 1) // 2]:bounds[i * (i + 1) // 2]] = 0.0
+            for b in range(i + 1, cards.size):
+                cell[:, bounds[b * (b - 1) // 2 + i]:bounds[b * (b - 1) // 2 + i + 1]] = 0.0
     return out
 
 
@@ -526,8 +552,8 @@ def _sources(cards: tuple):
     """Where :func:`_child_log_tables` reads, for cardinalities ``cards`` (the same for
     every fold of a data set, so the last one is kept; read-only): the row of
     :func:`triple_counts` of each row ``(child value, pair value)`` flattened (the
-    triple's largest attribute the child there), and the rows whose child is in the pair
-    (their source row 0, their log-probabilities set to 0 after)."""
+    triple's largest attribute the child there); row 0 for a child in the pair (its
+    log-probabilities are set to 0 after)."""
     cards = np.asarray(cards, dtype=np.int64)
     layout = Layout.of(cards)
     starts = value_offsets(cards)
@@ -544,12 +570,9 @@ def _sources(cards: tuple):
     given = np.where(i < a, d * cards[a] + xa, xa * cards[i] + d)
     below = (layout.triple_offsets[b] + xb * layout.prefix[b]
              + layout.offsets[high * (high - 1) // 2 + low] + given)
-    inside = (i == a) | (i == b)
-    source = np.where(i > b, above, np.where(inside, 0, below)).ravel()
-    inside = np.flatnonzero(inside)
-    for array in (source, inside):
-        array.flags.writeable = False
-    return source, inside
+    source = np.where(i > b, above, np.where((i == a) | (i == b), 0, below)).ravel()
+    source.flags.writeable = False
+    return source
 
 
 def _padded(table: np.ndarray) -> np.ndarray:
