@@ -131,7 +131,7 @@ class ANDE(AODE):
             **self.structure_.info, "learner": "ande", "n": int(self.n),
             "subsumption": self.subsumption})
         if int(self.n) == 2:
-            self.layout_ = Layout.of(np.asarray(cards, dtype=np.int64))
+            self.layout_ = Layout.of(cards)
             self.pair_tables_, self.pair_cell_frequency_ = _pair_log_tables(
                 pairs, self.layout_, self._pseudo_count)
 
@@ -271,16 +271,10 @@ class Layout:
         return int(self.bounds[-1])
 
     @classmethod
-    def of(cls, cards: np.ndarray) -> "Layout":
-        m = cards.size
-        pairs = np.array([(i, j) for j in range(m) for i in range(j)],
-                         dtype=np.int64).reshape(-1, 2)
-        sizes = cards[pairs[:, 0]] * cards[pairs[:, 1]]
-        bounds = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
-        t = np.arange(m)
-        prefix = bounds[t * (t - 1) // 2]
-        return cls(cards, pairs, bounds, prefix,
-                   np.concatenate([[0], np.cumsum(cards * prefix)]).astype(np.int64))
+    def of(cls, cards) -> "Layout":
+        """The layout of ``cards``: one object per cardinalities (the folds of a data set
+        share it; its arrays are read-only)."""
+        return _layout(tuple(int(c) for c in cards))
 
     def pair_cells(self, codes: np.ndarray, scale: int = 1, shift=0) -> np.ndarray:
         """Each row's value of every pair times ``scale`` plus ``shift`` (a number or one
@@ -311,6 +305,23 @@ class Layout:
         """The pair of each pair value."""
         return np.repeat(np.arange(len(self.pairs)), np.diff(np.append(self.offsets,
                                                                        self.cells)))
+
+
+@functools.lru_cache(maxsize=4)
+def _layout(cards: tuple) -> Layout:
+    cards = np.array(cards, dtype=np.int64).reshape(-1)
+    m = cards.size
+    pairs = np.array([(i, j) for j in range(m) for i in range(j)],
+                     dtype=np.int64).reshape(-1, 2)
+    sizes = cards[pairs[:, 0]] * cards[pairs[:, 1]]
+    bounds = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    t = np.arange(m)
+    prefix = bounds[t * (t - 1) // 2]
+    layout = Layout(cards, pairs, bounds, prefix,
+                    np.concatenate([[0], np.cumsum(cards * prefix)]).astype(np.int64))
+    for array in (cards, pairs, bounds, prefix, layout.triple_offsets):
+        array.flags.writeable = False
+    return layout
 
 
 def triple_counts(X, y, cardinalities, n_classes) -> np.ndarray:
@@ -398,7 +409,7 @@ def _group_costs(cards: tuple, radix: tuple, k: int):
     :func:`_marginals`); infinite past :data:`_JOINT` joint values of two children or
     more (one child alone is always counted)."""
     m = len(radix)
-    bounds = Layout.of(np.asarray(cards, dtype=np.int64)).bounds
+    bounds = Layout.of(cards).bounds
     reads = np.zeros((m + 1, m + 1))
     cells = np.full((m + 1, m + 1), math.inf)
     for t0 in range(2, m):
