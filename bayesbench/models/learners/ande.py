@@ -188,8 +188,10 @@ class ANDE(AODE):
                 part += self.triple_tables_.take(index[:size], axis=0, out=terms[:size],
                                                  mode="clip")
         eligible = (self.pair_cell_frequency_ >= self.min_frequency).take(cell)
-        if not present.all():
-            eligible &= layout.pairs_present(present)
+        holes = layout.pairs_with(~present.all(axis=1))
+        if holes.size:
+            first, second = layout.pairs[holes].T
+            eligible[holes] &= present[first] & present[second]
         if not eligible.all():
             scores[~eligible] = -np.inf
         count = eligible.sum(axis=0)
@@ -292,14 +294,10 @@ class Layout:
             out[pairs] += (self.offsets[pairs.start] + codes[j]) * scale + shift
         return out
 
-    def pairs_present(self, present: np.ndarray) -> np.ndarray:
-        """Whether both values of every pair are present, ``(pairs, rows)``, from
-        ``present`` ``(attributes, rows)``, as :meth:`pair_cells` reads them."""
-        out = np.empty((len(self.pairs), present.shape[1]), dtype=bool)
-        for j in range(1, self.cards.size):
-            np.logical_and(present[:j], present[j],
-                           out=out[j * (j - 1) // 2:j * (j + 1) // 2])
-        return out
+    def pairs_with(self, attributes: np.ndarray) -> np.ndarray:
+        """The numbers of the pairs holding one of ``attributes`` (a mask of them)."""
+        first, second = self.pairs.T
+        return np.flatnonzero(attributes[first] | attributes[second])
 
     def cell_pairs(self) -> np.ndarray:
         """The pair of each pair value."""
@@ -355,9 +353,9 @@ def _count_block(out, layout: Layout, k: int, block, y):
     pair_code = layout.pair_cells(codes, k, y)
     missing = ~present.all(axis=1)
     # The pairs with a member missing somewhere, and the rows where one is.
-    first, second = layout.pairs.T
-    holes = np.flatnonzero(missing[first] | missing[second])
-    gone = holes, ~(present[first[holes]] & present[second[holes]])
+    holes = layout.pairs_with(missing)
+    first, second = layout.pairs[holes].T
+    gone = holes, ~(present[first] & present[second])
     # A missing child is the value r_t, one more value of the children that have one.
     slots = np.where(present, codes, cards[:, None])
     radix = cards + missing
@@ -531,6 +529,9 @@ def _child_log_tables(counts, layout: Layout, alpha) -> np.ndarray:
     source = _sources(tuple(int(c) for c in cards))
     alpha = np.broadcast_to(np.asarray(alpha, dtype=np.float64), cards.shape)
     table = out[:R * V].reshape(R, V, -1)[:, :, :k]
+    # The counts are integers: the logarithm of each one plus the pseudo-count, looked up
+    # (one table per pseudo-count: the attributes of a cardinality share theirs).
+    logs, top = {}, np.arange(int(counts.max(initial=0)) + 1)
     with np.errstate(divide="ignore", invalid="ignore"):
         for i in range(cards.size):
             values = slice(starts[i], starts[i + 1])
@@ -539,13 +540,13 @@ def _child_log_tables(counts, layout: Layout, alpha) -> np.ndarray:
             full = full.reshape(-1, V, k)
             # The denominators of child i: its counts summed over its values.
             den = full.sum(axis=0) + alpha[i] * cards[i]
-            # The counts are integers: the logarithm of each distinct one, looked up.
-            logs = np.log(np.arange(int(full.max(initial=0)) + 1) + alpha[i])
+            if alpha[i] not in logs:
+                logs[alpha[i]] = np.log(top + alpha[i])
             cell = table[values]
             if k < table.shape[2]:
-                cell[...] = logs.take(full)
+                cell[...] = logs[alpha[i]].take(full)
             else:
-                logs.take(full, out=cell)
+                logs[alpha[i]].take(full, out=cell)
             cell -= np.log(den)
             empty = den == 0
             if empty.any():
