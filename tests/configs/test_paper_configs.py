@@ -291,6 +291,7 @@ def _structure(text: str) -> list[str]:
     return shape
 
 
+@pytest.mark.slow
 def test_generator_writes_every_section_from_check(tmp_path):
     gen = docs_script("make_reproductions")
     out = tmp_path / "reproductions.md"

@@ -202,6 +202,7 @@ def _agree_with_the_direct_sampler(counts, chains, sweeps):
     return ours
 
 
+@pytest.mark.slow
 def test_posterior_mean_equals_the_direct_sampler_within_monte_carlo_error():
     ours = _agree_with_the_direct_sampler(COUNTS, chains=5, sweeps=2500)
     # the chains do move: not all equal
