@@ -16,6 +16,7 @@ only (it ends there: ``ends[d]`` holds the rows that go no deeper).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Sequence
 
 import numpy as np
@@ -68,6 +69,11 @@ class PrefixCounts:
             else:
                 lookups.append(None)
         object.__setattr__(self, "_lookups", tuple(lookups))
+
+    @cached_property
+    def totals(self) -> tuple:
+        """``totals[d]``: the row sums of ``counts[d]`` (the rows reaching each key)."""
+        return tuple(c.sum(axis=1) for c in self.counts)
 
     @property
     def depth(self) -> int:
@@ -167,7 +173,7 @@ class PrefixCounts:
             inside = codes < len(direct)
             return np.where(inside, direct[np.where(inside, codes, 0)], -1)
         if not len(keys):
-            return np.full(len(codes), -1)
+            return np.full(np.shape(codes), -1)
         at = np.minimum(np.searchsorted(keys, codes), len(keys) - 1)
         return np.where(keys[at] == codes, at, -1)
 
@@ -209,11 +215,12 @@ def _merged(keys_a, counts_a, ends_a, keys_b, counts_b, ends_b):
 
 
 def prefix_codes(X: np.ndarray, parents: Sequence[int], cardinalities: Sequence[int],
-                 classes: np.ndarray, n_classes: int) -> list[np.ndarray]:
+                 classes, n_classes: int) -> list[np.ndarray]:
     """The code of every row's prefix at each depth ``1 .. k + 1`` for class ``classes``
-    (an int or one per row), -1 from the depth of a missing or unseen parent value on."""
-    n = X.shape[0]
-    code = np.broadcast_to(np.asarray(classes, dtype=np.int64), (n,)).copy()
+    (an int, one per row, or a column ``(c, 1)`` of classes giving ``(c, n)`` codes), -1
+    from the depth of a missing or unseen parent value on."""
+    classes = np.asarray(classes, dtype=np.int64)
+    code = np.broadcast_to(classes, np.broadcast_shapes(classes.shape, (X.shape[0],))).copy()
     ok = (code >= 0) & (code < n_classes)
     out = [np.where(ok, code, -1)]
     for p in parents:

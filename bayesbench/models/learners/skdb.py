@@ -64,35 +64,37 @@ LOSSES = ("rmse", "zero_one")
 _ORDER_DRAWS = 100
 
 
-def _loo_factors(table: PrefixCounts, X, x, parents, cards, codes, n_classes):
-    """``p(x_i | class y, first j parents)`` of every row ``i`` and class ``y`` by
-    m-estimates with row ``i`` taken out of the counts (``(depth + 1, n, n_classes)``), and
-    the deepest ``j`` whose prefix holds the row's value at least twice over all classes."""
+def _loo_log_factors(table: PrefixCounts, X, x, parents, cards, codes, n_classes):
+    """``log p(x_i | class y, first j parents)`` of every row ``i`` and class ``y``
+    (``(depth + 1, n_classes, n)``) by m-estimates with row ``i`` taken out of the counts,
+    read at depth ``min(j, reach_i)``: ``reach_i`` the deepest depth whose prefix holds the
+    row's value at least twice over all classes (the model of ``j`` parents backs off to
+    it)."""
     n = X.shape[0]
     live = (x >= 0) & (x < table.n_values)
     value = np.where(live, x, 0)
-    own = np.zeros((n, n_classes), dtype=bool)
-    own[np.arange(n), codes] = True
-    factors = np.ones((table.depth + 1, n, n_classes))
-    with_value = np.zeros((table.depth + 1, n))
-    # each level's totals once, and its counts read at (row, value) only
-    totals = [c.sum(axis=1) for c in table.counts]
-    flat = [c.ravel() for c in table.counts]
-    for y in range(n_classes):
-        prefix = prefix_codes(X, parents, cards, y, n_classes)
-        for j in range(table.depth + 1):
-            row = np.where(prefix[j] >= 0, table.find(j + 1, np.maximum(prefix[j], 0)), -1)
-            seen = row >= 0
-            # the row itself is in the counts it reaches (not where its value is missing)
-            mine = own[:, y] & seen & live
-            at = np.maximum(row, 0)
-            n_x = np.where(seen, flat[j + 1][at * table.n_values + value], 0.0) - mine
-            n_all = np.where(seen, totals[j + 1][at], 0.0) - mine
-            factors[j, :, y] = (n_x + M / table.n_values) / (n_all + M)
-            with_value[j] += n_x + mine
-    factors[:, ~live] = 1.0  # a missing value is left out of the product
-    reach = np.cumprod(with_value[1:] >= 2, axis=0).sum(axis=0, dtype=np.int64)
-    return factors, reach
+    classes = np.arange(n_classes)[:, None]
+    own = (classes == codes[None, :]) & live
+    factors = np.empty((table.depth + 1, n_classes, n))
+    with_value = np.empty((table.depth + 1, n))
+    # every class at once: prefix codes, lookups and factors are (n_classes, n)
+    prefix = prefix_codes(X, parents, cards, classes, n_classes)
+    for j in range(table.depth + 1):
+        row = np.where(prefix[j] >= 0, table.find(j + 1, np.maximum(prefix[j], 0)), -1)
+        seen = row >= 0
+        # the row itself is in the counts it reaches (not where its value is missing)
+        mine = own & seen
+        at = np.maximum(row, 0)
+        n_x = (np.where(seen, table.counts[j + 1].ravel()[at * table.n_values + value], 0.0)
+               - mine)
+        n_all = np.where(seen, table.totals[j + 1][at], 0.0) - mine
+        factors[j] = (n_x + M / table.n_values) / (n_all + M)
+        with_value[j] = (n_x + mine).sum(axis=0)
+    factors[:, :, ~live] = 1.0  # a missing value is left out of the product
+    deep = np.cumprod(with_value[1:] >= 2, axis=0).astype(bool)
+    for j in range(1, table.depth + 1):
+        factors[j] = np.where(deep[j - 1], factors[j], factors[j - 1])
+    return np.log(factors)
 
 
 def _loss_sums(X, codes, cards, class_counts, order, parents, tables, k_max, loss):
@@ -102,16 +104,14 @@ def _loss_sums(X, codes, cards, class_counts, order, parents, tables, k_max, los
     n_classes = len(class_counts)
     prior = ((class_counts[None, :] - np.eye(n_classes)[codes] + M / n_classes)
              / (class_counts.sum() - 1 + M))
-    log_post = np.repeat(np.log(prior)[None], k_max + 1, axis=0)
+    # (k, class, row): the class axis is reduced by elementwise steps over whole rows
+    log_post = np.repeat(np.log(prior).T[None], k_max + 1, axis=0)
     sums = np.empty((len(order) + 1, k_max + 1))
     sums[0] = _loss(log_post, codes, loss)
     for u, a in enumerate(order):
-        factors, reach = _loo_factors(tables[a], X, X[:, a], parents[a], cards, codes,
-                                      n_classes)
-        for k in range(k_max + 1):
-            depth = np.minimum(min(k, tables[a].depth), reach)
-            log_post[k] += np.log(np.take_along_axis(factors, depth[None, :, None], 0)[0])
-        log_post -= log_post.max(axis=2, keepdims=True)
+        logs = _loo_log_factors(tables[a], X, X[:, a], parents[a], cards, codes, n_classes)
+        log_post += logs[np.minimum(np.arange(k_max + 1), tables[a].depth)]
+        log_post -= np.maximum.reduce(log_post, axis=1, keepdims=True)
         sums[u + 1] = _loss(log_post, codes, loss)
     return sums
 
@@ -129,13 +129,24 @@ def _choice(sums, n, loss):
 
 def _loss(log_post, codes, loss):
     """The sum over the rows of the loss of each sub-model ``k`` from its (unnormalised)
-    log posteriors."""
+    log posteriors ``(k, class, row)``."""
     post = np.exp(log_post)
-    post /= post.sum(axis=2, keepdims=True)
-    true = post[:, np.arange(post.shape[1]), codes]
+    post /= _class_sum(post)[:, None, :]
+    true = np.take_along_axis(post, codes[None, None, :], axis=1)[:, 0]
     if loss == "rmse":
-        return np.sum((1.0 - true) ** 2, axis=1)
-    return (np.argmax(post, axis=2) != codes).sum(axis=1).astype(np.float64)
+        # added up row after row (rows outermost), the order that keeps every loss, and so
+        # every tie between two (s, k), to the last bit of the earlier row-major pass
+        return np.add.reduce(np.ascontiguousarray(((1.0 - true) ** 2).T), axis=0)
+    return (np.argmax(post, axis=1) != codes).sum(axis=1).astype(np.float64)
+
+
+def _class_sum(post):
+    """``post.sum`` over the class axis 1 of ``(k, class, row)``, added up as numpy adds a
+    contiguous class axis (one after the other below 8 classes, pairwise from 8): the same
+    last bits as the posteriors of rows held class-last."""
+    if post.shape[1] < 8:
+        return np.add.reduce(post, axis=1)
+    return np.ascontiguousarray(np.moveaxis(post, 1, 2)).sum(axis=2)
 
 
 def _sampled_order(mi: np.ndarray, rng) -> list[int]:
