@@ -235,10 +235,10 @@ def prefix_codes(X: np.ndarray, parents: Sequence[int], cardinalities: Sequence[
 def deepest(table: PrefixCounts, codes: Sequence[np.ndarray], limit: int) -> tuple:
     """For each row, the deepest depth ``d <= limit`` whose prefix occurred (0 when not even
     its class did) and its row in ``keys[d]``; ``codes[d - 1]`` is the depth-``d`` code."""
-    n = len(codes[0])
-    depth = np.zeros(n, dtype=np.int64)
-    row = np.zeros(n, dtype=np.int64)
-    alive = np.ones(n, dtype=bool)
+    shape = np.shape(codes[0])
+    depth = np.zeros(shape, dtype=np.int64)
+    row = np.zeros(shape, dtype=np.int64)
+    alive = np.ones(shape, dtype=bool)
     for d in range(1, min(limit, table.depth + 1) + 1):
         found = np.where(codes[d - 1] >= 0, table.find(d, np.maximum(codes[d - 1], 0)), -1)
         alive &= found >= 0

@@ -311,10 +311,11 @@ class SKDB(StructureLearner, BaseClassifier):
             live = (x >= 0) & (x < table.n_values)
             flat = np.concatenate(logs)
             starts = np.r_[0, np.cumsum([len(level) for level in logs])]
-            for y in range(n_classes):
-                codes = prefix_codes(X, parents, self.cardinalities_, y, n_classes)
-                depth, row = deepest(table, codes, len(parents) + 1)
-                jll[live, y] += flat[starts[depth] + row, np.where(live, x, 0)][live]
+            # every class at once: codes, depths and rows are (n_classes, n)
+            codes = prefix_codes(X, parents, self.cardinalities_,
+                                 np.arange(n_classes)[:, None], n_classes)
+            depth, row = deepest(table, codes, len(parents) + 1)
+            jll[live] += flat[starts[depth] + row, np.where(live, x, 0)].T[live]
         return jll
 
     def _joint_log_likelihood(self, X) -> np.ndarray:
