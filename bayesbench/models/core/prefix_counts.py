@@ -48,6 +48,9 @@ class PrefixCounts:
     ends : tuple of ndarray
         ``ends[d]``: the part of ``counts[d]`` of rows that go no deeper (missing ``p_d``,
         or ``d = k + 1``).
+    starts : ndarray
+        Set from ``keys``: ``starts[d]`` is the first row of depth ``d`` in the levels
+        stacked (``np.concatenate(counts)``), a key's stacked row ``starts[d] + row``.
     """
 
     radix: tuple
@@ -58,22 +61,52 @@ class PrefixCounts:
 
     def __post_init__(self):
         # A level whose codes span few values is looked up directly, not by binary search
-        # (the leave-one-out pass looks up every row for every class at every depth).
-        lookups = []
+        # (the leave-one-out pass looks up every row for every class at every depth). The
+        # direct levels are views into one array of stacked rows (see ``starts``), so that
+        # when every level is direct all depths are looked up in one step.
+        starts = np.r_[0, np.cumsum([len(keys) for keys in self.keys])]
+        spans = []
         for keys in self.keys:
             span = int(keys[-1]) + 1 if len(keys) else 0
-            if 0 < span <= max(_DIRECT, 4 * len(keys)) and span <= _DIRECT_MAX:
-                table = np.full(span, -1, dtype=np.int64)
-                table[keys] = np.arange(len(keys))
-                lookups.append(table)
-            else:
-                lookups.append(None)
-        object.__setattr__(self, "_lookups", tuple(lookups))
+            direct = 0 < span <= max(_DIRECT, 4 * len(keys)) and span <= _DIRECT_MAX
+            spans.append(span if direct else 0)
+        offsets = np.r_[0, np.cumsum(spans)]
+        table = np.full(offsets[-1], -1, dtype=np.int64)
+        for d, keys in enumerate(self.keys):
+            if spans[d]:
+                table[offsets[d] + keys] = starts[d] + np.arange(len(keys))
+        lookups = tuple(table[offsets[d]:offsets[d + 1]] if spans[d] else None
+                        for d in range(len(self.keys)))
+        object.__setattr__(self, "starts", starts)
+        object.__setattr__(self, "_lookups", lookups)
+        object.__setattr__(self, "_stacked_lookup", (offsets, table) if all(spans) else None)
 
     @cached_property
     def totals(self) -> tuple:
         """``totals[d]``: the row sums of ``counts[d]`` (the rows reaching each key)."""
         return tuple(c.sum(axis=1) for c in self.counts)
+
+    @cached_property
+    def stacked(self) -> tuple:
+        """The counts of every level stacked, flattened (``(sum of keys) * n_values``), and
+        their row sums (``totals``) stacked."""
+        return np.concatenate(self.counts).ravel(), np.concatenate(self.totals)
+
+    def find_stacked(self, codes: np.ndarray) -> np.ndarray:
+        """The stacked row (``starts[d] + row``) of each code of ``codes[d - 1]``, the codes
+        of depth ``d = 1 .. len(codes)`` (-1 for none), and -1 where it never occurred."""
+        codes = np.asarray(codes)
+        lookup = self._stacked_lookup
+        if lookup is None:
+            rows = []
+            for d, level in enumerate(codes, start=1):
+                row = self.find(d, np.maximum(level, 0))
+                rows.append(np.where((level >= 0) & (row >= 0), row + self.starts[d], -1))
+            return np.stack(rows)
+        offsets, table = lookup
+        depths = np.arange(1, len(codes) + 1).reshape((-1,) + (1,) * (codes.ndim - 1))
+        inside = (codes >= 0) & (codes < offsets[depths + 1] - offsets[depths])
+        return np.where(inside, table[np.where(inside, codes + offsets[depths], 0)], -1)
 
     @property
     def depth(self) -> int:
@@ -171,7 +204,8 @@ class PrefixCounts:
         direct = self._lookups[depth]
         if direct is not None:
             inside = codes < len(direct)
-            return np.where(inside, direct[np.where(inside, codes, 0)], -1)
+            found = np.where(inside, direct[np.where(inside, codes, 0)], -1)
+            return np.where(found >= 0, found - self.starts[depth], -1)
         if not len(keys):
             return np.full(np.shape(codes), -1)
         at = np.minimum(np.searchsorted(keys, codes), len(keys) - 1)
@@ -235,13 +269,10 @@ def prefix_codes(X: np.ndarray, parents: Sequence[int], cardinalities: Sequence[
 def deepest(table: PrefixCounts, codes: Sequence[np.ndarray], limit: int) -> tuple:
     """For each row, the deepest depth ``d <= limit`` whose prefix occurred (0 when not even
     its class did) and its row in ``keys[d]``; ``codes[d - 1]`` is the depth-``d`` code."""
-    shape = np.shape(codes[0])
-    depth = np.zeros(shape, dtype=np.int64)
-    row = np.zeros(shape, dtype=np.int64)
-    alive = np.ones(shape, dtype=bool)
-    for d in range(1, min(limit, table.depth + 1) + 1):
-        found = np.where(codes[d - 1] >= 0, table.find(d, np.maximum(codes[d - 1], 0)), -1)
-        alive &= found >= 0
-        depth[alive] = d
-        row[alive] = found[alive]
-    return depth, row
+    levels = min(limit, table.depth + 1)
+    rows = table.find_stacked(np.stack(codes[:levels]))
+    depth = np.logical_and.accumulate(rows >= 0, axis=0).sum(axis=0)
+    # depth 0 is the one key of the empty prefix, stacked row 0
+    stacked = np.take_along_axis(np.concatenate([np.zeros_like(rows[:1]), rows]),
+                                 depth[None], axis=0)[0]
+    return depth, stacked - table.starts[depth]

@@ -70,31 +70,25 @@ def _loo_log_factors(table: PrefixCounts, X, x, parents, cards, codes, n_classes
     read at depth ``min(j, reach_i)``: ``reach_i`` the deepest depth whose prefix holds the
     row's value at least twice over all classes (the model of ``j`` parents backs off to
     it)."""
-    n = X.shape[0]
     live = (x >= 0) & (x < table.n_values)
     value = np.where(live, x, 0)
     classes = np.arange(n_classes)[:, None]
     own = (classes == codes[None, :]) & live
-    factors = np.empty((table.depth + 1, n_classes, n))
-    with_value = np.empty((table.depth + 1, n))
-    # every class at once: prefix codes, lookups and factors are (n_classes, n)
-    prefix = prefix_codes(X, parents, cards, classes, n_classes)
-    for j in range(table.depth + 1):
-        row = np.where(prefix[j] >= 0, table.find(j + 1, np.maximum(prefix[j], 0)), -1)
-        seen = row >= 0
-        # the row itself is in the counts it reaches (not where its value is missing)
-        mine = own & seen
-        at = np.maximum(row, 0)
-        n_x = (np.where(seen, table.counts[j + 1].ravel()[at * table.n_values + value], 0.0)
-               - mine)
-        n_all = np.where(seen, table.totals[j + 1][at], 0.0) - mine
-        factors[j] = (n_x + M / table.n_values) / (n_all + M)
-        with_value[j] = (n_x + mine).sum(axis=0)
+    # every depth and class at once: prefix codes, rows and factors are (depth, class, row)
+    row = table.find_stacked(np.stack(prefix_codes(X, parents, cards, classes, n_classes)))
+    seen = row >= 0
+    # the row itself is in the counts it reaches (not where its value is missing)
+    mine = own & seen
+    at = np.maximum(row, 0)
+    counts, totals = table.stacked
+    n_x = np.where(seen, counts[at * table.n_values + value], 0.0) - mine
+    n_all = np.where(seen, totals[at], 0.0) - mine
+    factors = (n_x + M / table.n_values) / (n_all + M)
     factors[:, :, ~live] = 1.0  # a missing value is left out of the product
-    deep = np.cumprod(with_value[1:] >= 2, axis=0).astype(bool)
-    for j in range(1, table.depth + 1):
-        factors[j] = np.where(deep[j - 1], factors[j], factors[j - 1])
-    return np.log(factors)
+    with_value = (n_x + mine).sum(axis=1)
+    reach = np.cumprod(with_value[1:] >= 2, axis=0).sum(axis=0)
+    depth = np.minimum(np.arange(table.depth + 1)[:, None], reach[None, :])
+    return np.log(np.take_along_axis(factors, depth[:, None, :], axis=0))
 
 
 def _loss_sums(X, codes, cards, class_counts, order, parents, tables, k_max, loss):
