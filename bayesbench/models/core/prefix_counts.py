@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+import itertools
+import math
 from typing import Sequence
 
 import numpy as np
@@ -62,24 +64,26 @@ class PrefixCounts:
     def __post_init__(self):
         # A level whose codes span few values is looked up directly, not by binary search
         # (the leave-one-out pass looks up every row for every class at every depth). The
-        # direct levels are views into one array of stacked rows (see ``starts``), so that
-        # when every level is direct all depths are looked up in one step.
+        # direct levels are views into one array of stacked rows (see ``starts``), each
+        # after an entry -1 read by the code -1, so that when every level is direct all
+        # depths are looked up in one step.
         starts = np.r_[0, np.cumsum([len(keys) for keys in self.keys])]
-        spans = []
-        for keys in self.keys:
-            span = int(keys[-1]) + 1 if len(keys) else 0
-            direct = 0 < span <= max(_DIRECT, 4 * len(keys)) and span <= _DIRECT_MAX
-            spans.append(span if direct else 0)
-        offsets = np.r_[0, np.cumsum(spans)]
+        sizes = []
+        for d, keys in enumerate(self.keys):
+            span = math.prod(self.radix[:d])
+            direct = span <= min(max(_DIRECT, 4 * len(keys)), _DIRECT_MAX)
+            sizes.append(span + 1 if direct else 0)
+        offsets = np.r_[0, np.cumsum(sizes)]
         table = np.full(offsets[-1], -1, dtype=np.int64)
         for d, keys in enumerate(self.keys):
-            if spans[d]:
-                table[offsets[d] + keys] = starts[d] + np.arange(len(keys))
-        lookups = tuple(table[offsets[d]:offsets[d + 1]] if spans[d] else None
+            if sizes[d]:
+                table[offsets[d] + 1 + keys] = starts[d] + np.arange(len(keys))
+        lookups = tuple(table[offsets[d] + 1:offsets[d + 1]] if sizes[d] else None
                         for d in range(len(self.keys)))
         object.__setattr__(self, "starts", starts)
         object.__setattr__(self, "_lookups", lookups)
-        object.__setattr__(self, "_stacked_lookup", (offsets, table) if all(spans) else None)
+        object.__setattr__(self, "_stacked_lookup",
+                           (offsets[:-1] + 1, table) if all(sizes) else None)
 
     @cached_property
     def totals(self) -> tuple:
@@ -88,13 +92,16 @@ class PrefixCounts:
 
     @cached_property
     def stacked(self) -> tuple:
-        """The counts of every level stacked, flattened (``(sum of keys) * n_values``), and
-        their row sums (``totals``) stacked."""
-        return np.concatenate(self.counts).ravel(), np.concatenate(self.totals)
+        """The counts of every level stacked and flattened (``(sum of keys + 1) *
+        n_values``) and their row sums (``totals``) stacked, each ending in a row of zeros:
+        the stacked row -1 of a prefix never seen reads no counts."""
+        return (np.concatenate([*self.counts, np.zeros((1, self.n_values))]).ravel(),
+                np.concatenate([*self.totals, [0.0]]))
 
     def find_stacked(self, codes: np.ndarray) -> np.ndarray:
         """The stacked row (``starts[d] + row``) of each code of ``codes[d - 1]``, the codes
-        of depth ``d = 1 .. len(codes)`` (-1 for none), and -1 where it never occurred."""
+        of depth ``d = 1 .. len(codes)`` (in ``-1 .. prod(radix[:d]) - 1``, -1 for none),
+        and -1 where it never occurred."""
         codes = np.asarray(codes)
         lookup = self._stacked_lookup
         if lookup is None:
@@ -104,9 +111,7 @@ class PrefixCounts:
                 rows.append(np.where((level >= 0) & (row >= 0), row + self.starts[d], -1))
             return np.stack(rows)
         offsets, table = lookup
-        depths = np.arange(1, len(codes) + 1).reshape((-1,) + (1,) * (codes.ndim - 1))
-        inside = (codes >= 0) & (codes < offsets[depths + 1] - offsets[depths])
-        return np.where(inside, table[np.where(inside, codes + offsets[depths], 0)], -1)
+        return table[codes + offsets[1:len(codes) + 1].reshape((-1,) + (1,) * (codes.ndim - 1))]
 
     @property
     def depth(self) -> int:
@@ -135,10 +140,16 @@ class PrefixCounts:
             reach = reach & ok
             code = code * radix[d] + np.where(ok, column, 0)
             rows.append((code, reach))
-        levels = []
-        for d, (code, here) in enumerate(rows):
-            deeper = rows[d + 1][1] if d + 1 < len(rows) else np.zeros(len(value), dtype=bool)
-            levels.append(_level(code[here], value[here], (here & ~deeper)[here], n_values))
+        codes, here = zip(*rows)
+        spans = [math.prod(radix[:d]) for d in range(len(rows))]
+        if sum(spans) <= min(max(_DIRECT, 4 * len(value) * len(rows)), _DIRECT_MAX):
+            levels = _stacked_levels(codes, here, value, spans, n_values)
+        else:
+            levels = []
+            for d, (code, reached) in enumerate(rows):
+                deeper = here[d + 1] if d + 1 < len(rows) else np.zeros(len(value), dtype=bool)
+                levels.append(_level(code[reached], value[reached], (reached & ~deeper)[reached],
+                                     n_values))
         keys = tuple(k for k, _, _ in levels)
         counts = tuple(c for _, c, _ in levels)
         ends = tuple(e for _, _, e in levels)
@@ -232,6 +243,37 @@ def _level(code, value, ends, n_values):
     return keys, counts, end
 
 
+def _stacked_levels(codes, here, value, spans, n_values):
+    """The levels of :func:`_level` (keys, counts, ends), key for key, from one count over
+    all levels' codes, each level's offset by the spans of those before it."""
+    offsets = np.r_[0, np.cumsum(spans)]
+    if here[-1].all():
+        # every row reaches every level (no parent missing): no level leaves a row out
+        code = (np.stack(codes) + offsets[:-1, None]).ravel()
+        value = np.tile(value, len(codes))
+        ends = slice((len(codes) - 1) * len(here[-1]), None)
+    else:
+        deeper = [*here[1:], np.zeros(len(value), dtype=bool)]
+        code = np.concatenate([c[h] + o for c, h, o in zip(codes, here, offsets)])
+        ends = np.concatenate([(h & ~e)[h] for h, e in zip(here, deeper)])
+        value = np.concatenate([value[h] for h in here])
+    seen = np.bincount(code, minlength=offsets[-1]) > 0
+    keys = np.flatnonzero(seen)
+    index = (np.cumsum(seen) - 1)[code] * n_values + value
+    size = len(keys) * n_values
+    counts = np.bincount(index, minlength=size).astype(np.float64).reshape(-1, n_values)
+    end = np.bincount(index[ends], minlength=size).astype(np.float64).reshape(-1, n_values)
+    levels = []
+    for d, (lo, hi) in enumerate(itertools.pairwise(np.searchsorted(keys, offsets))):
+        if lo == hi:
+            # the empty prefix is always there, with no counts, as _level leaves it
+            levels.append((np.zeros(1, dtype=np.int64), np.zeros((1, n_values)),
+                           np.zeros((1, n_values))))
+        else:
+            levels.append((keys[lo:hi] - offsets[d], counts[lo:hi], end[lo:hi]))
+    return levels
+
+
 def _merged(keys_a, counts_a, ends_a, keys_b, counts_b, ends_b):
     keys = np.union1d(keys_a, keys_b)
     counts = np.zeros((len(keys), counts_a.shape[1]))
@@ -249,21 +291,26 @@ def _merged(keys_a, counts_a, ends_a, keys_b, counts_b, ends_b):
 
 
 def prefix_codes(X: np.ndarray, parents: Sequence[int], cardinalities: Sequence[int],
-                 classes, n_classes: int) -> list[np.ndarray]:
-    """The code of every row's prefix at each depth ``1 .. k + 1`` for class ``classes``
-    (an int, one per row, or a column ``(c, 1)`` of classes giving ``(c, n)`` codes), -1
-    from the depth of a missing or unseen parent value on."""
-    classes = np.asarray(classes, dtype=np.int64)
-    code = np.broadcast_to(classes, np.broadcast_shapes(classes.shape, (X.shape[0],))).copy()
-    ok = (code >= 0) & (code < n_classes)
-    out = [np.where(ok, code, -1)]
+                 n_classes: int) -> np.ndarray:
+    """The code of every row's prefix for every class at each depth ``1 .. k + 1``,
+    ``(k + 1, n_classes, n)``: -1 from the depth of a missing or unseen parent value on."""
+    n = X.shape[0]
+    # the parents' digits once, the class (the most significant digit) added to them
+    base, ok, radix = np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool), 1
+    bases, oks, radices = [base], [ok], [radix]
     for p in parents:
         column = np.asarray(X[:, p], dtype=np.int64)
         card = int(cardinalities[p])
-        ok &= (column >= 0) & (column < card)
-        code = code * card + np.where(ok, column, 0)
-        out.append(np.where(ok, code, -1))
-    return out
+        ok = ok & (column >= 0) & (column < card)
+        base = base * card + np.where(ok, column, 0)
+        radix *= card
+        bases.append(base)
+        oks.append(ok)
+        radices.append(radix)
+    classes = np.arange(n_classes, dtype=np.int64)[None, :, None]
+    codes = np.stack(bases)[:, None, :] + classes * np.array(radices, dtype=np.int64)[:, None,
+                                                                                       None]
+    return np.where(np.stack(oks)[:, None, :], codes, -1)
 
 
 def deepest(table: PrefixCounts, codes: Sequence[np.ndarray], limit: int) -> tuple:
@@ -271,8 +318,12 @@ def deepest(table: PrefixCounts, codes: Sequence[np.ndarray], limit: int) -> tup
     its class did) and its row in ``keys[d]``; ``codes[d - 1]`` is the depth-``d`` code."""
     levels = min(limit, table.depth + 1)
     rows = table.find_stacked(np.stack(codes[:levels]))
-    depth = np.logical_and.accumulate(rows >= 0, axis=0).sum(axis=0)
     # depth 0 is the one key of the empty prefix, stacked row 0
-    stacked = np.take_along_axis(np.concatenate([np.zeros_like(rows[:1]), rows]),
-                                 depth[None], axis=0)[0]
+    depth = np.zeros(rows.shape[1:], dtype=np.int64)
+    stacked = np.zeros(rows.shape[1:], dtype=np.int64)
+    alive = np.ones(rows.shape[1:], dtype=bool)
+    for d, found in enumerate(rows, start=1):
+        alive &= found >= 0
+        np.copyto(depth, d, where=alive)
+        np.copyto(stacked, found, where=alive)
     return depth, stacked - table.starts[depth]

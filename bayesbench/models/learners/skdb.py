@@ -75,20 +75,20 @@ def _loo_log_factors(table: PrefixCounts, X, x, parents, cards, codes, n_classes
     classes = np.arange(n_classes)[:, None]
     own = (classes == codes[None, :]) & live
     # every depth and class at once: prefix codes, rows and factors are (depth, class, row)
-    row = table.find_stacked(np.stack(prefix_codes(X, parents, cards, classes, n_classes)))
-    seen = row >= 0
+    row = table.find_stacked(prefix_codes(X, parents, cards, n_classes))
     # the row itself is in the counts it reaches (not where its value is missing)
-    mine = own & seen
-    at = np.maximum(row, 0)
-    counts, totals = table.stacked
-    n_x = np.where(seen, counts[at * table.n_values + value], 0.0) - mine
-    n_all = np.where(seen, totals[at], 0.0) - mine
+    mine = own & (row >= 0)
+    counts, totals = table.stacked  # row -1 (never seen) reads their last row, of zeros
+    n_x = counts[row * table.n_values + value] - mine
+    n_all = totals[row] - mine
     factors = (n_x + M / table.n_values) / (n_all + M)
     factors[:, :, ~live] = 1.0  # a missing value is left out of the product
     with_value = (n_x + mine).sum(axis=1)
-    reach = np.cumprod(with_value[1:] >= 2, axis=0).sum(axis=0)
-    depth = np.minimum(np.arange(table.depth + 1)[:, None], reach[None, :])
-    return np.log(np.take_along_axis(factors, depth[:, None, :], axis=0))
+    # depth j reads depth min(j, reach): where the prefix of depth j holds the value fewer
+    # than twice, it repeats the depth above (filled from the top down)
+    for j, deep in enumerate(with_value[1:] >= 2, start=1):
+        np.copyto(factors[j], factors[j - 1], where=~deep)
+    return np.log(factors)
 
 
 def _loss_sums(X, codes, cards, class_counts, order, parents, tables, k_max, loss):
@@ -125,12 +125,14 @@ def _loss(log_post, codes, loss):
     """The sum over the rows of the loss of each sub-model ``k`` from its (unnormalised)
     log posteriors ``(k, class, row)``."""
     post = np.exp(log_post)
-    post /= _class_sum(post)[:, None, :]
-    true = np.take_along_axis(post, codes[None, None, :], axis=1)[:, 0]
+    total = _class_sum(post)
     if loss == "rmse":
+        n = len(codes)
+        true = post.reshape(len(post), -1)[:, codes * n + np.arange(n)] / total
         # added up row after row (rows outermost), the order that keeps every loss, and so
         # every tie between two (s, k), to the last bit of the earlier row-major pass
         return np.add.reduce(np.ascontiguousarray(((1.0 - true) ** 2).T), axis=0)
+    post /= total[:, None, :]
     return (np.argmax(post, axis=1) != codes).sum(axis=1).astype(np.float64)
 
 
@@ -306,8 +308,7 @@ class SKDB(StructureLearner, BaseClassifier):
             flat = np.concatenate(logs)
             starts = np.r_[0, np.cumsum([len(level) for level in logs])]
             # every class at once: codes, depths and rows are (n_classes, n)
-            codes = prefix_codes(X, parents, self.cardinalities_,
-                                 np.arange(n_classes)[:, None], n_classes)
+            codes = prefix_codes(X, parents, self.cardinalities_, n_classes)
             depth, row = deepest(table, codes, len(parents) + 1)
             jll[live] += flat[starts[depth] + row, np.where(live, x, 0)].T[live]
         return jll
