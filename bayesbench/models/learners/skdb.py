@@ -62,6 +62,9 @@ from ...measures.ties import tie_safe
 LOSSES = ("rmse", "zero_one")
 #: Draws of an ESKDB order before giving up on finding one not drawn yet.
 _ORDER_DRAWS = 100
+#: Cells of the (depth, class, row) arrays of the leave-one-out pass and of predict: rows
+#: are taken in blocks of this many cells (8 MB of float64), whatever the chunk's size.
+_BLOCK_CELLS = 2 ** 20
 
 
 def _loo_log_factors(table: PrefixCounts, X, x, parents, cards, codes, n_classes):
@@ -95,19 +98,36 @@ def _loss_sums(X, codes, cards, class_counts, order, parents, tables, k_max, los
     """The leave-one-out pass over the rows ``X``: the sum over them of the loss of every
     ``(s, k)``, ``(len(order) + 1, k_max + 1)`` (the squared errors for ``rmse``, the errors
     for ``zero_one``); ``class_counts`` are those of all the training rows."""
+    sums = np.zeros((len(order) + 1, k_max + 1))
+    # blocks of rows bound the (depth or k, class, row) arrays of the pass in memory
+    step = _block_rows(k_max, len(class_counts))
+    for lo in range(0, len(codes), step):
+        block = slice(lo, lo + step)
+        _add_block_losses(sums, X[block], codes[block], cards, class_counts, order, parents,
+                          tables, k_max, loss)
+    return sums
+
+
+def _block_rows(depth, n_classes) -> int:
+    """Rows of a block whose ``(depth + 1, n_classes, rows)`` arrays hold _BLOCK_CELLS."""
+    return max(1, _BLOCK_CELLS // ((depth + 1) * n_classes))
+
+
+def _add_block_losses(sums, X, codes, cards, class_counts, order, parents, tables, k_max,
+                      loss):
+    """Add the losses of the rows ``X`` to ``sums`` (see :func:`_loss_sums`)."""
     n_classes = len(class_counts)
+    codes = np.asarray(codes, dtype=np.int64)
     prior = ((class_counts[None, :] - np.eye(n_classes)[codes] + M / n_classes)
              / (class_counts.sum() - 1 + M))
     # (k, class, row): the class axis is reduced by elementwise steps over whole rows
     log_post = np.repeat(np.log(prior).T[None], k_max + 1, axis=0)
-    sums = np.empty((len(order) + 1, k_max + 1))
-    sums[0] = _loss(log_post, codes, loss)
+    sums[0] = _loss(log_post, codes, loss, sums[0])
     for u, a in enumerate(order):
         logs = _loo_log_factors(tables[a], X, X[:, a], parents[a], cards, codes, n_classes)
         log_post += logs[np.minimum(np.arange(k_max + 1), tables[a].depth)]
         log_post -= np.maximum.reduce(log_post, axis=1, keepdims=True)
-        sums[u + 1] = _loss(log_post, codes, loss)
-    return sums
+        sums[u + 1] = _loss(log_post, codes, loss, sums[u + 1])
 
 
 def _choice(sums, n, loss):
@@ -121,19 +141,26 @@ def _choice(sums, n, loss):
     return int(s), int(k), losses
 
 
-def _loss(log_post, codes, loss):
-    """The sum over the rows of the loss of each sub-model ``k`` from its (unnormalised)
-    log posteriors ``(k, class, row)``."""
+def _loss(log_post, codes, loss, carried):
+    """``carried`` plus the loss of each row under each sub-model ``k`` from its
+    (unnormalised) log posteriors ``(k, class, row)``."""
     post = np.exp(log_post)
     total = _class_sum(post)
     if loss == "rmse":
         n = len(codes)
         true = post.reshape(len(post), -1)[:, codes * n + np.arange(n)] / total
-        # added up row after row (rows outermost), the order that keeps every loss, and so
-        # every tie between two (s, k), to the last bit of the earlier row-major pass
-        return np.add.reduce(np.ascontiguousarray(((1.0 - true) ** 2).T), axis=0)
+        squares = (1.0 - true) ** 2
+        # The order of the sums of the earlier pass over rows held (row, k), which keeps
+        # every loss, and so every tie between two (s, k), to its last bit: pairwise over
+        # the rows for one sub-model, else row after row (block after block, carried).
+        if len(post) == 1:
+            return carried + np.add.reduce(squares, axis=1)
+        rows = np.empty((n + 1, len(post)))
+        rows[0] = carried
+        rows[1:] = squares.T
+        return np.add.reduce(rows, axis=0)
     post /= total[:, None, :]
-    return (np.argmax(post, axis=1) != codes).sum(axis=1).astype(np.float64)
+    return carried + (np.argmax(post, axis=1) != codes).sum(axis=1)
 
 
 def _class_sum(post):
@@ -315,6 +342,12 @@ class SKDB(StructureLearner, BaseClassifier):
 
     def _joint_log_likelihood(self, X) -> np.ndarray:
         X = check_discrete_predict_X(self, X)
+        step = _block_rows(max((len(p) for m in self.members_ for _, p in m.nodes()), default=0),
+                           len(self.classes_))
+        return np.concatenate([self._block_log_posterior(X[lo:lo + step])
+                               for lo in range(0, max(len(X), 1), step)])
+
+    def _block_log_posterior(self, X) -> np.ndarray:
         if len(self.members_) == 1:
             return self._member_log_posterior(self.members_[0], X)
         # the ensemble's posterior is the mean of its members' (normalised) posteriors
