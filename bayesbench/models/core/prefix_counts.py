@@ -317,13 +317,10 @@ def deepest(table: PrefixCounts, codes: Sequence[np.ndarray], limit: int) -> tup
     """For each row, the deepest depth ``d <= limit`` whose prefix occurred (0 when not even
     its class did) and its row in ``keys[d]``; ``codes[d - 1]`` is the depth-``d`` code."""
     levels = min(limit, table.depth + 1)
-    rows = table.find_stacked(np.stack(codes[:levels]))
-    # depth 0 is the one key of the empty prefix, stacked row 0
-    depth = np.zeros(rows.shape[1:], dtype=np.int64)
-    stacked = np.zeros(rows.shape[1:], dtype=np.int64)
-    alive = np.ones(rows.shape[1:], dtype=bool)
-    for d, found in enumerate(rows, start=1):
-        alive &= found >= 0
-        np.copyto(depth, d, where=alive)
-        np.copyto(stacked, found, where=alive)
+    rows = table.find_stacked(codes[:levels])
+    # A prefix occurs only under occurring prefixes (every row is counted at each depth it
+    # reaches), so the occurring depths are the first ones, and the deepest has the
+    # greatest stacked row; depth 0 is the one key of the empty prefix, stacked row 0.
+    depth = np.add.reduce(rows >= 0, axis=0, dtype=np.int64)
+    stacked = np.maximum(np.maximum.reduce(rows, axis=0), 0)
     return depth, stacked - table.starts[depth]

@@ -332,12 +332,15 @@ class SKDB(StructureLearner, BaseClassifier):
             a, parents = node
             x = X[:, a]
             live = (x >= 0) & (x < table.n_values)
-            flat = np.concatenate(logs)
-            starts = np.r_[0, np.cumsum([len(level) for level in logs])]
             # every class at once: codes, depths and rows are (n_classes, n)
             codes = prefix_codes(X, parents, self.cardinalities_, n_classes)
             depth, row = deepest(table, codes, len(parents) + 1)
-            jll[live] += flat[starts[depth] + row, np.where(live, x, 0)].T[live]
+            at = (table.starts[depth] + row) * table.n_values + np.where(live, x, 0)
+            found = np.concatenate(logs).ravel()[at].T
+            if live.all():
+                jll += found
+            else:
+                jll[live] += found[live]
         return jll
 
     def _joint_log_likelihood(self, X) -> np.ndarray:
