@@ -67,23 +67,25 @@ class PrefixCounts:
         # direct levels are views into one array of stacked rows (see ``starts``), each
         # after an entry -1 read by the code -1, so that when every level is direct all
         # depths are looked up in one step.
-        starts = np.r_[0, np.cumsum([len(keys) for keys in self.keys])]
+        lengths = [len(keys) for keys in self.keys]
+        starts = np.array([0, *itertools.accumulate(lengths)])
         sizes = []
-        for d, keys in enumerate(self.keys):
+        for d, length in enumerate(lengths):
             span = math.prod(self.radix[:d])
-            direct = span <= min(max(_DIRECT, 4 * len(keys)), _DIRECT_MAX)
-            sizes.append(span + 1 if direct else 0)
-        offsets = np.r_[0, np.cumsum(sizes)]
+            sizes.append(span + 1 if span <= min(max(_DIRECT, 4 * length), _DIRECT_MAX) else 0)
+        offsets = [0, *itertools.accumulate(sizes)]
         table = np.full(offsets[-1], -1, dtype=np.int64)
-        for d, keys in enumerate(self.keys):
-            if sizes[d]:
-                table[offsets[d] + 1 + keys] = starts[d] + np.arange(len(keys))
+        direct = [d for d, size in enumerate(sizes) if size]
+        if direct:
+            # every direct level's keys placed in one step
+            table[np.concatenate([self.keys[d] + (offsets[d] + 1) for d in direct])] = \
+                np.concatenate([np.arange(starts[d], starts[d + 1]) for d in direct])
         lookups = tuple(table[offsets[d] + 1:offsets[d + 1]] if sizes[d] else None
                         for d in range(len(self.keys)))
         object.__setattr__(self, "starts", starts)
         object.__setattr__(self, "_lookups", lookups)
         object.__setattr__(self, "_stacked_lookup",
-                           (offsets[:-1] + 1, table) if all(sizes) else None)
+                           (np.array(offsets[:-1]) + 1, table) if all(sizes) else None)
 
     @cached_property
     def totals(self) -> tuple:
@@ -246,10 +248,10 @@ def _level(code, value, ends, n_values):
 def _stacked_levels(codes, here, value, spans, n_values):
     """The levels of :func:`_level` (keys, counts, ends), key for key, from one count over
     all levels' codes, each level's offset by the spans of those before it."""
-    offsets = np.r_[0, np.cumsum(spans)]
+    offsets = [0, *itertools.accumulate(spans)]
     if here[-1].all():
         # every row reaches every level (no parent missing): no level leaves a row out
-        code = (np.stack(codes) + offsets[:-1, None]).ravel()
+        code = (np.stack(codes) + np.array(offsets[:-1])[:, None]).ravel()
         value = np.tile(value, len(codes))
         ends = slice((len(codes) - 1) * len(here[-1]), None)
     else:
