@@ -107,13 +107,35 @@ class PrefixCounts:
         codes = np.asarray(codes)
         lookup = self._stacked_lookup
         if lookup is None:
-            rows = []
-            for d, level in enumerate(codes, start=1):
-                row = self.find(d, np.maximum(level, 0))
-                rows.append(np.where((level >= 0) & (row >= 0), row + self.starts[d], -1))
-            return np.stack(rows)
+            return self._find_in_trie(codes)
         offsets, table = lookup
         return table[codes + offsets[1:len(codes) + 1].reshape((-1,) + (1,) * (codes.ndim - 1))]
+
+    @cached_property
+    def _children(self) -> list:
+        # the trie of the keys: children[d - 1][row * radix[d - 1] + digit] is the row at
+        # depth d under the key of depth d - 1 in ``row``, -1 if none (and in a last entry,
+        # read by a prefix that went missing above); a key's prefix is always a key
+        children = []
+        for d in range(1, len(self.keys)):
+            radix, keys = self.radix[d - 1], self.keys[d]
+            parent = np.searchsorted(self.keys[d - 1], keys // radix)
+            child = np.full(len(self.keys[d - 1]) * radix + 1, -1, dtype=np.int64)
+            child[parent * radix + keys % radix] = np.arange(len(keys))
+            children.append(child)
+        return children
+
+    def _find_in_trie(self, codes: np.ndarray) -> np.ndarray:
+        """:meth:`find_stacked` down the trie of the keys, a digit a depth: levels too wide
+        for a direct lookup, without a binary search."""
+        rows = np.empty(codes.shape, dtype=np.int64)
+        row = np.zeros(codes.shape[1:], dtype=np.int64)  # depth 0: the empty prefix
+        for d, code in enumerate(codes, start=1):
+            radix, child = self.radix[d - 1], self._children[d - 1]
+            digit = code - codes[d - 2] * radix if d > 1 else code
+            row = child[np.where((code >= 0) & (row >= 0), row * radix + digit, -1)]
+            rows[d - 1] = np.where(row >= 0, row + self.starts[d], -1)
+        return rows
 
     @property
     def depth(self) -> int:
