@@ -163,13 +163,26 @@ def _loss(log_post, codes, loss, carried):
     return carried + (np.argmax(post, axis=1) != codes).sum(axis=1)
 
 
-def _class_sum(post):
-    """``post.sum`` over the class axis 1 of ``(k, class, row)``, added up as numpy adds a
-    contiguous class axis (one after the other below 8 classes, pairwise from 8): the same
-    last bits as the posteriors of rows held class-last."""
-    if post.shape[1] < 8:
-        return np.add.reduce(post, axis=1)
-    return np.ascontiguousarray(np.moveaxis(post, 1, 2)).sum(axis=2)
+def _class_sum(post, lo=0, hi=None):
+    """``post.sum`` over the classes ``lo:hi`` (axis 1 of ``(k, class, row)``), added up
+    in numpy's order for a contiguous class axis (one after the other below 8, eight
+    running sums up to 128, halves above): the same last bits as the posteriors of rows
+    held class-last, with elementwise steps over whole rows."""
+    hi = post.shape[1] if hi is None else hi
+    if hi - lo < 8:
+        return np.add.reduce(post[:, lo:hi], axis=1)
+    if hi - lo > 128:
+        half = (hi - lo) // 2
+        half -= half % 8
+        return _class_sum(post, lo, lo + half) + _class_sum(post, lo + half, hi)
+    stop = hi - (hi - lo) % 8
+    r = post[:, lo:lo + 8].copy()
+    for i in range(lo + 8, stop, 8):
+        r += post[:, i:i + 8]
+    total = ((r[:, 0] + r[:, 1]) + (r[:, 2] + r[:, 3])) + ((r[:, 4] + r[:, 5]) + (r[:, 6] + r[:, 7]))
+    for i in range(stop, hi):
+        total += post[:, i]
+    return total
 
 
 def _sampled_order(mi: np.ndarray, rng) -> list[int]:
