@@ -23,6 +23,13 @@ import pytest  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def pytest_collection_modifyitems(items):
+    """The tests marked ``slow`` first, in their order, then the rest: pytest-xdist's workers
+    then start with the long tests and end on short ones, instead of one worker running a
+    long test alone while the other waits at the end."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def _existing(path: Path) -> Path:
     assert path.is_dir(), f"{path} is missing from the checkout"
     return path

@@ -48,3 +48,28 @@ def round_metrics(proba: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     rmse = float(np.sqrt(np.mean(((proba - np.eye(n_classes)[y]) ** 2).sum(axis=1)
                                  / n_classes)))
     return error, rmse
+
+
+def per_seed_metrics(runs: list, dataset: str, make, rounds: int):
+    """Ours and the Java code's error and RMSE, each the mean over the first ``rounds``
+    rounds a seed holds in ``runs`` (the reference's records of one data set and config),
+    one row per seed: our learner ``make(seed)`` refitted on the same folds."""
+    ds = prepare(dataset)
+    X, y = ds.codes(), ds.y
+    ours, theirs = [], []
+    for seed in sorted({r["seed"] for r in runs}):
+        held = sorted({r["round"] for r in runs if r["seed"] == seed})[:rounds]
+        per_round = []
+        for rnd in held:
+            f = folds(ds, dataset, seed, rnd)
+            proba = np.zeros((len(y), ds.n_classes))
+            for test in range(FOLDS):
+                tr, te = f != test, f == test
+                clf = make(seed).fit(X[tr], y[tr], cardinalities=ds.cardinalities,
+                                     n_classes=ds.n_classes)
+                proba[te] = clf.predict_proba(X[te])
+            per_round.append(round_metrics(proba, y))
+        ours.append(np.mean(per_round, axis=0))
+        theirs.append(np.mean([(r["error"], r["rmse"]) for r in runs
+                               if r["seed"] == seed and r["round"] in held], axis=0))
+    return np.array(ours), np.array(theirs)

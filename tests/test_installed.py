@@ -21,6 +21,7 @@ import yaml
 from bayesbench.data.names import canonical
 
 ROOT = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.slow  # a wheel built and installed, then runs from outside
 
 
 def _sha(path) -> str:

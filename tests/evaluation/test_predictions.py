@@ -169,6 +169,7 @@ def test_unmatchable_rows_are_a_config_error(uci_dir, tmp_path):
         small_config(uci_dir, tmp_path, predictions="yes")
 
 
+@pytest.mark.slow
 def test_sigkill_then_resume_keeps_predictions_exactly_for_the_records(uci_dir, tmp_path):
     path = tmp_path / "exp.yaml"
     path.write_text(yaml.safe_dump({

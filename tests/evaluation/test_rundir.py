@@ -42,6 +42,7 @@ def _cli(config, out, *extra):
             "--quiet", "--format", "csv", *extra]
 
 
+@pytest.mark.slow
 def test_sigkill_at_several_moments_then_resume(experiment, tmp_path):
     reference = run(load_config(experiment), output=tmp_path / "reference", jobs=1,
                                quiet=True)

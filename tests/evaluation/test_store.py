@@ -192,3 +192,20 @@ def test_a_records_file_that_is_not_a_regular_file_is_refused(tmp_path):
     os.mkfifo(tmp_path / RECORDS)  # reading would wait for a writer forever
     with pytest.raises(ResultStoreError, match="not a regular file"):
         read_records(tmp_path)
+
+
+def test_a_frame_follows_the_task_list_not_the_order_records_were_written(tmp_path):
+    # Workers finish in any order; a mean over the frame's rows must be one sum in one order.
+    # Values whose float sum depends on the order: 0.1 + 0.2 + 0.3 != 0.3 + 0.2 + 0.1.
+    values = [0.1, 0.2, 0.3, 1e16, -1e16]
+    serial, shuffled = tmp_path / "serial", tmp_path / "shuffled"
+    for run_dir, order in ((serial, range(5)), (shuffled, [3, 0, 4, 2, 1])):
+        run_dir.mkdir()
+        (run_dir / "tasks.txt").write_text("\n".join(f"t{i}" for i in range(5)) + "\n")
+        with RecordWriter(run_dir) as w:
+            for i in order:
+                w.append({**_record(i), "metrics": {"accuracy": values[i]}})
+    a, b = records_frame(serial), records_frame(shuffled)
+    assert list(b.task_id) == [f"t{i}" for i in range(5)] == list(a.task_id)
+    assert a.accuracy.sum() == b.accuracy.sum()
+    assert sum(values) != sum(values[i] for i in [3, 0, 4, 2, 1])

@@ -16,6 +16,9 @@ only (it ends there: ``ends[d]`` holds the rows that go no deeper).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+import itertools
+import math
 from typing import Sequence
 
 import numpy as np
@@ -47,6 +50,9 @@ class PrefixCounts:
     ends : tuple of ndarray
         ``ends[d]``: the part of ``counts[d]`` of rows that go no deeper (missing ``p_d``,
         or ``d = k + 1``).
+    starts : ndarray
+        Set from ``keys``: ``starts[d]`` is the first row of depth ``d`` in the levels
+        stacked (``np.concatenate(counts)``), a key's stacked row ``starts[d] + row``.
     """
 
     radix: tuple
@@ -57,17 +63,79 @@ class PrefixCounts:
 
     def __post_init__(self):
         # A level whose codes span few values is looked up directly, not by binary search
-        # (the leave-one-out pass looks up every row for every class at every depth).
-        lookups = []
-        for keys in self.keys:
-            span = int(keys[-1]) + 1 if len(keys) else 0
-            if 0 < span <= max(_DIRECT, 4 * len(keys)) and span <= _DIRECT_MAX:
-                table = np.full(span, -1, dtype=np.int64)
-                table[keys] = np.arange(len(keys))
-                lookups.append(table)
-            else:
-                lookups.append(None)
-        object.__setattr__(self, "_lookups", tuple(lookups))
+        # (the leave-one-out pass looks up every row for every class at every depth). The
+        # direct levels are views into one array of stacked rows (see ``starts``), each
+        # after an entry -1 read by the code -1, so that when every level is direct all
+        # depths are looked up in one step.
+        lengths = [len(keys) for keys in self.keys]
+        starts = np.array([0, *itertools.accumulate(lengths)])
+        sizes = []
+        for d, length in enumerate(lengths):
+            span = math.prod(self.radix[:d])
+            sizes.append(span + 1 if span <= min(max(_DIRECT, 4 * length), _DIRECT_MAX) else 0)
+        offsets = [0, *itertools.accumulate(sizes)]
+        table = np.full(offsets[-1], -1, dtype=np.int64)
+        direct = [d for d, size in enumerate(sizes) if size]
+        if direct:
+            # every direct level's keys placed in one step
+            table[np.concatenate([self.keys[d] + (offsets[d] + 1) for d in direct])] = \
+                np.concatenate([np.arange(starts[d], starts[d + 1]) for d in direct])
+        lookups = tuple(table[offsets[d] + 1:offsets[d + 1]] if sizes[d] else None
+                        for d in range(len(self.keys)))
+        object.__setattr__(self, "starts", starts)
+        object.__setattr__(self, "_lookups", lookups)
+        object.__setattr__(self, "_stacked_lookup",
+                           (np.array(offsets[:-1]) + 1, table) if all(sizes) else None)
+
+    @cached_property
+    def totals(self) -> tuple:
+        """``totals[d]``: the row sums of ``counts[d]`` (the rows reaching each key)."""
+        return tuple(c.sum(axis=1) for c in self.counts)
+
+    @cached_property
+    def stacked(self) -> tuple:
+        """The counts of every level stacked and flattened (``(sum of keys + 1) *
+        n_values``) and their row sums (``totals``) stacked, each ending in a row of zeros:
+        the stacked row -1 of a prefix never seen reads no counts."""
+        return (np.concatenate([*self.counts, np.zeros((1, self.n_values))]).ravel(),
+                np.concatenate([*self.totals, [0.0]]))
+
+    def find_stacked(self, codes: np.ndarray) -> np.ndarray:
+        """The stacked row (``starts[d] + row``) of each code of ``codes[d - 1]``, the codes
+        of depth ``d = 1 .. len(codes)`` (in ``-1 .. prod(radix[:d]) - 1``, -1 for none),
+        and -1 where it never occurred."""
+        codes = np.asarray(codes)
+        lookup = self._stacked_lookup
+        if lookup is None:
+            return self._find_in_trie(codes)
+        offsets, table = lookup
+        return table[codes + offsets[1:len(codes) + 1].reshape((-1,) + (1,) * (codes.ndim - 1))]
+
+    @cached_property
+    def _children(self) -> list:
+        # the trie of the keys: children[d - 1][row * radix[d - 1] + digit] is the row at
+        # depth d under the key of depth d - 1 in ``row``, -1 if none (and in a last entry,
+        # read by a prefix that went missing above); a key's prefix is always a key
+        children = []
+        for d in range(1, len(self.keys)):
+            radix, keys = self.radix[d - 1], self.keys[d]
+            parent = np.searchsorted(self.keys[d - 1], keys // radix)
+            child = np.full(len(self.keys[d - 1]) * radix + 1, -1, dtype=np.int64)
+            child[parent * radix + keys % radix] = np.arange(len(keys))
+            children.append(child)
+        return children
+
+    def _find_in_trie(self, codes: np.ndarray) -> np.ndarray:
+        """:meth:`find_stacked` down the trie of the keys, a digit a depth: levels too wide
+        for a direct lookup, without a binary search."""
+        rows = np.empty(codes.shape, dtype=np.int64)
+        row = np.zeros(codes.shape[1:], dtype=np.int64)  # depth 0: the empty prefix
+        for d, code in enumerate(codes, start=1):
+            radix, child = self.radix[d - 1], self._children[d - 1]
+            digit = code - codes[d - 2] * radix if d > 1 else code
+            row = child[np.where((code >= 0) & (row >= 0), row * radix + digit, -1)]
+            rows[d - 1] = np.where(row >= 0, row + self.starts[d], -1)
+        return rows
 
     @property
     def depth(self) -> int:
@@ -96,10 +164,16 @@ class PrefixCounts:
             reach = reach & ok
             code = code * radix[d] + np.where(ok, column, 0)
             rows.append((code, reach))
-        levels = []
-        for d, (code, here) in enumerate(rows):
-            deeper = rows[d + 1][1] if d + 1 < len(rows) else np.zeros(len(value), dtype=bool)
-            levels.append(_level(code[here], value[here], (here & ~deeper)[here], n_values))
+        codes, here = zip(*rows)
+        spans = [math.prod(radix[:d]) for d in range(len(rows))]
+        if sum(spans) <= min(max(_DIRECT, 4 * len(value) * len(rows)), _DIRECT_MAX):
+            levels = _stacked_levels(codes, here, value, spans, n_values)
+        else:
+            levels = []
+            for d, (code, reached) in enumerate(rows):
+                deeper = here[d + 1] if d + 1 < len(rows) else np.zeros(len(value), dtype=bool)
+                levels.append(_level(code[reached], value[reached], (reached & ~deeper)[reached],
+                                     n_values))
         keys = tuple(k for k, _, _ in levels)
         counts = tuple(c for _, c, _ in levels)
         ends = tuple(e for _, _, e in levels)
@@ -165,9 +239,10 @@ class PrefixCounts:
         direct = self._lookups[depth]
         if direct is not None:
             inside = codes < len(direct)
-            return np.where(inside, direct[np.where(inside, codes, 0)], -1)
+            found = np.where(inside, direct[np.where(inside, codes, 0)], -1)
+            return np.where(found >= 0, found - self.starts[depth], -1)
         if not len(keys):
-            return np.full(len(codes), -1)
+            return np.full(np.shape(codes), -1)
         at = np.minimum(np.searchsorted(keys, codes), len(keys) - 1)
         return np.where(keys[at] == codes, at, -1)
 
@@ -192,6 +267,37 @@ def _level(code, value, ends, n_values):
     return keys, counts, end
 
 
+def _stacked_levels(codes, here, value, spans, n_values):
+    """The levels of :func:`_level` (keys, counts, ends), key for key, from one count over
+    all levels' codes, each level's offset by the spans of those before it."""
+    offsets = [0, *itertools.accumulate(spans)]
+    if here[-1].all():
+        # every row reaches every level (no parent missing): no level leaves a row out
+        code = (np.stack(codes) + np.array(offsets[:-1])[:, None]).ravel()
+        value = np.tile(value, len(codes))
+        ends = slice((len(codes) - 1) * len(here[-1]), None)
+    else:
+        deeper = [*here[1:], np.zeros(len(value), dtype=bool)]
+        code = np.concatenate([c[h] + o for c, h, o in zip(codes, here, offsets)])
+        ends = np.concatenate([(h & ~e)[h] for h, e in zip(here, deeper)])
+        value = np.concatenate([value[h] for h in here])
+    seen = np.bincount(code, minlength=offsets[-1]) > 0
+    keys = np.flatnonzero(seen)
+    index = (np.cumsum(seen) - 1)[code] * n_values + value
+    size = len(keys) * n_values
+    counts = np.bincount(index, minlength=size).astype(np.float64).reshape(-1, n_values)
+    end = np.bincount(index[ends], minlength=size).astype(np.float64).reshape(-1, n_values)
+    levels = []
+    for d, (lo, hi) in enumerate(itertools.pairwise(np.searchsorted(keys, offsets))):
+        if lo == hi:
+            # the empty prefix is always there, with no counts, as _level leaves it
+            levels.append((np.zeros(1, dtype=np.int64), np.zeros((1, n_values)),
+                           np.zeros((1, n_values))))
+        else:
+            levels.append((keys[lo:hi] - offsets[d], counts[lo:hi], end[lo:hi]))
+    return levels
+
+
 def _merged(keys_a, counts_a, ends_a, keys_b, counts_b, ends_b):
     keys = np.union1d(keys_a, keys_b)
     counts = np.zeros((len(keys), counts_a.shape[1]))
@@ -209,32 +315,36 @@ def _merged(keys_a, counts_a, ends_a, keys_b, counts_b, ends_b):
 
 
 def prefix_codes(X: np.ndarray, parents: Sequence[int], cardinalities: Sequence[int],
-                 classes: np.ndarray, n_classes: int) -> list[np.ndarray]:
-    """The code of every row's prefix at each depth ``1 .. k + 1`` for class ``classes``
-    (an int or one per row), -1 from the depth of a missing or unseen parent value on."""
+                 n_classes: int) -> np.ndarray:
+    """The code of every row's prefix for every class at each depth ``1 .. k + 1``,
+    ``(k + 1, n_classes, n)``: -1 from the depth of a missing or unseen parent value on."""
     n = X.shape[0]
-    code = np.broadcast_to(np.asarray(classes, dtype=np.int64), (n,)).copy()
-    ok = (code >= 0) & (code < n_classes)
-    out = [np.where(ok, code, -1)]
+    # the parents' digits once, the class (the most significant digit) added to them
+    base, ok, radix = np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool), 1
+    bases, oks, radices = [base], [ok], [radix]
     for p in parents:
         column = np.asarray(X[:, p], dtype=np.int64)
         card = int(cardinalities[p])
-        ok &= (column >= 0) & (column < card)
-        code = code * card + np.where(ok, column, 0)
-        out.append(np.where(ok, code, -1))
-    return out
+        ok = ok & (column >= 0) & (column < card)
+        base = base * card + np.where(ok, column, 0)
+        radix *= card
+        bases.append(base)
+        oks.append(ok)
+        radices.append(radix)
+    classes = np.arange(n_classes, dtype=np.int64)[None, :, None]
+    codes = np.stack(bases)[:, None, :] + classes * np.array(radices, dtype=np.int64)[:, None,
+                                                                                       None]
+    return np.where(np.stack(oks)[:, None, :], codes, -1)
 
 
 def deepest(table: PrefixCounts, codes: Sequence[np.ndarray], limit: int) -> tuple:
     """For each row, the deepest depth ``d <= limit`` whose prefix occurred (0 when not even
     its class did) and its row in ``keys[d]``; ``codes[d - 1]`` is the depth-``d`` code."""
-    n = len(codes[0])
-    depth = np.zeros(n, dtype=np.int64)
-    row = np.zeros(n, dtype=np.int64)
-    alive = np.ones(n, dtype=bool)
-    for d in range(1, min(limit, table.depth + 1) + 1):
-        found = np.where(codes[d - 1] >= 0, table.find(d, np.maximum(codes[d - 1], 0)), -1)
-        alive &= found >= 0
-        depth[alive] = d
-        row[alive] = found[alive]
-    return depth, row
+    levels = min(limit, table.depth + 1)
+    rows = table.find_stacked(codes[:levels])
+    # A prefix occurs only under occurring prefixes (every row is counted at each depth it
+    # reaches), so the occurring depths are the first ones, and the deepest has the
+    # greatest stacked row; depth 0 is the one key of the empty prefix, stacked row 0.
+    depth = np.add.reduce(rows >= 0, axis=0, dtype=np.int64)
+    stacked = np.maximum(np.maximum.reduce(rows, axis=0), 0)
+    return depth, stacked - table.starts[depth]

@@ -242,7 +242,14 @@ class Statistics:
         total = None
         for sign, rows in self.rows:
             table = rows.table((count, args), lambda X, y: count(X, y, cards, k, *args))
-            total = sign * table if total is None else total + sign * table
+            # In place after the first term: no product by the sign and no temporary (the
+            # triple counts of A2DE are the size of its largest table).
+            if total is None:
+                total = table.copy() if sign > 0 else -table
+            elif sign > 0:
+                total += table
+            else:
+                total -= table
         return total
 
     def __eq__(self, other) -> bool:

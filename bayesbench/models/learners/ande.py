@@ -9,6 +9,7 @@ estimators", ICML 2006, 1113-1120.
 from __future__ import annotations
 
 import functools
+import math
 from dataclasses import dataclass, replace
 from numbers import Integral, Real
 
@@ -130,7 +131,7 @@ class ANDE(AODE):
             **self.structure_.info, "learner": "ande", "n": int(self.n),
             "subsumption": self.subsumption})
         if int(self.n) == 2:
-            self.layout_ = Layout.of(np.asarray(cards, dtype=np.int64))
+            self.layout_ = Layout.of(cards)
             self.pair_tables_, self.pair_cell_frequency_ = _pair_log_tables(
                 pairs, self.layout_, self._pseudo_count)
 
@@ -148,7 +149,7 @@ class ANDE(AODE):
         n, k = X.shape[0], len(self.classes_)
         jll = np.empty((n, k))
         count = np.empty(n, dtype=np.int64)
-        step = max(1, _ROWS // max(1, len(self.layout_.pairs)))
+        step = max(1, _ROWS // len(self.layout_.pairs))
         for lo in range(0, n, step):
             hi = min(n, lo + step)
             jll[lo:hi], count[lo:hi] = self._average_pairs(X[lo:hi])
@@ -166,21 +167,31 @@ class ANDE(AODE):
         attribute is one gather for all pairs at once, the scores laid out pair major.
         """
         cards, layout = self.cardinalities_, self.layout_
-        present = (X >= 0) & (X < cards)
-        codes = np.where(present, X, 0).astype(np.int64)
-        cell = np.ascontiguousarray(layout.pair_cells(codes).T)     # (pairs, rows)
+        present = np.ascontiguousarray(((X >= 0) & (X < cards)).T)   # (attributes, rows)
+        codes = np.where(present, X.T, 0).astype(np.int64, order="C")
+        cell = layout.pair_cells(codes)                              # (pairs, rows)
         scores = self.pair_tables_.take(cell, axis=0)                # (pairs, rows, K)
         # Where each child value's rows start; a missing child reads the zero rows.
         starts = value_offsets(cards)
-        child = np.ascontiguousarray(
-            (np.where(present, codes + starts[:-1], starts[-1]) * layout.cells).T)
-        index, terms = np.empty_like(cell), np.empty_like(scores)
-        for t in range(cards.size):
-            np.add(cell, child[t], out=index)
-            scores += self.triple_tables_.take(index, axis=0, out=terms, mode="clip")
-        first, second = layout.pairs.T
-        eligible = ((present[:, first] & present[:, second]).T
-                    & (self.pair_cell_frequency_.take(cell) >= self.min_frequency))
+        child = np.where(present, codes + starts[:-1, None], starts[-1]) * layout.cells
+        # A run of pairs at a time, over every row: the run's part of the table (each
+        # child value's rows of its pairs) and its buffers stay in the cache across the
+        # children (a third less time than all pairs at once on kr-vs-kp and mushroom).
+        run = max(1, _TERMS // X.shape[0])
+        index = np.empty((min(run, cell.shape[0]), X.shape[0]), dtype=np.int64)
+        terms = np.empty(index.shape + scores.shape[2:])
+        for lo in range(0, cell.shape[0], run):
+            part, pairs = scores[lo:lo + run], cell[lo:lo + run]
+            size = pairs.shape[0]
+            for t in range(cards.size):
+                np.add(pairs, child[t], out=index[:size])
+                part += self.triple_tables_.take(index[:size], axis=0, out=terms[:size],
+                                                 mode="clip")
+        eligible = (self.pair_cell_frequency_ >= self.min_frequency).take(cell)
+        holes = layout.pairs_with(~present.all(axis=1))
+        if holes.size:
+            first, second = layout.pairs[holes].T
+            eligible[holes] &= present[first] & present[second]
         if not eligible.all():
             scores[~eligible] = -np.inf
         count = eligible.sum(axis=0)
@@ -221,7 +232,17 @@ class ANDE(AODE):
 _BLOCK = 2 ** 20
 # Pair scores of the rows scored at a time (rows x pairs; each a class vector): past about
 # a megabyte a block's arrays come from fresh pages each time, as AODE's comment says.
-_ROWS = 2 ** 16
+_ROWS = 2 ** 19
+_TERMS = 2 ** 15
+# Counting: codes counted by one bincount (int64, 512 KiB) and cells of its table, each
+# at most, so that both stay in the cache; children counted jointly, at most _GROUP of
+# them and _JOINT joint values; a joint table's cell summed out costs about _CELL_COST of
+# a counted code (measured on kr-vs-kp and mushroom).
+_INDEX = 2 ** 16
+_TABLE = 2 ** 16
+_GROUP = 8
+_JOINT = 256
+_CELL_COST = 0.15
 
 
 @dataclass(frozen=True)
@@ -229,30 +250,54 @@ class Layout:
     """Where each attribute pair's values lie in A2DE's tables.
 
     Pairs ``i < j`` are in colexicographic order (pair ``(i, j)`` is number
-    ``C(j, 2) + i``, so the pairs of the attributes below ``t`` come first), each pair's
-    ``r_i r_j`` values row-major from ``offsets[p]``: ``cells`` values in all. A table
-    over a child value ``u`` (``s_t + d``, or ``R`` for a missing child) and a pair value
-    ``v`` holds them at row ``u * cells + v``.
+    ``C(j, 2) + i``, so the pairs of the attributes below ``t`` come first: ``prefix[t]``
+    values), each pair's ``r_i r_j`` values row-major from ``offsets[p]``: ``cells`` values
+    in all. A table over a child value ``u`` (``s_t + d``, or ``R`` for a missing child) and
+    a pair value ``v`` holds them at row ``u * cells + v``. The triple counts hold child
+    ``t``'s values given the values of the pairs below it, ``(r_t, prefix[t])`` rows
+    row-major from ``triple_offsets[t]``.
     """
 
     cards: np.ndarray
     pairs: np.ndarray
-    offsets: np.ndarray
-    cells: int
+    bounds: np.ndarray
+    prefix: np.ndarray
+    triple_offsets: np.ndarray
+
+    @property
+    def offsets(self) -> np.ndarray:
+        return self.bounds[:-1]
+
+    @property
+    def cells(self) -> int:
+        return int(self.bounds[-1])
 
     @classmethod
-    def of(cls, cards: np.ndarray) -> "Layout":
-        m = cards.size
-        pairs = np.array([(i, j) for j in range(m) for i in range(j)],
-                         dtype=np.int64).reshape(-1, 2)
-        sizes = cards[pairs[:, 0]] * cards[pairs[:, 1]]
-        return cls(cards, pairs, np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64),
-                   int(sizes.sum()))
+    def of(cls, cards) -> "Layout":
+        """The layout of ``cards``: one object per cardinalities (the folds of a data set
+        share it; its arrays are read-only)."""
+        return _layout(tuple(int(c) for c in cards))
 
-    def pair_cells(self, codes: np.ndarray) -> np.ndarray:
-        """Each row's value of every pair, ``(rows, pairs)``; ``codes`` all valid."""
+    def pair_cells(self, codes: np.ndarray, scale: int = 1, shift=0) -> np.ndarray:
+        """Each row's value of every pair times ``scale`` plus ``shift`` (a number or one
+        per row), ``(pairs, rows)``, of ``codes`` ``(attributes, rows)``, all valid.
+
+        Pair by pair of each second member ``j``: the value of ``(i, j)`` is
+        ``offsets[C(j, 2)] + r_j (s_i + x_i) + x_j``, so its pairs read the values of the
+        attributes below ``j`` as they lie, in two passes (no gather of a copy per pair).
+        """
+        out = np.empty((len(self.pairs), codes.shape[1]), dtype=np.int64)
+        values = codes + value_offsets(self.cards)[:-1, None]
+        for j in range(1, self.cards.size):
+            pairs = slice(j * (j - 1) // 2, j * (j + 1) // 2)
+            np.multiply(values[:j], self.cards[j] * scale, out=out[pairs])
+            out[pairs] += (self.offsets[pairs.start] + codes[j]) * scale + shift
+        return out
+
+    def pairs_with(self, attributes: np.ndarray) -> np.ndarray:
+        """The numbers of the pairs holding one of ``attributes`` (a mask of them)."""
         first, second = self.pairs.T
-        return self.offsets + codes[:, first] * self.cards[second] + codes[:, second]
+        return np.flatnonzero(attributes[first] | attributes[second])
 
     def cell_pairs(self) -> np.ndarray:
         """The pair of each pair value."""
@@ -260,11 +305,28 @@ class Layout:
                                                                        self.cells)))
 
 
+@functools.lru_cache(maxsize=4)
+def _layout(cards: tuple) -> Layout:
+    cards = np.array(cards, dtype=np.int64).reshape(-1)
+    m = cards.size
+    pairs = np.array([(i, j) for j in range(m) for i in range(j)],
+                     dtype=np.int64).reshape(-1, 2)
+    sizes = cards[pairs[:, 0]] * cards[pairs[:, 1]]
+    bounds = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    t = np.arange(m)
+    prefix = bounds[t * (t - 1) // 2]
+    layout = Layout(cards, pairs, bounds, prefix,
+                    np.concatenate([[0], np.cumsum(cards * prefix)]).astype(np.int64))
+    for array in (cards, pairs, bounds, prefix, layout.triple_offsets):
+        array.flags.writeable = False
+    return layout
+
+
 def triple_counts(X, y, cardinalities, n_classes) -> np.ndarray:
     """``N(c, x_i = a, x_j = b, x_t = d)`` of every triple ``i < j < t``, int64, shape
-    ``(R, cells, n_classes)``: at ``[s_t + d, v]`` with ``v`` the value ``(a, b)`` of the
-    pair ``(i, j)`` (:class:`Layout`), every other entry 0. A row missing one of the three
-    values is left out of that triple's counts.
+    ``(triple rows, n_classes)``: child ``t``'s value ``d`` given the value ``v`` of the pair
+    ``(i, j)`` at row ``triple_offsets[t] + d prefix[t] + v`` (:class:`Layout`). A row
+    missing one of the three values is left out of that triple's counts.
 
     Refuses (:class:`~bayesbench.measures.codes.TableTooLarge`) when A2DE's table of
     every child value given every pair value would pass the table limit.
@@ -275,33 +337,151 @@ def triple_counts(X, y, cardinalities, n_classes) -> np.ndarray:
     check_table_size((k, R + 1, layout.cells), range(cards.size))
     X = compact_codes(np.asarray(X), cards)
     y = np.asarray(y, dtype=np.int64)
-    starts = value_offsets(cards)
-    width = layout.cells * k
-    out = np.zeros(R * width, dtype=np.int64)
-    first, second = layout.pairs.T
-    rows = max(1, _BLOCK // max(1, len(layout.pairs)))
-    for lo in range(0, X.shape[0], rows):
-        block = X[lo:lo + rows]
-        present = (block >= 0) & (block < cards)
-        clean = bool(present.all())
-        codes = np.where(present, block, 0).astype(np.int64)
-        # 32-bit indices when a child's cells allow: a third less time to add and count.
-        small = np.int32 if int(cards.max(initial=1)) * width < 2 ** 31 else np.int64
-        cell = (layout.pair_cells(codes) * k + y[lo:lo + rows, None]).astype(small)
-        child = (codes * width).astype(small)
-        both = present[:, first] & present[:, second]
-        # One child at a time: its pairs (those below it) are a prefix, its cells a slice.
-        for t in range(2, cards.size):
-            below = t * (t - 1) // 2
-            index = cell[:, :below] + child[:, t, None]
-            if not clean:
-                index = index[both[:, :below] & present[:, t, None]]
-            size = int(cards[t]) * width
-            # The codes are column-major (as X is) and so is index: read in its own order,
-            # not copied into row-major order first.
-            out[starts[t] * width:starts[t] * width + size] += np.bincount(
-                index.ravel(order="K"), minlength=size)
-    return out.reshape(R, layout.cells, k)
+    out = np.zeros((int(layout.triple_offsets[-1]), k), dtype=np.int64)
+    step = max(1, _BLOCK // max(1, len(layout.pairs)))
+    for lo in range(0, X.shape[0], step):
+        _count_block(out, layout, k, X[lo:lo + step], y[lo:lo + step])
+    return out
+
+
+def _count_block(out, layout: Layout, k: int, block, y):
+    """Add the triple counts of the rows ``block`` (codes) of classes ``y`` to ``out``."""
+    cards = layout.cards
+    present = ((block >= 0) & (block < cards)).T                     # (attributes, rows)
+    codes = np.where(present, block.T, 0).astype(np.int64)
+    # Each row's pair value and class as one code, pairs major.
+    pair_code = layout.pair_cells(codes, k, y)
+    missing = ~present.all(axis=1)
+    # The pairs with a member missing somewhere, and the rows where one is.
+    holes = layout.pairs_with(missing)
+    first, second = layout.pairs[holes].T
+    gone = holes, ~(present[first] & present[second])
+    # A missing child is the value r_t, one more value of the children that have one.
+    slots = np.where(present, codes, cards[:, None])
+    radix = cards + missing
+    for t0, t1 in _child_groups(layout, tuple(int(r) for r in radix), k, block.shape[0]):
+        for pairs, children in _group_jobs(t0, t1):
+            _count_pairs(out, layout, k, pair_code, slots, radix, gone, pairs, children)
+
+
+def _group_jobs(t0: int, t1: int):
+    """How the children ``t0 <= t < t1`` are counted as a group: ``(pairs, children)``,
+    the children counted jointly given each pair of the range ``pairs`` (pair numbers).
+    The pairs below ``t0`` for the whole group, then the pairs ``(i, j)`` of each member
+    ``j`` for the members above ``j``: each triple once."""
+    yield (0, t0 * (t0 - 1) // 2), range(t0, t1)
+    for j in range(t0, t1 - 1):
+        yield (j * (j - 1) // 2, j * (j + 1) // 2), range(j + 1, t1)
+
+
+def _child_groups(layout: Layout, radix: tuple, k: int, n: int) -> list:
+    """Consecutive children ``[t0, t1)`` counted together (:func:`_group_jobs`), for
+    ``n`` rows and ``radix`` values per child (a missing value one more).
+
+    Counting children jointly given a pair reads each row once for all of them instead of
+    once per child, but its table has the product of their values' cells, summed out once
+    per child: the groups of least total cost (:func:`_group_costs`), by dynamic
+    programming over where the last group starts.
+    """
+    m = len(radix)
+    reads, cells = _group_costs(tuple(int(c) for c in layout.cards), radix, k)
+    cost = [0.0] * (m + 1)
+    start = [0] * (m + 1)
+    for t1 in range(3, m + 1):
+        cost[t1] = math.inf
+        for t0 in range(max(2, t1 - _GROUP), t1):
+            work = cost[t0] + n * reads[t0, t1] + _CELL_COST * cells[t0, t1]
+            if work < cost[t1]:
+                cost[t1], start[t1] = work, t0
+    groups, t1 = [], m
+    while t1 > 2:
+        groups.append((start[t1], t1))
+        t1 = start[t1]
+    return groups[::-1]
+
+
+@functools.lru_cache(maxsize=4)
+def _group_costs(cards: tuple, radix: tuple, k: int):
+    """The cost of counting the children ``t0 <= t < t1`` as one group, at ``[t0, t1]``:
+    the pairs read per row, and the joint tables' cells read (filled, then summed by
+    :func:`_marginals`); infinite past :data:`_JOINT` joint values of two children or
+    more (one child alone is always counted)."""
+    m = len(radix)
+    bounds = Layout.of(cards).bounds
+    reads = np.zeros((m + 1, m + 1))
+    cells = np.full((m + 1, m + 1), math.inf)
+    for t0 in range(2, m):
+        for t1 in range(t0 + 1, min(m, t0 + _GROUP) + 1):
+            total = 0.0
+            for (lo, hi), children in _group_jobs(t0, t1):
+                shape = radix[children.start:children.stop]
+                joint = math.prod(shape)
+                if joint > _JOINT and len(children) > 1:
+                    break
+                filled = joint + 2 * sum(math.prod(shape[:q + 1]) for q in range(1, len(shape)))
+                total += filled * int(bounds[hi] - bounds[lo]) * k
+            else:
+                reads[t0, t1] = (t1 - 1) * (t1 - 2) // 2
+                cells[t0, t1] = total
+    return reads, cells
+
+
+def _count_pairs(out, layout: Layout, k, pair_code, slots, radix, gone, pairs, children):
+    """Add to ``out`` (:func:`triple_counts`) the counts of ``children``, each given the
+    pairs numbered ``pairs``, of the rows of ``pair_code`` (each pair's value and class,
+    ``(pairs, rows)``), ``slots`` (each child's value, ``radix`` values) and ``gone``
+    (the pairs with a member missing in some row, and in which rows).
+
+    The children's joint value and the pair's form one code per row and pair, counted by
+    one ``bincount`` per run of pairs (a run's codes and table kept small enough for the
+    cache); a row whose pair is incomplete is counted in one extra cell, dropped.
+    """
+    lo, hi = pairs
+    if hi == lo:
+        return
+    cards = layout.cards
+    shape = tuple(int(r) for r in radix[children.start:children.stop])
+    joint_size = math.prod(shape)
+    joint = slots[children.start].copy()
+    for t in children[1:]:
+        joint *= radix[t]
+        joint += slots[t]
+    rows = pair_code.shape[1]
+    while lo < hi:
+        c_lo = int(layout.bounds[lo])
+        # The run's end: its codes at most _INDEX, its joint table at most _TABLE cells.
+        end = min(hi, lo + max(1, _INDEX // max(1, rows)), int(np.searchsorted(
+            layout.bounds, c_lo + _TABLE // (joint_size * k), side="right")) - 1)
+        end = max(end, lo + 1)
+        c_hi = int(layout.bounds[end])
+        width = (c_hi - c_lo) * k
+        index = pair_code[lo:end] + (joint * width - c_lo * k)
+        # A row missing a member of the pair: the extra cell.
+        start, stop = np.searchsorted(gone[0], (lo, end))
+        if stop > start:
+            rows_of = gone[0][start:stop] - lo
+            holed = index[rows_of]
+            np.putmask(holed, gone[1][start:stop], joint_size * width)
+            index[rows_of] = holed
+        counts = np.bincount(index.ravel(), minlength=joint_size * width + 1)
+        counts = counts[:joint_size * width].reshape(*shape, c_hi - c_lo, k)
+        for t, marginal in zip(children, _marginals(counts, shape)):
+            block = out[layout.triple_offsets[t]:layout.triple_offsets[t + 1]]
+            block = block.reshape(int(cards[t]), int(layout.prefix[t]), k)
+            block[:, c_lo:c_hi] += marginal[:cards[t]]
+        lo = end
+
+
+def _marginals(counts, shape):
+    """The counts ``(*shape, ...)`` of each leading axis summed over the other leading
+    axes, in turn: the sums over the axes after each one are shared (each a sum over one
+    axis of the last), then the axes before it are summed, so that the joint table is read
+    about twice in all instead of once per axis."""
+    after = [counts]
+    for axis in range(len(shape) - 1, 0, -1):
+        after.append(after[-1].sum(axis=axis))
+    for axis, summed in enumerate(reversed(after)):
+        yield summed.reshape(-1, *summed.shape[axis:]).sum(axis=0) if axis else summed
 
 
 def _pair_log_tables(pairs, layout: Layout, pseudo_count):
@@ -335,64 +515,76 @@ def _child_log_tables(counts, layout: Layout, alpha) -> np.ndarray:
     rows of a child inside the pair, and of the missing child ``R``, are 0.
 
     From :func:`triple_counts`, which holds each triple's counts once (child above the
-    pair); they are copied to the other two places first: ``x_j`` given ``(x_i, x_t)``
-    and ``x_i`` given ``(x_j, x_t)``. ``alpha``: the pseudo-count per cell, or one per
-    child attribute.
+    pair), gathered to every row first (:func:`_sources`): ``x_t`` given ``(x_i, x_j)``,
+    ``x_j`` given ``(x_i, x_t)`` and ``x_i`` given ``(x_j, x_t)``. ``alpha``: the
+    pseudo-count per cell, or one per child attribute.
     """
     cards = layout.cards
-    R, V, k = counts.shape
+    R, V, k = int(cards.sum()), layout.cells, counts.shape[1]
     out = np.zeros(((R + 1) * V, next((p for p in (1, 2, 4) if k <= p), k)))
     if counts.size == 0:
+        # At most two attributes: every child is in the pair.
         return out
     starts = value_offsets(cards)
-    counted, other_roles, inside = _roles(tuple(int(c) for c in cards))
-    full = np.array(counts, dtype=np.int64)
-    # Rows of (child value, pair value): one index each, not a pair of fancy indices.
-    flat = full.reshape(R * V, k)
-    flat[other_roles] = np.tile(flat[counted], (2, 1))
+    source = _sources(tuple(int(c) for c in cards))
     alpha = np.broadcast_to(np.asarray(alpha, dtype=np.float64), cards.shape)
     table = out[:R * V].reshape(R, V, -1)[:, :, :k]
+    # The counts are integers: the logarithm of each one plus the pseudo-count, looked up
+    # (one table per pseudo-count: the attributes of a cardinality share theirs).
+    logs, top = {}, np.arange(int(counts.max(initial=0)) + 1)
     with np.errstate(divide="ignore", invalid="ignore"):
         for i in range(cards.size):
             values = slice(starts[i], starts[i + 1])
+            # Child i's counts, one attribute at a time: a block the cache holds.
+            full = counts.take(source[starts[i] * V:starts[i + 1] * V], axis=0)
+            full = full.reshape(-1, V, k)
             # The denominators of child i: its counts summed over its values.
-            den = full[values].sum(axis=0) + alpha[i] * cards[i]
-            # The counts are integers: the logarithm of each distinct one, looked up.
-            logs = np.log(np.arange(int(full[values].max(initial=0)) + 1) + alpha[i])
-            table[values] = logs.take(full[values]) - np.log(den)
-            empty = np.broadcast_to(den == 0, table[values].shape)
-            table[values][empty] = -np.log(cards[i])
-    table[inside] = 0.0
+            den = full.sum(axis=0) + alpha[i] * cards[i]
+            if alpha[i] not in logs:
+                logs[alpha[i]] = np.log(top + alpha[i])
+            cell = table[values]
+            if k < table.shape[2]:
+                cell[...] = logs[alpha[i]].take(full)
+            else:
+                logs[alpha[i]].take(full, out=cell)
+            cell -= np.log(den)
+            empty = den == 0
+            if empty.any():
+                cell[np.broadcast_to(empty, cell.shape)] = -np.log(cards[i])
+            # The pairs holding child i: (a, i), all a, in a row, then each (i, b).
+            bounds = layout.bounds
+            cell[:, bounds[i * (i - 1) // 2]:bounds[i * (i + 1) // 2]] = 0.0
+            for b in range(i + 1, cards.size):
+                cell[:, bounds[b * (b - 1) // 2 + i]:bounds[b * (b - 1) // 2 + i + 1]] = 0.0
     return out
 
 
 @functools.lru_cache(maxsize=1)
-def _roles(cards: tuple):
-    """Where :func:`_child_log_tables` reads and writes, for cardinalities ``cards`` (the
-    same for every fold of a data set, so the last one is kept; read-only): the rows ``(child value, pair value)``
-    flattened of every triple's counts (child above the pair), the rows of the same counts
-    with the middle and then the first attribute the child, and the mask of the rows whose
-    child is in the pair."""
+def _sources(cards: tuple):
+    """Where :func:`_child_log_tables` reads, for cardinalities ``cards`` (the same for
+    every fold of a data set, so the last one is kept; read-only): the row of
+    :func:`triple_counts` of each row ``(child value, pair value)`` flattened (the
+    triple's largest attribute the child there); row 0 for a child in the pair (its
+    log-probabilities are set to 0 after)."""
     cards = np.asarray(cards, dtype=np.int64)
     layout = Layout.of(cards)
-    V = layout.cells
     starts = value_offsets(cards)
-    attribute = np.repeat(np.arange(cards.size), cards)          # of each child value
-    first, second = layout.pairs[layout.cell_pairs()].T          # of each pair value
-    u, v = np.nonzero(attribute[:, None] > second[None, :])
-    t, a, b = attribute[u], first[v], second[v]
-    d = u - starts[t]
-    local = v - layout.offsets[b * (b - 1) // 2 + a]
-    ua, ub = local // cards[b], local % cards[b]
-    below = t * (t - 1) // 2
-    other_roles = np.concatenate([
-        (starts[b] + ub) * V + layout.offsets[below + a] + ua * cards[t] + d,
-        (starts[a] + ua) * V + layout.offsets[below + b] + ub * cards[t] + d])
-    inside = (attribute[:, None] == first[None, :]) | (attribute[:, None] == second[None, :])
-    out = (u * V + v, other_roles, inside)
-    for array in out:
-        array.flags.writeable = False
-    return out
+    i = np.repeat(np.arange(cards.size), cards)[:, None]           # of each child value
+    d = np.arange(starts[-1])[:, None] - starts[i]
+    pair = layout.cell_pairs()
+    a, b = layout.pairs[pair].T                                     # of each pair value
+    local = np.arange(layout.cells) - layout.offsets[pair]
+    xa, xb = local // cards[b], local % cards[b]
+    # The child above the pair: its own counts, given the pair value.
+    above = layout.triple_offsets[i] + d * layout.prefix[i] + np.arange(layout.cells)
+    # Else the triple's largest attribute b is the child there, given the other two.
+    low, high = np.minimum(i, a), np.maximum(i, a)
+    given = np.where(i < a, d * cards[a] + xa, xa * cards[i] + d)
+    below = (layout.triple_offsets[b] + xb * layout.prefix[b]
+             + layout.offsets[high * (high - 1) // 2 + low] + given)
+    source = np.where(i > b, above, np.where((i == a) | (i == b), 0, below)).ravel()
+    source.flags.writeable = False
+    return source
 
 
 def _padded(table: np.ndarray) -> np.ndarray:

@@ -62,58 +62,72 @@ from ...measures.ties import tie_safe
 LOSSES = ("rmse", "zero_one")
 #: Draws of an ESKDB order before giving up on finding one not drawn yet.
 _ORDER_DRAWS = 100
+#: Cells of the (depth, class, row) arrays of the leave-one-out pass and of predict: rows
+#: are taken in blocks of this many cells (8 MB of float64), whatever the chunk's size.
+_BLOCK_CELLS = 2 ** 20
 
 
-def _loo_factors(table: PrefixCounts, X, x, parents, cards, codes, n_classes):
-    """``p(x_i | class y, first j parents)`` of every row ``i`` and class ``y`` by
-    m-estimates with row ``i`` taken out of the counts (``(depth + 1, n, n_classes)``), and
-    the deepest ``j`` whose prefix holds the row's value at least twice over all classes."""
-    n = X.shape[0]
+def _loo_log_factors(table: PrefixCounts, X, x, parents, cards, codes, n_classes):
+    """``log p(x_i | class y, first j parents)`` of every row ``i`` and class ``y``
+    (``(depth + 1, n_classes, n)``) by m-estimates with row ``i`` taken out of the counts,
+    read at depth ``min(j, reach_i)``: ``reach_i`` the deepest depth whose prefix holds the
+    row's value at least twice over all classes (the model of ``j`` parents backs off to
+    it)."""
     live = (x >= 0) & (x < table.n_values)
     value = np.where(live, x, 0)
-    own = np.zeros((n, n_classes), dtype=bool)
-    own[np.arange(n), codes] = True
-    factors = np.ones((table.depth + 1, n, n_classes))
-    with_value = np.zeros((table.depth + 1, n))
-    # each level's totals once, and its counts read at (row, value) only
-    totals = [c.sum(axis=1) for c in table.counts]
-    flat = [c.ravel() for c in table.counts]
-    for y in range(n_classes):
-        prefix = prefix_codes(X, parents, cards, y, n_classes)
-        for j in range(table.depth + 1):
-            row = np.where(prefix[j] >= 0, table.find(j + 1, np.maximum(prefix[j], 0)), -1)
-            seen = row >= 0
-            # the row itself is in the counts it reaches (not where its value is missing)
-            mine = own[:, y] & seen & live
-            at = np.maximum(row, 0)
-            n_x = np.where(seen, flat[j + 1][at * table.n_values + value], 0.0) - mine
-            n_all = np.where(seen, totals[j + 1][at], 0.0) - mine
-            factors[j, :, y] = (n_x + M / table.n_values) / (n_all + M)
-            with_value[j] += n_x + mine
-    factors[:, ~live] = 1.0  # a missing value is left out of the product
-    reach = np.cumprod(with_value[1:] >= 2, axis=0).sum(axis=0, dtype=np.int64)
-    return factors, reach
+    classes = np.arange(n_classes)[:, None]
+    own = (classes == codes[None, :]) & live
+    # every depth and class at once: prefix codes, rows and factors are (depth, class, row)
+    row = table.find_stacked(prefix_codes(X, parents, cards, n_classes))
+    # the row itself is in the counts it reaches (not where its value is missing)
+    mine = own & (row >= 0)
+    counts, totals = table.stacked  # row -1 (never seen) reads their last row, of zeros
+    n_x = counts[row * table.n_values + value] - mine
+    n_all = totals[row] - mine
+    factors = (n_x + M / table.n_values) / (n_all + M)
+    factors[:, :, ~live] = 1.0  # a missing value is left out of the product
+    with_value = (n_x + mine).sum(axis=1)
+    # depth j reads depth min(j, reach): where the prefix of depth j holds the value fewer
+    # than twice, it repeats the depth above (filled from the top down)
+    for j, deep in enumerate(with_value[1:] >= 2, start=1):
+        np.copyto(factors[j], factors[j - 1], where=~deep)
+    return np.log(factors)
 
 
 def _loss_sums(X, codes, cards, class_counts, order, parents, tables, k_max, loss):
     """The leave-one-out pass over the rows ``X``: the sum over them of the loss of every
     ``(s, k)``, ``(len(order) + 1, k_max + 1)`` (the squared errors for ``rmse``, the errors
     for ``zero_one``); ``class_counts`` are those of all the training rows."""
+    sums = np.zeros((len(order) + 1, k_max + 1))
+    # blocks of rows bound the (depth or k, class, row) arrays of the pass in memory
+    step = _block_rows(k_max, len(class_counts))
+    for lo in range(0, len(codes), step):
+        block = slice(lo, lo + step)
+        _add_block_losses(sums, X[block], codes[block], cards, class_counts, order, parents,
+                          tables, k_max, loss)
+    return sums
+
+
+def _block_rows(depth, n_classes) -> int:
+    """Rows of a block whose ``(depth + 1, n_classes, rows)`` arrays hold _BLOCK_CELLS."""
+    return max(1, _BLOCK_CELLS // ((depth + 1) * n_classes))
+
+
+def _add_block_losses(sums, X, codes, cards, class_counts, order, parents, tables, k_max,
+                      loss):
+    """Add the losses of the rows ``X`` to ``sums`` (see :func:`_loss_sums`)."""
     n_classes = len(class_counts)
+    codes = np.asarray(codes, dtype=np.int64)
     prior = ((class_counts[None, :] - np.eye(n_classes)[codes] + M / n_classes)
              / (class_counts.sum() - 1 + M))
-    log_post = np.repeat(np.log(prior)[None], k_max + 1, axis=0)
-    sums = np.empty((len(order) + 1, k_max + 1))
-    sums[0] = _loss(log_post, codes, loss)
+    # (k, class, row): the class axis is reduced by elementwise steps over whole rows
+    log_post = np.repeat(np.log(prior).T[None], k_max + 1, axis=0)
+    sums[0] = _loss(log_post, codes, loss, sums[0])
     for u, a in enumerate(order):
-        factors, reach = _loo_factors(tables[a], X, X[:, a], parents[a], cards, codes,
-                                      n_classes)
-        for k in range(k_max + 1):
-            depth = np.minimum(min(k, tables[a].depth), reach)
-            log_post[k] += np.log(np.take_along_axis(factors, depth[None, :, None], 0)[0])
-        log_post -= log_post.max(axis=2, keepdims=True)
-        sums[u + 1] = _loss(log_post, codes, loss)
-    return sums
+        logs = _loo_log_factors(tables[a], X, X[:, a], parents[a], cards, codes, n_classes)
+        log_post += logs[np.minimum(np.arange(k_max + 1), tables[a].depth)]
+        log_post -= np.maximum.reduce(log_post, axis=1, keepdims=True)
+        sums[u + 1] = _loss(log_post, codes, loss, sums[u + 1])
 
 
 def _choice(sums, n, loss):
@@ -127,15 +141,48 @@ def _choice(sums, n, loss):
     return int(s), int(k), losses
 
 
-def _loss(log_post, codes, loss):
-    """The sum over the rows of the loss of each sub-model ``k`` from its (unnormalised)
-    log posteriors."""
+def _loss(log_post, codes, loss, carried):
+    """``carried`` plus the loss of each row under each sub-model ``k`` from its
+    (unnormalised) log posteriors ``(k, class, row)``."""
     post = np.exp(log_post)
-    post /= post.sum(axis=2, keepdims=True)
-    true = post[:, np.arange(post.shape[1]), codes]
+    total = _class_sum(post)
     if loss == "rmse":
-        return np.sum((1.0 - true) ** 2, axis=1)
-    return (np.argmax(post, axis=2) != codes).sum(axis=1).astype(np.float64)
+        n = len(codes)
+        true = post.reshape(len(post), -1)[:, codes * n + np.arange(n)] / total
+        squares = (1.0 - true) ** 2
+        # The order of the sums of the earlier pass over rows held (row, k), which keeps
+        # every loss, and so every tie between two (s, k), to its last bit: pairwise over
+        # the rows for one sub-model, else row after row (block after block, carried).
+        if len(post) == 1:
+            return carried + np.add.reduce(squares, axis=1)
+        rows = np.empty((n + 1, len(post)))
+        rows[0] = carried
+        rows[1:] = squares.T
+        return np.add.reduce(rows, axis=0)
+    post /= total[:, None, :]
+    return carried + (np.argmax(post, axis=1) != codes).sum(axis=1)
+
+
+def _class_sum(post, lo=0, hi=None):
+    """``post.sum`` over the classes ``lo:hi`` (axis 1 of ``(k, class, row)``), added up
+    in numpy's order for a contiguous class axis (one after the other below 8, eight
+    running sums up to 128, halves above): the same last bits as the posteriors of rows
+    held class-last, with elementwise steps over whole rows."""
+    hi = post.shape[1] if hi is None else hi
+    if hi - lo < 8:
+        return np.add.reduce(post[:, lo:hi], axis=1)
+    if hi - lo > 128:
+        half = (hi - lo) // 2
+        half -= half % 8
+        return _class_sum(post, lo, lo + half) + _class_sum(post, lo + half, hi)
+    stop = hi - (hi - lo) % 8
+    r = post[:, lo:lo + 8].copy()
+    for i in range(lo + 8, stop, 8):
+        r += post[:, i:i + 8]
+    total = ((r[:, 0] + r[:, 1]) + (r[:, 2] + r[:, 3])) + ((r[:, 4] + r[:, 5]) + (r[:, 6] + r[:, 7]))
+    for i in range(stop, hi):
+        total += post[:, i]
+    return total
 
 
 def _sampled_order(mi: np.ndarray, rng) -> list[int]:
@@ -298,16 +345,25 @@ class SKDB(StructureLearner, BaseClassifier):
             a, parents = node
             x = X[:, a]
             live = (x >= 0) & (x < table.n_values)
-            flat = np.concatenate(logs)
-            starts = np.r_[0, np.cumsum([len(level) for level in logs])]
-            for y in range(n_classes):
-                codes = prefix_codes(X, parents, self.cardinalities_, y, n_classes)
-                depth, row = deepest(table, codes, len(parents) + 1)
-                jll[live, y] += flat[starts[depth] + row, np.where(live, x, 0)][live]
+            # every class at once: codes, depths and rows are (n_classes, n)
+            codes = prefix_codes(X, parents, self.cardinalities_, n_classes)
+            depth, row = deepest(table, codes, len(parents) + 1)
+            at = (table.starts[depth] + row) * table.n_values + np.where(live, x, 0)
+            found = np.concatenate(logs).ravel()[at].T
+            if live.all():
+                jll += found
+            else:
+                jll[live] += found[live]
         return jll
 
     def _joint_log_likelihood(self, X) -> np.ndarray:
         X = check_discrete_predict_X(self, X)
+        step = _block_rows(max((len(p) for m in self.members_ for _, p in m.nodes()), default=0),
+                           len(self.classes_))
+        return np.concatenate([self._block_log_posterior(X[lo:lo + step])
+                               for lo in range(0, max(len(X), 1), step)])
+
+    def _block_log_posterior(self, X) -> np.ndarray:
         if len(self.members_) == 1:
             return self._member_log_posterior(self.members_[0], X)
         # the ensemble's posterior is the mean of its members' (normalised) posteriors

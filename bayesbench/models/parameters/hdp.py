@@ -25,15 +25,18 @@ at most 1000); a parent configuration never seen takes the estimate of its deepe
 ancestor that was.
 
 Vectorised over every node of every table at once: two nodes are independent given the
-rest unless one is the other's parent or they share a parent, so the nodes of the depths of
-one parity whose rank among their siblings is the same are drawn together, across all
-tables: a sweep is one step per (parity, sibling rank), not one per node and value. In a
-step every table count of a node is proposed from its conditional given the current state,
-over a window of ``2 WINDOW + 1`` values, and the node's proposal is accepted or rejected
-as a whole by Metropolis-Hastings, which corrects exactly for the one coupling between the
-values of a node (its parent's total ``N_p``) and for the window. The chain has the
-posterior of the authors' Gibbs sampler as its stationary distribution, visiting it in
-another order.
+rest unless one is the other's parent or they share a parent, so the nodes are coloured,
+across all tables, with no parent and child nor two siblings of one colour (a family's
+children take the ranks among themselves, skipping their parent's colour: as few colours as
+the largest family needs), and the nodes of a colour are drawn together: a sweep is one
+step per colour, not one per node and value. A value that can never hold more than one
+count has its table count fixed (``t = n``), and a node with only such values is never
+drawn. In a step every table count of a node is proposed from its conditional given the
+current state, over a window of ``2 WINDOW + 1`` values, and the node's proposal is
+accepted or rejected as a whole by Metropolis-Hastings, which corrects exactly for the one
+coupling between the values of a node (its parent's total ``N_p``) and for the window. The
+chain has the posterior of the authors' Gibbs sampler as its stationary distribution,
+visiting it in another order.
 """
 from __future__ import annotations
 
@@ -82,18 +85,31 @@ def _stirling_table() -> np.ndarray:
     return table[:, :EXACT + 1]
 
 
+#: The -inf entries after each row of :func:`_packed_table`: a proposal window reads
+#: ``S(n, v)`` for ``v`` up to ``n + 2 WINDOW`` and ``S(m, t_parent)`` for ``t_parent`` up to
+#: ``m + WINDOW`` (see :func:`_window`), so the reads past a row find -inf without a bound.
+_PAD = 2 * WINDOW + 2
+
+
 @lru_cache(maxsize=1)
 def _packed_table() -> np.ndarray:
-    """:func:`_stirling_table` row by row, row ``n`` holding ``t = 0 .. n + 1`` (the last
-    -inf) from offset ``n (n + 3) / 2``: the small ``n`` a sampler mostly reads sit
+    """:func:`_stirling_table` row by row, row ``n`` holding ``t = 0 .. n`` then ``_PAD``
+    -inf from offset :func:`_row_starts` ``[n]``: the small ``n`` a sampler mostly reads sit
     together in cache, where the square table's rows are 12 KB apart."""
     table = _stirling_table()
-    return np.concatenate([np.r_[table[n, :n + 1], -np.inf] for n in range(EXACT + 1)])
+    return np.concatenate([np.r_[table[n, :n + 1], np.full(_PAD, -np.inf)]
+                           for n in range(EXACT + 1)])
+
+
+@lru_cache(maxsize=1)
+def _row_starts() -> np.ndarray:
+    """Where each row of :func:`_packed_table` starts."""
+    return np.r_[0, np.cumsum(np.arange(EXACT + 1) + 1 + _PAD)[:-1]]
 
 
 def _packed(n: np.ndarray, t: np.ndarray) -> np.ndarray:
     """``log S(n, t)`` for ``n <= EXACT`` and ``t >= 0`` from :func:`_packed_table`."""
-    return _packed_table()[n * (n + 3) // 2 + np.minimum(t, n + 1)]
+    return _packed_table()[_row_starts()[n] + np.minimum(t, n + 1)]
 
 
 def _saddle_point(n: np.ndarray, t: np.ndarray) -> np.ndarray:
@@ -145,29 +161,16 @@ def log_stirling(n, t) -> np.ndarray:
 @dataclass
 class _Level:
     """The nodes of one depth of every tree: the data that end there, the table of each
-    node's parent (a row of the level above), its concentration's index and its tree, the
-    groups of siblings' ranks, and where each tree's nodes start."""
+    node's parent (a row of the level above), its concentration's index and its tree, and
+    where each tree's nodes start."""
 
     data: np.ndarray
     parent: np.ndarray
     conc: np.ndarray
     tree: np.ndarray
-    groups: list
     starts: dict
     n: np.ndarray | None = None
     t: np.ndarray | None = None
-
-
-def _groups(parent: np.ndarray) -> list:
-    """Indices of the nodes grouped by their rank among their siblings (no two in a group
-    share a parent)."""
-    order = np.argsort(parent, kind="stable")
-    sorted_parent = parent[order]
-    starts = np.r_[0, np.flatnonzero(np.diff(sorted_parent)) + 1]
-    first = np.repeat(starts, np.diff(np.r_[starts, len(order)]))
-    rank = np.empty(len(order), dtype=np.int64)
-    rank[order] = np.arange(len(order)) - first
-    return [np.flatnonzero(rank == g) for g in range(int(rank.max()) + 1)] if len(rank) else []
 
 
 def _build(tables: Sequence[PrefixCounts], width: int, tying: str) -> list[_Level]:
@@ -194,7 +197,7 @@ def _build(tables: Sequence[PrefixCounts], width: int, tying: str) -> list[_Leve
         parent = np.concatenate(parents) if d else np.full(len(tree_of), -1)
         conc, conc_next = _concentrations(tying, d, tree_of, conc_next)
         levels.append(_Level(np.rint(np.concatenate(data)).astype(np.int64), parent, conc,
-                             tree_of, _groups(parent) if d else [], starts))
+                             tree_of, starts))
     return levels
 
 
@@ -244,112 +247,178 @@ def _log_s(n: np.ndarray, t: np.ndarray) -> np.ndarray:
     return out
 
 
+@dataclass(frozen=True, eq=False)
+class _Group:
+    """Nodes drawn together (no two of them parent and child or siblings) and, for each of
+    their values that can ever hold more than one count (the pairs), where its count and
+    table count and its parent's sit in the flattened ``n`` and ``t``."""
+
+    node: np.ndarray
+    parent: np.ndarray
+    pair: np.ndarray
+    parent_pair: np.ndarray
+    rows: np.ndarray
+    conc: np.ndarray
+    parent_conc: np.ndarray
+    node_parent_conc: np.ndarray
+    at: np.ndarray
+
+
 @dataclass
 class _Forest:
     """Every node of every level in one set of arrays (level ``d`` is rows
-    ``starts[d]:starts[d + 1]``), and the groups of nodes drawn together."""
+    ``starts[d]:starts[d + 1]``), each node's total count ``N``, and the groups of nodes
+    drawn together."""
 
     n: np.ndarray
     t: np.ndarray
+    N: np.ndarray
     parent: np.ndarray
     conc: np.ndarray
     starts: np.ndarray
     groups: list
 
 
+def _most_counts(levels: list[_Level], parent: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """The largest count each (node, value) can ever hold: its data plus, for each child,
+    the most tables the child can have (its own largest count, at most MAX_TABLES)."""
+    most = np.concatenate([level.data for level in levels])
+    for d in range(len(levels) - 1, 0, -1):
+        rows = slice(starts[d], starts[d + 1])
+        np.add.at(most, parent[rows], np.minimum(most[rows], MAX_TABLES))
+    return most
+
+
+def _colours(parent: np.ndarray, starts: np.ndarray, active: np.ndarray) -> np.ndarray:
+    """A colour for every active node (-1 for the others), no two of one colour parent and
+    child or siblings, in as few colours as the largest family (a node and its active
+    children) needs: level by level, the active children of a parent take the ranks
+    0, 1, ... among themselves, skipping their parent's colour."""
+    colour = np.full(len(parent), -1)
+    for d in range(1, len(starts) - 1):
+        nodes = starts[d] + np.flatnonzero(active[starts[d]:starts[d + 1]])
+        if not nodes.size:
+            continue
+        par = parent[nodes]
+        order = np.argsort(par, kind="stable")
+        first = np.r_[0, np.flatnonzero(np.diff(par[order])) + 1]
+        rank = np.empty(len(nodes), dtype=np.int64)
+        rank[order] = np.arange(len(nodes)) - np.repeat(first, np.diff(np.r_[first, len(nodes)]))
+        above = colour[par]
+        colour[nodes] = rank + ((above >= 0) & (rank >= above))
+    return colour
+
+
+def _group(node: np.ndarray, parent: np.ndarray, conc: np.ndarray, most: np.ndarray) -> _Group:
+    """The static index arrays of the nodes ``node`` drawn together."""
+    width = most.shape[1]
+    rows, val = np.nonzero(most[node] > 1)
+    par = parent[node]
+    return _Group(node, par, node[rows] * width + val, par[rows] * width + val, rows,
+                  conc[node][rows], conc[par][rows], conc[par], np.arange(len(rows)))
+
+
 def _forest(levels: list[_Level]) -> _Forest:
     """The levels flattened. Two nodes are independent given the rest unless one is the
-    other's parent or they share a parent, so a group holds the nodes of the levels of one
-    parity that have the same rank among their siblings (the roots are never drawn)."""
+    other's parent or they share a parent, so the nodes of one colour (:func:`_colours`) are
+    drawn together; a node none of whose values can hold more than one count has its table
+    counts fixed (``t = n``) and is never drawn, nor are the roots."""
     sizes = [len(level.n) for level in levels]
     starts = np.r_[0, np.cumsum(sizes)]
     parent = np.concatenate([level.parent + (starts[d - 1] if d else 0)
                              for d, level in enumerate(levels)])
     parent[:sizes[0]] = -1
-    rank = np.full(len(parent), -1)
-    for level, s in zip(levels[1:], starts[1:]):
-        for g, members in enumerate(level.groups):
-            rank[s + members] = g
-    depth = np.repeat(np.arange(len(levels)), sizes)
-    groups = [np.flatnonzero((rank == g) & (depth % 2 == parity))
-              for parity in (1, 0) for g in range(int(rank.max()) + 1)]
-    return _Forest(np.concatenate([level.n for level in levels]),
-                   np.concatenate([level.t for level in levels]), parent,
-                   np.concatenate([level.conc for level in levels]), starts,
-                   [g for g in groups if g.size])
+    conc = np.concatenate([level.conc for level in levels])
+    most = _most_counts(levels, parent, starts)
+    active = (most > 1).any(axis=1)
+    active[:sizes[0]] = False
+    colour = _colours(parent, starts, active)
+    n = np.concatenate([level.n for level in levels])
+    return _Forest(n, np.concatenate([level.t for level in levels]), n.sum(axis=1), parent,
+                   conc, starts, [_group(np.flatnonzero(colour == c), parent, conc, most)
+                                  for c in range(int(colour.max()) + 1)])
 
 
-def _pair_scores(v, n, base, pt, total_base, log_c, cp):
-    """``log`` of the conditional of a table count ``v`` (pair x window) up to a constant:
-    ``S(n, v) c^v S(base + v, t_parent) / (c_parent)_(total_base + v)``."""
-    # log Gamma(a + v) over the window: one gammaln per pair, then the logs of the steps
-    a = cp + total_base
-    steps = np.log(a[:, None] + v[:, :-1])
-    rising = gammaln(a + v[:, 0])[:, None] + np.concatenate(
-        [np.zeros((len(a), 1)), np.cumsum(steps, axis=1)], axis=1)
-    return (_log_s(n[:, None], v) + v * log_c[:, None] + _log_s(base[:, None] + v, pt[:, None])
-            - rising)
+_SPAN = np.arange(2 * WINDOW + 1)
 
 
-def _draw_tables(f: _Forest, group: np.ndarray, log_conc: np.ndarray, conc: np.ndarray,
+def _window(state, rest, n, base, pt, log_c, small, row_n):
+    """The proposal of each pair's table count given ``state``: the window of ``2 WINDOW + 1``
+    values ``v`` from ``WINDOW`` below the state (or from 1), and over it the log
+    conditional ``log S(n, v) + log S(base + v, t_parent) + log c^v / (rest)_v`` up to the
+    pair's constant (``rest``: the parent's concentration plus its total count without this
+    pair's tables). Returns the window's start, the cumulative ``log c - log(rest + u)`` for
+    ``u`` from the start to ``v - 1`` (whose sum is that last factor relative to the start),
+    the weights ``exp(score - peak)`` and the peaks (``row_n``: where row ``n`` of
+    :func:`_packed_table` starts)."""
+    low = np.maximum(state - WINDOW, 1)
+    if small:
+        # v <= n + 2 WINDOW and t_parent <= base + v + WINDOW: both within a row's padding
+        table = _packed_table()
+        score = table[(row_n + low)[:, None] + _SPAN]
+        score += table[_row_starts()[(base + low)[:, None] + _SPAN] + pt[:, None]]
+    else:
+        v = low[:, None] + _SPAN
+        score = _log_s(n[:, None], v) + _log_s(base[:, None] + v, pt[:, None])
+        score[v > np.minimum(n, MAX_TABLES)[:, None]] = -np.inf
+    steps = np.zeros(score.shape)
+    np.cumsum(log_c[:, None] - np.log((rest + low)[:, None] + _SPAN[:-1]), axis=1,
+              out=steps[:, 1:])
+    score += steps
+    peak = score.max(axis=1)
+    return low, steps, np.exp(score - peak[:, None]), peak
+
+
+def _draw_tables(f: _Forest, g: _Group, log_conc: np.ndarray, conc: np.ndarray,
                  rng) -> None:
-    """One Metropolis-Hastings step for the table counts of the nodes ``group`` (independent
-    given the rest): each count ``t > ...`` of a value with ``n > 1`` (the others are fixed
-    at ``n``) is proposed from its conditional given the current state over a window of
-    ``2 WINDOW + 1`` values, and a node's proposal is accepted or not as a whole, which
-    corrects for the one coupling between its values (its parent's total) and the windows."""
-    rows, val = np.nonzero(f.n[group] > 1)
-    if rows.size == 0:
-        return
-    node = group[rows]
-    m = len(group)
-    n = f.n[node, val]
-    old = f.t[node, val]
-    par = f.parent[node]
-    base = f.n[par, val] - old
-    pt = f.t[par, val]
-    own_total = f.t[group].sum(axis=1)
-    parent_base = f.n[f.parent[group]].sum(axis=1) - own_total
-    log_c = log_conc[f.conc[node]]
-    cp = conc[f.conc[par]]
-    span = np.arange(2 * WINDOW + 1)
-    top = np.minimum(n, MAX_TABLES)[:, None]
-
-    def proposal(state, total):
-        # the window starts WINDOW below the state, or at 1
-        low = np.maximum(1, state - WINDOW)
-        v = low[:, None] + span
-        score = _pair_scores(v, n, base, pt, parent_base[rows] + total[rows] - state, log_c,
-                             cp)
-        score = np.where(v <= top, score, -np.inf)
-        peak = score.max(axis=1, keepdims=True)
-        return low, v, score, peak[:, 0] + np.log(np.exp(score - peak).sum(axis=1))
-
-    _, v, score, log_norm = proposal(old, own_total)
-    cum = np.cumsum(np.exp(score - log_norm[:, None]), axis=1)
+    """One Metropolis-Hastings step for the table counts of the nodes of ``g`` (independent
+    given the rest): each pair's count is proposed from its conditional given the current
+    state over a window of ``2 WINDOW + 1`` values, and a node's proposal is accepted or
+    not as a whole, which corrects for the one coupling between its values (its parent's
+    total) and for the windows. In the ratio the Stirling numbers and ``c^v`` of the target
+    cancel against the proposals', leaving per pair the rising factorials of the two
+    windows at the values drawn and their normalisers, and per node the parent's
+    ``(c_p)_(N_p)`` before and after."""
+    n_flat, t_flat = f.n.reshape(-1), f.t.reshape(-1)
+    n = n_flat[g.pair]
+    old = t_flat[g.pair]
+    n_parent = n_flat[g.parent_pair]
+    base = n_parent - old
+    pt = t_flat[g.parent_pair]
+    log_c = log_conc[g.conc]
+    total = f.N[g.parent]
+    rest = conc[g.parent_conc] + total[g.rows] - old
+    # the Stirling numbers read are at n and at the parent's count plus at most 2 WINDOW:
+    # above EXACT they come from the formulas
+    small = n.max() <= EXACT and n_parent.max() + 2 * WINDOW <= EXACT
+    row_n = _row_starts()[n] if small else None
+    low, steps, weights, peak = _window(old, rest, n, base, pt, log_c, small, row_n)
+    cum = np.cumsum(weights, axis=1)
     chosen = np.minimum((cum < rng.random(len(old))[:, None] * cum[:, -1:]).sum(axis=1),
                         2 * WINDOW)
-    new = v[np.arange(len(v)), chosen]
-    forward = score[np.arange(len(v)), chosen] - log_norm
-    new_total = own_total + np.bincount(rows, weights=new - old, minlength=m).astype(np.int64)
-    low2, _, score2, log_norm2 = proposal(new, new_total)
-    # the reverse move: the old count within the new state's window (outside it: impossible)
+    new = low + chosen
+    step = new - old
+    change = np.bincount(g.rows, weights=step, minlength=len(g.node)).astype(np.int64)
+    # the reverse move: from the new state, whose rest differs by the node's other pairs'
+    # changes; the old count outside the new window is impossible
+    low2, steps2, weights2, peak2 = _window(new, rest + change[g.rows] - step, n, base, pt,
+                                            log_c, small, row_n)
     back = old - low2
     inside = (back >= 0) & (back <= 2 * WINDOW)
-    backward = np.where(inside, score2[np.arange(len(v)), np.clip(back, 0, 2 * WINDOW)]
-                        - log_norm2, -np.inf)
-
-    def target(t, total):
-        own = _log_s(n, t) + t * log_c + _log_s(base + t, pt)
-        return (np.bincount(rows, weights=own, minlength=m)
-                - gammaln(conc[f.conc[f.parent[group]]] + parent_base + total))
-
-    with np.errstate(invalid="ignore"):
-        log_ratio = (target(new, new_total) - target(old, own_total)
-                     + np.bincount(rows, weights=backward - forward, minlength=m))
-    accept = (np.log(rng.random(m)) < log_ratio)[rows]
-    f.t[node[accept], val[accept]] = new[accept]
-    f.n[par[accept], val[accept]] += new[accept] - old[accept]
+    # log (rest)_v relative to the window's start is (v - start) log c minus the steps, and
+    # a window's scores are short of the conditional's by start log c (outside the window
+    # the index wraps to any column: the pair's term is -inf there)
+    per_pair = np.where(inside, step * log_c - steps[g.at, chosen]
+                        + steps2[g.at, back % (2 * WINDOW + 1)] + peak - peak2
+                        + np.log(cum[:, -1] / weights2.sum(axis=1)), -np.inf)
+    start = conc[g.node_parent_conc] + total
+    log_ratio = (np.bincount(g.rows, weights=per_pair, minlength=len(g.node))
+                 - gammaln(start + change) + gammaln(start))
+    accept = np.log(rng.random(len(g.node))) < log_ratio
+    moved = accept[g.rows]
+    t_flat[g.pair[moved]] = new[moved]
+    n_flat[g.parent_pair[moved]] += step[moved]
+    f.N[g.parent[accept]] += change[accept]
 
 
 def _draw_concentrations(f: _Forest, conc: np.ndarray, rng) -> None:
@@ -357,7 +426,7 @@ def _draw_concentrations(f: _Forest, conc: np.ndarray, rng) -> None:
     per tied node, then ``c ~ Gamma(2 + sum T_j, rate 1 + sum -log q_j)``."""
     inner = slice(f.starts[1], None)
     ids = f.conc[inner]
-    q = np.maximum(1e-75, rng.beta(conc[ids], f.n[inner].sum(axis=1)))
+    q = np.maximum(1e-75, rng.beta(conc[ids], f.N[inner]))
     rate = 1.0 + np.bincount(ids, weights=-np.log(q), minlength=len(conc))
     shape = 2.0 + np.bincount(ids, weights=f.t[inner].sum(axis=1), minlength=len(conc))
     used = np.bincount(ids, minlength=len(conc)) > 0
@@ -365,20 +434,15 @@ def _draw_concentrations(f: _Forest, conc: np.ndarray, rng) -> None:
     conc[used] = np.minimum(CAP, rng.gamma(shape[used]) / rate[used])
 
 
-def _estimates(f: _Forest, levels: list[_Level], conc: np.ndarray,
-               values: np.ndarray) -> np.ndarray:
-    """Each node's ``p = (n + c p_parent) / (N + c)``, top down (the roots' parent uniform
-    over their tree's values), normalised."""
-    p = np.empty(f.n.shape)
-    width = f.n.shape[1]
-    for d, level in enumerate(levels):
+def _estimates(f: _Forest, root: np.ndarray, conc: np.ndarray, p: np.ndarray) -> None:
+    """Each node's ``p = (n + c p_parent) / (N + c)`` into ``p``, top down (``root`` the
+    roots' parent: uniform over their tree's values, 0 on the padding, which the children
+    inherit)."""
+    for d in range(len(f.starts) - 1):
         rows = slice(f.starts[d], f.starts[d + 1])
-        real = np.arange(width)[None, :] < values[level.tree][:, None]
-        base = real / values[level.tree][:, None] if d == 0 else p[f.parent[rows]]
-        c = conc[f.conc[rows]][:, None]
-        q = (f.n[rows] + c * base) * real
-        p[rows] = q / q.sum(axis=1, keepdims=True)
-    return p
+        c = conc[f.conc[rows]]
+        base = root if d == 0 else p[f.parent[rows]]
+        p[rows] = (f.n[rows] + c[:, None] * base) / (f.N[rows] + c)[:, None]
 
 
 def hdp_estimates(tables: Sequence[PrefixCounts], *, iterations: int, tying: str,
@@ -412,7 +476,10 @@ def hdp_estimates(tables: Sequence[PrefixCounts], *, iterations: int, tying: str
     _initial_tables(levels, conc)
     forest = _forest(levels)
     burn_in = min(1000, iterations // 10)
-    total, kept = np.zeros(forest.n.shape), 0
+    # the roots' parent: uniform over their tree's values, 0 on the padding
+    root = (np.arange(forest.n.shape[1]) < values[levels[0].tree][:, None]) / values[
+        levels[0].tree][:, None]
+    p, total, kept = np.empty(forest.n.shape), np.zeros(forest.n.shape), 0
     for sweep in range(iterations):
         log_conc = np.log(conc)
         for group in forest.groups:
@@ -420,8 +487,12 @@ def hdp_estimates(tables: Sequence[PrefixCounts], *, iterations: int, tying: str
         if (sweep + FREQUENCY // 2) % FREQUENCY == 0:
             _draw_concentrations(forest, conc, rng)
         if sweep >= burn_in:
-            total += _estimates(forest, levels, conc, values)
+            _estimates(forest, root, conc, p)
+            total += p
             kept += 1
-    mean = total / kept if kept else _estimates(forest, levels, conc, values)
-    return [[mean[forest.starts[d] + levels[d].starts[i]:][:len(table.keys[d]), :table.n_values]
+    if kept:
+        p = total / kept
+    else:
+        _estimates(forest, root, conc, p)
+    return [[p[forest.starts[d] + levels[d].starts[i]:][:len(table.keys[d]), :table.n_values]
              for d in range(table.depth + 2)] for i, table in enumerate(tables)]

@@ -141,6 +141,36 @@ def test_fit_from_counts_is_fit_from_rows_to_the_bit(uci_dir, params):
         assert np.array_equal(counted.predict_proba(X[test]), rows.predict_proba(X[test]))
 
 
+@pytest.mark.parametrize("runs", [None, 64])
+def test_triple_counts_are_the_counts_of_every_triple(monkeypatch, runs):
+    """Every ``N(c, x_i, x_j, x_t)``, ``i < j < t``, counted directly row by row over the
+    rows holding all three values, at its place in the layout: children counted jointly
+    (2000 rows of binary attributes make the groups pay), a missing child or pair member,
+    a code beyond the cardinality; with ``runs``, every bincount kept to 64 codes and cells
+    so that the pairs are cut into many runs."""
+    from bayesbench.models.learners import ande
+
+    if runs:
+        monkeypatch.setattr(ande, "_INDEX", runs)
+        monkeypatch.setattr(ande, "_TABLE", runs)
+    cards = [2, 2, 3, 2, 2, 2, 4, 2, 2, 2]
+    X, y = _random_data(7, 2000, cards, 3, 0.02)
+    X[5, 3] = 7
+    got = ande.triple_counts(X, y, cards, 3)
+    layout = ande.Layout.of(cards)
+    assert ande._child_groups(layout, tuple(cards), 3, 2000) != [
+        (t, t + 1) for t in range(2, len(cards))]
+    want = np.zeros_like(got)
+    for (i, j), start in zip(layout.pairs, layout.offsets):
+        for t in range(j + 1, len(cards)):
+            for row, c in zip(X, y):
+                a, b, d = row[i], row[j], row[t]
+                if 0 <= a < cards[i] and 0 <= b < cards[j] and 0 <= d < cards[t]:
+                    cell = start + a * cards[j] + b
+                    want[layout.triple_offsets[t] + d * layout.prefix[t] + cell, c] += 1
+    np.testing.assert_array_equal(got, want)
+
+
 def test_subsumption_drops_the_generalisations():
     """Attribute 1 is 1 whenever attribute 0 is 0: x_1 = 1 generalises x_0 = 0, and
     x_0 = 1 generalises x_1 = 0. With subsumption resolution a row holding either pair is
