@@ -231,13 +231,19 @@ def gathered(run_dir, records, by, held=None) -> dict:
     for key, rs in groups.items():
         if any(r["task_id"] not in held and r["task_id"] not in files for r in rs):
             continue
-        parts = [held.get(r["task_id"]) or _as_kept(read_arrays(files[r["task_id"]]),
-                                                     len(r["classes"])) for r in rs]
+        parts = [kept_arrays(r, files, held) for r in rs]
         y = np.concatenate([f["true"] for f in parts])
         proba = (np.concatenate([f["proba"] for f in parts])
                  if all("proba" in f for f in parts) else None)
         out[key] = (rs[0]["classes"], y, proba)
     return out
+
+
+def kept_arrays(record: dict, files: dict, held: dict) -> dict:
+    """A task's predictions as :func:`kept` gives them: those the session still holds
+    (``held``, by task id), else read from its file (``files``, :func:`task_files`)."""
+    return held.get(record["task_id"]) or _as_kept(read_arrays(files[record["task_id"]]),
+                                                   len(record["classes"]))
 
 
 def _as_kept(columns: dict, n_classes: int) -> dict:

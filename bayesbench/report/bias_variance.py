@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..evaluation.predictions import read_arrays, task_files
+from ..evaluation.predictions import kept_arrays, task_files
 from ..stats.bias_variance import kohavi_wolpert
 from .html import Figure, Section, Table
 from .pages import FIGURES
@@ -47,8 +47,8 @@ def decomposition_rows(run_dir, records, datasets, classifiers, held=None) -> li
             rs = cells.get((d, c), [])
             if not rs or any(r["status"] != "ok" or r["task_id"] not in files for r in rs):
                 continue
-            true, counts = _counts([held.get(r["task_id"]) or read_arrays(files[r["task_id"]])
-                                    for r in rs], len(rs[0]["classes"]))
+            true, counts = _counts([kept_arrays(r, files, held) for r in rs],
+                                   len(rs[0]["classes"]))
             rows.append([d, c, *kohavi_wolpert(true, counts)])
     return rows
 
