@@ -149,10 +149,14 @@ def current_tasks(run_dir) -> set[str] | None:
     After ``--resume`` with a changed config, ``records.jsonl`` still holds the records of
     tasks the config no longer has; readers keep to these ids, as the summary tables do.
     """
+    tasks = task_list(run_dir)
+    return None if tasks is None else set(tasks)
+
+
+def task_list(run_dir) -> list[str] | None:
+    """The task ids of ``tasks.txt`` in the config's order, or None if there is none."""
     path = Path(run_dir) / TASKS
-    if not path.exists():
-        return None
-    return set(path.read_text().split())
+    return path.read_text().split() if path.exists() else None
 
 
 def repair(run_dir) -> int:
@@ -321,31 +325,32 @@ def records_frame(run_dirs, *, failed: bool = False, long: bool = False, metrics
         if not (run_dir / RECORDS).exists():
             raise ResultStoreError(f"{run_dir}: not a result directory (no {RECORDS})")
 
-    def current(run_dir):
-        tasks = current_tasks(run_dir)
+    task_lists = [task_list(d) for d in run_dirs]
+
+    def current(run_dir, tasks):
+        tasks = None if tasks is None else set(tasks)
         # Every parameter each model had, the defaults the config did not write included.
         full = recorded_params(run_dir)
         return (_with_defaults(r, full) for r in iter_records(run_dir)
                 if tasks is None or r.get("task_id") in tasks)
 
     names = run_names(run_dirs)
-    frame = records_to_frame((current(d) for d in run_dirs), names, failed=failed, long=long,
-                             metrics=metrics)
-    return _in_task_order(frame, run_dirs, names)
+    frame = records_to_frame((current(d, t) for d, t in zip(run_dirs, task_lists)), names,
+                             failed=failed, long=long, metrics=metrics)
+    return _in_task_order(frame, task_lists, names)
 
 
-def _in_task_order(frame: pd.DataFrame, run_dirs, names) -> pd.DataFrame:
-    """The rows run by run, each run's in the order of its ``tasks.txt`` (the config's), not
-    the order its workers finished them in: a mean over the rows is then the same sum in the
-    same order, serially or with ``--jobs``, to the last bit (a mean on a rounding boundary
-    printed 74.6 or 74.7 from run to run). Rows of one task, or of no listed task, stay in
-    the order read."""
+def _in_task_order(frame: pd.DataFrame, task_lists, names) -> pd.DataFrame:
+    """The rows run by run, each run's in the order of its ``tasks.txt`` (``task_lists``,
+    the config's), not the order its workers finished them in: a mean over the rows is then
+    the same sum in the same order, serially or with ``--jobs``, to the last bit (a mean on
+    a rounding boundary printed 74.6 or 74.7 from run to run). Rows of one task, or of no
+    listed task, stay in the order read."""
     if frame.empty or "task_id" not in frame.columns:
         return frame
     position = {}
-    for rank, (name, run_dir) in enumerate(zip(names, run_dirs)):
-        path = Path(run_dir) / TASKS
-        tasks = path.read_text().split() if path.exists() else []
+    for rank, (name, tasks) in enumerate(zip(names, task_lists)):
+        tasks = tasks or []
         position.update({(name, task): (rank, i) for i, task in enumerate(tasks)})
         position[name] = (rank, len(tasks))
     keys = [position.get((run, task), position[run])
