@@ -22,7 +22,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
-from monash_protocol import per_seed_metrics  # noqa: E402
+from monash_protocol import gap_and_bound, per_seed_metrics  # noqa: E402
 
 from bench_skdb import CONFIGS  # noqa: E402
 
@@ -35,8 +35,7 @@ def check(runs, dataset, config, rounds):
     t0 = time.process_time()
     ours, theirs = per_seed_metrics(runs, dataset, CONFIGS[config][0], rounds)
     seconds = time.process_time() - t0
-    bound = 2 * theirs.std(axis=0, ddof=1) / np.sqrt(len(seeds))
-    gap = np.abs(ours.mean(axis=0) - theirs.mean(axis=0))
+    gap, bound = gap_and_bound(ours, theirs)
     ok = len(seeds) >= 3 and bool(np.all(gap <= bound))
     (e_ours, r_ours), (e_theirs, r_theirs) = ours.mean(axis=0), theirs.mean(axis=0)
     print(f"{dataset:<10} {config:<9} {len(seeds):>5} {e_ours:8.4f} {e_theirs:8.4f} "

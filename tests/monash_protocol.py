@@ -73,3 +73,11 @@ def per_seed_metrics(runs: list, dataset: str, make, rounds: int):
         theirs.append(np.mean([(r["error"], r["rmse"]) for r in runs
                                if r["seed"] == seed and r["round"] in held], axis=0))
     return np.array(ours), np.array(theirs)
+
+
+def gap_and_bound(ours: np.ndarray, theirs: np.ndarray):
+    """The rule both comparisons apply to :func:`per_seed_metrics`' rows: ``|mean(ours) -
+    mean(theirs)|`` of error and RMSE, and its bound, two standard errors of the Java code's
+    mean over seeds."""
+    gap = np.abs(ours.mean(axis=0) - theirs.mean(axis=0))
+    return gap, 2 * theirs.std(axis=0, ddof=1) / np.sqrt(len(theirs))
