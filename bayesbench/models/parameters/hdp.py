@@ -24,19 +24,26 @@ tree) by default. The estimate is the mean of ``p_j`` over the iterations after 
 at most 1000); a parent configuration never seen takes the estimate of its deepest
 ancestor that was.
 
-Vectorised over every node of every table at once: two nodes are independent given the
-rest unless one is the other's parent or they share a parent, so the nodes are coloured,
-across all tables, with no parent and child nor two siblings of one colour (a family's
-children take the ranks among themselves, skipping their parent's colour: as few colours as
-the largest family needs), and the nodes of a colour are drawn together: a sweep is one
-step per colour, not one per node and value. A value that can never hold more than one
-count has its table count fixed (``t = n``), and a node with only such values is never
-drawn. In a step every table count of a node is proposed from its conditional given the
-current state, over a window of ``2 WINDOW + 1`` values, and the node's proposal is
-accepted or rejected as a whole by Metropolis-Hastings, which corrects exactly for the one
-coupling between the values of a node (its parent's total ``N_p``) and for the window. The
-chain has the posterior of the authors' Gibbs sampler as its stationary distribution,
-visiting it in another order.
+The table counts are drawn by Gibbs sampling in the authors' order: every sweep goes over
+the deepest level first, node by node and value by value (a root's table count is fixed at 1
+wherever its count is positive, and a value that can never hold more than one count at
+``t = n``), and draws each ``t_jx`` from its conditional given everything else, with the state
+updated after every draw. As the authors do, a draw looks only at a window of
+``2 WINDOW + 1`` values around the current one, but here the window is placed at random, which
+keeps every step exact: an offset ``o`` is drawn uniformly from ``0 .. 2 WINDOW``, the window is
+``[t - o, t - o + 2 WINDOW]``, and ``t`` is drawn from the conditional renormalised over it
+(values below 1, above ``min(n_jx, MAX_TABLES)`` or below the parent's table count given the
+parent's other counts having probability 0). Detailed balance holds for every pair of values
+``t != t'``: the move from ``t`` to ``t'`` happens through exactly the windows ``I`` that hold
+both, each placed with probability ``1 / (2 WINDOW + 1)`` from ``t``, and the same windows are
+placed with the same probability from ``t'`` (the offset that puts ``I`` at ``t'`` is as
+uniform as the one that puts it at ``t``), so ``pi(t) P(t -> t') = sum_I pi(t) pi(t') /
+((2 WINDOW + 1) pi(I)) = pi(t') P(t' -> t)``: each draw is a Gibbs step within a randomly
+chosen block, and leaves the posterior invariant. A window always centred on ``t`` and
+clipped at 1 would not be (from ``t = 1`` it reaches ``2 WINDOW + 1``, from which 1 is out of
+reach); the authors' code uses such a window of +-10 without correction. The sweep is a chain of
+dependent draws, compiled with numba (:mod:`.hdp_kernel`); the uniforms it reads are drawn by
+the generator, two per table count and sweep.
 """
 from __future__ import annotations
 
@@ -45,17 +52,16 @@ from functools import lru_cache
 from typing import Sequence
 
 import numpy as np
-from scipy.special import digamma, gammaln, polygamma
+from scipy.special import digamma
 
 from ..core.prefix_counts import PrefixCounts
 
 #: The ways concentrations are shared: one per depth of a table, one per table (every depth
 #: but the root's), or one per node (the authors' LEVEL, SINGLE and NONE).
 TYINGS = ("level", "single", "none")
-#: Half the width of the window a table count is proposed from (the authors draw from
-#: +-10 without correction; the Metropolis-Hastings step here is exact for any window, and
-#: +-4 costs less than half as much per sweep), and the largest table count (theirs).
-WINDOW = 4
+#: Half the width of the window a table count is drawn from (the authors': +-10), and the
+#: largest table count (theirs).
+WINDOW = 10
 MAX_TABLES = 10000
 #: The root's concentration (never sampled) and every concentration's starting value.
 START_CONCENTRATION = 2.0
@@ -85,46 +91,13 @@ def _stirling_table() -> np.ndarray:
     return table[:, :EXACT + 1]
 
 
-#: The -inf entries after each row of :func:`_packed_table`: a proposal window reads
-#: ``S(n, v)`` for ``v`` up to ``n + 2 WINDOW`` and ``S(m, t_parent)`` for ``t_parent`` up to
-#: ``m + WINDOW`` (see :func:`_window`), so the reads past a row find -inf without a bound.
-_PAD = 2 * WINDOW + 2
-
-
 @lru_cache(maxsize=1)
 def _packed_table() -> np.ndarray:
-    """:func:`_stirling_table` row by row, row ``n`` holding ``t = 0 .. n`` then ``_PAD``
-    -inf from offset :func:`_row_starts` ``[n]``: the small ``n`` a sampler mostly reads sit
-    together in cache, where the square table's rows are 12 KB apart."""
+    """:func:`_stirling_table` row by row, row ``n`` holding ``t = 0 .. n`` from offset
+    ``n (n + 1) / 2``: the small ``n`` a sampler mostly reads sit together in cache, where the
+    square table's rows are 12 KB apart."""
     table = _stirling_table()
-    return np.concatenate([np.r_[table[n, :n + 1], np.full(_PAD, -np.inf)]
-                           for n in range(EXACT + 1)])
-
-
-@lru_cache(maxsize=1)
-def _row_starts() -> np.ndarray:
-    """Where each row of :func:`_packed_table` starts."""
-    return np.r_[0, np.cumsum(np.arange(EXACT + 1) + 1 + _PAD)[:-1]]
-
-
-def _packed(n: np.ndarray, t: np.ndarray) -> np.ndarray:
-    """``log S(n, t)`` for ``n <= EXACT`` and ``t >= 0`` from :func:`_packed_table`."""
-    return _packed_table()[_row_starts()[n] + np.minimum(t, n + 1)]
-
-
-def _saddle_point(n: np.ndarray, t: np.ndarray) -> np.ndarray:
-    """``log S(n, t)`` for ``3 < t < n - 2``: the saddle point ``x`` of
-    ``x (psi(x + n) - psi(x)) = t`` found by Newton steps on ``log x``."""
-    x = t / np.log1p(n / t)
-    for _ in range(60):
-        g = x * (digamma(x + n) - digamma(x)) - t
-        v = t + g + x * x * (polygamma(1, x + n) - polygamma(1, x))
-        step = np.clip(g / v, -1.0, 1.0)
-        x = x * np.exp(-step)
-        if np.all(np.abs(step) < 1e-12):
-            break
-    v = t + x * x * (polygamma(1, x + n) - polygamma(1, x))
-    return gammaln(x + n) - gammaln(x) - t * np.log(x) - 0.5 * np.log(2 * np.pi * v)
+    return np.concatenate([table[n, :n + 1] for n in range(EXACT + 1)])
 
 
 def log_stirling(n, t) -> np.ndarray:
@@ -137,24 +110,11 @@ def log_stirling(n, t) -> np.ndarray:
     out[small] = _stirling_table()[n[small], t[small]]
     big = ok & (n > EXACT)
     if big.any():
-        nb, tb = n[big].astype(np.float64), t[big].astype(np.float64)
-        value = np.zeros(nb.shape)
-        one, two, three, top, below = tb == 1, tb == 2, tb == 3, tb == nb, tb == nb - 1
-        # exact: S(n, 1) = (n-1)!, S(n, 2) = (n-1)! H, S(n, 3) = (n-1)! (H^2 - H2) / 2 with
-        # H and H2 the harmonic numbers of order 1 and 2 of n - 1, S(n, n-1) = n (n-1) / 2
-        harmonic = digamma(nb) + np.euler_gamma
-        value[one] = gammaln(nb[one])
-        value[two] = gammaln(nb[two]) + np.log(harmonic[two])
-        h2 = np.pi ** 2 / 6 - polygamma(1, nb[three])
-        value[three] = gammaln(nb[three]) + np.log((harmonic[three] ** 2 - h2) / 2)
-        value[below] = np.log(nb[below]) + np.log(nb[below] - 1) - np.log(2.0)
-        two_below = tb == nb - 2  # S(n, n-2) = n (n-1) (n-2) (3n-1) / 24
-        m = nb[two_below]
-        value[two_below] = (np.log(m) + np.log(m - 1) + np.log(m - 2) + np.log(3 * m - 1)
-                            - np.log(24.0))
-        rest = ~(one | two | three | top | below | two_below)
-        value[rest] = _saddle_point(nb[rest], tb[rest])
-        out[big] = value
+        # lazy: numba's import (half a second) only where a Stirling number or a sample
+        # needs the compiled code, not on every command that imports the estimators
+        from .hdp_kernel import log_stirling_formulas
+
+        out[big] = log_stirling_formulas(n[big], t[big])
     return out
 
 
@@ -235,40 +195,13 @@ def _initial_tables(levels: list[_Level], conc: np.ndarray) -> None:
         level.t = np.where(level.n <= 1, level.n, np.maximum(1, expected)).astype(np.int64)
 
 
-def _log_s(n: np.ndarray, t: np.ndarray) -> np.ndarray:
-    """:func:`log_stirling` for ``t >= 0``, reading the table directly when it can."""
-    n, t = np.broadcast_arrays(n, t)
-    small = n <= EXACT
-    if small.all():
-        return _packed(n, t)
-    out = np.empty(n.shape)
-    out[small] = _packed(n[small], t[small])
-    out[~small] = log_stirling(n[~small], t[~small])
-    return out
-
-
 @dataclass(frozen=True, eq=False)
-class _Group:
-    """Nodes drawn together (no two of them parent and child or siblings) and, for each of
-    their values that can ever hold more than one count (the pairs), where its count and
-    table count and its parent's sit in the flattened ``n`` and ``t``."""
-
-    node: np.ndarray
-    parent: np.ndarray
-    pair: np.ndarray
-    parent_pair: np.ndarray
-    rows: np.ndarray
-    conc: np.ndarray
-    parent_conc: np.ndarray
-    node_parent_conc: np.ndarray
-    at: np.ndarray
-
-
-@dataclass
 class _Forest:
     """Every node of every level in one set of arrays (level ``d`` is rows
-    ``starts[d]:starts[d + 1]``), each node's total count ``N``, and the groups of nodes
-    drawn together."""
+    ``starts[d]:starts[d + 1]``; ``n``, ``t`` and each node's total count ``N`` change in
+    place), and the table counts drawn, in the order they are drawn (the pairs): where each
+    one and its parent's sit in the flattened ``n`` and ``t``, its parent node, and the
+    indices of its node's and its parent's concentrations."""
 
     n: np.ndarray
     t: np.ndarray
@@ -276,7 +209,11 @@ class _Forest:
     parent: np.ndarray
     conc: np.ndarray
     starts: np.ndarray
-    groups: list
+    pair: np.ndarray
+    parent_pair: np.ndarray
+    pair_parent: np.ndarray
+    pair_conc: np.ndarray
+    pair_parent_conc: np.ndarray
 
 
 def _most_counts(levels: list[_Level], parent: np.ndarray, starts: np.ndarray) -> np.ndarray:
@@ -289,40 +226,10 @@ def _most_counts(levels: list[_Level], parent: np.ndarray, starts: np.ndarray) -
     return most
 
 
-def _colours(parent: np.ndarray, starts: np.ndarray, active: np.ndarray) -> np.ndarray:
-    """A colour for every active node (-1 for the others), no two of one colour parent and
-    child or siblings, in as few colours as the largest family (a node and its active
-    children) needs: level by level, the active children of a parent take the ranks
-    0, 1, ... among themselves, skipping their parent's colour."""
-    colour = np.full(len(parent), -1)
-    for d in range(1, len(starts) - 1):
-        nodes = starts[d] + np.flatnonzero(active[starts[d]:starts[d + 1]])
-        if not nodes.size:
-            continue
-        par = parent[nodes]
-        order = np.argsort(par, kind="stable")
-        first = np.r_[0, np.flatnonzero(np.diff(par[order])) + 1]
-        rank = np.empty(len(nodes), dtype=np.int64)
-        rank[order] = np.arange(len(nodes)) - np.repeat(first, np.diff(np.r_[first, len(nodes)]))
-        above = colour[par]
-        colour[nodes] = rank + ((above >= 0) & (rank >= above))
-    return colour
-
-
-def _group(node: np.ndarray, parent: np.ndarray, conc: np.ndarray, most: np.ndarray) -> _Group:
-    """The static index arrays of the nodes ``node`` drawn together."""
-    width = most.shape[1]
-    rows, val = np.nonzero(most[node] > 1)
-    par = parent[node]
-    return _Group(node, par, node[rows] * width + val, par[rows] * width + val, rows,
-                  conc[node][rows], conc[par][rows], conc[par], np.arange(len(rows)))
-
-
 def _forest(levels: list[_Level]) -> _Forest:
-    """The levels flattened. Two nodes are independent given the rest unless one is the
-    other's parent or they share a parent, so the nodes of one colour (:func:`_colours`) are
-    drawn together; a node none of whose values can hold more than one count has its table
-    counts fixed (``t = n``) and is never drawn, nor are the roots."""
+    """The levels flattened, and the pairs: the values of every node below the roots that
+    can ever hold more than one count (the others keep ``t = n``), deepest level first, node
+    by node, value by value."""
     sizes = [len(level.n) for level in levels]
     starts = np.r_[0, np.cumsum(sizes)]
     parent = np.concatenate([level.parent + (starts[d - 1] if d else 0)
@@ -330,95 +237,14 @@ def _forest(levels: list[_Level]) -> _Forest:
     parent[:sizes[0]] = -1
     conc = np.concatenate([level.conc for level in levels])
     most = _most_counts(levels, parent, starts)
-    active = (most > 1).any(axis=1)
-    active[:sizes[0]] = False
-    colour = _colours(parent, starts, active)
+    width = most.shape[1]
+    pair = np.concatenate([starts[d] * width + np.flatnonzero(most[starts[d]:starts[d + 1]] > 1)
+                           for d in range(len(levels) - 1, 0, -1)]).astype(np.int64)
+    node = pair // width
     n = np.concatenate([level.n for level in levels])
     return _Forest(n, np.concatenate([level.t for level in levels]), n.sum(axis=1), parent,
-                   conc, starts, [_group(np.flatnonzero(colour == c), parent, conc, most)
-                                  for c in range(int(colour.max()) + 1)])
-
-
-_SPAN = np.arange(2 * WINDOW + 1)
-
-
-def _window(state, rest, n, base, pt, log_c, small, row_n):
-    """The proposal of each pair's table count given ``state``: the window of ``2 WINDOW + 1``
-    values ``v`` from ``WINDOW`` below the state (or from 1), and over it the log
-    conditional ``log S(n, v) + log S(base + v, t_parent) + log c^v / (rest)_v`` up to the
-    pair's constant (``rest``: the parent's concentration plus its total count without this
-    pair's tables). Returns the window's start, the cumulative ``log c - log(rest + u)`` for
-    ``u`` from the start to ``v - 1`` (whose sum is that last factor relative to the start),
-    the weights ``exp(score - peak)`` and the peaks (``row_n``: where row ``n`` of
-    :func:`_packed_table` starts)."""
-    low = np.maximum(state - WINDOW, 1)
-    if small:
-        # v <= n + 2 WINDOW and t_parent <= base + v + WINDOW: both within a row's padding
-        table = _packed_table()
-        score = table[(row_n + low)[:, None] + _SPAN]
-        score += table[_row_starts()[(base + low)[:, None] + _SPAN] + pt[:, None]]
-    else:
-        v = low[:, None] + _SPAN
-        score = _log_s(n[:, None], v) + _log_s(base[:, None] + v, pt[:, None])
-        score[v > np.minimum(n, MAX_TABLES)[:, None]] = -np.inf
-    steps = np.zeros(score.shape)
-    np.cumsum(log_c[:, None] - np.log((rest + low)[:, None] + _SPAN[:-1]), axis=1,
-              out=steps[:, 1:])
-    score += steps
-    peak = score.max(axis=1)
-    return low, steps, np.exp(score - peak[:, None]), peak
-
-
-def _draw_tables(f: _Forest, g: _Group, log_conc: np.ndarray, conc: np.ndarray,
-                 rng) -> None:
-    """One Metropolis-Hastings step for the table counts of the nodes of ``g`` (independent
-    given the rest): each pair's count is proposed from its conditional given the current
-    state over a window of ``2 WINDOW + 1`` values, and a node's proposal is accepted or
-    not as a whole, which corrects for the one coupling between its values (its parent's
-    total) and for the windows. In the ratio the Stirling numbers and ``c^v`` of the target
-    cancel against the proposals', leaving per pair the rising factorials of the two
-    windows at the values drawn and their normalisers, and per node the parent's
-    ``(c_p)_(N_p)`` before and after."""
-    n_flat, t_flat = f.n.reshape(-1), f.t.reshape(-1)
-    n = n_flat[g.pair]
-    old = t_flat[g.pair]
-    n_parent = n_flat[g.parent_pair]
-    base = n_parent - old
-    pt = t_flat[g.parent_pair]
-    log_c = log_conc[g.conc]
-    total = f.N[g.parent]
-    rest = conc[g.parent_conc] + total[g.rows] - old
-    # the Stirling numbers read are at n and at the parent's count plus at most 2 WINDOW:
-    # above EXACT they come from the formulas
-    small = n.max() <= EXACT and n_parent.max() + 2 * WINDOW <= EXACT
-    row_n = _row_starts()[n] if small else None
-    low, steps, weights, peak = _window(old, rest, n, base, pt, log_c, small, row_n)
-    cum = np.cumsum(weights, axis=1)
-    chosen = np.minimum((cum < rng.random(len(old))[:, None] * cum[:, -1:]).sum(axis=1),
-                        2 * WINDOW)
-    new = low + chosen
-    step = new - old
-    change = np.bincount(g.rows, weights=step, minlength=len(g.node)).astype(np.int64)
-    # the reverse move: from the new state, whose rest differs by the node's other pairs'
-    # changes; the old count outside the new window is impossible
-    low2, steps2, weights2, peak2 = _window(new, rest + change[g.rows] - step, n, base, pt,
-                                            log_c, small, row_n)
-    back = old - low2
-    inside = (back >= 0) & (back <= 2 * WINDOW)
-    # log (rest)_v relative to the window's start is (v - start) log c minus the steps, and
-    # a window's scores are short of the conditional's by start log c (outside the window
-    # the index wraps to any column: the pair's term is -inf there)
-    per_pair = np.where(inside, step * log_c - steps[g.at, chosen]
-                        + steps2[g.at, back % (2 * WINDOW + 1)] + peak - peak2
-                        + np.log(cum[:, -1] / weights2.sum(axis=1)), -np.inf)
-    start = conc[g.node_parent_conc] + total
-    log_ratio = (np.bincount(g.rows, weights=per_pair, minlength=len(g.node))
-                 - gammaln(start + change) + gammaln(start))
-    accept = np.log(rng.random(len(g.node))) < log_ratio
-    moved = accept[g.rows]
-    t_flat[g.pair[moved]] = new[moved]
-    n_flat[g.parent_pair[moved]] += step[moved]
-    f.N[g.parent[accept]] += change[accept]
+                   conc, starts, pair, parent[node] * width + pair % width, parent[node],
+                   conc[node], conc[parent[node]])
 
 
 def _draw_concentrations(f: _Forest, conc: np.ndarray, rng) -> None:
@@ -434,15 +260,32 @@ def _draw_concentrations(f: _Forest, conc: np.ndarray, rng) -> None:
     conc[used] = np.minimum(CAP, rng.gamma(shape[used]) / rate[used])
 
 
-def _estimates(f: _Forest, root: np.ndarray, conc: np.ndarray, p: np.ndarray) -> None:
-    """Each node's ``p = (n + c p_parent) / (N + c)`` into ``p``, top down (``root`` the
-    roots' parent: uniform over their tree's values, 0 on the padding, which the children
-    inherit)."""
-    for d in range(len(f.starts) - 1):
-        rows = slice(f.starts[d], f.starts[d + 1])
-        c = conc[f.conc[rows]]
-        base = root if d == 0 else p[f.parent[rows]]
-        p[rows] = (f.n[rows] + c[:, None] * base) / (f.N[rows] + c)[:, None]
+def _posterior_mean(f: _Forest, conc: np.ndarray, root: np.ndarray, iterations: int,
+                    rng) -> np.ndarray:
+    """The sweeps: the table counts by the compiled Gibbs sweep, the concentrations every
+    FREQUENCY sweeps; returns the mean of every node's estimate over the sweeps after burn-in
+    (a tenth of them, at most 1000), or the initial state's without sweeps."""
+    # lazy: numba's import (half a second) only when a table is sampled, not on every
+    # command that imports the estimators
+    from . import hdp_kernel
+
+    n_flat, t_flat, table = f.n.reshape(-1), f.t.reshape(-1), _packed_table()
+    burn_in = min(1000, iterations // 10)
+    p, total, kept = np.empty(f.n.shape), np.zeros(f.n.shape), 0
+    for sweep in range(iterations):
+        hdp_kernel.sweep(n_flat, t_flat, f.N, f.pair, f.parent_pair, f.pair_parent, f.pair_conc,
+                         f.pair_parent_conc, conc, rng.random((2, len(f.pair))), WINDOW,
+                         MAX_TABLES, table, EXACT)
+        if (sweep + FREQUENCY // 2) % FREQUENCY == 0:
+            _draw_concentrations(f, conc, rng)
+        if sweep >= burn_in:
+            hdp_kernel.estimates(f.n, f.N, f.parent, f.conc, conc, root, p)
+            total += p
+            kept += 1
+    if not kept:
+        hdp_kernel.estimates(f.n, f.N, f.parent, f.conc, conc, root, p)
+        return p
+    return total / kept
 
 
 def hdp_estimates(tables: Sequence[PrefixCounts], *, iterations: int, tying: str,
@@ -475,24 +318,9 @@ def hdp_estimates(tables: Sequence[PrefixCounts], *, iterations: int, tying: str
                    START_CONCENTRATION)
     _initial_tables(levels, conc)
     forest = _forest(levels)
-    burn_in = min(1000, iterations // 10)
     # the roots' parent: uniform over their tree's values, 0 on the padding
     root = (np.arange(forest.n.shape[1]) < values[levels[0].tree][:, None]) / values[
         levels[0].tree][:, None]
-    p, total, kept = np.empty(forest.n.shape), np.zeros(forest.n.shape), 0
-    for sweep in range(iterations):
-        log_conc = np.log(conc)
-        for group in forest.groups:
-            _draw_tables(forest, group, log_conc, conc, rng)
-        if (sweep + FREQUENCY // 2) % FREQUENCY == 0:
-            _draw_concentrations(forest, conc, rng)
-        if sweep >= burn_in:
-            _estimates(forest, root, conc, p)
-            total += p
-            kept += 1
-    if kept:
-        p = total / kept
-    else:
-        _estimates(forest, root, conc, p)
+    p = _posterior_mean(forest, conc, root, iterations, rng)
     return [[p[forest.starts[d] + levels[d].starts[i]:][:len(table.keys[d]), :table.n_values]
              for d in range(table.depth + 2)] for i, table in enumerate(tables)]
