@@ -92,12 +92,14 @@ def _stirling_table() -> np.ndarray:
 
 
 @lru_cache(maxsize=1)
-def _packed_table() -> np.ndarray:
-    """:func:`_stirling_table` row by row, row ``n`` holding ``t = 0 .. n`` from offset
-    ``n (n + 1) / 2``: the small ``n`` a sampler mostly reads sit together in cache, where the
-    square table's rows are 12 KB apart."""
+def _packed_tables() -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_stirling_table` packed by rows (row ``n`` holding ``t = 0 .. n``, from offset
+    ``n (n + 1) / 2``) and by columns (column ``t`` holding ``n = t .. EXACT``): a table
+    count's window reads ``S(n, v)`` along a row and its parent's ``S(m + v, t_parent)``
+    along a column, each a contiguous run, where the square table's rows are 12 KB apart."""
     table = _stirling_table()
-    return np.concatenate([table[n, :n + 1] for n in range(EXACT + 1)])
+    return (np.concatenate([table[n, :n + 1] for n in range(EXACT + 1)]),
+            np.concatenate([table[t:, t] for t in range(EXACT + 1)]))
 
 
 def log_stirling(n, t) -> np.ndarray:
@@ -269,13 +271,14 @@ def _posterior_mean(f: _Forest, conc: np.ndarray, root: np.ndarray, iterations: 
     # command that imports the estimators
     from . import hdp_kernel
 
-    n_flat, t_flat, table = f.n.reshape(-1), f.t.reshape(-1), _packed_table()
+    n_flat, t_flat = f.n.reshape(-1), f.t.reshape(-1)
+    by_row, by_column = _packed_tables()
     burn_in = min(1000, iterations // 10)
     p, total, kept = np.empty(f.n.shape), np.zeros(f.n.shape), 0
     for sweep in range(iterations):
         hdp_kernel.sweep(n_flat, t_flat, f.N, f.pair, f.parent_pair, f.pair_parent, f.pair_conc,
                          f.pair_parent_conc, conc, rng.random((2, len(f.pair))), WINDOW,
-                         MAX_TABLES, table, EXACT)
+                         MAX_TABLES, by_row, by_column, EXACT)
         if (sweep + FREQUENCY // 2) % FREQUENCY == 0:
             _draw_concentrations(f, conc, rng)
         if sweep >= burn_in:

@@ -99,48 +99,78 @@ def log_stirling_formulas(n, t):
     return out
 
 
-@njit(cache=True)
-def _log_s(table, exact, n, t):
-    """``log S(n, t)`` for ``t >= 1``: row ``n`` of the packed table (row ``n`` starts at
-    ``n (n + 1) / 2``) up to ``exact``, the formulas above it; -inf for ``t > n``."""
-    if t > n:
-        return -np.inf
-    if n <= exact:
-        return table[n * (n + 1) // 2 + t]
-    return log_stirling_formula(n, t)
+@njit(cache=True, inline="always")
+def _row(n, exact):
+    """Where row ``n`` (``t = 0 .. n``) starts in the table packed by rows."""
+    return n * (n + 1) // 2
 
 
-@njit(cache=True)
-def _draw(n, t, total, a, b, node_parent, log_c, c_parent, u_offset, u_draw, window,
-          max_tables, table, exact, score):
+@njit(cache=True, inline="always")
+def _column(t, exact):
+    """Where column ``t`` (``n = t .. exact``) starts in the table packed by columns."""
+    return t * (exact + 1) - t * (t - 1) // 2
+
+
+@njit(cache=True, inline="always")
+def _log_s(by_row, n, t, exact):
+    """``log S(n, t)`` for ``1 <= t <= n``: the table up to ``exact``, the formulas above."""
+    if n > exact:
+        return log_stirling_formula(n, t)
+    return by_row[_row(n, exact) + t]
+
+
+@njit(cache=True, inline="always")
+def _scores(n, base, parent_t, first, last, by_row, by_column, exact, weight):
+    """``log S(n, v) + log S(base + v, parent_t)`` for ``v = first .. last`` (both defined)
+    into ``weight``, and their maximum; from the packed tables, read along a row and along a
+    column, when both fit in them."""
+    peak = -np.inf
+    if n <= exact and base + last <= exact:
+        row = _row(n, exact)
+        column = _column(parent_t, exact) - parent_t + base
+        for v in range(first, last + 1):
+            s = by_row[row + v] + by_column[column + v]
+            weight[v - first] = s
+            peak = max(peak, s)
+        return peak
+    for v in range(first, last + 1):
+        s = _log_s(by_row, n, v, exact) + _log_s(by_row, base + v, parent_t, exact)
+        weight[v - first] = s
+        peak = max(peak, s)
+    return peak
+
+
+@njit(cache=True, inline="always")
+def _draw(n, t, total, a, b, node_parent, c, c_parent, u_offset, u_draw, window,
+          max_tables, by_row, by_column, exact, weight):
     """Draws the table count ``t[a]`` (parent pair ``b``, parent node ``node_parent``) from
     its conditional given the rest over the window ``[t - o, t - o + 2 window]``, ``o`` the
     uniform ``u_offset`` made an integer, and updates the parent's count and total."""
-    width = 2 * window + 1
+    size = 2 * window + 1
     old = t[a]
-    low = old - min(int(u_offset * width), width - 1)
-    first = max(low, 1)
-    last = min(low + width - 1, n[a], max_tables)
+    low = old - min(int(u_offset * size), size - 1)
     base = n[b] - old
     parent_t = t[b]
+    # values outside 1 .. min(n, max_tables) or leaving the parent fewer counts than tables
+    # have probability 0
+    first = max(low, 1, parent_t - base)
+    last = min(low + size - 1, n[a], max_tables)
+    # the conditional up to a constant: S(n, v) S(base + v, t_parent) in log space, times
+    # c^(v - first) / (rest + first)_(v - first) as a product, which needs no logarithm
+    # and stays in range: at most 2 window factors c / (rest + v), each below CAP
+    # (rest + v >= 1) and above 1e-10 (c stays above about 3e-3: its rate's terms are
+    # -log q <= 173, q floored at 1e-75, against a shape of at least 1 a node)
+    peak = _scores(n[a], base, parent_t, first, last, by_row, by_column, exact, weight)
     rest = c_parent + total[node_parent] - old
-    # score(v) = log S(n, v) + log S(base + v, t_parent) + (v - first) log c
-    #            - log (rest + first)_(v - first): the conditional up to a constant
-    rising = 0.0
-    peak = -np.inf
+    rising, cumulative = 1.0, 0.0
     for v in range(first, last + 1):
-        s = _log_s(table, exact, n[a], v) + _log_s(table, exact, base + v, parent_t) + rising
-        score[v - first] = s
-        peak = max(peak, s)
-        rising += log_c - math.log(rest + v)
-    cumulative = 0.0
-    for i in range(last - first + 1):
-        cumulative += math.exp(score[i] - peak)
-        score[i] = cumulative
+        cumulative += math.exp(weight[v - first] - peak) * rising
+        weight[v - first] = cumulative
+        rising *= c / (rest + v)
     target = u_draw * cumulative
     new = last
     for i in range(last - first + 1):
-        if score[i] > target:
+        if weight[i] > target:
             new = first + i
             break
     t[a] = new
@@ -150,15 +180,16 @@ def _draw(n, t, total, a, b, node_parent, log_c, c_parent, u_offset, u_draw, win
 
 @njit(cache=True)
 def sweep(n, t, total, pair, parent_pair, node_parent, conc_of, parent_conc_of, conc,
-          uniforms, window, max_tables, table, exact):
+          uniforms, window, max_tables, by_row, by_column, exact):
     """One Gibbs sweep: every pair's table count in the order of ``pair``, drawn with
     ``uniforms[0, i]`` (the window's offset) and ``uniforms[1, i]`` (the value) in place in
-    the flattened ``n``, ``t`` and the nodes' totals."""
-    score = np.empty(2 * window + 1)
+    the flattened ``n``, ``t`` and the nodes' totals; ``by_row`` and ``by_column`` the
+    table of ``log S`` up to ``exact`` packed by rows and by columns."""
+    weight = np.empty(2 * window + 1)
     for i in range(pair.shape[0]):
-        _draw(n, t, total, pair[i], parent_pair[i], node_parent[i],
-              math.log(conc[conc_of[i]]), conc[parent_conc_of[i]], uniforms[0, i],
-              uniforms[1, i], window, max_tables, table, exact, score)
+        _draw(n, t, total, pair[i], parent_pair[i], node_parent[i], conc[conc_of[i]],
+              conc[parent_conc_of[i]], uniforms[0, i], uniforms[1, i], window, max_tables,
+              by_row, by_column, exact, weight)
 
 
 @njit(cache=True)
