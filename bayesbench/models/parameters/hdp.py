@@ -92,14 +92,22 @@ def _stirling_table() -> np.ndarray:
 
 
 @lru_cache(maxsize=1)
-def _packed_tables() -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_stirling_table` packed by rows (row ``n`` holding ``t = 0 .. n``, from offset
-    ``n (n + 1) / 2``) and by columns (column ``t`` holding ``n = t .. EXACT``): a table
-    count's window reads ``S(n, v)`` along a row and its parent's ``S(m + v, t_parent)``
-    along a column, each a contiguous run, where the square table's rows are 12 KB apart."""
+def _packed_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What the compiled sweep reads: :func:`_stirling_table` packed by rows (row ``n``
+    holding ``t = 0 .. n`` from offset ``n (n + 1) / 2``), and the ratios of consecutive
+    Stirling numbers along a row, ``S(n, t + 1) / S(n, t)`` packed the same way, and along
+    a column, ``S(n + 1, t) / S(n, t)`` packed by columns (column ``t`` holding
+    ``n = t .. EXACT``): a table count's window reads a run of each; 0 where a ratio's
+    numerator is 0, where it is not defined, and past ``EXACT``."""
     table = _stirling_table()
+    with np.errstate(invalid="ignore"):
+        up_t = np.exp(np.diff(table, axis=1, append=-np.inf))
+        up_n = np.exp(np.diff(table, axis=0, append=np.full((1, EXACT + 1), -np.inf)))
+    up_t[~np.isfinite(up_t)] = 0.0
+    up_n[~np.isfinite(up_n)] = 0.0
     return (np.concatenate([table[n, :n + 1] for n in range(EXACT + 1)]),
-            np.concatenate([table[t:, t] for t in range(EXACT + 1)]))
+            np.concatenate([up_t[n, :n + 1] for n in range(EXACT + 1)]),
+            np.concatenate([up_n[t:, t] for t in range(EXACT + 1)]))
 
 
 def log_stirling(n, t) -> np.ndarray:
@@ -272,13 +280,13 @@ def _posterior_mean(f: _Forest, conc: np.ndarray, root: np.ndarray, iterations: 
     from . import hdp_kernel
 
     n_flat, t_flat = f.n.reshape(-1), f.t.reshape(-1)
-    by_row, by_column = _packed_tables()
+    tables = _packed_tables()
     burn_in = min(1000, iterations // 10)
     p, total, kept = np.empty(f.n.shape), np.zeros(f.n.shape), 0
     for sweep in range(iterations):
         hdp_kernel.sweep(n_flat, t_flat, f.N, f.pair, f.parent_pair, f.pair_parent, f.pair_conc,
                          f.pair_parent_conc, conc, rng.random((2, len(f.pair))), WINDOW,
-                         MAX_TABLES, by_row, by_column, EXACT)
+                         MAX_TABLES, tables, EXACT)
         if (sweep + FREQUENCY // 2) % FREQUENCY == 0:
             _draw_concentrations(f, conc, rng)
         if sweep >= burn_in:

@@ -120,32 +120,51 @@ def _log_s(by_row, n, t, exact):
 
 
 @njit(cache=True, inline="always")
-def _scores(n, base, parent_t, first, last, by_row, by_column, exact, weight):
-    """``log S(n, v) + log S(base + v, parent_t)`` for ``v = first .. last`` (both defined)
-    into ``weight``, and their maximum; from the packed tables, read along a row and along a
-    column, when both fit in them."""
+def _table_weights(n, base, parent_t, c, rest, first, last, up_t, up_n, exact, weight):
+    """The cumulative weights of ``v = first .. last`` into ``weight`` and their sum, when
+    ``n`` and ``base + last`` are within the tables: from ``w(first) = 1`` by the ratio of
+    consecutive values, ``S(n, v + 1) / S(n, v)`` (``up_t``, packed by rows),
+    ``S(base + v + 1, parent_t) / S(base + v, parent_t)`` (``up_n``, packed by columns) and
+    ``c / (rest + v)``: no logarithm nor exponential. The product stays in range: a ratio
+    is at most about 12 (m + m^2) c / m < 1e8 and at most 2 window ratios are multiplied;
+    values that fall below 1e-308 of ``w(first)`` weigh nothing beside it."""
+    row = _row(n, exact)
+    column = _column(parent_t, exact) - parent_t + base
+    w, cumulative = 1.0, 0.0
+    for v in range(first, last + 1):
+        cumulative += w
+        weight[v - first] = cumulative
+        w *= up_t[row + v] * up_n[column + v] * (c / (rest + v))
+    return cumulative
+
+
+@njit(cache=True, inline="always")
+def _formula_weights(n, base, parent_t, c, rest, first, last, by_row, exact, weight):
+    """:func:`_table_weights` where a count is above the tables: ``log S`` from the table
+    or the formulas, the largest subtracted before exponentiating, times the rising factor
+    as a product (at most 2 window factors, each below CAP since ``rest + v >= 1`` and
+    above 1e-10 since ``c`` stays above about 3e-3: its rate's terms are ``-log q <= 173``
+    against a shape of at least 1 a node)."""
     peak = -np.inf
-    if n <= exact and base + last <= exact:
-        row = _row(n, exact)
-        column = _column(parent_t, exact) - parent_t + base
-        for v in range(first, last + 1):
-            s = by_row[row + v] + by_column[column + v]
-            weight[v - first] = s
-            peak = max(peak, s)
-        return peak
     for v in range(first, last + 1):
         s = _log_s(by_row, n, v, exact) + _log_s(by_row, base + v, parent_t, exact)
         weight[v - first] = s
         peak = max(peak, s)
-    return peak
+    rising, cumulative = 1.0, 0.0
+    for v in range(first, last + 1):
+        cumulative += math.exp(weight[v - first] - peak) * rising
+        weight[v - first] = cumulative
+        rising *= c / (rest + v)
+    return cumulative
 
 
 @njit(cache=True, inline="always")
 def _draw(n, t, total, a, b, node_parent, c, c_parent, u_offset, u_draw, window,
-          max_tables, by_row, by_column, exact, weight):
+          max_tables, tables, exact, weight):
     """Draws the table count ``t[a]`` (parent pair ``b``, parent node ``node_parent``) from
     its conditional given the rest over the window ``[t - o, t - o + 2 window]``, ``o`` the
-    uniform ``u_offset`` made an integer, and updates the parent's count and total."""
+    uniform ``u_offset`` made an integer, and updates the parent's count and total. The
+    conditional, up to a constant, is ``S(n, v) S(base + v, t_parent) c^v / (rest)_v``."""
     size = 2 * window + 1
     old = t[a]
     low = old - min(int(u_offset * size), size - 1)
@@ -155,18 +174,14 @@ def _draw(n, t, total, a, b, node_parent, c, c_parent, u_offset, u_draw, window,
     # have probability 0
     first = max(low, 1, parent_t - base)
     last = min(low + size - 1, n[a], max_tables)
-    # the conditional up to a constant: S(n, v) S(base + v, t_parent) in log space, times
-    # c^(v - first) / (rest + first)_(v - first) as a product, which needs no logarithm
-    # and stays in range: at most 2 window factors c / (rest + v), each below CAP
-    # (rest + v >= 1) and above 1e-10 (c stays above about 3e-3: its rate's terms are
-    # -log q <= 173, q floored at 1e-75, against a shape of at least 1 a node)
-    peak = _scores(n[a], base, parent_t, first, last, by_row, by_column, exact, weight)
     rest = c_parent + total[node_parent] - old
-    rising, cumulative = 1.0, 0.0
-    for v in range(first, last + 1):
-        cumulative += math.exp(weight[v - first] - peak) * rising
-        weight[v - first] = cumulative
-        rising *= c / (rest + v)
+    by_row, up_t, up_n = tables
+    if n[a] <= exact and base + last <= exact:
+        cumulative = _table_weights(n[a], base, parent_t, c, rest, first, last, up_t, up_n,
+                                    exact, weight)
+    else:
+        cumulative = _formula_weights(n[a], base, parent_t, c, rest, first, last, by_row,
+                                      exact, weight)
     target = u_draw * cumulative
     new = last
     for i in range(last - first + 1):
@@ -180,16 +195,17 @@ def _draw(n, t, total, a, b, node_parent, c, c_parent, u_offset, u_draw, window,
 
 @njit(cache=True)
 def sweep(n, t, total, pair, parent_pair, node_parent, conc_of, parent_conc_of, conc,
-          uniforms, window, max_tables, by_row, by_column, exact):
+          uniforms, window, max_tables, tables, exact):
     """One Gibbs sweep: every pair's table count in the order of ``pair``, drawn with
     ``uniforms[0, i]`` (the window's offset) and ``uniforms[1, i]`` (the value) in place in
-    the flattened ``n``, ``t`` and the nodes' totals; ``by_row`` and ``by_column`` the
-    table of ``log S`` up to ``exact`` packed by rows and by columns."""
+    the flattened ``n``, ``t`` and the nodes' totals. ``tables``: ``log S(n, t)`` packed by
+    rows, ``S(n, t + 1) / S(n, t)`` packed by rows and ``S(n + 1, t) / S(n, t)`` packed by
+    columns, for ``n`` up to ``exact``."""
     weight = np.empty(2 * window + 1)
     for i in range(pair.shape[0]):
         _draw(n, t, total, pair[i], parent_pair[i], node_parent[i], conc[conc_of[i]],
               conc[parent_conc_of[i]], uniforms[0, i], uniforms[1, i], window, max_tables,
-              by_row, by_column, exact, weight)
+              tables, exact, weight)
 
 
 @njit(cache=True)
