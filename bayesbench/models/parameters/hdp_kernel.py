@@ -125,9 +125,11 @@ def _table_weights(n, base, parent_t, c, rest, first, last, up_t, up_n, exact, w
     ``n`` and ``base + last`` are within the tables: from ``w(first) = 1`` by the ratio of
     consecutive values, ``S(n, v + 1) / S(n, v)`` (``up_t``, packed by rows),
     ``S(base + v + 1, parent_t) / S(base + v, parent_t)`` (``up_n``, packed by columns) and
-    ``c / (rest + v)``: no logarithm nor exponential. The product stays in range: a ratio
-    is at most about 12 (m + m^2) c / m < 1e8 and at most 2 window ratios are multiplied;
-    values that fall below 1e-308 of ``w(first)`` weigh nothing beside it."""
+    ``c / (rest + v)``: no logarithm nor exponential. The product stays in range: with
+    ``m = base + v <= rest + v``, a ratio is at most ``H_n (m + m^2 / 2) c / m < 3e7``
+    (``H_n < 9`` the harmonic number, ``m <= EXACT``, ``c <= CAP``) and at most 2 window
+    ratios are multiplied; a value that falls below 1e-308 of ``w(first)`` weighs nothing
+    beside it."""
     row = _row(n, exact)
     column = _column(parent_t, exact) - parent_t + base
     w, cumulative = 1.0, 0.0
