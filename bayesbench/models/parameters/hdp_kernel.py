@@ -100,7 +100,7 @@ def log_stirling_formulas(n, t):
 
 
 @njit(cache=True, inline="always")
-def _row(n, exact):
+def _row(n):
     """Where row ``n`` (``t = 0 .. n``) starts in the table packed by rows."""
     return n * (n + 1) // 2
 
@@ -116,7 +116,7 @@ def _log_s(by_row, n, t, exact):
     """``log S(n, t)`` for ``1 <= t <= n``: the table up to ``exact``, the formulas above."""
     if n > exact:
         return log_stirling_formula(n, t)
-    return by_row[_row(n, exact) + t]
+    return by_row[_row(n) + t]
 
 
 @njit(cache=True, inline="always")
@@ -130,7 +130,7 @@ def _table_weights(n, base, parent_t, c, rest, first, last, up_t, up_n, exact, w
     (``H_n < 9`` the harmonic number, ``m <= EXACT``, ``c <= CAP``) and at most 2 window
     ratios are multiplied; a value that falls below 1e-308 of ``w(first)`` weighs nothing
     beside it."""
-    row = _row(n, exact)
+    row = _row(n)
     column = _column(parent_t, exact) - parent_t + base
     w, cumulative = 1.0, 0.0
     for v in range(first, last + 1):
