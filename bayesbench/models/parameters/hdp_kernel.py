@@ -1,5 +1,5 @@
-"""The compiled inner loops of :mod:`.hdp`: one Gibbs sweep over the table counts, the
-estimates' running sum, and the Stirling numbers and polygamma functions they read.
+"""The compiled inner loops of :mod:`.hdp`: one Gibbs sweep over the table counts, a
+sweep's estimates of every node, and the Stirling numbers and polygamma functions they read.
 
 A sweep is a chain of hundreds of thousands of draws, each depending on the one before it
 (a draw moves its parent's counts, which the next draw reads), so it cannot be vectorised;
