@@ -17,6 +17,29 @@ from pathlib import Path
 # Set before numpy/scipy are imported, so that every check runs (tests/models/test_sklearn_checks.py).
 os.environ.setdefault("SCIPY_ARRAY_API", "1")
 
+
+def _shared_bytecode() -> None:
+    """Bytecode in one cache outside the checkout, written once and read by every process of
+    the run, when PYTHONDONTWRITEBYTECODE asks that none be written beside the sources (as
+    many container images do). Without a cache, each of the suite's processes (pytest-xdist's
+    workers, the commands tests start, Dask's workers) compiled numpy, pandas, scipy,
+    matplotlib and bayesbench from source again: about 6 s of CPU for a worker's imports,
+    2.5 s with the cache. The environment is set before the workers start, so they and every
+    process they start share the cache; nothing is written inside the checkout."""
+    if not os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        return
+    import tempfile  # lazy: only needed here, when the variable is set
+
+    prefix = os.environ.setdefault(
+        "PYTHONPYCACHEPREFIX",
+        os.path.join(tempfile.gettempdir(), f"bayesbench-pycache-{os.getuid()}"))
+    del os.environ["PYTHONDONTWRITEBYTECODE"]
+    sys.pycache_prefix = prefix
+    sys.dont_write_bytecode = False
+
+
+_shared_bytecode()
+
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 

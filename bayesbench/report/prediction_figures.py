@@ -13,8 +13,10 @@ every test prediction of every fold and repetition, pooled:
 
 Areas and errors are computed from all the rows (:mod:`~bayesbench.evaluation.curves`); a
 curve of many thousand steps is drawn through at most 2,000 of its points. One figure of
-three panels per data set, not one per class and kind, keeps the cost of drawing within a
-tenth of a run's time (benchmarks/bench_predictions.py). In the SVG, classifier ``j``'s
+three panels per data set, not one per class and kind, drawn without matplotlib's axes
+(frames, grids and ticks as line collections, legends as lines and texts): the axes, their
+ticks and legends were three quarters of the figure's time, and the figures a tenth of a
+small run's (benchmarks/bench_predictions.py). In the SVG, classifier ``j``'s
 curve in panel ``i`` (0 ROC, 1 precision-recall, 2 reliability) is the group
 ``curve-<i>-<j>``.
 """
@@ -27,10 +29,21 @@ from .figures import _colors
 from .plotting import save_figure, styled_figure
 
 BINS = 10
-TICKS = [0.0, 0.2, 0.4, 0.6, 0.8, 1.0]  # of both axes of every panel
-# The panels' place in the figure (fractions of it): room for the tick labels and the axis
-# titles at font size 8, and the panel titles at 9.
-_MARGINS = {"left": 0.05, "right": 0.99, "bottom": 0.13, "top": 0.92, "wspace": 0.22}
+TICKS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)  # of both axes of every panel
+LIMITS = (-0.02, 1.02)  # of both axes of every panel
+# The figure and its three panels, in inches from its bottom left corner: each panel a square
+# with room for its tick labels and axis titles (font size 8) and its title (9) around it.
+_WIDTH, _HEIGHT = 11.5, 3.9
+_LEFT, _BOTTOM, _SIDE, _GAP = 0.58, 0.51, 3.14, 0.69
+_TICK = 3.5 / 72        # the length of a tick mark, inches
+_FRAME, _GRID = "0.0", "0.93"
+# The width of a character at font size 1 (a legend's box is sized from its longest line).
+_CHAR = 0.55 / 72
+_LEGEND = 6.5            # its font size
+_MARKER = {"marker": "o", "markersize": 3}
+_PANELS = (("false positive rate", "true positive rate", "lower right"),
+           ("recall", "precision", "lower left"),
+           ("mean confidence (bin of 0.1)", "fraction right", "upper left"))
 
 
 def one_vs_rest(y, proba) -> tuple[np.ndarray, np.ndarray]:
@@ -48,6 +61,24 @@ def drawable(y, n_classes: int) -> bool:
     return bool(counts[1] and counts[0]) if n_classes == 2 else bool((counts > 0).sum() >= 2)
 
 
+def _curves(scored):
+    """Per panel, the ``(x, y, label, marked)`` of each classifier of ``scored``."""
+    panels = ([], [], [])
+    for clf, y, proba in scored:
+        (fpr, tpr), auc, (precision, recall), ap = both_curves(*one_vs_rest(y, proba))
+        observed, predicted, ece = calibration(*top_label(y, proba), BINS)
+        panels[0].append((*thinned(fpr, tpr), f"{clf} (AUC {auc:.3f})", False))
+        panels[1].append((*_steps(*thinned(recall, precision)), f"{clf} (AP {ap:.3f})", False))
+        panels[2].append((predicted, observed, f"{clf} (ECE {ece:.3f})", True))
+    return panels
+
+
+def _steps(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The corners of the staircase through ``(x, y)`` that steps after each point (what
+    matplotlib's ``drawstyle="steps-post"`` draws)."""
+    return np.repeat(x, 2)[1:], np.repeat(y, 2)[:-1]
+
+
 def plot_predictions(scored, dataset: str, classes, path) -> list:
     """The ROC, precision-recall and reliability panels on ``dataset`` of each
     ``(classifier, y, proba)`` of ``scored`` (class codes and probabilities of every kept
@@ -55,43 +86,88 @@ def plot_predictions(scored, dataset: str, classes, path) -> list:
     colors = _colors(len(scored))
     which = (f"{classes[1]} vs {classes[0]}" if len(classes) == 2 else
              "one-vs-rest, micro-average")
-    with styled_figure(11.5, 3.9) as fig:
-        # Fixed margins instead of tight_layout: the labels are the same whatever the data
-        # set, and measuring every text of three panels cost a fifth of the figure's time.
-        fig.subplots_adjust(**_MARGINS)
-        roc, pr, rel = fig.subplots(1, 3)
-        roc.plot([0, 1], [0, 1], "--", color="0.6", linewidth=0.7)
-        rel.plot([0, 1], [0, 1], "--", color="0.6", linewidth=0.7, label="perfectly calibrated")
-        for j, (clf, y, proba) in enumerate(scored):
-            (fpr, tpr), auc, (precision, recall), ap = both_curves(*one_vs_rest(y, proba))
-            roc.plot(*thinned(fpr, tpr), color=colors[j], linewidth=1.1, gid=f"curve-0-{j}",
-                     label=f"{clf} (AUC {auc:.3f})")
-            pr.plot(*thinned(recall, precision), color=colors[j], linewidth=1.1,
-                    drawstyle="steps-post", gid=f"curve-1-{j}", label=f"{clf} (AP {ap:.3f})")
-            correct, confidence = top_label(y, proba)
-            observed, predicted, ece = calibration(correct, confidence, BINS)
-            rel.plot(predicted, observed, "o-", markersize=3, linewidth=1.1, gid=f"curve-2-{j}",
-                     color=colors[j], label=f"{clf} (ECE {ece:.3f})")
-        _axes(roc, f"{dataset}: ROC ({which})", "false positive rate", "true positive rate",
-              "lower right")
-        _axes(pr, f"{dataset}: precision-recall", "recall", "precision", "lower left")
-        _axes(rel, f"{dataset}: reliability of the predicted class",
-              "mean confidence (bin of 0.1)", "fraction right", "upper left")
+    titles = (f"{dataset}: ROC ({which})", f"{dataset}: precision-recall",
+              f"{dataset}: reliability of the predicted class")
+    with styled_figure(_WIDTH, _HEIGHT) as fig:
+        # No axes: their ticks, spines and legends cost three quarters of the figure's time.
+        # Each panel's grid, frame and ticks are two collections, each curve a line in the
+        # panel's coordinates, every text the figure's.
+        from matplotlib.collections import LineCollection  # lazy: matplotlib is optional
+        from matplotlib.lines import Line2D  # lazy: as above
+        from matplotlib.transforms import Affine2D  # lazy: as above
+
+        scale = _SIDE / (LIMITS[1] - LIMITS[0])
+        for i, (curves, title, (xlabel, ylabel, corner)) in enumerate(
+                zip(_curves(scored), titles, _PANELS)):
+            left = _LEFT + i * (_SIDE + _GAP)
+            _chrome(fig, left, LineCollection)
+            _labels(fig, left, title, xlabel, ylabel)
+            data = (Affine2D().translate(-LIMITS[0], -LIMITS[0]).scale(scale)
+                    .translate(left, _BOTTOM) + fig.dpi_scale_trans)
+            entries = []
+            if i != 1:  # chance on the ROC curve, perfect calibration on the reliability
+                fig.add_artist(Line2D((0, 1), (0, 1), linestyle="--", color="0.6",
+                                      linewidth=0.7, transform=data))
+                entries += [("perfectly calibrated", "0.6", "--", False)] if i == 2 else []
+            for j, (x, y, label, marked) in enumerate(curves):
+                fig.add_artist(Line2D(x, y, color=colors[j], linewidth=1.1, transform=data,
+                                      gid=f"curve-{i}-{j}", **(_MARKER if marked else {})))
+                entries.append((label, colors[j], "-", marked))
+            _legend(fig, left, corner, entries, Line2D)
         return save_figure(fig, path, tight=False)
 
 
-def _axes(ax, title: str, xlabel: str, ylabel: str, legend: str) -> None:
-    ax.set_xlim(-0.02, 1.02)
-    ax.set_ylim(-0.02, 1.02)
-    # The ticks matplotlib would choose, and the title where it would put it, given: it
-    # then neither makes ticks outside the panel nor measures the axes to place the title,
-    # over a third of the time matplotlib took to write it; the SVG is the same, byte for byte.
-    ax.set_xticks(TICKS)
-    ax.set_yticks(TICKS)
-    ax.set_title(title, fontsize=9, y=1.0)
-    ax.set_xlabel(xlabel, fontsize=8)
-    ax.set_ylabel(ylabel, fontsize=8)
-    ax.tick_params(labelsize=7)
-    ax.grid(color="0.93", linewidth=0.6)
-    ax.set_axisbelow(True)
-    ax.legend(fontsize=6.5, loc=legend)
+def _chrome(fig, left: float, collection) -> None:
+    """A panel's grid (below the curves) and frame and tick marks (above them), as two
+    collections in inches."""
+    scale = _SIDE / (LIMITS[1] - LIMITS[0])
+    at = [left + (t - LIMITS[0]) * scale for t in TICKS]
+    up = [_BOTTOM + (t - LIMITS[0]) * scale for t in TICKS]
+    right, top = left + _SIDE, _BOTTOM + _SIDE
+    grid = [[(x, _BOTTOM), (x, top)] for x in at] + [[(left, y), (right, y)] for y in up]
+    frame = [[(left, _BOTTOM), (right, _BOTTOM), (right, top), (left, top), (left, _BOTTOM)]]
+    ticks = ([[(x, _BOTTOM), (x, _BOTTOM - _TICK)] for x in at]
+             + [[(left, y), (left - _TICK, y)] for y in up])
+    fig.add_artist(collection(grid, colors=_GRID, linewidths=0.6, transform=fig.dpi_scale_trans,
+                              zorder=0.5))
+    fig.add_artist(collection(frame + ticks, colors=_FRAME, linewidths=0.8,
+                              transform=fig.dpi_scale_trans, zorder=2.5))
+
+
+def _labels(fig, left: float, title: str, xlabel: str, ylabel: str) -> None:
+    """A panel's tick labels (font size 7), axis titles (8) and title (9)."""
+    scale = _SIDE / (LIMITS[1] - LIMITS[0])
+    inches = fig.dpi_scale_trans
+    for t in TICKS:
+        fig.text(left + (t - LIMITS[0]) * scale, _BOTTOM - 2 * _TICK, f"{t:.1f}", fontsize=7,
+                 ha="center", va="top", transform=inches)
+        fig.text(left - 2 * _TICK, _BOTTOM + (t - LIMITS[0]) * scale, f"{t:.1f}", fontsize=7,
+                 ha="right", va="center", transform=inches)
+    fig.text(left + _SIDE / 2, _BOTTOM - 0.25, xlabel, fontsize=8, ha="center", va="top",
+             transform=inches)
+    fig.text(left - 0.34, _BOTTOM + _SIDE / 2, ylabel, fontsize=8, ha="right", va="center",
+             rotation=90, rotation_mode="anchor", transform=inches)
+    fig.text(left + _SIDE / 2, _BOTTOM + _SIDE + 0.08, title, fontsize=9, ha="center",
+             va="baseline", transform=inches)
+
+
+def _legend(fig, left: float, corner: str, entries, line) -> None:
+    """The legend in ``corner`` of a panel: a line and a label per entry, in a white box."""
+    from matplotlib.patches import Rectangle  # lazy: matplotlib is optional
+
+    inches, row, pad = fig.dpi_scale_trans, _LEGEND * 1.4 / 72, 0.06
+    width = 0.36 + max(len(label) for label, *_ in entries) * _LEGEND * _CHAR + 2 * pad
+    height = row * len(entries) + 2 * pad - 0.02
+    x0 = left + 0.07 if corner.endswith("left") else left + _SIDE - 0.07 - width
+    y0 = _BOTTOM + _SIDE - 0.07 - height if corner.startswith("upper") else _BOTTOM + 0.07
+    fig.add_artist(Rectangle((x0, y0), width, height, facecolor="white", edgecolor="0.8",
+                             linewidth=0.8, alpha=0.8, transform=inches, zorder=3))
+    for k, (label, color, dash, marked) in enumerate(entries):
+        y = y0 + height - pad - (k + 0.5) * row
+        # three points, so that a marked entry's marker sits in the middle, as a legend's
+        fig.add_artist(line((x0 + pad, x0 + pad + 0.14, x0 + pad + 0.28), (y, y, y),
+                            color=color, linestyle=dash, linewidth=1.1 if dash == "-" else 0.7,
+                            transform=inches, zorder=4,
+                            **({**_MARKER, "markevery": [1]} if marked else {})))
+        fig.text(x0 + pad + 0.36, y, label, fontsize=_LEGEND, va="center", ha="left",
+                 transform=inches, zorder=4)
