@@ -33,6 +33,9 @@ def _shared_bytecode() -> None:
     prefix = os.environ.setdefault(
         "PYTHONPYCACHEPREFIX",
         os.path.join(tempfile.gettempdir(), f"bayesbench-pycache-{os.getuid()}"))
+    # numba writes the HDP sampler's machine code beside the sources whatever the variable
+    # says (cache=True): into the same cache instead, read before numba is first imported
+    os.environ.setdefault("NUMBA_CACHE_DIR", os.path.join(prefix, "numba"))
     del os.environ["PYTHONDONTWRITEBYTECODE"]
     sys.pycache_prefix = prefix
     sys.dont_write_bytecode = False
