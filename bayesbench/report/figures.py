@@ -28,6 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import ReportError
+from .panels import Panel, draw_panel
 from .plotting import figure_paths, save_figure, styled_figure
 
 SCORE_COLUMNS = ("dataset", "classifier", "repetition", "fold", "value")
@@ -35,6 +36,9 @@ SCORE_COLUMNS = ("dataset", "classifier", "repetition", "fold", "value")
 _PANEL_HEIGHT = 2.6   # inches, without the classifier names under the axis
 _CHAR = 0.075         # inches per character of a tick label at font size 8
 _POINT_SPREAD = 0.36  # width over which the fold scores of one box are spread
+# A scatter against the baseline: a cell of _CELL inches square per classifier, the panel a
+# square of _CELL_SIDE in it with room for the tick labels, axis titles and title.
+_CELL, _CELL_LEFT, _CELL_BOTTOM, _CELL_SIDE = 3.0, 0.62, 0.5, 2.2
 
 
 def _check_scores(scores: pd.DataFrame) -> pd.DataFrame:
@@ -223,38 +227,46 @@ def plot_against_baseline(means: pd.DataFrame, baseline: str, path, *, metric: s
     limits = (lo - pad, hi + pad)
     ncols = min(columns, len(others))
     nrows = math.ceil(len(others) / ncols)
-    with styled_figure(3.0 * ncols, 3.0 * nrows) as fig:
-        axes = fig.subplots(nrows, ncols, squeeze=False)
-        for i, (ax, clf) in enumerate(zip(axes.flat, others)):
-            _baseline_panel(ax, means[baseline].to_numpy(float), means[clf].to_numpy(float),
-                            str(baseline), str(clf), limits, metric, higher_is_better, f"means-{i}")
-        for ax in axes.flat[len(others):]:
-            ax.set_visible(False)
-        fig.tight_layout()
-        return save_figure(fig, path)
+    with styled_figure(_CELL * ncols, _CELL * nrows) as fig:
+        # Panels without axes (.panels), in a fixed grid of cells: nothing to measure.
+        ticks = _ticks(limits)
+        for i, clf in enumerate(others):
+            row, col = divmod(i, ncols)
+            panel = Panel(col * _CELL + _CELL_LEFT, (nrows - 1 - row) * _CELL + _CELL_BOTTOM,
+                          _CELL_SIDE, _CELL_SIDE, limits, limits)
+            _baseline_panel(fig, panel, ticks, means[baseline].to_numpy(float),
+                            means[clf].to_numpy(float), str(baseline), str(clf), metric,
+                            higher_is_better, f"means-{i}")
+        return save_figure(fig, path, tight=False)
 
 
-def _baseline_panel(ax, x, y, baseline, clf, limits, metric, higher_is_better, gid):
+def _ticks(limits) -> list[float]:
+    """The ticks matplotlib's default locator puts within ``limits`` on a panel this size."""
+    from matplotlib.ticker import MaxNLocator  # lazy: matplotlib is optional
+    ticks = MaxNLocator(nbins=5, steps=[1, 2, 2.5, 5, 10]).tick_values(*limits)
+    return [float(t) for t in ticks if limits[0] <= t <= limits[1]]
+
+
+def _baseline_panel(fig, panel, ticks, x, y, baseline, clf, metric, higher_is_better, gid):
+    from matplotlib.lines import Line2D  # lazy: matplotlib is optional
+
     both = np.isfinite(x) & np.isfinite(y)
     x, y, left_out = x[both], y[both], int((~both).sum())
-    ax.plot(limits, limits, "--", color="0.55", linewidth=0.8, zorder=1)
-    ax.plot(x, y, "o", markersize=4, color="#1f77b4", alpha=0.8, markeredgewidth=0, zorder=3, gid=gid)
-    ax.set_xlim(limits)
-    ax.set_ylim(limits)
-    ax.set_aspect("equal", adjustable="box")
     diff = y - x if higher_is_better else x - y
     tie = np.isclose(y, x, rtol=0.0, atol=1e-12)
     wins, losses, ties = int(((diff > 0) & ~tie).sum()), int(((diff < 0) & ~tie).sum()), int(tie.sum())
+    title = f"{clf} vs {baseline}"
+    notes = ([f"{ties} tied"] if ties else []) + ([f"{left_out} without both"] if left_out else [])
+    data = draw_panel(fig, panel, ticks, ticks,
+                      title=title + (f" ({', '.join(notes)})" if notes else ""),
+                      xlabel=f"{baseline} ({metric})", ylabel=f"{clf} ({metric})")
+    fig.add_artist(Line2D(panel.xlim, panel.ylim, linestyle="--", color="0.55", linewidth=0.8,
+                          transform=data, zorder=1))
+    fig.add_artist(Line2D(x, y, linestyle="none", marker="o", markersize=4, color="#1f77b4",
+                          alpha=0.8, markeredgewidth=0, transform=data, zorder=3, gid=gid))
     # Wins sit above the diagonal when higher is better, below it otherwise.
     win_corner, loss_corner = ((0.04, 0.96), (0.96, 0.04)) if higher_is_better else ((0.96, 0.04), (0.04, 0.96))
     for (cx, cy), text in ((win_corner, f"{clf} better: {wins}"), (loss_corner, f"{baseline} better: {losses}")):
-        ax.text(cx, cy, text, transform=ax.transAxes, fontsize=7.5, color="0.25",
-                ha="left" if cx < 0.5 else "right", va="top" if cy > 0.5 else "bottom")
-    title = f"{clf} vs {baseline}"
-    notes = ([f"{ties} tied"] if ties else []) + ([f"{left_out} without both"] if left_out else [])
-    ax.set_title(title + (f" ({', '.join(notes)})" if notes else ""), fontsize=9)
-    ax.set_xlabel(f"{baseline} ({metric})", fontsize=8)
-    ax.set_ylabel(f"{clf} ({metric})", fontsize=8)
-    ax.tick_params(labelsize=7)
-    ax.grid(color="0.93", linewidth=0.6)
-    ax.set_axisbelow(True)
+        fig.text(panel.left + cx * panel.width, panel.bottom + cy * panel.height, text,
+                 transform=fig.dpi_scale_trans, fontsize=7.5, color="0.25",
+                 ha="left" if cx < 0.5 else "right", va="top" if cy > 0.5 else "bottom")

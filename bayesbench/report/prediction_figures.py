@@ -14,8 +14,8 @@ every test prediction of every fold and repetition, pooled:
 Areas and errors are computed from all the rows (:mod:`~bayesbench.evaluation.curves`); a
 curve of many thousand steps is drawn through at most 2,000 of its points. One figure of
 three panels per data set, not one per class and kind, drawn without matplotlib's axes
-(frames, grids and ticks as line collections, legends as lines and texts): the axes, their
-ticks and legends were three quarters of the figure's time, and the figures a tenth of a
+(:mod:`.panels`; legends as lines and texts): the axes, their ticks and legends were three
+quarters of the figure's time, and the figures a tenth of a
 small run's (benchmarks/bench_predictions.py). In the SVG, classifier ``j``'s
 curve in panel ``i`` (0 ROC, 1 precision-recall, 2 reliability) is the group
 ``curve-<i>-<j>``.
@@ -26,6 +26,7 @@ import numpy as np
 
 from ..evaluation.curves import both_curves, calibration, thinned, top_label
 from .figures import _colors
+from .panels import Panel, draw_panel
 from .plotting import save_figure, styled_figure
 
 BINS = 10
@@ -35,8 +36,6 @@ LIMITS = (-0.02, 1.02)  # of both axes of every panel
 # with room for its tick labels and axis titles (font size 8) and its title (9) around it.
 _WIDTH, _HEIGHT = 11.5, 3.9
 _LEFT, _BOTTOM, _SIDE, _GAP = 0.58, 0.51, 3.14, 0.69
-_TICK = 3.5 / 72        # the length of a tick mark, inches
-_FRAME, _GRID = "0.0", "0.93"
 # The width of a character at font size 1 (a legend's box is sized from its longest line).
 _CHAR = 0.55 / 72
 _LEGEND = 6.5            # its font size
@@ -89,21 +88,14 @@ def plot_predictions(scored, dataset: str, classes, path) -> list:
     titles = (f"{dataset}: ROC ({which})", f"{dataset}: precision-recall",
               f"{dataset}: reliability of the predicted class")
     with styled_figure(_WIDTH, _HEIGHT) as fig:
-        # No axes: their ticks, spines and legends cost three quarters of the figure's time.
-        # Each panel's grid, frame and ticks are two collections, each curve a line in the
-        # panel's coordinates, every text the figure's.
-        from matplotlib.collections import LineCollection  # lazy: matplotlib is optional
-        from matplotlib.lines import Line2D  # lazy: as above
-        from matplotlib.transforms import Affine2D  # lazy: as above
+        # Panels without axes (:mod:`.panels`): each curve a line in its panel's coordinates.
+        from matplotlib.lines import Line2D  # lazy: matplotlib is optional
 
-        scale = _SIDE / (LIMITS[1] - LIMITS[0])
         for i, (curves, title, (xlabel, ylabel, corner)) in enumerate(
                 zip(_curves(scored), titles, _PANELS)):
-            left = _LEFT + i * (_SIDE + _GAP)
-            _chrome(fig, left, LineCollection)
-            _labels(fig, left, title, xlabel, ylabel)
-            data = (Affine2D().translate(-LIMITS[0], -LIMITS[0]).scale(scale)
-                    .translate(left, _BOTTOM) + fig.dpi_scale_trans)
+            panel = Panel(_LEFT + i * (_SIDE + _GAP), _BOTTOM, _SIDE, _SIDE, LIMITS, LIMITS)
+            data = draw_panel(fig, panel, TICKS, TICKS, title=title, xlabel=xlabel,
+                              ylabel=ylabel)
             entries = []
             if i != 1:  # chance on the ROC curve, perfect calibration on the reliability
                 fig.add_artist(Line2D((0, 1), (0, 1), linestyle="--", color="0.6",
@@ -113,53 +105,21 @@ def plot_predictions(scored, dataset: str, classes, path) -> list:
                 fig.add_artist(Line2D(x, y, color=colors[j], linewidth=1.1, transform=data,
                                       gid=f"curve-{i}-{j}", **(_MARKER if marked else {})))
                 entries.append((label, colors[j], "-", marked))
-            _legend(fig, left, corner, entries, Line2D)
+            _legend(fig, panel, corner, entries, Line2D)
         return save_figure(fig, path, tight=False)
 
 
-def _chrome(fig, left: float, collection) -> None:
-    """A panel's grid (below the curves) and frame and tick marks (above them), as two
-    collections in inches."""
-    scale = _SIDE / (LIMITS[1] - LIMITS[0])
-    at = [left + (t - LIMITS[0]) * scale for t in TICKS]
-    up = [_BOTTOM + (t - LIMITS[0]) * scale for t in TICKS]
-    right, top = left + _SIDE, _BOTTOM + _SIDE
-    grid = [[(x, _BOTTOM), (x, top)] for x in at] + [[(left, y), (right, y)] for y in up]
-    frame = [[(left, _BOTTOM), (right, _BOTTOM), (right, top), (left, top), (left, _BOTTOM)]]
-    ticks = ([[(x, _BOTTOM), (x, _BOTTOM - _TICK)] for x in at]
-             + [[(left, y), (left - _TICK, y)] for y in up])
-    fig.add_artist(collection(grid, colors=_GRID, linewidths=0.6, transform=fig.dpi_scale_trans,
-                              zorder=0.5))
-    fig.add_artist(collection(frame + ticks, colors=_FRAME, linewidths=0.8,
-                              transform=fig.dpi_scale_trans, zorder=2.5))
-
-
-def _labels(fig, left: float, title: str, xlabel: str, ylabel: str) -> None:
-    """A panel's tick labels (font size 7), axis titles (8) and title (9)."""
-    scale = _SIDE / (LIMITS[1] - LIMITS[0])
-    inches = fig.dpi_scale_trans
-    for t in TICKS:
-        fig.text(left + (t - LIMITS[0]) * scale, _BOTTOM - 2 * _TICK, f"{t:.1f}", fontsize=7,
-                 ha="center", va="top", transform=inches)
-        fig.text(left - 2 * _TICK, _BOTTOM + (t - LIMITS[0]) * scale, f"{t:.1f}", fontsize=7,
-                 ha="right", va="center", transform=inches)
-    fig.text(left + _SIDE / 2, _BOTTOM - 0.25, xlabel, fontsize=8, ha="center", va="top",
-             transform=inches)
-    fig.text(left - 0.34, _BOTTOM + _SIDE / 2, ylabel, fontsize=8, ha="right", va="center",
-             rotation=90, rotation_mode="anchor", transform=inches)
-    fig.text(left + _SIDE / 2, _BOTTOM + _SIDE + 0.08, title, fontsize=9, ha="center",
-             va="baseline", transform=inches)
-
-
-def _legend(fig, left: float, corner: str, entries, line) -> None:
+def _legend(fig, panel: Panel, corner: str, entries, line) -> None:
     """The legend in ``corner`` of a panel: a line and a label per entry, in a white box."""
     from matplotlib.patches import Rectangle  # lazy: matplotlib is optional
 
     inches, row, pad = fig.dpi_scale_trans, _LEGEND * 1.4 / 72, 0.06
     width = 0.36 + max(len(label) for label, *_ in entries) * _LEGEND * _CHAR + 2 * pad
     height = row * len(entries) + 2 * pad - 0.02
-    x0 = left + 0.07 if corner.endswith("left") else left + _SIDE - 0.07 - width
-    y0 = _BOTTOM + _SIDE - 0.07 - height if corner.startswith("upper") else _BOTTOM + 0.07
+    x0 = (panel.left + 0.07 if corner.endswith("left") else
+          panel.left + panel.width - 0.07 - width)
+    y0 = (panel.bottom + panel.height - 0.07 - height if corner.startswith("upper") else
+          panel.bottom + 0.07)
     fig.add_artist(Rectangle((x0, y0), width, height, facecolor="white", edgecolor="0.8",
                              linewidth=0.8, alpha=0.8, transform=inches, zorder=3))
     for k, (label, color, dash, marked) in enumerate(entries):
