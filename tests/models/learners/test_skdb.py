@@ -169,7 +169,7 @@ def _reference():
 
 REF = _reference() if REFERENCE.exists() else {"runs": []}
 #: Refitted in the suite: every m-estimate case, and HDP on the data sets below 20,000 rows;
-#: HDP on letter and adult (a minute or more of fits each) is checked by
+#: HDP on letter and adult (7 and 25 s of CPU of fits, kept out of the suite for its time) is checked by
 #: benchmarks/check_skdb_reference.py against the same records.
 _CASES = sorted({(r["dataset"], r["config"]) for r in REF["runs"]
                  if r["config"] == "skdb_m" or r["n_rows"] < 20_000})
