@@ -2,7 +2,7 @@
 
 ``tests/models/learners/test_skdb.py`` refits every case of ``tests/reference/monash_skdb.json``
 but HDP on the data sets of 20,000 rows or more (letter, adult): 7 and 25 s of CPU of fits (compiled
-sampler), a tenth of the suite's time on two cores, which issue 20 bounds.
+sampler), some 16 s more of the suite's wall time on two cores, which issue 20 bounds.
 This script makes the same comparison on those, with the same protocol
 (``tests/monash_protocol.py``): per seed of the reference, the mean over its first ``--rounds``
 rounds of 2-fold cross-validation on the same folds, ours within two standard errors (over
