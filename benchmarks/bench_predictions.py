@@ -18,8 +18,10 @@ workers included: on a machine that others load, the wall-clock ratio magnifies 
 in one process (the figures, drawn after the folds ran on every core), the CPU seconds much
 less. The size of the kept predictions is measured on the last run with them. Then one more run with predictions,
 in a process of its own that times bayesbench's functions from inside, splits the cost:
-seconds writing the prediction files (``evaluation.predictions.write``, checksum included)
-and drawing their figures (``report.pages.draw_prediction_figures``), beside the run's total.
+seconds writing the prediction files (``evaluation.predictions.write``, checksum included),
+computing their figures' curves (``report.pages.prediction_curves``, in a thread while the
+run's other figures are drawn) and drawing them (``report.pages.draw_prediction_figures``),
+beside the run's total.
 
     python benchmarks/bench_predictions.py
     python benchmarks/bench_predictions.py --rows 100000 --repeats 5 --jobs 1
@@ -84,7 +86,7 @@ from bayesbench.evaluation import predictions
 from bayesbench.experiment import run_experiment
 from bayesbench.report import summary
 
-spent = {"write": 0.0, "figures": 0.0}
+spent = {"write": 0.0, "curves": 0.0, "figures": 0.0}
 def timed(module, name, key):
     inner = getattr(module, name)
     def wrapper(*args, **kwargs):
@@ -95,6 +97,7 @@ def timed(module, name, key):
             spent[key] += time.perf_counter() - t0
     setattr(module, name, wrapper)
 timed(predictions, "write", "write")
+timed(summary, "prediction_curves", "curves")
 timed(summary, "draw_prediction_figures", "figures")
 cfg = load_config(sys.argv[1])
 t0 = time.perf_counter()
@@ -151,8 +154,9 @@ def main() -> None:
         print(f"{name:<24} {' '.join(f'{t:.1f}' for t in plain_t):<22} "
               f"{' '.join(f'{t:.1f}' for t in kept_t):<22} {plain:>10.2f} {kept:>11.2f} "
               f"{ratio:>6.3f} {cpu:>9.3f} {size / 1e6:>8.1f}  total {parts['total']:.1f} s: writing "
-              f"{parts['write']:.2f} s ({parts['write'] / parts['total']:.1%}), figures "
-              f"{parts['figures']:.2f} s ({parts['figures'] / parts['total']:.1%})")
+              f"{parts['write']:.2f} s ({parts['write'] / parts['total']:.1%}), curves "
+              f"{parts['curves']:.2f} s (in a thread, beside the other figures), drawing "
+              f"them {parts['figures']:.2f} s ({parts['figures'] / parts['total']:.1%})")
 
 
 if __name__ == "__main__":

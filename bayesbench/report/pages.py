@@ -23,7 +23,7 @@ from .arcs import consensus
 from .learning_curves import learning_curve_figures
 from .network import plot_network, write_dot
 from .plotting import plotting_available
-from .prediction_figures import drawable, plot_predictions
+from .prediction_figures import drawable, panel_curves, plot_predictions
 from .render import comparison_tables, notes, plot_cd
 
 FIGURES = "figures"
@@ -101,22 +101,42 @@ def _network(structure, stem: Path, title: str, caption: str, drawn: Drawn, shar
     drawn.files.extend([svg, dot])
 
 
-def draw_prediction_figures(run_dir, records, datasets, classifiers, drawn: Drawn,
-                            held=None) -> None:
-    """Add to ``drawn`` the figures of the predictions ``run_dir`` kept for ``records``: per
-    data set of ``datasets``, ROC and precision-recall curves and a reliability diagram of
-    the ``classifiers`` that have probabilities; nothing without matplotlib. ``held``: the
-    predictions still in memory (:func:`~bayesbench.evaluation.predictions.gathered`)."""
-    if not plotting_available():
-        return
+class PredictionCurves(NamedTuple):
+    """The curves of a data set's prediction figure (:func:`prediction_curves`): its name,
+    its file-name part, its classes and the panels' curves (None: nothing to draw)."""
+
+    dataset: str
+    part: str
+    classes: list
+    panels: tuple | None
+
+
+def prediction_curves(run_dir, records, datasets, classifiers, held=None) -> list:
+    """Per data set of ``datasets``, the :class:`PredictionCurves` of the predictions
+    ``run_dir`` kept for ``records``: ROC and precision-recall curves and a reliability
+    diagram of the ``classifiers`` that have probabilities. ``held``: the predictions still
+    in memory (:func:`~bayesbench.evaluation.predictions.gathered`). Numpy only: what
+    :func:`draw_prediction_figures` draws."""
     kept = gathered(run_dir, records, lambda r: (r["dataset"], r["classifier"]), held)
-    where = Path(run_dir) / FIGURES
-    datasets = list(datasets)
+    out = []
     for dataset, part in zip(datasets, unique_slugs(datasets)):
         scored = [(c, kept[dataset, c][1], kept[dataset, c][2]) for c in classifiers
                   if (dataset, c) in kept and kept[dataset, c][2] is not None]
         classes = next((kept[dataset, c][0] for c in classifiers if (dataset, c) in kept), [])
-        if not scored or not drawable(scored[0][1], len(classes)):
+        shown = scored and drawable(scored[0][1], len(classes))
+        out.append(PredictionCurves(dataset, part, classes,
+                                    panel_curves(scored) if shown else None))
+    return out
+
+
+def draw_prediction_figures(run_dir, curves, drawn: Drawn) -> None:
+    """Add to ``drawn`` the figure of each :class:`PredictionCurves` of ``curves``, in
+    ``run_dir/figures``; nothing without matplotlib."""
+    if not plotting_available():
+        return
+    where = Path(run_dir) / FIGURES
+    for dataset, part, classes, panels in curves:
+        if panels is None:
             drawn.skipped.append(f"ROC and calibration of {dataset}: no kept probabilities "
                                  f"with both a class and its rest")
             continue
@@ -124,7 +144,7 @@ def draw_prediction_figures(run_dir, records, datasets, classifiers, drawn: Draw
         # the drawing, which is most of what keeping predictions costs a small run
         # (benchmarks/bench_predictions.py); plot_predictions draws a PNG on request.
         _both(where / f"predictions-{part}",
-              lambda p: plot_predictions(scored, dataset, classes, p),
+              lambda p: plot_predictions(panels, dataset, classes, p),
               f"{dataset}: ROC and precision-recall curves of every test prediction, with "
               f"their areas, and reliability diagram of the predicted class, with the "
               f"expected calibration error", drawn, suffixes=(".svg",))

@@ -60,8 +60,11 @@ def drawable(y, n_classes: int) -> bool:
     return bool(counts[1] and counts[0]) if n_classes == 2 else bool((counts > 0).sum() >= 2)
 
 
-def _curves(scored):
-    """Per panel, the ``(x, y, label, marked)`` of each classifier of ``scored``."""
+def panel_curves(scored):
+    """Per panel, the ``(x, y, label, marked)`` of each ``(classifier, y, proba)`` of
+    ``scored`` (class codes and probabilities of every kept test row): all the arithmetic of
+    the figure, and no matplotlib, so that a run computes it while it draws its other
+    figures."""
     panels = ([], [], [])
     for clf, y, proba in scored:
         (fpr, tpr), auc, (precision, recall), ap = both_curves(*one_vs_rest(y, proba))
@@ -78,11 +81,11 @@ def _steps(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.repeat(x, 2)[1:], np.repeat(y, 2)[:-1]
 
 
-def plot_predictions(scored, dataset: str, classes, path) -> list:
-    """The ROC, precision-recall and reliability panels on ``dataset`` of each
-    ``(classifier, y, proba)`` of ``scored`` (class codes and probabilities of every kept
-    test row, in ``classes``' order); returns the files."""
-    colors = _colors(len(scored))
+def plot_predictions(curves, dataset: str, classes, path) -> list:
+    """The ROC, precision-recall and reliability panels on ``dataset`` of the classifiers
+    whose ``curves`` (:func:`panel_curves`; probabilities in ``classes``' order) are given;
+    returns the files."""
+    colors = _colors(len(curves[0]))
     which = (f"{classes[1]} vs {classes[0]}" if len(classes) == 2 else
              "one-vs-rest, micro-average")
     titles = (f"{dataset}: ROC ({which})", f"{dataset}: precision-recall",
@@ -92,7 +95,7 @@ def plot_predictions(scored, dataset: str, classes, path) -> list:
         from matplotlib.lines import Line2D  # lazy: matplotlib is optional
 
         for i, (curves, title, (xlabel, ylabel, corner)) in enumerate(
-                zip(_curves(scored), titles, _PANELS)):
+                zip(curves, titles, _PANELS)):
             panel = Panel(_LEFT + i * (_SIDE + _GAP), _BOTTOM, _SIDE, _SIDE, LIMITS, LIMITS)
             data = draw_panel(fig, panel, TICKS, TICKS, title=title, xlabel=xlabel,
                               ylabel=ylabel)

@@ -36,6 +36,7 @@ import hashlib
 import importlib.util
 import re
 from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import NamedTuple
 
@@ -51,7 +52,7 @@ from ..spec import Experiment
 from .analysis import compare
 from .html import Section, Table
 from .pages import (REPORT, Network, draw_figures, draw_learning_curves,
-                    draw_prediction_figures, write_report)
+                    draw_prediction_figures, prediction_curves, write_report)
 from .plotting import plotting_available
 from .arcs import ARC_COLUMNS, arc_rows
 from . import bias_variance
@@ -526,23 +527,30 @@ def finalize_run(run_dir, experiment: Experiment, records, formats, held=None) -
     reliability curves, in ``<run>/figures``) and ``<run>/report.html``; ``held``: the
     predictions the session holds in memory (the others are read from their files)."""
     run_dir = Path(run_dir)
-    files, result, reason = write_run_summary(run_dir / "summary", experiment, records, formats,
-                                              held)
-    every, records = records, at_largest(records)  # a learning curve: its largest size
-    drawn = draw_figures(run_dir, result, first_fold_networks(records, experiment),
-                         _arcs(task_order(records, experiment), experiment))
-    if has_curve(every):
-        draw_learning_curves(run_dir, _curve(task_order(every, experiment), experiment),
-                             experiment.metrics, drawn)
-    if experiment.predictions:
-        draw_prediction_figures(run_dir, task_order(records, experiment),
-                                [d.name for d in experiment.datasets],
-                                [c.label for c in experiment.classifiers], drawn, held)
-    raised = tuple(warned(task_order(records, experiment)))
-    decomposed, sections = _bias_variance(run_dir, experiment, records, formats, held)
+    every, largest = records, at_largest(records)  # a learning curve: its largest size
+    # The prediction figures' curves (a sort of every kept row of each classifier) are
+    # computed in a thread while the tables and the other figures are written: numpy
+    # releases the GIL and the workers have finished, so the end of a run of a million rows
+    # takes the longer of the two rather than their sum (benchmarks/bench_predictions.py).
+    with ThreadPoolExecutor(1) as pool:
+        curves = (pool.submit(prediction_curves, run_dir, task_order(largest, experiment),
+                              [d.name for d in experiment.datasets],
+                              [c.label for c in experiment.classifiers], held)
+                  if experiment.predictions and plotting_available() else None)
+        files, result, reason = write_run_summary(run_dir / "summary", experiment, every,
+                                                  formats, held)
+        drawn = draw_figures(run_dir, result, first_fold_networks(largest, experiment),
+                             _arcs(task_order(largest, experiment), experiment))
+        if has_curve(every):
+            draw_learning_curves(run_dir, _curve(task_order(every, experiment), experiment),
+                                 experiment.metrics, drawn)
+        if curves is not None:
+            draw_prediction_figures(run_dir, curves.result(), drawn)
+    raised = tuple(warned(task_order(largest, experiment)))
+    decomposed, sections = _bias_variance(run_dir, experiment, largest, formats, held)
     report = write_report(run_dir / REPORT, title=f"bayesbench: {experiment.name}",
                           protocol=protocol(experiment, every),
-                          tables=metric_tables(experiment, records), result=result,
+                          tables=metric_tables(experiment, largest), result=result,
                           reason=reason, drawn=drawn,
                           extra=sections + warning_sections(raised))
     return RunOutputs(files + decomposed + drawn.files, report, not plotting_available(), raised)
