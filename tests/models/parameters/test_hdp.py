@@ -15,6 +15,7 @@ import math
 
 import numpy as np
 import pytest
+from scipy.special import digamma, gammaln
 
 from bayesbench.models.core.prefix_counts import PrefixCounts
 from bayesbench.models.parameters import hdp
@@ -60,8 +61,10 @@ class _Node:
             parent.children.append(self)
 
 
-def _lgamma_ratio(c, n):
-    return math.lgamma(c + n) - math.lgamma(c)
+def _log_stirling_table(n_max):
+    """``log S(n, t)`` of the exact integers for n, t <= ``n_max`` (-inf where S is 0)."""
+    exact = _stirling_exact(n_max)
+    return np.array([[math.log(v) if v else -math.inf for v in row] for row in exact])
 
 
 def _tree(counts):
@@ -91,8 +94,9 @@ def _initial(levels, conc, r):
                       max(1, math.floor(c * (_digamma(c + v) - _digamma(c)))) for v in node.n]
 
 
-def _gibbs_node(node, conc, logs, rng):
-    """Every table count of ``node`` drawn in turn from its full conditional."""
+def _gibbs_node(node, conc, log_s, rng):
+    """Every table count of ``node`` drawn in turn from its full conditional (``log_s``:
+    :func:`_log_stirling_table`), over all its values ``v = 1 .. n_jk`` at once."""
     p = node.parent
     for k in range(len(node.n)):
         if node.n[k] <= 1:
@@ -100,10 +104,11 @@ def _gibbs_node(node, conc, logs, rng):
         T_other = sum(node.t) - node.t[k]
         base = p.n[k] - node.t[k]
         N_other = sum(p.n) - node.t[k]
-        weights = [logs(node.n[k], v) + (T_other + v) * math.log(conc[node.depth])
-                   + logs(base + v, p.t[k]) - _lgamma_ratio(conc[p.depth], N_other + v)
-                   for v in range(1, node.n[k] + 1)]
-        w = np.exp(np.array(weights) - max(weights))
+        v = np.arange(1, node.n[k] + 1)
+        weights = (log_s[node.n[k], v] + (T_other + v) * math.log(conc[node.depth])
+                   + log_s[base + v, p.t[k]]
+                   - (gammaln(conc[p.depth] + N_other + v) - math.lgamma(conc[p.depth])))
+        w = np.exp(weights - weights.max())
         v = 1 + int(np.searchsorted(np.cumsum(w), rng.random() * w.sum()))
         p.n[k] += v - node.t[k]
         node.t[k] = v
@@ -132,11 +137,7 @@ def _reference(counts, iterations, seed, burn_in):
     """The direct sampler on one table ``counts[c][pa][x]`` with one parent: the posterior
     means at every (class, parent value), and at the root and each class seen, in order."""
     rng = np.random.default_rng(seed)
-    s = _stirling_exact(200)
-
-    def logs(n, t):
-        return math.log(s[n][t]) if s[n][t] else -math.inf
-
+    log_s = _log_stirling_table(200)
     r = counts.shape[2]
     levels, leaves = _tree(counts)
     conc = [2.0, 2.0, 2.0]
@@ -145,7 +146,7 @@ def _reference(counts, iterations, seed, burn_in):
     kept = 0
     for sweep in range(iterations):
         for node in levels[2] + levels[1]:
-            _gibbs_node(node, conc, logs, rng)
+            _gibbs_node(node, conc, log_s, rng)
         if (sweep + 2) % 5 == 0:
             _concentrations(levels, conc, rng)
         if sweep >= burn_in:
@@ -157,8 +158,6 @@ def _reference(counts, iterations, seed, burn_in):
 
 
 def _digamma(x):
-    from scipy.special import digamma  # lazy: only the reference's initial tables use it
-
     return float(digamma(x))
 
 
