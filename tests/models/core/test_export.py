@@ -45,6 +45,26 @@ def _fitted(learner, split):
                                         n_classes=ds.n_classes, feature_names=names)
 
 
+class _BIFReader(BIFReader):
+    """pgmpy's BIF reader, its two pyparsing grammars built once for the module instead of
+    for every file: they depend on nothing read (``get_variable_grammar``,
+    ``get_probability_grammar``), and building them (character sets of every Unicode letter)
+    was most of a read. Should pgmpy rename the methods, every file builds them again:
+    slower, the same networks."""
+
+    _grammars: dict = {}
+
+    def get_variable_grammar(self):
+        if "variable" not in self._grammars:
+            self._grammars["variable"] = super().get_variable_grammar()
+        return self._grammars["variable"]
+
+    def get_probability_grammar(self):
+        if "probability" not in self._grammars:
+            self._grammars["probability"] = super().get_probability_grammar()
+        return self._grammars["probability"]
+
+
 class _PrunedOnce(VariableElimination):
     """pgmpy's variable elimination, its pruning of the network done once per set of query
     and evidence variables instead of once per query: pruning reads their names, never their
@@ -83,7 +103,7 @@ def _pgmpy_posteriors(network, model, X_test) -> np.ndarray:
 @pytest.mark.parametrize("learner", NETWORK_LEARNERS)
 def test_pgmpy_inference_in_the_exported_bif_is_predict_proba(learner, split, tmp_path):
     model = _fitted(learner, split)
-    network = BIFReader(str(model.to_bif(tmp_path / "model.bif"))).get_model()
+    network = _BIFReader(str(model.to_bif(tmp_path / "model.bif"))).get_model()
     assert network.check_model()
     expected = model.predict_proba(split[3])
     np.testing.assert_allclose(_pgmpy_posteriors(network, model, split[3]), expected,
