@@ -31,8 +31,10 @@ from pathlib import Path
 
 import pytest
 import yaml
+from click.testing import CliRunner
 
 import bayesbench.data.load
+from bayesbench.cli import main
 from bayesbench.config import parse_config
 from bayesbench.data import DATA_ENV
 
@@ -88,13 +90,31 @@ def run_console(body: str, where: str) -> None:
             assert commands, f"{where}: output before the first '$ ' command"
             expected[-1].append(line)
     for command, want in zip(commands, expected):
-        done = subprocess.run(["bash", "-c", command], capture_output=True, text=True,
-                              env=shell_env())
-        got = done.stdout + done.stderr
+        got = in_process(command)
+        if got is None:
+            done = subprocess.run(["bash", "-c", command], capture_output=True, text=True,
+                                  env=shell_env())
+            got = done.stdout + done.stderr
         want = "\n".join(want) + "\n" if want else ""
         if not CHECKER.check_output(want, got, FLAGS):
             pytest.fail(f"{where}: $ {command}\n" + CHECKER.output_difference(
                 doctest.Example(command, want), got, FLAGS))
+
+
+def in_process(command: str) -> str | None:
+    """The output (standard output, then standard error) of ``command`` when it is a plain
+    ``bayesbench ...`` line, run by the CLI in this process, as the shell would run it in the
+    workspace without ``BAYESBENCH_DATA``; None for a line with shell syntax (a pipe, a
+    redirection, a variable, ``;``), which the shell runs. A process of its own cost each
+    command a second of start and imports; the console script itself is run by
+    tests/test_installed.py and tests/test_cli.py."""
+    words = shlex.split(command)
+    if words[0] != "bayesbench" or any(c in command for c in "|&;<>$`*?"):
+        return None
+    result = CliRunner().invoke(main, words[1:], prog_name="bayesbench")
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception  # a traceback the shell would have printed
+    return result.stdout + result.stderr
 
 
 @functools.cache
