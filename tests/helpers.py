@@ -7,9 +7,11 @@ import shutil
 from dataclasses import dataclass, replace
 from html.parser import HTMLParser
 from pathlib import Path
+from unittest import SkipTest
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from bayesbench.models.learners.anb import AugmentedNaiveBayes
 from bayesbench.report.run_warnings import WARNING_COLUMNS
@@ -453,3 +455,27 @@ def write_numeric_parts(ds, directory, n_files=3, seed=0, missing=0.05):
     whole = directory.parent / "whole.csv"
     whole.write_text(header + "".join(lines))
     return whole
+
+
+def run_estimator_check(check, estimator, expected_failure=None) -> None:
+    """One of scikit-learn's estimator checks; with ``expected_failure`` (its reason) a strict
+    expected failure: reported as xfailed when the check raises, failed when it passes.
+    Declared by hand rather than with pytest's xfail marker, whose report formats the
+    check's traceback, parsing scikit-learn's 5,000-line module for every frame: a quarter
+    of a minute of the suite for its 111 expected failures. The exception is dropped here,
+    before the report is made; a skip stays a skip."""
+    if expected_failure is None:
+        check(estimator)
+        return
+    try:
+        check(estimator)
+    except SkipTest:
+        raise
+    except Exception:
+        failed = True
+    else:
+        failed = False
+    if failed:
+        pytest.xfail(expected_failure)
+    pytest.fail(f"[XPASS(strict)] {expected_failure}")
+

@@ -8,6 +8,7 @@ import pytest
 
 import bayesbench
 from bayesbench.models.registry import classifier_class
+from helpers import run_estimator_check
 
 sklearn = pytest.importorskip("sklearn")
 from sklearn.utils.estimator_checks import parametrize_with_checks  # noqa: E402
@@ -51,9 +52,7 @@ CHECK_PARAMS = {"eskdb": {"iterations": 50}}
 
 @parametrize_with_checks([bayesbench.make_classifier(name, **CHECK_PARAMS.get(name, {}))
                           for name in bayesbench.list_classifiers()])
-def test_scikit_learn_estimator_check(estimator, check, request):
+def test_scikit_learn_estimator_check(estimator, check):
     check_name = getattr(check, "func", check).__name__
-    reason = KIND_FAILURES[type(estimator).input_kind].get(check_name)
-    if reason is not None:
-        request.applymarker(pytest.mark.xfail(reason=reason, strict=True))
-    check(estimator)
+    run_estimator_check(check, estimator,
+                        KIND_FAILURES[type(estimator).input_kind].get(check_name))

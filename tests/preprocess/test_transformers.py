@@ -15,6 +15,7 @@ from bayesbench.errors import NotFittedError, PreprocessError
 from bayesbench.preprocess.discretize import CUT_METHODS
 from bayesbench.preprocess.transformers import (TRANSFORMERS, EqualWidthDiscretizer,
                                                 MDLDiscretizer)
+from helpers import run_estimator_check
 
 
 @pytest.fixture(scope="module")
@@ -99,8 +100,6 @@ EXPECTED_FAILURES = {
 
 
 @parametrize_with_checks([cls() for cls in TRANSFORMERS.values()])
-def test_scikit_learn_estimator_check(estimator, check, request):
-    reason = EXPECTED_FAILURES.get(getattr(check, "func", check).__name__)
-    if reason is not None:
-        request.applymarker(pytest.mark.xfail(reason=reason, strict=True))
-    check(estimator)
+def test_scikit_learn_estimator_check(estimator, check):
+    run_estimator_check(check, estimator,
+                        EXPECTED_FAILURES.get(getattr(check, "func", check).__name__))
