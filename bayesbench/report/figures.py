@@ -249,12 +249,9 @@ def plot_against_baseline(means: pd.DataFrame, baseline: str, path, *, metric: s
     if not others:
         raise ReportError("a scatter against the baseline needs at least one other classifier")
     values = means.to_numpy(dtype=float)
-    finite = values[np.isfinite(values)]
-    if finite.size == 0:
+    if not np.isfinite(values).any():
         raise ReportError("no finite mean score to draw")
-    lo, hi = float(finite.min()), float(finite.max())
-    pad = 0.05 * (hi - lo) if hi > lo else 0.01 * max(abs(hi), 1.0)
-    limits = (lo - pad, hi + pad)
+    limits = _limits(values)
     ncols = min(columns, len(others))
     nrows = math.ceil(len(others) / ncols)
     with styled_figure(_CELL * ncols, _CELL * nrows) as fig:
