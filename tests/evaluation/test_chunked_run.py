@@ -162,7 +162,7 @@ def test_the_same_rows_as_csv_parts_parquet_files_or_one_arff_give_the_same_reco
                                                                                   monkeypatch):
     # One table, with a numeric attribute (discretized on all the rows) and missing values,
     # written three ways; every record but the timings must be the same.
-    from bayesbench.data import arff_format, chunks as chunks_module
+    from bayesbench.data import arff_format, chunked_arff
 
     pq = pytest.importorskip("pyarrow.parquet")
     pa = pytest.importorskip("pyarrow")
@@ -196,9 +196,9 @@ def test_the_same_rows_as_csv_parts_parquet_files_or_one_arff_give_the_same_reco
     for i, entry in enumerate([{"path": str(tmp_path / "csv")}, {"path": str(tmp_path / "pq")},
                                arff, arff]):
         if i == 3:  # the ARFF file cut into parts of ~4 kB, counted and scored in 2 processes
-            for module in (chunks_module, arff_format):
+            for module in (chunked_arff, arff_format):
                 monkeypatch.setattr(module, "BLOCK_BYTES", 1024)
-            monkeypatch.setattr(chunks_module, "PART_BYTES", 4096)
+            monkeypatch.setattr(chunked_arff, "PART_BYTES", 4096)
             assert len(scan(arff["path"]).spans) > 3
         raw = {"name": "three", "seed": SEED, "datasets": [{**entry, "name": "same"}],
                "cv": {"folds": FOLDS, "stratified": False}, "classifiers": ["nb", "tan"],

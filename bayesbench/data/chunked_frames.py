@@ -1,0 +1,130 @@
+"""The chunked formats read as frames of texts (CSV, Parquet): one scan, look and coding of
+columns for both, from each format's header and frames.
+
+A value is read as its text, so that the same table as CSV or as Parquet gives the same
+codes: fields are stripped, ``?``, an empty field, ``NA`` and ``nan`` are missing,
+categories are sorted (numerically when all read as numbers), class labels equal as
+numbers are one class (:func:`.tokens.class_labels`), and a column whose every present
+value reads as a number is numeric (as in one CSV file, :mod:`.csv_format`).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import DataError
+from .chunked_format import (ChunkedFormat, ChunkedSource, ScanRequest, categories,
+                             check_size, class_column, selected, too_few_classes)
+from .csv_format import is_missing
+from .tokens import class_labels, numbers
+
+
+class FrameFormat(ChunkedFormat):
+    """A chunked format whose files are read as pandas frames of texts; a subclass gives
+    :meth:`header` and :meth:`frames`."""
+
+    def header(self, path: str, delimiter: str) -> list[str]:
+        """The column names of one file."""
+        raise NotImplementedError
+
+    def frames(self, path: str, delimiter: str, chunk_rows: int):
+        """The file's rows after the header, at most ``chunk_rows`` at a time, as frames whose
+        columns :func:`_factorized` takes the texts of."""
+        raise NotImplementedError
+
+    def scan(self, files, name: str, request: ScanRequest) -> ChunkedSource:
+        delimiter = request.delimiter
+        header = self.header(files[0], delimiter)
+        k = class_column(header, request.class_attribute, files[0])
+        seen, rows = [set() for _ in header], []
+        for f in files:
+            if self.header(f, delimiter) != header:
+                raise DataError(f"header differs from {files[0]}'s", path=f)
+            values, kept = self._seen(f, header, k, request)
+            seen = [a | b for a, b in zip(seen, values)]
+            rows.append(kept)
+        columns = selected(header, k, request.attributes, files[0])
+        cats = [categories(seen[j], request, header[j], False) for j in columns]
+        classes = categories(set(class_labels(seen[k])[0]), request, header[k], True)
+        if len(classes) < 2:
+            raise too_few_classes(request.path, header[k])
+        return ChunkedSource(name, files, delimiter, tuple(columns), k,
+                             tuple(header[j] for j in columns), tuple(c or () for c in cats),
+                             header[k], classes, tuple(rows), tuple(c is None for c in cats),
+                             (None,) * len(columns))
+
+    def _seen(self, path: str, header: list[str], class_column: int,
+              request: ScanRequest) -> tuple[list[set], int]:
+        """Each column's distinct present texts in one file, and its number of rows with a
+        class."""
+        seen, kept = [set() for _ in header], 0
+        numeric = [j != class_column for j in range(len(header))]  # every value a number so far
+        for frame in self.frames(path, request.delimiter, request.chunk_rows):
+            for j, name in enumerate(header):
+                codes, texts = _factorized(frame.iloc[:, j])
+                if j == class_column:
+                    missing = np.array([is_missing(t) for t in texts] + [True])
+                    kept += int((~missing[codes]).sum())  # code -1 (no text) picks the last
+                present = [t for t in texts if not is_missing(t)]
+                numeric[j] = numeric[j] and not numbers(present)[1].any()
+                seen[j].update(present)
+                check_size(len(seen[j]), numeric[j], request, path, name)
+        return seen, kept
+
+    def numeric_look(self, files, request: ScanRequest, rows: int) -> tuple[str, ...]:
+        header = self.header(files[0], request.delimiter)
+        k = class_column(header, request.class_attribute, files[0])
+        frame = next(self.frames(files[0], request.delimiter, rows), None)
+        out = []
+        for j, name in enumerate(header):
+            if frame is None or j == k or (request.attributes is not None
+                                           and name not in request.attributes):
+                continue
+            present = [t for t in _factorized(frame.iloc[:, j])[1] if not is_missing(t)]
+            if present and not numbers(present)[1].any():
+                out.append(name)
+        return tuple(out)
+
+    def columns(self, source: ChunkedSource, file_index: int, chunk_rows: int, which):
+        for frame, y in self._class_coded(source, file_index, chunk_rows):
+            yield [_numbers(frame.iloc[:, source.columns[i]]) if source.numeric[i] else
+                   _codes(frame.iloc[:, source.columns[i]], source.categories[i])
+                   for i in which], y
+
+    def _class_coded(self, source: ChunkedSource, file_index: int, chunk_rows: int):
+        """``(frame, class codes)`` of each chunk of one file, the rows without a class
+        dropped."""
+        import pandas as pd  # lazy: keeps `bayesbench --help` fast
+
+        for frame in self.frames(source.files[file_index], source.delimiter, chunk_rows):
+            codes, texts = _factorized(frame.iloc[:, source.class_column])
+            labels, index = class_labels(texts)  # missing texts keep theirs: no class's label
+            table = pd.Index(list(source.class_names), dtype=object).get_indexer(
+                [labels[i] for i in index])
+            y = np.append(table, -1).astype(np.int64)[codes]
+            yield frame[y >= 0], y[y >= 0]
+
+
+def _factorized(column) -> tuple[np.ndarray, list[str]]:
+    """``(codes, stripped distinct texts)`` of a column: each distinct text is stripped
+    once, not each row's."""
+    import pandas as pd  # lazy: keeps `bayesbench --help` fast
+
+    codes, uniques = pd.factorize(column)
+    return codes, [str(u).strip() for u in uniques]
+
+
+def _codes(column, categories: tuple) -> np.ndarray:
+    """Codes of a column of texts into ``categories`` (-1: a missing value, which the scan
+    keeps out of the categories)."""
+    import pandas as pd  # lazy: keeps `bayesbench --help` fast
+
+    codes, texts = _factorized(column)
+    table = pd.Index(list(categories), dtype=object).get_indexer(texts)
+    return np.append(table, -1).astype(np.int64)[codes]
+
+
+def _numbers(column) -> np.ndarray:
+    """The values of a numeric column of texts, NaN where missing."""
+    codes, texts = _factorized(column)
+    values = numbers([None if is_missing(t) else t for t in texts])[0]
+    return np.append(values, np.nan)[codes]
