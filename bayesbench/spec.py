@@ -86,6 +86,8 @@ class CVSpec:
     ``folds``, ``stratified`` and ``fold_size`` apply to k-fold, ``fraction`` (the test
     share) to holdout (stratified too when ``stratified``), ``repeats`` to k-fold and
     holdout; resubstitution and leave-one-out are deterministic and run once.
+    ``stratified`` None (the key not written) is the default of the data: stratified in
+    memory, a plain hash of the row index for a chunked data set (:meth:`stratifies`).
     ``fold_size`` names how the rows are dealt (``evaluation.splits.FOLD_SIZES``).
     ``train_sizes`` (k-fold and holdout): a learning curve, each training part subsampled
     to each size (an int: rows; a float in (0, 1]: a fraction of the part), every task
@@ -95,7 +97,7 @@ class CVSpec:
     kind: str = "kfold"
     folds: int = 10
     repeats: int = 1
-    stratified: bool = True
+    stratified: bool | None = None
     fraction: float = 0.3
     fold_size: str = "balanced"
     train_sizes: tuple[int | float, ...] = ()
@@ -104,18 +106,25 @@ class CVSpec:
     def n_repetitions(self) -> int:
         return self.repeats if self.kind in ("kfold", "holdout") else 1
 
+    def stratifies(self, chunked: bool = False) -> bool:
+        """Whether the splits are stratified by class: as ``stratified`` says, else (not
+        written) in memory and not for a chunked data set, whose records from before the
+        key applied to it stay as they were."""
+        return self.stratified if self.stratified is not None else not chunked
+
     def identity(self) -> dict:
         # train_sizes is absent when unused, so that older result directories match.
         sizes = {"train_sizes": list(self.train_sizes)} if self.train_sizes else {}
         if self.kind == "kfold":
-            out = {"folds": self.folds, "repeats": self.repeats, "stratified": self.stratified}
+            out = {"folds": self.folds, "repeats": self.repeats,
+                   "stratified": self.stratifies()}
             # The default is left out, so that the task ids of every run before the key
             # existed stay the same.
             out = out if self.fold_size == "balanced" else {**out, "fold_size": self.fold_size}
             return {**out, **sizes}
         if self.kind == "holdout":
             return {"holdout": self.fraction, "repeats": self.repeats,
-                    "stratified": self.stratified, **sizes}
+                    "stratified": self.stratifies(), **sizes}
         return {self.kind: True}
 
 

@@ -38,8 +38,9 @@ class ArffChunks(ChunkedFormat):
         columns = selected(names, k, request.attributes, files[0])
         numeric = [j for j in columns if header.attributes[j].kind != "nominal"]
         classes, class_code = _arff_classes(header, k)
-        seen, counts = {j: set() for j in numeric}, np.zeros(len(classes), np.int64)
-        parts = []  # [file, [start offset, stop offset, first line], rows with a class]
+        seen = {j: set() for j in numeric}
+        # [file, [start offset, stop offset, first line], rows of each class]
+        parts = []
         for f in files:
             own, blocks = _arff_blocks(f, request.chunk_rows)
             if own.attributes != header.attributes:
@@ -49,23 +50,24 @@ class ArffChunks(ChunkedFormat):
                 if not mine or offset - mine[-1][1][0] >= part_bytes:
                     if mine:
                         mine[-1][1][1] = offset
-                    mine.append([f, [offset, None, line], 0])
+                    mine.append([f, [offset, None, line], np.zeros(len(classes), np.int64)])
                 keep = cols[k] >= 0
-                mine[-1][2] += int(keep.sum())
-                counts += np.bincount(class_code[cols[k][keep]], minlength=len(classes))
+                mine[-1][2] += np.bincount(class_code[cols[k][keep]], minlength=len(classes))
                 for j in numeric:
                     values = cols[j][keep]
                     seen[j].update(np.unique(values[~np.isnan(values)]).tolist())
                     check_size(len(seen[j]), True, request, f, names[j])
-            parts += mine or [[f, None, 0]]  # no data line: read (to find none) as a whole
-        if np.count_nonzero(counts) < 2:
+            # no data line: read (to find none) as a whole
+            parts += mine or [[f, None, np.zeros(len(classes), np.int64)]]
+        if np.count_nonzero(sum(n for _, _, n in parts)) < 2:
             raise too_few_classes(files[0], names[k])
         return ChunkedSource(name, tuple(f for f, _, _ in parts), ",", tuple(columns), k,
                              tuple(names[j] for j in columns),
                              tuple(header.attributes[j].categories for j in columns),
-                             names[k], classes, tuple(n for _, _, n in parts),
+                             names[k], classes, tuple(int(n.sum()) for _, _, n in parts),
                              tuple(j in seen for j in columns), (None,) * len(columns), header,
-                             tuple(tuple(s) if s else None for _, s, _ in parts))
+                             tuple(tuple(s) if s else None for _, s, _ in parts),
+                             tuple(tuple(int(c) for c in n) for _, _, n in parts))
 
     def numeric_look(self, files, request: ScanRequest, rows: int) -> tuple[str, ...]:
         """The attributes declared numeric (or a date): the look needs no row."""

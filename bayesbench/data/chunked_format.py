@@ -70,6 +70,9 @@ class ChunkedSource:
     # ARFF files: each entry of ``files`` is a part of a file's data section, ``(start
     # offset, stop offset or None: the end, first line)``, or None (the whole section)
     spans: tuple = ()
+    # the rows of each class in each entry of ``files`` (what stratified hashed folds
+    # number each class's rows from)
+    file_class_rows: tuple = ()
 
     @property
     def format(self) -> str:
@@ -108,6 +111,14 @@ class ChunkedSource:
     def first_row(self, file_index: int) -> int:
         """The global row index of the first kept row of file ``file_index``."""
         return sum(self.file_rows[:file_index])
+
+    def first_class_rows(self, file_index: int) -> np.ndarray:
+        """The rows of each class in the files before file ``file_index``: the rank of its
+        first row of each class among that class's rows."""
+        before = np.zeros(self.n_classes, dtype=np.int64)
+        for counts in self.file_class_rows[:file_index]:
+            before += np.asarray(counts, dtype=np.int64)
+        return before
 
 
 class ChunkedFormat:

@@ -9,6 +9,8 @@ value reads as a number is numeric (as in one CSV file, :mod:`.csv_format`).
 """
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
 
 from ..errors import DataError
@@ -35,13 +37,14 @@ class FrameFormat(ChunkedFormat):
         delimiter = request.delimiter
         header = self.header(files[0], delimiter)
         k = class_column(header, request.class_attribute, files[0])
-        seen, rows = [set() for _ in header], []
+        seen, rows, per_class = [set() for _ in header], [], []
         for f in files:
             if self.header(f, delimiter) != header:
                 raise DataError(f"header differs from {files[0]}'s", path=f)
-            values, kept = self._seen(f, header, k, request)
+            values, kept, class_texts = self._seen(f, header, k, request)
             seen = [a | b for a, b in zip(seen, values)]
             rows.append(kept)
+            per_class.append(class_texts)
         columns = selected(header, k, request.attributes, files[0])
         cats = [categories(seen[j], request, header[j], False) for j in columns]
         classes = categories(set(class_labels(seen[k])[0]), request, header[k], True)
@@ -50,13 +53,14 @@ class FrameFormat(ChunkedFormat):
         return ChunkedSource(name, files, delimiter, tuple(columns), k,
                              tuple(header[j] for j in columns), tuple(c or () for c in cats),
                              header[k], classes, tuple(rows), tuple(c is None for c in cats),
-                             (None,) * len(columns))
+                             (None,) * len(columns),
+                             file_class_rows=tuple(_class_rows(t, classes) for t in per_class))
 
     def _seen(self, path: str, header: list[str], class_column: int,
-              request: ScanRequest) -> tuple[list[set], int]:
-        """Each column's distinct present texts in one file, and its number of rows with a
-        class."""
-        seen, kept = [set() for _ in header], 0
+              request: ScanRequest) -> tuple[list[set], int, Counter]:
+        """Each column's distinct present texts in one file, its number of rows with a
+        class, and the rows of each class text."""
+        seen, kept, class_texts = [set() for _ in header], 0, Counter()
         numeric = [j != class_column for j in range(len(header))]  # every value a number so far
         for frame in self.frames(path, request.delimiter, request.chunk_rows):
             for j, name in enumerate(header):
@@ -64,11 +68,14 @@ class FrameFormat(ChunkedFormat):
                 if j == class_column:
                     missing = np.array([is_missing(t) for t in texts] + [True])
                     kept += int((~missing[codes]).sum())  # code -1 (no text) picks the last
+                    counts = np.bincount(codes[codes >= 0], minlength=len(texts))
+                    class_texts.update({t: int(c) for t, c, gone in zip(texts, counts, missing)
+                                        if c and not gone})
                 present = [t for t in texts if not is_missing(t)]
                 numeric[j] = numeric[j] and not numbers(present)[1].any()
                 seen[j].update(present)
                 check_size(len(seen[j]), numeric[j], request, path, name)
-        return seen, kept
+        return seen, kept, class_texts
 
     def numeric_look(self, files, request: ScanRequest, rows: int) -> tuple[str, ...]:
         header = self.header(files[0], request.delimiter)
@@ -102,6 +109,18 @@ class FrameFormat(ChunkedFormat):
                 [labels[i] for i in index])
             y = np.append(table, -1).astype(np.int64)[codes]
             yield frame[y >= 0], y[y >= 0]
+
+
+def _class_rows(class_texts: Counter, classes: tuple) -> tuple[int, ...]:
+    """The rows of each class of ``classes`` among rows counted by their class texts (texts
+    equal as numbers are one class: :func:`.tokens.class_labels`)."""
+    texts = list(class_texts)
+    labels, index = class_labels(texts)
+    out = [0] * len(classes)
+    position = {label: i for i, label in enumerate(classes)}
+    for text, at in zip(texts, index):
+        out[position[labels[at]]] += class_texts[text]
+    return tuple(out)
 
 
 def _factorized(column) -> tuple[np.ndarray, list[str]]:

@@ -125,14 +125,30 @@ def chunks(source: ChunkedSource, file_index: int, chunk_rows: int = CHUNK_ROWS
         raise DataError("numeric column without cut points; a chunked data set is coded "
                         "nominal: discretize it", path=source.files[file_index],
                         attribute=undiscretized[0])
+    for start, columns, y in read_chunks(source, file_index, chunk_rows):
+        yield start, coded(source, columns, y.size), y
+
+
+def read_chunks(source: ChunkedSource, file_index: int, chunk_rows: int = CHUNK_ROWS
+                ) -> Iterator[tuple[int, list, np.ndarray]]:
+    """``(global index of the first row, columns, y)`` of each chunk of one file, its
+    columns as read: a nominal attribute's codes (-1 missing), a numeric one's values (NaN
+    missing), to be coded by :func:`coded` (with cut points that may differ by fold)."""
     start = source.first_row(file_index)
     every = range(len(source.columns))
     for columns, y in source.reader.columns(source, file_index, chunk_rows, every):
-        X = np.column_stack([np.asarray(c, dtype=np.int64) if cuts is None else
-                             bin_codes(c, cuts) for c, cuts in zip(columns, source.cuts)]) \
-            if columns else np.zeros((y.size, 0), dtype=np.int64)
-        yield start, X, y
+        yield start, columns, y
         start += y.size
+
+
+def coded(source: ChunkedSource, columns: list, n: int) -> np.ndarray:
+    """The codes ``(n, m)`` of a chunk's ``columns`` (:func:`read_chunks`), its numeric
+    attributes coded into the bins of ``source.cuts`` (every one given) as the in-memory
+    discretizer codes them (a missing value stays missing)."""
+    if not columns:
+        return np.zeros((n, 0), dtype=np.int64)
+    return np.column_stack([np.asarray(c, dtype=np.int64) if cuts is None else
+                            bin_codes(c, cuts) for c, cuts in zip(columns, source.cuts)])
 
 
 def numeric_chunks(source: ChunkedSource, file_index: int, chunk_rows: int = CHUNK_ROWS

@@ -126,7 +126,7 @@ def plan(experiment: Experiment, cache: DataCache | None = None) -> Plan:
                                                         f"set {spec.name}: its folds are hashed"))
                 continue
             try:
-                jobs.append(chunked_job(experiment, spec, cache))
+                jobs.append(chunked_job(experiment, spec, cache, scored, requested))
             except BayesbenchError as exc:
                 problems.append((("datasets", i), str(exc)))
                 continue
@@ -193,17 +193,24 @@ def _splits(experiment: Experiment, spec: DatasetSpec, y) -> list[Split]:
                                  repetition=rep)]
 
 
-def chunked_job(experiment: Experiment, spec: DatasetSpec, cache: DataCache) -> ChunkedJob:
+def chunked_job(experiment: Experiment, spec: DatasetSpec, cache: DataCache,
+                scored: bool = False, requested: tuple = ()) -> ChunkedJob:
     """The k-fold cross-validation of the chunked data set ``spec`` (its first pass made
-    here, through ``cache``), every task in it."""
-    source = cache.chunked(spec, experiment.preprocess)
+    here, through ``cache``), every task in it; ``scored`` and ``requested`` as
+    :func:`task_id` takes them."""
+    preprocess = experiment.preprocess
+    source = cache.chunked(spec, preprocess)
     cv, identity = experiment.cv, experiment.identity()
-    cells = tuple((rep, fold, ci, task_id(identity, spec, HashedFold(rep, fold, experiment.seed,
-                                                                     cv.folds), clf))
+    stratified = cv.stratifies(chunked=True)
+    cells = tuple((rep, fold, ci, task_id(identity, spec, HashedFold(
+        rep, fold, experiment.seed, cv.folds, stratified), clf, scored, requested))
                   for rep in range(cv.n_repetitions) for fold in range(cv.folds)
                   for ci, clf in enumerate(experiment.classifiers))
+    # numeric attributes not discretized on all the rows are, per fold, as the run goes
+    per_fold = (preprocess.discretize, preprocess.bins) if source.numeric_names and \
+        preprocess.scope != "global" else None
     return ChunkedJob(spec, source, experiment.seed, cv.folds, cv.n_repetitions,
-                      experiment.classifiers, cells)
+                      experiment.classifiers, cells, stratified, per_fold, requested, scored)
 
 
 def _missing_classes(experiment: Experiment, data) -> list:

@@ -26,8 +26,7 @@ from ..data import Dataset, load_dataset
 from ..data.chunks import ChunkedSource, scan
 from ..data.fold_assignment import fold_rng
 from ..models.core.sufficient import Statistics
-from ..errors import PreprocessError
-from ..preprocess.discretize import Discretizer, discretize_chunked
+from ..preprocess.discretize import Discretizer, check_chunked_method, discretize_chunked
 from ..preprocess.impute import Imputer
 from ..preprocess.noise import NOISE_MODES
 from ..spec import DatasetSpec, PreprocessSpec
@@ -93,7 +92,9 @@ class DataCache:
 
     def chunked(self, spec: DatasetSpec, preprocess: PreprocessSpec) -> ChunkedSource:
         """A chunked data set's first pass (:func:`~bayesbench.data.chunks.scan`) and, if it
-        has numeric attributes, their discretization on all its rows, made once."""
+        has numeric attributes and ``preprocess`` discretizes on all the rows (global
+        scope), their discretization, made once; per fold, the run discretizes them
+        (:mod:`.chunked_folds`)."""
         if spec not in self._prepared:
             self._prepared[spec] = scan(spec.path, spec.class_attribute, name=spec.name,
                                         attributes=spec.attributes, delimiter=spec.delimiter)
@@ -101,9 +102,8 @@ class DataCache:
         if not source.numeric_names:
             return source
         if preprocess.scope != "global":
-            raise PreprocessError(f"numeric attribute '{source.numeric_names[0]}': per-fold "
-                                  f"discretization is not available for a chunked data set; "
-                                  f"discretize on all its rows (global scope)")
+            check_chunked_method(source, preprocess.discretize, preprocess.bins)
+            return source
         key = (spec, preprocess.discretize, preprocess.bins)
         if key not in self._prepared:
             self._prepared[key] = discretize_chunked(source, preprocess.discretize,

@@ -84,7 +84,7 @@ def make_splits(y, spec: CVSpec, *, seed: int, dataset: str, repetition: int) ->
                 for i in range(n)]
     rng = fold_rng(seed, dataset, repetition)
     if spec.kind == "holdout":
-        test = _holdout_test(y, spec.fraction, rng, spec.stratified)
+        test = _holdout_test(y, spec.fraction, rng, spec.stratifies())
         return [Split(repetition, 0, np.setdiff1d(everything, test), test)]
     if spec.kind != "kfold":
         raise ValueError(f"unknown split kind {spec.kind!r}; expected one of {', '.join(KINDS)}")
@@ -97,8 +97,8 @@ def make_splits(y, spec: CVSpec, *, seed: int, dataset: str, repetition: int) ->
         leftover = rng.permutation(n)[:n % spec.folds]
         kept = np.setdiff1d(everything, leftover)
         assignment = np.full(n, -1, dtype=np.int64)
-        assignment[kept] = kfold_assignment(y[kept], spec.folds, rng, spec.stratified)
+        assignment[kept] = kfold_assignment(y[kept], spec.folds, rng, spec.stratifies())
     else:
-        assignment = kfold_assignment(y, spec.folds, rng, spec.stratified)
+        assignment = kfold_assignment(y, spec.folds, rng, spec.stratifies())
     return [Split(repetition, f, np.flatnonzero(assignment != f), np.flatnonzero(assignment == f))
             for f in range(spec.folds)]

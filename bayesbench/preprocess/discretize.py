@@ -383,16 +383,29 @@ def discretize_chunked(source: ChunkedSource, method: str, bins: int = 10,
     value's class counts, ``width`` from the distinct values. One more pass over the files."""
     if not source.numeric_names:
         return source
-    if method not in CHUNKED_METHODS:
-        raise PreprocessError(f"numeric attribute '{source.numeric_names[0]}' of a chunked "
-                              f"data set: discretization '{method}' is not available for "
-                              f"chunked data; use one of {', '.join(CHUNKED_METHODS)}")
-    Discretizer(method, bins)._check_params()
+    check_chunked_method(source, method, bins)
     counts = chunked_value_counts(source, chunk_rows)
     for name, (values, _) in counts.items():
         if np.isinf(values).any():
             raise PreprocessError(f"{source.name}: attribute '{name}': infinite value(s) in "
                                   f"the data to discretize; cut points need finite numbers")
-    cuts = {name: mdl_cuts_from_counts(v, c) if method == "mdl" else width_cuts(v, int(bins))
-            for name, (v, c) in counts.items()}
+    cuts = {name: chunked_cuts(method, bins, v, c) for name, (v, c) in counts.items()}
     return source.discretized(cuts, {name: range_labels(c) for name, c in cuts.items()})
+
+
+def check_chunked_method(source: ChunkedSource, method: str, bins: int) -> None:
+    """Refuse a discretization that cannot find the cut points of ``source``'s numeric
+    attributes from their per-value class counts (:data:`CHUNKED_METHODS`), or its bins."""
+    if method not in CHUNKED_METHODS:
+        raise PreprocessError(f"numeric attribute '{source.numeric_names[0]}' of a chunked "
+                              f"data set: discretization '{method}' is not available for "
+                              f"chunked data; use one of {', '.join(CHUNKED_METHODS)}")
+    Discretizer(method, bins)._check_params()
+
+
+def chunked_cuts(method: str, bins: int, values: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """The cut points that ``method`` (one of :data:`CHUNKED_METHODS`) finds on rows given
+    by their distinct present ``values`` and each one's class ``counts`` (those of
+    :func:`value_class_counts`): those it finds on the rows themselves."""
+    return mdl_cuts_from_counts(values, counts) if method == "mdl" else \
+        width_cuts(values, int(bins))

@@ -375,15 +375,17 @@ def _validation_words(experiment: Experiment) -> str:
 
 def _cv_words(cv, hashed=()) -> str:
     """The validation in words; ``hashed``: the data sets (read in chunks) whose folds are
-    dealt by a hash of the row index, which is not stratified whatever ``cv`` says."""
+    dealt by a hash of the row index, stratified by class only when ``cv`` says so."""
     if cv.kind == "kfold" and hashed:
-        return (f"{cv.folds}-fold cross-validation, folds dealt by a hash of the row index "
-                f"(not stratified) on {', '.join(hashed)}"
-                + (", stratified on the others" if cv.stratified else ""))
+        how = ("a class-stratified hash of the row index" if cv.stratifies(chunked=True)
+               else "a hash of the row index (not stratified)")
+        return (f"{cv.folds}-fold cross-validation, folds dealt by {how} on {', '.join(hashed)}"
+                + (", stratified on the others" if cv.stratifies() else ""))
     if cv.kind == "kfold":
         floor = (", n // k rows tested per fold (the n mod k left over never tested)"
                  if cv.fold_size == "floor" else "")
-        return f"{'stratified ' if cv.stratified else ''}{cv.folds}-fold cross-validation{floor}"
+        return (f"{'stratified ' if cv.stratifies() else ''}{cv.folds}-fold "
+                f"cross-validation{floor}")
     if cv.kind == "holdout":
         return f"a {cv.fraction:g} holdout"
     return {"resubstitution": "resubstitution (train = test)",

@@ -9,7 +9,8 @@ from bayesbench.data import load_dataset
 from bayesbench.data.chunks import scan
 from bayesbench.data.fold_assignment import fold_rng, hashed_folds
 from bayesbench.errors import PlanError
-from bayesbench.evaluation.chunked_run import FOLD_HASH_STREAM, FileTask, count_file
+from bayesbench.evaluation.chunked_folds import FOLD_HASH_STREAM, Dealing
+from bayesbench.evaluation.chunked_run import FileTask, count_file
 from bayesbench.evaluation.metrics import evaluate
 from bayesbench.evaluation.store import read_records
 from bayesbench.models.registry import make_classifier
@@ -123,7 +124,7 @@ def test_numeric_chunked_data_equal_the_globally_discretized_data_in_memory(uci_
 def test_the_folds_are_counted_file_by_file(parts):
     # Statistics are all a counting task returns; they add up to the whole data set's.
     source = scan(parts / "parts", chunk_rows=64)
-    per_file = [count_file(FileTask(source, i, SEED, FOLDS, 1, chunk_rows=64))
+    per_file = [count_file(FileTask(source, i, Dealing(SEED, "parts", FOLDS, 1), chunk_rows=64)).parts
                 for i in range(N_FILES)]
     total = sum((s for counts in per_file for s in counts[0]),
                 Statistics.empty(source.cardinalities, source.n_classes))
