@@ -11,6 +11,7 @@ import numpy as np
 
 from ..errors import DataError
 from .arff_format import block_columns, data_blocks, odd_line_breaks
+from .chunk_cache import CacheWriter
 from .chunked_format import (ChunkedFormat, ChunkedSource, ScanRequest, check_size,
                              class_column, selected, too_few_classes)
 from .text import BLOCK_BYTES, read_blocks
@@ -39,6 +40,8 @@ class ArffChunks(ChunkedFormat):
         numeric = [j for j in columns if header.attributes[j].kind != "nominal"]
         classes, class_code = _arff_classes(header, k)
         seen = {j: set() for j in numeric}
+        kept = [*columns, k]  # the columns whose ids the cache keeps
+        writer = None if request.cache is None else CacheWriter(request.cache, len(kept))
         # [file, [start offset, stop offset, first line], rows of each class]
         parts = []
         for f in files:
@@ -53,6 +56,10 @@ class ArffChunks(ChunkedFormat):
                     mine.append([f, [offset, None, line], np.zeros(len(classes), np.int64)])
                 keep = cols[k] >= 0
                 mine[-1][2] += np.bincount(class_code[cols[k][keep]], minlength=len(classes))
+                if writer is not None:
+                    writer.add(len(parts) + len(mine) - 1,
+                               [_ids(writer, p, cols[j], header.attributes[j])[keep]
+                                for p, j in enumerate(kept)])
                 for j in numeric:
                     values = cols[j][keep]
                     seen[j].update(np.unique(values[~np.isnan(values)]).tolist())
@@ -67,7 +74,9 @@ class ArffChunks(ChunkedFormat):
                              names[k], classes, tuple(int(n.sum()) for _, _, n in parts),
                              tuple(j in seen for j in columns), (None,) * len(columns), header,
                              tuple(tuple(s) if s else None for _, s, _ in parts),
-                             tuple(tuple(int(c) for c in n) for _, _, n in parts))
+                             tuple(tuple(int(c) for c in n) for _, _, n in parts),
+                             _finish(writer, [header.attributes[j] for j in columns], class_code,
+                                     len(parts)))
 
     def numeric_look(self, files, request: ScanRequest, rows: int) -> tuple[str, ...]:
         """The attributes declared numeric (or a date): the look needs no row."""
@@ -86,6 +95,33 @@ class ArffChunks(ChunkedFormat):
             y = class_code[cols[source.class_column]]
             keep = y >= 0
             yield [cols[source.columns[i]][keep] for i in which], y[keep]
+
+
+def _ids(writer: CacheWriter, position: int, column: np.ndarray, declared) -> np.ndarray:
+    """The cache's ids of a block's column (:mod:`.chunk_cache`): a nominal attribute's by
+    its declared categories, a numeric one's by its values; 0 where missing."""
+    if declared.kind == "nominal":
+        n = len(declared.categories)
+        return writer.ids_of(position, range(n), [False] * n)[column]
+    present = ~np.isnan(column)
+    values, at = np.unique(column[present], return_inverse=True)
+    ids = np.zeros(column.size, dtype=np.int64)
+    ids[present] = writer.ids_of(position, values.tolist(), [False] * values.size)[at.ravel()]
+    return ids
+
+
+def _finish(writer: CacheWriter | None, declared: list, class_code: np.ndarray, n_parts: int):
+    """The cache of an ARFF scan: its tables map ids back to declared codes, values and
+    class codes."""
+    if writer is None:
+        return None
+
+    def table(d):
+        if d.kind == "nominal":
+            return lambda keys: np.append(-1, np.asarray(keys, dtype=np.int64))
+        return lambda keys: np.append(np.nan, np.asarray(keys, dtype=np.float64))
+    classes = lambda keys: np.append(-1, class_code[np.asarray(keys, dtype=np.int64)])  # noqa: E731
+    return writer.finish([table(d) for d in declared] + [classes], n_parts)
 
 
 def _arff_blocks(path: str, chunk_rows: int, span=None, header=None):

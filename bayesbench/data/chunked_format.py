@@ -21,6 +21,7 @@ from typing import ClassVar, Iterator
 import numpy as np
 
 from ..errors import DataError
+from .chunk_cache import CodeCache
 from .formats import format_of
 from .tokens import numbers, sorted_categories
 
@@ -37,8 +38,9 @@ MAX_NUMERIC_VALUES = 100_000
 class ScanRequest:
     """What a scan is asked: the data set's ``path`` (named by the errors about all its
     files), its class and attributes (None: the last column, and all the others), the CSV
-    field separator, the rows of a chunk, the bounds on distinct values and the bytes of a
-    part of a large file (None: the format's own)."""
+    field separator, the rows of a chunk, the bounds on distinct values, the bytes of a
+    part of a large file (None: the format's own) and the directory to keep the rows' ids
+    in (:mod:`.chunk_cache`; None: no cache, the passes parse the files again)."""
 
     path: object
     class_attribute: str | None = None
@@ -48,6 +50,7 @@ class ScanRequest:
     max_values: int = MAX_VALUES
     max_numeric: int = MAX_NUMERIC_VALUES
     part_bytes: int | None = None
+    cache: str | None = None
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,7 @@ class ChunkedSource:
     # the rows of each class in each entry of ``files`` (what stratified hashed folds
     # number each class's rows from)
     file_class_rows: tuple = ()
+    cache: CodeCache | None = None  # the rows' ids kept on disk by the scan (chunk_cache.py)
 
     @property
     def format(self) -> str:

@@ -14,6 +14,7 @@ from collections import Counter
 import numpy as np
 
 from ..errors import DataError
+from .chunk_cache import CacheWriter, CodeCache
 from .chunked_format import (ChunkedFormat, ChunkedSource, ScanRequest, categories,
                              check_size, class_column, selected, too_few_classes)
 from .csv_format import is_missing
@@ -37,15 +38,16 @@ class FrameFormat(ChunkedFormat):
         delimiter = request.delimiter
         header = self.header(files[0], delimiter)
         k = class_column(header, request.class_attribute, files[0])
+        columns = selected(header, k, request.attributes, files[0])
+        ids = _Ids(request.cache, [*columns, k])
         seen, rows, per_class = [set() for _ in header], [], []
-        for f in files:
+        for i, f in enumerate(files):
             if self.header(f, delimiter) != header:
                 raise DataError(f"header differs from {files[0]}'s", path=f)
-            values, kept, class_texts = self._seen(f, header, k, request)
+            values, kept, class_texts = self._seen(f, header, k, request, ids.of_file(i))
             seen = [a | b for a, b in zip(seen, values)]
             rows.append(kept)
             per_class.append(class_texts)
-        columns = selected(header, k, request.attributes, files[0])
         cats = [categories(seen[j], request, header[j], False) for j in columns]
         classes = categories(set(class_labels(seen[k])[0]), request, header[k], True)
         if len(classes) < 2:
@@ -54,27 +56,31 @@ class FrameFormat(ChunkedFormat):
                              tuple(header[j] for j in columns), tuple(c or () for c in cats),
                              header[k], classes, tuple(rows), tuple(c is None for c in cats),
                              (None,) * len(columns),
-                             file_class_rows=tuple(_class_rows(t, classes) for t in per_class))
+                             file_class_rows=tuple(_class_rows(t, classes) for t in per_class),
+                             cache=ids.finish(cats, classes, len(files)))
 
-    def _seen(self, path: str, header: list[str], class_column: int,
-              request: ScanRequest) -> tuple[list[set], int, Counter]:
+    def _seen(self, path: str, header: list[str], class_column: int, request: ScanRequest,
+              ids: _Ids) -> tuple[list[set], int, Counter]:
         """Each column's distinct present texts in one file, its number of rows with a
-        class, and the rows of each class text."""
+        class, and the rows of each class text; each chunk's ids given to ``ids``."""
         seen, kept, class_texts = [set() for _ in header], 0, Counter()
         numeric = [j != class_column for j in range(len(header))]  # every value a number so far
         for frame in self.frames(path, request.delimiter, request.chunk_rows):
             for j, name in enumerate(header):
                 codes, texts = _factorized(frame.iloc[:, j])
+                gone = [is_missing(t) for t in texts]
+                ids.column(j, codes, texts, gone)
                 if j == class_column:
-                    missing = np.array([is_missing(t) for t in texts] + [True])
+                    missing = np.array(gone + [True])
                     kept += int((~missing[codes]).sum())  # code -1 (no text) picks the last
                     counts = np.bincount(codes[codes >= 0], minlength=len(texts))
-                    class_texts.update({t: int(c) for t, c, gone in zip(texts, counts, missing)
-                                        if c and not gone})
-                present = [t for t in texts if not is_missing(t)]
+                    class_texts.update({t: int(c) for t, c, g in zip(texts, counts, gone)
+                                        if c and not g})
+                present = [t for t, g in zip(texts, gone) if not g]
                 numeric[j] = numeric[j] and not numbers(present)[1].any()
                 seen[j].update(present)
                 check_size(len(seen[j]), numeric[j], request, path, name)
+            ids.write()
         return seen, kept, class_texts
 
     def numeric_look(self, files, request: ScanRequest, rows: int) -> tuple[str, ...]:
@@ -109,6 +115,52 @@ class FrameFormat(ChunkedFormat):
                 [labels[i] for i in index])
             y = np.append(table, -1).astype(np.int64)[codes]
             yield frame[y >= 0], y[y >= 0]
+
+
+class _Ids:
+    """The scan's writing of each chunk's ids (:mod:`.chunk_cache`) of the ``columns`` kept
+    (the attributes', then the class's), or nothing without a cache directory."""
+
+    def __init__(self, directory: str | None, columns: list[int]):
+        self.writer = None if directory is None else CacheWriter(directory, len(columns))
+        self.position = {j: p for p, j in enumerate(columns)}
+        self.file_index, self.chunk = 0, {}
+
+    def of_file(self, index: int) -> _Ids:
+        self.file_index = index
+        return self
+
+    def column(self, j: int, codes: np.ndarray, texts: list[str], gone: list[bool]) -> None:
+        if self.writer is not None and j in self.position:
+            p = self.position[j]
+            self.chunk[p] = self.writer.ids_of(p, texts, gone)[codes]
+
+    def write(self) -> None:
+        if self.writer is not None:
+            ids = [self.chunk[p] for p in range(len(self.position))]
+            keep = ids[-1] > 0  # the rows with a class
+            self.writer.add(self.file_index, [c[keep] for c in ids])
+
+    def finish(self, cats: list, classes: tuple, n_files: int) -> CodeCache | None:
+        """The cache, its tables from the scan's categories (a nominal attribute's), the
+        texts' numbers (a numeric one's: ``cats`` None) and the class labels."""
+        if self.writer is None:
+            return None
+        import pandas as pd  # lazy: keeps `bayesbench --help` fast
+
+        def nominal(categories):
+            return lambda texts: np.append(-1, pd.Index(list(categories), dtype=object)
+                                           .get_indexer(texts)).astype(np.int64)
+
+        def values(texts):
+            return np.append(np.nan, numbers(texts)[0] if texts else np.zeros(0))
+
+        def labels(texts):
+            named, index = class_labels(texts)
+            at = {label: i for i, label in enumerate(classes)}
+            return np.array([-1] + [at[named[i]] for i in index], dtype=np.int64)
+        return self.writer.finish([values if c is None else nominal(c) for c in cats]
+                                  + [labels], n_files)
 
 
 def _class_rows(class_texts: Counter, classes: tuple) -> tuple[int, ...]:

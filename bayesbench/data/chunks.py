@@ -91,12 +91,14 @@ def chunk_format(files) -> str:
 def scan(path, class_attribute: str | None = None, *, name: str | None = None,
          attributes=None, delimiter: str | None = None, chunk_rows: int = CHUNK_ROWS,
          max_values: int = MAX_VALUES, max_numeric: int = MAX_NUMERIC_VALUES,
-         part_bytes: int | None = None) -> ChunkedSource:
+         part_bytes: int | None = None, cache: str | None = None) -> ChunkedSource:
     """The first, cheap pass over a chunked data set (see the module docstring), made by
-    its files' format (:meth:`.chunked_format.ChunkedFormat.scan`)."""
+    its files' format (:meth:`.chunked_format.ChunkedFormat.scan`); with ``cache`` (a
+    directory the caller removes after), the rows' ids are kept there for the later passes
+    (:mod:`.chunk_cache`)."""
     files = chunk_files(path)
     request = ScanRequest(path, class_attribute, attributes, delimiter or ",", chunk_rows,
-                          max_values, max_numeric, part_bytes)
+                          max_values, max_numeric, part_bytes, cache)
     return _reader(files).scan(files, name or Path(str(path).rstrip("/*")).stem, request)
 
 
@@ -135,10 +137,18 @@ def read_chunks(source: ChunkedSource, file_index: int, chunk_rows: int = CHUNK_
     columns as read: a nominal attribute's codes (-1 missing), a numeric one's values (NaN
     missing), to be coded by :func:`coded` (with cut points that may differ by fold)."""
     start = source.first_row(file_index)
-    every = range(len(source.columns))
-    for columns, y in source.reader.columns(source, file_index, chunk_rows, every):
+    for columns, y in _columns(source, file_index, chunk_rows, range(len(source.columns))):
         yield start, columns, y
         start += y.size
+
+
+def _columns(source: ChunkedSource, file_index: int, chunk_rows: int, which):
+    """``(columns, y)`` of each chunk of one file (the attributes at positions ``which``):
+    from the ids its scan kept (:mod:`.chunk_cache`) when this process sees them, else from
+    the file, parsed by its format."""
+    if source.cache is not None and source.cache.usable():
+        return source.cache.read(file_index, which)
+    return source.reader.columns(source, file_index, chunk_rows, which)
 
 
 def coded(source: ChunkedSource, columns: list, n: int) -> np.ndarray:
@@ -157,5 +167,5 @@ def numeric_chunks(source: ChunkedSource, file_index: int, chunk_rows: int = CHU
     len(source.numeric_names))`` (NaN missing) and class codes, rows without a class left
     out: what their cut points are found from."""
     which = [i for i, is_num in enumerate(source.numeric) if is_num]
-    for values, y in source.reader.columns(source, file_index, chunk_rows, which):
+    for values, y in _columns(source, file_index, chunk_rows, which):
         yield (np.column_stack(values) if values else np.zeros((y.size, 0))), y

@@ -225,12 +225,12 @@ class Tally:
                      if self.n_parameters is not None else other.n_parameters)
 
 
-def _predict_into(tally: Tally, model, X: np.ndarray, y: np.ndarray, names) -> None:
-    import pandas as pd  # lazy: keeps `bayesbench --help` fast
-
+def _predict_into(tally: Tally, model, X: np.ndarray, y: np.ndarray) -> None:
     cpu, t0 = time.thread_time(), time.perf_counter()
     k = tally.confusion.shape[0]
-    proba = aligned_proba(model, pd.DataFrame(X, columns=list(names)), k)
+    # a matrix of codes, as the in-memory runner gives every classifier of codes (the
+    # models know the attributes' names from their statistics)
+    proba = aligned_proba(model, X, k)
     labels = proba.argmax(axis=1)  # bayesbench's learners predict the most probable class
     tally.seconds += time.perf_counter() - t0
     tally.cpu_seconds += time.thread_time() - cpu
@@ -270,8 +270,7 @@ def score_file(task: FileTask) -> dict:
                     parts[rep, fold, test] = code(rep, fold, rows)
                 try:
                     if test:
-                        _predict_into(tally, model, parts[rep, fold, test], y[rows],
-                                      s.attribute_names)
+                        _predict_into(tally, model, parts[rep, fold, test], y[rows])
                     else:
                         _score_training_into(tally, model, parts[rep, fold, test], y[rows])
                 except Exception as exc:  # noqa: BLE001 - a learner that fails is recorded

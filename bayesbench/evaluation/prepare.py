@@ -20,6 +20,8 @@ stream number per use, so that adding one use never shifts another.
 """
 from __future__ import annotations
 
+import shutil
+import tempfile
 from dataclasses import dataclass, replace
 
 from ..data import Dataset, load_dataset
@@ -81,8 +83,17 @@ def with_total_statistics(data: PreparedData) -> PreparedData:
 class DataCache:
     """The data sets of one run, each read and prepared once (arms share them)."""
 
-    def __init__(self):
+    def __init__(self, keep_ids: bool = False):
         self._prepared: dict = {}
+        # keep_ids: a chunked data set's scan keeps its rows' ids on disk for the passes
+        # after it (data/chunk_cache.py), until close()
+        self.keep_ids, self._caches = keep_ids, []
+
+    def close(self) -> None:
+        """Remove the chunked data sets' ids kept on disk by their scans."""
+        for directory in self._caches:
+            shutil.rmtree(directory, ignore_errors=True)
+        self._caches.clear()
 
     def prepared(self, spec: DatasetSpec, preprocess: PreprocessSpec, seed: int) -> PreparedData:
         key = (spec, preprocess, seed)
@@ -96,8 +107,11 @@ class DataCache:
         scope), their discretization, made once; per fold, the run discretizes them
         (:mod:`.chunked_folds`)."""
         if spec not in self._prepared:
+            if self.keep_ids:
+                self._caches.append(tempfile.mkdtemp(prefix="bayesbench-chunks-"))
             self._prepared[spec] = scan(spec.path, spec.class_attribute, name=spec.name,
-                                        attributes=spec.attributes, delimiter=spec.delimiter)
+                                        attributes=spec.attributes, delimiter=spec.delimiter,
+                                        cache=self._caches[-1] if self.keep_ids else None)
         source = self._prepared[spec]
         if not source.numeric_names:
             return source

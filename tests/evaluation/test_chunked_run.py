@@ -239,3 +239,30 @@ def test_the_report_calls_hashed_folds_what_they_are(parts, serial):
     for text in texts:
         assert "folds dealt by a hash of the row index (not stratified) on parts" in text
         assert "stratified 5-fold" not in text
+
+
+def test_the_ids_kept_by_the_scan_give_the_records_of_parsing_the_files(parts, serial, tmp_path,
+                                                                         monkeypatch):
+    # The passes after the scan read the ids the scan kept (data/chunk_cache.py); without
+    # them (a worker that does not see them, or a disk too full to keep them) they parse
+    # the files, and the records are the same. Either way the ids are gone after the run.
+    import tempfile
+
+    from bayesbench.data import chunk_cache
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    read = []
+    monkeypatch.setattr(chunk_cache.CodeCache, "read",
+                        lambda self, *a, real=chunk_cache.CodeCache.read: read.append(a) or
+                        real(self, *a))
+    for case in ("kept", "unseen", "full"):
+        if case == "unseen":
+            monkeypatch.setattr(chunk_cache.CodeCache, "usable", lambda self: False)
+        if case == "full":
+            monkeypatch.setattr(chunk_cache, "MIN_FREE_BYTES", 1 << 62)
+        read.clear()
+        run(parse_config(_raw(parts, tmp_path / case)), jobs=1, quiet=True)
+        records = [without_timings(r) for r in stable_order(read_records(tmp_path / case))]
+        assert records == [without_timings(r) for r in serial], case
+        assert bool(read) == (case == "kept")  # every pass read the ids, or none did
+        assert not list(tmp_path.glob("bayesbench-chunks-*"))
