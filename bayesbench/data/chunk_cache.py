@@ -76,8 +76,10 @@ class CacheWriter:
         """The ids of a column's distinct ``keys`` (texts, or numbers), 0 where ``missing``
         (a boolean per key), with a 0 appended (a code -1 of the caller picks it)."""
         known = self.ids[column]
-        return np.array([0 if gone else known.setdefault(key, len(known) + 1)
-                         for key, gone in zip(keys, missing)] + [0], dtype=np.int64)
+        ids = [0 if gone else known.setdefault(key, len(known) + 1)
+               for key, gone in zip(keys, missing)] + [0]
+        # the smallest type: a chunk's columns of ids are indexed from these
+        return np.array(ids, dtype=np.uint8 if len(known) < 256 else np.uint32)
 
     def add(self, file_index: int, ids: list[np.ndarray]) -> None:
         """Write one chunk of file entry ``file_index``: its columns of ids (rows with a

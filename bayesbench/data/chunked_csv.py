@@ -30,16 +30,12 @@ class CsvChunks(FrameFormat):
         return header_of(first[2], delimiter, path)[0]
 
     def frames(self, path: str, delimiter: str, chunk_rows: int):
-        """Stripped texts in categorical columns, read by the in-memory CSV reader's code
+        """Stripped texts, read by the in-memory CSV reader's code
         (:func:`.csv_format.body_columns`: its checks and messages)."""
-        import pandas as pd  # lazy: keeps `bayesbench --help` fast
-
         header, bodies = _csv_bodies(path, delimiter, chunk_rows)
         for first_line, body in bodies:
-            columns = body_columns(body, len(header), delimiter, path, first_line)
-            yield pd.DataFrame({j: pd.Categorical.from_codes(
-                np.asarray(c.codes), categories=pd.Index(c.uniques, dtype=object))
-                for j, c in enumerate(columns)})
+            yield [(np.asarray(c.codes), list(c.uniques))
+                   for c in body_columns(body, len(header), delimiter, path, first_line)]
 
 
 def _csv_bodies(path: str, delimiter: str, chunk_rows: int):

@@ -1,5 +1,7 @@
 """The chunked formats read as frames of texts (CSV, Parquet): one scan, look and coding of
-columns for both, from each format's header and frames.
+columns for both, from each format's header and frames. A frame is a chunk's columns, each
+as ``(codes, texts)``: a code per row (-1: no value) into the column's distinct stripped
+texts.
 
 A value is read as its text, so that the same table as CSV or as Parquet gives the same
 codes: fields are stripped, ``?``, an empty field, ``NA`` and ``nan`` are missing,
@@ -22,7 +24,7 @@ from .tokens import class_labels, numbers
 
 
 class FrameFormat(ChunkedFormat):
-    """A chunked format whose files are read as pandas frames of texts; a subclass gives
+    """A chunked format whose files are read as frames of texts; a subclass gives
     :meth:`header` and :meth:`frames`."""
 
     def header(self, path: str, delimiter: str) -> list[str]:
@@ -30,8 +32,8 @@ class FrameFormat(ChunkedFormat):
         raise NotImplementedError
 
     def frames(self, path: str, delimiter: str, chunk_rows: int):
-        """The file's rows after the header, at most ``chunk_rows`` at a time, as frames whose
-        columns :func:`_factorized` takes the texts of."""
+        """The file's rows after the header, at most ``chunk_rows`` at a time, as lists of
+        columns ``(codes, texts)`` (see the module docstring)."""
         raise NotImplementedError
 
     def scan(self, files, name: str, request: ScanRequest) -> ChunkedSource:
@@ -67,7 +69,7 @@ class FrameFormat(ChunkedFormat):
         numeric = [j != class_column for j in range(len(header))]  # every value a number so far
         for frame in self.frames(path, request.delimiter, request.chunk_rows):
             for j, name in enumerate(header):
-                codes, texts = _factorized(frame.iloc[:, j])
+                codes, texts = frame[j]
                 gone = [is_missing(t) for t in texts]
                 ids.column(j, codes, texts, gone)
                 if j == class_column:
@@ -92,29 +94,23 @@ class FrameFormat(ChunkedFormat):
             if frame is None or j == k or (request.attributes is not None
                                            and name not in request.attributes):
                 continue
-            present = [t for t in _factorized(frame.iloc[:, j])[1] if not is_missing(t)]
+            present = [t for t in frame[j][1] if not is_missing(t)]
             if present and not numbers(present)[1].any():
                 out.append(name)
         return tuple(out)
 
     def columns(self, source: ChunkedSource, file_index: int, chunk_rows: int, which):
-        for frame, y in self._class_coded(source, file_index, chunk_rows):
-            yield [_numbers(frame.iloc[:, source.columns[i]]) if source.numeric[i] else
-                   _codes(frame.iloc[:, source.columns[i]], source.categories[i])
-                   for i in which], y
-
-    def _class_coded(self, source: ChunkedSource, file_index: int, chunk_rows: int):
-        """``(frame, class codes)`` of each chunk of one file, the rows without a class
-        dropped."""
         import pandas as pd  # lazy: keeps `bayesbench --help` fast
 
         for frame in self.frames(source.files[file_index], source.delimiter, chunk_rows):
-            codes, texts = _factorized(frame.iloc[:, source.class_column])
+            codes, texts = frame[source.class_column]
             labels, index = class_labels(texts)  # missing texts keep theirs: no class's label
             table = pd.Index(list(source.class_names), dtype=object).get_indexer(
                 [labels[i] for i in index])
             y = np.append(table, -1).astype(np.int64)[codes]
-            yield frame[y >= 0], y[y >= 0]
+            kept = y >= 0  # the rows without a class dropped
+            yield [(_numbers if source.numeric[i] else _codes(source.categories[i]))(
+                       *frame[source.columns[i]])[kept] for i in which], y[kept]
 
 
 class _Ids:
@@ -139,7 +135,7 @@ class _Ids:
         if self.writer is not None:
             ids = [self.chunk[p] for p in range(len(self.position))]
             keep = ids[-1] > 0  # the rows with a class
-            self.writer.add(self.file_index, [c[keep] for c in ids])
+            self.writer.add(self.file_index, ids if keep.all() else [c[keep] for c in ids])
 
     def finish(self, cats: list, classes: tuple, n_files: int) -> CodeCache | None:
         """The cache, its tables from the scan's categories (a nominal attribute's), the
@@ -175,27 +171,28 @@ def _class_rows(class_texts: Counter, classes: tuple) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _factorized(column) -> tuple[np.ndarray, list[str]]:
-    """``(codes, stripped distinct texts)`` of a column: each distinct text is stripped
-    once, not each row's."""
+def factorized(column) -> tuple[np.ndarray, list[str]]:
+    """``(codes, stripped distinct texts)`` of a pandas column (a frame's column of
+    :meth:`FrameFormat.frames`): each distinct value is stripped once, not each row's."""
     import pandas as pd  # lazy: keeps `bayesbench --help` fast
 
     codes, uniques = pd.factorize(column)
     return codes, [str(u).strip() for u in uniques]
 
 
-def _codes(column, categories: tuple) -> np.ndarray:
-    """Codes of a column of texts into ``categories`` (-1: a missing value, which the scan
-    keeps out of the categories)."""
+def _codes(categories: tuple):
+    """The coding of a column ``(codes, texts)`` into ``categories`` (-1: a missing value,
+    which the scan keeps out of the categories)."""
     import pandas as pd  # lazy: keeps `bayesbench --help` fast
 
-    codes, texts = _factorized(column)
-    table = pd.Index(list(categories), dtype=object).get_indexer(texts)
-    return np.append(table, -1).astype(np.int64)[codes]
+    index = pd.Index(list(categories), dtype=object)
+
+    def code(codes: np.ndarray, texts: list[str]) -> np.ndarray:
+        return np.append(index.get_indexer(texts), -1).astype(np.int64)[codes]
+    return code
 
 
-def _numbers(column) -> np.ndarray:
-    """The values of a numeric column of texts, NaN where missing."""
-    codes, texts = _factorized(column)
+def _numbers(codes: np.ndarray, texts: list[str]) -> np.ndarray:
+    """The values of a numeric column ``(codes, texts)``, NaN where missing."""
     values = numbers([None if is_missing(t) else t for t in texts])[0]
     return np.append(values, np.nan)[codes]

@@ -5,7 +5,7 @@ Text and binary columns get a CSV file's checks of its bytes (:mod:`.text`)."""
 from __future__ import annotations
 
 from ..errors import DataError
-from .chunked_frames import FrameFormat
+from .chunked_frames import FrameFormat, factorized
 
 
 class ParquetChunks(FrameFormat):
@@ -19,12 +19,13 @@ class ParquetChunks(FrameFormat):
         return list(_parquet(path).schema_arrow.names)
 
     def frames(self, path: str, delimiter: str, chunk_rows: int):
-        """The batches as pandas gives them, after :func:`_parquet_texts`."""
+        """The batches' columns as pandas gives them (a null: no value), after
+        :func:`_parquet_texts`, each value taken as its text."""
         first = 0
         for batch in _parquet(path).iter_batches(batch_size=chunk_rows):
-            texts = _parquet_texts(batch, path, first)
+            texts = _parquet_texts(batch, path, first).to_pandas()
             first += batch.num_rows
-            yield texts.to_pandas()
+            yield [factorized(texts.iloc[:, j]) for j in range(texts.shape[1])]
 
 
 def _parquet(path: str):

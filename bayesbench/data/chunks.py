@@ -36,7 +36,7 @@ import numpy as np
 from ..errors import DataError
 from .chunked_format import (CHUNK_ROWS, MAX_NUMERIC_VALUES, MAX_VALUES, ChunkedFormat,
                              ChunkedSource, ScanRequest)
-from .dataset import bin_codes
+from .dataset import bin_codes, code_dtype
 from .formats import chunk_suffixes, directory_suffixes, directory_titles, format_of
 
 
@@ -155,10 +155,12 @@ def coded(source: ChunkedSource, columns: list, n: int) -> np.ndarray:
     """The codes ``(n, m)`` of a chunk's ``columns`` (:func:`read_chunks`), its numeric
     attributes coded into the bins of ``source.cuts`` (every one given) as the in-memory
     discretizer codes them (a missing value stays missing)."""
-    if not columns:
-        return np.zeros((n, 0), dtype=np.int64)
-    return np.column_stack([np.asarray(c, dtype=np.int64) if cuts is None else
-                            bin_codes(c, cuts) for c, cuts in zip(columns, source.cuts)])
+    # compact codes (a byte each for the usual few values), column by column
+    X = np.empty((n, len(columns)), dtype=code_dtype(max(source.cardinalities, default=1)),
+                 order="F")
+    for j, (c, cuts) in enumerate(zip(columns, source.cuts)):
+        X[:, j] = c if cuts is None else bin_codes(c, cuts)
+    return X
 
 
 def numeric_chunks(source: ChunkedSource, file_index: int, chunk_rows: int = CHUNK_ROWS

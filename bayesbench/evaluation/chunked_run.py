@@ -110,15 +110,49 @@ class FileTask:
     fold_sources: tuple = ()
     scored: bool = False
 
-    def coder(self, columns: list, n: int):
-        """``code(rep, fold, rows)``: the codes of the chunk's ``rows`` (a boolean mask) as
-        the fold's model reads them; coded once for every fold when the cut points are the
-        data set's."""
-        if not self.fold_sources:
-            X = coded(self.source, columns, n)
-            return lambda rep, fold, rows: X[rows]
-        return lambda rep, fold, rows: coded(self.fold_sources[rep][fold],
-                                             [c[rows] for c in columns], int(rows.sum()))
+    def chunks(self):
+        """Each chunk of the file as a :class:`Chunk`."""
+        for columns, y, dealt in dealt_chunks(self.source, self.index, self.dealing,
+                                              self.chunk_rows):
+            yield Chunk(self, columns, y, dealt)
+
+
+class Chunk:
+    """One chunk of a file, its rows dealt into folds: each fold's test rows and training
+    rows, coded as the fold's model reads them (coded once for every fold when the cut
+    points are the data set's). A fold's test rows are a slice of the chunk's rows sorted
+    by fold (one gather for all the folds, rather than a copy by a mask per fold); both keep
+    the rows' order."""
+
+    def __init__(self, task: FileTask, columns: list, y: np.ndarray, dealt: list):
+        self.task, self.columns, self.y, self.dealt = task, columns, y, dealt
+        self.X = None if task.fold_sources else coded(task.source, columns, y.size)
+        self._sorted: dict = {}
+
+    def _by_fold(self, rep: int):
+        if rep not in self._sorted:
+            fold_of = self.dealt[rep]
+            order = np.argsort(fold_of, kind="stable")
+            bounds = np.searchsorted(fold_of[order], np.arange(self.task.dealing.folds + 1))
+            X = None if self.X is None else self.X[order]
+            self._sorted[rep] = order, bounds, X, self.y[order]
+        return self._sorted[rep]
+
+    def test(self, rep: int, fold: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(X, y)`` of the rows of ``fold`` in repetition ``rep``."""
+        order, bounds, X, y = self._by_fold(rep)
+        part = slice(bounds[fold], bounds[fold + 1])
+        return (X[part] if X is not None else self._coded(rep, fold, order[part])), y[part]
+
+    def training(self, rep: int, fold: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(X, y)`` of the rows of the other folds in repetition ``rep``."""
+        rows = np.flatnonzero(self.dealt[rep] != fold)
+        return (self.X[rows] if self.X is not None else self._coded(rep, fold, rows)), \
+            self.y[rows]
+
+    def _coded(self, rep: int, fold: int, rows: np.ndarray) -> np.ndarray:
+        return coded(self.task.fold_sources[rep][fold], [c[rows] for c in self.columns],
+                     rows.size)
 
 
 @dataclass
@@ -145,15 +179,13 @@ def count_file(task: FileTask) -> Counted:
            for rep in sources]
     tests = np.zeros((d.repetitions, d.folds), dtype=np.int64)
     training = bool(task.fold_sources)
-    for columns, y, dealt in dealt_chunks(s, task.index, d, task.chunk_rows):
-        code = task.coder(columns, y.size)
-        for rep, fold_of in enumerate(dealt):
+    for chunk in task.chunks():
+        for rep, fold_of in enumerate(chunk.dealt):
             tests[rep] += np.bincount(fold_of, minlength=d.folds)
             for f in range(d.folds):
-                rows = (fold_of != f) if training else (fold_of == f)
+                X, y = chunk.training(rep, f) if training else chunk.test(rep, f)
                 out[rep][f] = out[rep][f] + Statistics.from_codes(
-                    code(rep, f, rows), y[rows], sources[rep][f].cardinalities, s.n_classes,
-                    s.attribute_names)
+                    X, y, sources[rep][f].cardinalities, s.n_classes, s.attribute_names)
     return Counted(out, tests, training)
 
 
@@ -258,21 +290,18 @@ def score_file(task: FileTask) -> dict:
     s = task.source
     tallies = {key: Tally(np.zeros((s.n_classes, s.n_classes), dtype=np.int64))
                for key in task.models}
-    for columns, y, dealt in dealt_chunks(s, task.index, task.dealing, task.chunk_rows):
-        code, parts = task.coder(columns, y.size), {}
+    for chunk in task.chunks():
+        parts = {}
         for (rep, fold, ci), model in task.models.items():
             tally = tallies[(rep, fold, ci)]
             for test in (True, False) if task.scored else (True,):
-                rows = (dealt[rep] == fold) == test
-                if tally.error is not None or not rows.any():
-                    continue
                 if (rep, fold, test) not in parts:  # the classifiers of a fold share its codes
-                    parts[rep, fold, test] = code(rep, fold, rows)
+                    parts[rep, fold, test] = (chunk.test if test else chunk.training)(rep, fold)
+                X, y = parts[rep, fold, test]
+                if tally.error is not None or not y.size:
+                    continue
                 try:
-                    if test:
-                        _predict_into(tally, model, parts[rep, fold, test], y[rows])
-                    else:
-                        _score_training_into(tally, model, parts[rep, fold, test], y[rows])
+                    (_predict_into if test else _score_training_into)(tally, model, X, y)
                 except Exception as exc:  # noqa: BLE001 - a learner that fails is recorded
                     tally.error = f"{type(exc).__name__}: {exc}"
     return tallies
@@ -295,10 +324,8 @@ def training_rows(job: ChunkedJob, repetition: int, fold: int):
     (``fit_chunks``)."""
     def read():
         for task in _tasks(job):
-            for columns, y, dealt in dealt_chunks(task.source, task.index, task.dealing,
-                                                  task.chunk_rows):
-                keep = dealt[repetition] != fold
-                yield task.coder(columns, y.size)(repetition, fold, keep), y[keep]
+            for chunk in task.chunks():
+                yield chunk.training(repetition, fold)
     return read
 
 
