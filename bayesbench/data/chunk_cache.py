@@ -29,6 +29,10 @@ import numpy as np
 #: Free space left on the cache's file system: a chunk that would leave less is not
 #: written, and the cache is given up.
 MIN_FREE_BYTES = 1 << 30
+#: Rows of a chunk kept (at most; fewer at the end of a file): more than a parsed chunk's,
+#: since an id takes a byte or two, so that the passes that read them back make fewer,
+#: larger steps (a prediction's cost has a part per call).
+CACHE_ROWS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,8 @@ class CacheWriter:
         self.ids = [{} for _ in range(n_columns)]  # per column: key -> id (from 1)
         self.chunks: list[int] = []
         self.given_up = False
+        self.pending: list[list[np.ndarray]] = []  # chunks of the current file, not written
+        self.file_index = 0
 
     def ids_of(self, column: int, keys, missing) -> np.ndarray:
         """The ids of a column's distinct ``keys`` (texts, or numbers), 0 where ``missing``
@@ -82,28 +88,42 @@ class CacheWriter:
         return np.array(ids, dtype=np.uint8 if len(known) < 256 else np.uint32)
 
     def add(self, file_index: int, ids: list[np.ndarray]) -> None:
-        """Write one chunk of file entry ``file_index``: its columns of ids (rows with a
-        class only)."""
+        """Add one chunk of file entry ``file_index``: its columns of ids (rows with a class
+        only), written with the chunks before it once they hold :data:`CACHE_ROWS` rows."""
+        if file_index != self.file_index:
+            self._flush()
+            self.file_index = file_index
         while len(self.chunks) <= file_index:
             self.chunks.append(0)
         if self.given_up:
             return
-        top = max((int(c.max()) for c in ids if c.size), default=0)
+        self.pending.append(ids)
+        if sum(chunk[0].size for chunk in self.pending if chunk) >= CACHE_ROWS:
+            self._flush()
+
+    def _flush(self) -> None:
+        """Write the pending chunks of the current file as one array."""
+        pending, self.pending = self.pending, []
+        if self.given_up or not pending or not pending[0]:
+            return
+        columns = [np.concatenate(column) for column in zip(*pending)]
+        top = max((int(c.max()) for c in columns if c.size), default=0)
         dtype = next(t for t in (np.uint8, np.uint16, np.uint32) if top <= np.iinfo(t).max)
-        block = np.empty((ids[0].size if ids else 0, len(ids)), dtype=dtype)
-        for j, column in enumerate(ids):
+        block = np.empty((columns[0].size, len(columns)), dtype=dtype)
+        for j, column in enumerate(columns):
             block[:, j] = column
         if shutil.disk_usage(self.directory).free < MIN_FREE_BYTES + 2 * block.nbytes:
             self.given_up = True
             shutil.rmtree(self.directory, ignore_errors=True)
             return
-        np.save(_path(self.directory, file_index, self.chunks[file_index]), block)
-        self.chunks[file_index] += 1
+        np.save(_path(self.directory, self.file_index, self.chunks[self.file_index]), block)
+        self.chunks[self.file_index] += 1
 
     def finish(self, tables, n_files: int) -> CodeCache | None:
         """The cache of ``n_files`` file entries, given each column's ``tables(keys)``: the
         array mapping the column's ids to what the reader gives (``keys`` the column's keys
         in id order, from id 1; id 0 is missing). None when the cache was given up."""
+        self._flush()
         if self.given_up:
             return None
         chunks = self.chunks + [0] * (n_files - len(self.chunks))

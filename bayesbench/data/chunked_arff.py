@@ -12,6 +12,7 @@ import numpy as np
 from ..errors import DataError
 from .arff_format import block_columns, data_blocks, odd_line_breaks
 from .chunk_cache import CacheWriter
+from .dataset import code_dtype
 from .chunked_format import (ChunkedFormat, ChunkedSource, ScanRequest, check_size,
                              class_column, selected, too_few_classes)
 from .text import BLOCK_BYTES, read_blocks
@@ -117,8 +118,8 @@ def _finish(writer: CacheWriter | None, declared: list, class_code: np.ndarray, 
         return None
 
     def table(d):
-        if d.kind == "nominal":
-            return lambda keys: np.append(-1, np.asarray(keys, dtype=np.int64))
+        if d.kind == "nominal":  # compact codes, as coded() makes them
+            return lambda keys: np.append(-1, keys).astype(code_dtype(len(d.categories)))
         return lambda keys: np.append(np.nan, np.asarray(keys, dtype=np.float64))
     classes = lambda keys: np.append(-1, class_code[np.asarray(keys, dtype=np.int64)])  # noqa: E731
     return writer.finish([table(d) for d in declared] + [classes], n_parts)

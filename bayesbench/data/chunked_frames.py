@@ -19,6 +19,7 @@ from ..errors import DataError
 from .chunk_cache import CacheWriter, CodeCache
 from .chunked_format import (ChunkedFormat, ChunkedSource, ScanRequest, categories,
                              check_size, class_column, selected, too_few_classes)
+from .dataset import code_dtype
 from .csv_format import is_missing
 from .tokens import class_labels, numbers
 
@@ -144,9 +145,9 @@ class _Ids:
             return None
         import pandas as pd  # lazy: keeps `bayesbench --help` fast
 
-        def nominal(categories):
+        def nominal(categories):  # compact codes, as coded() makes them
             return lambda texts: np.append(-1, pd.Index(list(categories), dtype=object)
-                                           .get_indexer(texts)).astype(np.int64)
+                                           .get_indexer(texts)).astype(code_dtype(len(categories)))
 
         def values(texts):
             return np.append(np.nan, numbers(texts)[0] if texts else np.zeros(0))
