@@ -154,3 +154,11 @@ def test_per_fold_cut_points_are_those_found_on_each_training_part_in_memory(dat
 
 def test_the_stratified_dealing_is_documented_by_a_doctest():
     assert doctest.testmod(fold_assignment).failed == 0
+
+
+def test_the_report_says_how_the_folds_were_hashed(runs, data):
+    stratified = runs[0]
+    text = (data / f"c{stratified}" / "report.html").read_text()
+    words = ("folds dealt by a class-stratified hash of the row index on mixed" if stratified
+             else "folds dealt by a hash of the row index (not stratified) on mixed")
+    assert words in text
