@@ -8,7 +8,7 @@ import re
 
 from ..data.encode import INPUT_KINDS
 from ..errors import ClassifierError
-from ..evaluation import bias_variance
+from ..evaluation import bias_variance_sets
 from ..evaluation.metrics import METRIC_NAMES, PREDICTION_METRICS, is_metric
 from ..evaluation.prepare import NOISE_SIDES, SCOPES
 from ..evaluation.splits import FOLD_SIZES
@@ -136,16 +136,16 @@ def evaluation(value, problems: Problems, at: str = "evaluation") -> EvaluationS
     """The evaluation that replaces the ``cv`` scheme (None when the keys are unusable)."""
     value = problems.mapping(value, at, EVALUATION_KEYS)
     if "kind" not in value:
-        problems.add(f"{at}.kind", f"required (one of {', '.join(bias_variance.KINDS)})")
+        problems.add(f"{at}.kind", f"required (one of {', '.join(bias_variance_sets.KINDS)})")
         return None
-    kw = {"kind": problems.typed(value["kind"], f"{at}.kind", str, choices=bias_variance.KINDS)}
+    kw = {"kind": problems.typed(value["kind"], f"{at}.kind", str, choices=bias_variance_sets.KINDS)}
     if "method" in value:
         kw["method"] = problems.typed(value["method"], f"{at}.method", str,
-                                        choices=bias_variance.METHODS)
+                                        choices=bias_variance_sets.METHODS)
     if "iterations" in value:
         # Weka's estimate of bias² divides by iterations - 1.
         kw["iterations"] = problems.typed(value["iterations"], f"{at}.iterations", int, low=2,
-                                          high=bias_variance.MAX_ITERATIONS)
+                                          high=bias_variance_sets.MAX_ITERATIONS)
     if "train_fraction" in value:
         fraction = problems.typed(value["train_fraction"], f"{at}.train_fraction", float,
                                   low=0.0, high=1.0)

@@ -17,7 +17,7 @@ import numpy as np
 from ..data.chunks import is_chunked
 from ..errors import BayesbenchError, PlanError
 from ..spec import ClassifierSpec, DatasetSpec, Experiment, PreprocessSpec
-from .bias_variance import bias_variance_splits
+from .bias_variance_sets import bias_variance_splits
 from .chunked_run import ChunkedJob, HashedFold
 from .metrics import MODEL_SCORES, REQUESTED_SCORES, per_class_metric
 from .prepare import DataCache, PreparedData

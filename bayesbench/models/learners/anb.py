@@ -20,7 +20,7 @@ from ..core.sufficient import StatisticsLearner, StatisticsNotSufficient
 from ..core.structure import Structure
 from ..core.constraints import Interval
 from ..parameters.estimators import class_log_prior, node_tables
-from ..parameters.weighting import WEIGHTS_CONSTRAINT, learn_weights
+from ..parameters.weighting import WEIGHTS_CONSTRAINT, Smoothed, learn_weights
 
 
 class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
@@ -130,9 +130,10 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
             # AWNB's bootstrap follows the learner's seed when it has one, else a fixed one.
             seed = getattr(self, "random_state", None)
             seed = 0 if seed is None else seed
-            self.weighting_ = learn_weights(
-                self.weights, structure, X, codes, self.counts_, self.tables_, self.unseen_,
-                self.class_log_prior_, cards, k, alpha, np.random.default_rng(seed))
+            smoothed = Smoothed(structure, self.counts_, self.tables_, self.unseen_,
+                                self.class_log_prior_)
+            self.weighting_ = learn_weights(self.weights, smoothed, X, codes, cards, alpha,
+                                            np.random.default_rng(seed))
             self.tables_, self.unseen_ = self.weighting_.tables, self.weighting_.unseen
             self.node_weights_ = self.weighting_.node_weights
         return self
