@@ -190,7 +190,7 @@ def test_global_scope_fits_the_discretizer_and_drop_on_all_data(uci_dir, tmp_pat
 
 def test_compare_reads_only_the_tasks_of_the_current_config_after_resume(uci_dir, tmp_path):
     from bayesbench.evaluation.store import records_frame
-    from bayesbench.report.inputs import compare_paths
+    from bayesbench.report.compare.inputs import compare_paths
 
     first = run(small_config(uci_dir, tmp_path, datasets=["lenses", "iris"],
                              classifiers=["nb", "tan"], cv={"folds": 3}), jobs=1, quiet=True)

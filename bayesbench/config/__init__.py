@@ -20,7 +20,7 @@ from ..errors import ConfigError, PlanError
 from ..evaluation.executors import address_problem
 from ..evaluation.metrics import DEFAULT_METRICS, METRIC_NAMES, is_metric
 from ..models.core.export import NETWORK_FORMATS
-from ..report.tables import FORMATS
+from ..report.tables import format_names
 from ..spec import CVSpec, Experiment, RunOptions
 from . import sections
 from ..data.chunks import is_chunked
@@ -143,7 +143,8 @@ def _experiment(raw: dict, problems: Problems, base_dir: Path, missing
 
 def _options(raw: dict, problems: Problems, dirs: list, missing: list) -> RunOptions:
     """The run options the keys set (the command line may override them)."""
-    formats = problems.str_list(raw["format"], "format", FORMATS) if "format" in raw else list(FORMATS)
+    formats = (problems.str_list(raw["format"], "format", format_names()) if "format" in raw
+               else list(format_names()))
     output = problems.optional(raw, "output", str)
     if output is not None and not output.strip():
         # "" is the working directory as a path: the run would land among the user's files.
