@@ -15,7 +15,7 @@ from ..evaluation.splits import FOLD_SIZES
 from ..preprocess.noise import NOISE_MODES
 from ..models.registry import (classifier_class, is_import_path, make_classifier, make_step,
                                parameter_defaults)
-from ..preprocess.discretize import METHODS
+from ..preprocess.discretize import methods as discretizations
 from ..preprocess.impute import STRATEGIES
 from ..spec import (MAX_REPEATS, ClassifierSpec, CompareSpec, CVSpec, EvaluationSpec,
                     NoiseSpec, PreprocessSpec, TuneSpec)
@@ -46,7 +46,7 @@ MAX_TRAIN_SIZES = 20
 def preprocess(value, problems: Problems, at: str = "preprocess") -> PreprocessSpec:
     value = problems.mapping(value, at, PREPROCESS_KEYS)
     kw = {}
-    for key, choices in (("impute", STRATEGIES), ("discretize", METHODS), ("scope", SCOPES)):
+    for key, choices in (("impute", STRATEGIES), ("discretize", discretizations()), ("scope", SCOPES)):
         if key in value:
             kw[key] = problems.typed(value[key], f"{at}.{key}", str, choices=choices)
     if "bins" in value:
