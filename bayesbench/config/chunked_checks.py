@@ -32,7 +32,7 @@ def _split_problems(run: Experiment, raw_cv: dict, at: str, problems: Problems, 
     elif raw_cv.get("stratified") is True:
         problems.add(f"{at}cv.stratified", f"{why} deals its folds by a hash of the row index, "
                                     f"unstratified: leave the key out or write false")
-    elif run.cv.fold_size != "balanced":
+    elif run.cv.setting("fold_size", "balanced") != "balanced":
         problems.add(f"{at}cv.fold_size", f"{why} deals its folds by a hash of the row index, "
                                           f"sizes equal only in expectation: leave the key out")
     if run.preprocess.impute != "none":

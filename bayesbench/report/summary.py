@@ -47,6 +47,7 @@ from ..errors import BayesbenchError
 from ..evaluation.metrics import (LOWER_IS_BETTER, METRIC_NAMES, MODEL_SCORES, PROBABILITY_METRICS,
                                   confusion_scores, needs_pooling, per_class_metric,
                                   record_metric, title)
+from ..evaluation.splits import describe as describe_cv
 from ..evaluation.store import records_to_frame, run_names
 from ..spec import Experiment
 from .analysis import compare
@@ -376,18 +377,11 @@ def _validation_words(experiment: Experiment) -> str:
 def _cv_words(cv, hashed=()) -> str:
     """The validation in words; ``hashed``: the data sets (read in chunks) whose folds are
     dealt by a hash of the row index, which is not stratified whatever ``cv`` says."""
-    if cv.kind == "kfold" and hashed:
-        return (f"{cv.folds}-fold cross-validation, folds dealt by a hash of the row index "
-                f"(not stratified) on {', '.join(hashed)}"
-                + (", stratified on the others" if cv.stratified else ""))
-    if cv.kind == "kfold":
-        floor = (", n // k rows tested per fold (the n mod k left over never tested)"
-                 if cv.fold_size == "floor" else "")
-        return f"{'stratified ' if cv.stratified else ''}{cv.folds}-fold cross-validation{floor}"
-    if cv.kind == "holdout":
-        return f"a {cv.fraction:g} holdout"
-    return {"resubstitution": "resubstitution (train = test)",
-            "loo": "leave-one-out"}[cv.kind]
+    if hashed:
+        return (f"{cv.setting('folds')}-fold cross-validation, folds dealt by a hash of the row "
+                f"index (not stratified) on {', '.join(hashed)}"
+                + (", stratified on the others" if cv.setting("stratified") else ""))
+    return describe_cv(cv)
 
 
 def _per_class(pooled, datasets, classifiers, fmt) -> str:
