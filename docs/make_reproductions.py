@@ -320,7 +320,7 @@ def _splice_lines(paper: Paper) -> list[str]:
     y, names = data.y, np.asarray(data.columns[0], dtype=np.int64)
     shared = np.bincount(names)[names] > 1
     share, twins = 100 * np.bincount(y).max() / len(y), 100 * shared.mean()
-    folds = paper.runs["mihaljevic2013_identifier"][0].cv.folds
+    folds = paper.runs["mihaljevic2013_identifier"][0].cv.setting("folds")
     return [f"Splice with the identifier (mihaljevic2013_identifier): TAN rooted at the "
             f"identifier (attribute 0, `tan`) scores {shown[0]}, rooted at the first sequence "
             f"position (`tan-root1`) {shown[1]}, against the paper's 52.5 ± 0.3. The largest "

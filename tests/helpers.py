@@ -44,6 +44,22 @@ def n_lines(path) -> int:
         return 0
 
 
+def choice_rows(table) -> list[str]:
+    """The Markdown rows with which a page of ``docs/`` lists the entries of one vocabulary
+    table (``{name: class}``, each class with a one-line ``summary``), in the table's order."""
+    return [f"| `{name}` | {entry.summary} |" for name, entry in table.items()]
+
+
+def documents_choices(page: str, table) -> bool:
+    """Whether ``docs/<page>`` lists ``table``'s entries as :func:`choice_rows`, one run of
+    lines (indented or not): what holds a page to its table, so that a new entry cannot go
+    undocumented."""
+    path = Path(__file__).resolve().parents[1] / "docs" / page
+    lines = [line.strip() for line in path.read_text().splitlines()]
+    rows = choice_rows(table)
+    return any(lines[i:i + len(rows)] == rows for i in range(len(lines)))
+
+
 def docs_script(name: str):
     """The module of ``docs/<name>.py``, a script outside the package, imported by path."""
     path = Path(__file__).resolve().parents[1] / "docs" / f"{name}.py"

@@ -249,17 +249,14 @@ def _each_run(experiment: Experiment, change) -> Experiment:
 
 
 def _with_repeats(cv: CVSpec, repeats: int) -> CVSpec:
-    return replace(cv, repeats=repeats) if cv.kind in ("kfold", "holdout") else cv
-
-
-# Where the experiment's parts lie in a config file, when their names differ.
-_KEYS = {("cv", "fraction"): "cv.holdout"}
+    """``cv`` repeated ``repeats`` times, if its scheme repeats at all."""
+    settings = dict(cv.settings)
+    return replace(cv, settings=tuple({**settings, "repeats": repeats}.items())
+                   ) if "repeats" in settings else cv
 
 
 def key_path(field: tuple) -> str:
     """The config key path of a part of the experiment, such as ``("datasets", 0)``."""
-    if field in _KEYS:
-        return _KEYS[field]
     out = ""
     for part in field:
         out = f"{out}[{part}]" if isinstance(part, int) else f"{out}.{part}" if out else part

@@ -198,11 +198,12 @@ def chunked_job(experiment: Experiment, spec: DatasetSpec, cache: DataCache) -> 
     here, through ``cache``), every task in it."""
     source = cache.chunked(spec, experiment.preprocess)
     cv, identity = experiment.cv, experiment.identity()
+    folds = cv.setting("folds")
     cells = tuple((rep, fold, ci, task_id(identity, spec, HashedFold(rep, fold, experiment.seed,
-                                                                     cv.folds), clf))
-                  for rep in range(cv.n_repetitions) for fold in range(cv.folds)
+                                                                     folds), clf))
+                  for rep in range(cv.n_repetitions) for fold in range(folds)
                   for ci, clf in enumerate(experiment.classifiers))
-    return ChunkedJob(spec, source, experiment.seed, cv.folds, cv.n_repetitions,
+    return ChunkedJob(spec, source, experiment.seed, folds, cv.n_repetitions,
                       experiment.classifiers, cells)
 
 

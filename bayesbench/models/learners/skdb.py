@@ -52,7 +52,8 @@ from ..core.input_checks import check_discrete_predict_X, start_discrete_fit
 from ..core.prefix_counts import PrefixCounts, deepest, prefix_codes
 from ..core.sufficient import Statistics, start_statistics_fit
 from ..core.structure import Structure
-from ..parameters.estimators import (ESTIMATOR_CONSTRAINT, M, class_log_prior, estimate)
+from ..parameters.estimation import M
+from ..parameters.estimators import ESTIMATOR_CONSTRAINT, estimator
 from ..parameters.hdp import TYINGS
 from .kdb import kdb_parents
 from ...measures.information import (conditional_mutual_information_matrix,
@@ -341,11 +342,12 @@ class SKDB(StructureLearner, BaseClassifier):
             for a, parents in m.nodes():
                 if (a, parents) not in chosen:
                     chosen[a, parents] = counted[a, m.parents[a]].truncated(len(parents))
-        logs = estimate(list(chosen.values()), self.estimator,
-                        iterations=int(self.iterations), tying=self.tying, rng=rng)
+        tables = estimator(self.estimator, iterations=int(self.iterations), tying=self.tying,
+                           rng=rng)
+        logs = tables.log_probabilities(list(chosen.values()))
         self.members_ = members
         self.tables_ = dict(zip(chosen, zip(chosen.values(), logs)))
-        self.class_log_prior_ = class_log_prior(np.asarray(class_counts), self.estimator)
+        self.class_log_prior_ = tables.class_log_prior(np.asarray(class_counts))
 
     def _structure(self, member, mi, cards, names):
         chosen = dict(member.nodes())

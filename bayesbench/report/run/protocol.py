@@ -3,6 +3,7 @@ table's mean is taken over (its caption)."""
 from __future__ import annotations
 
 from ...data.chunks import is_chunked
+from ...evaluation.splits import describe as describe_cv
 from ...spec import Experiment
 from .decomposition import caption as decomposition_caption
 from .learning_curves import CURVE_FILE
@@ -54,15 +55,8 @@ def validation_words(experiment: Experiment) -> str:
 def _cv_words(cv, hashed=()) -> str:
     """The validation in words; ``hashed``: the data sets (read in chunks) whose folds are
     dealt by a hash of the row index, which is not stratified whatever ``cv`` says."""
-    if cv.kind == "kfold" and hashed:
-        return (f"{cv.folds}-fold cross-validation, folds dealt by a hash of the row index "
-                f"(not stratified) on {', '.join(hashed)}"
-                + (", stratified on the others" if cv.stratified else ""))
-    if cv.kind == "kfold":
-        floor = (", n // k rows tested per fold (the n mod k left over never tested)"
-                 if cv.fold_size == "floor" else "")
-        return f"{'stratified ' if cv.stratified else ''}{cv.folds}-fold cross-validation{floor}"
-    if cv.kind == "holdout":
-        return f"a {cv.fraction:g} holdout"
-    return {"resubstitution": "resubstitution (train = test)",
-            "loo": "leave-one-out"}[cv.kind]
+    if hashed:
+        return (f"{cv.setting('folds')}-fold cross-validation, folds dealt by a hash of the row "
+                f"index (not stratified) on {', '.join(hashed)}"
+                + (", stratified on the others" if cv.setting("stratified") else ""))
+    return describe_cv(cv)
