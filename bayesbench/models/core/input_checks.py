@@ -467,3 +467,111 @@ def check_continuous_predict_X(model, X) -> np.ndarray:
     X, _ = check_continuous_X(X)
     _check_n_features(model, X.shape[1])
     return X
+
+
+def _mixed_column(s, name: str, categories):
+    """One DataFrame column of mixed input as floats: a categorical one as the codes of
+    ``categories`` (its own at ``fit``: None), a category not among them missing (NaN);
+    a numeric one as its numbers (NA missing)."""
+    if str(s.dtype) == "category":
+        cats = s.cat.categories if categories is None else categories
+        mapping = cats.get_indexer(s.cat.categories).astype(np.float64)
+        mapping[mapping < 0] = np.nan
+        # Code -1 (missing) picks the appended NaN.
+        return np.append(mapping, np.nan)[s.cat.codes.to_numpy()], cats
+    if getattr(s.dtype, "kind", "O") not in "biuf":
+        raise ClassifierError(f"X column '{name}' has dtype {s.dtype}; this learner takes "
+                              f"numeric columns and categorical ones (pandas 'category')")
+    return s.to_numpy(dtype=np.float64, na_value=np.nan), None
+
+
+def check_mixed_X(X, categories=None):
+    """Validate mixed input (numeric and nominal attributes, missing values) once.
+
+    Returns ``(values, names, categories)``: ``values`` a column-major float64 matrix
+    (a nominal column holds its codes, a numeric one its numbers, NaN a missing value),
+    ``names`` a DataFrame's column names (None for an array) and ``categories`` per column
+    the categories of a categorical column (None for a numeric one). A DataFrame's
+    categorical columns are nominal; at prediction, ``categories`` are those seen at
+    ``fit`` and a column is read by value against them. An array's columns are numeric,
+    or, where ``categories`` names a nominal column, its integer codes.
+    """
+    if is_frame(X):
+        names = [str(c) for c in X.columns]
+        given = categories if categories is not None else [None] * len(names)
+        columns, found = [], []
+        for j, name in enumerate(names):
+            col, cats = _mixed_column(X.iloc[:, j], name, given[j])
+            columns.append(col)
+            found.append(cats if cats is not None else given[j])
+        values = np.empty((len(X), len(names)), order="F")
+        for j, col in enumerate(columns):
+            values[:, j] = col
+        categories = found
+    else:
+        names = None
+        arr = as_2d_array(X)
+        try:
+            # A copy: unknown codes are set missing in place below.
+            values = np.array(arr, dtype=np.float64, order="F")
+        except (TypeError, ValueError) as exc:
+            raise ClassifierError(f"X must be a numeric matrix: {exc}") from None
+        categories = categories if categories is not None else [None] * values.shape[1]
+        if len(categories) == values.shape[1]:
+            _check_array_codes(values, categories)
+    infinite = np.isinf(values)
+    if infinite.any():
+        row, col = np.argwhere(infinite)[0]
+        label = names[col] if names is not None else str(col)
+        raise ClassifierError(f"X has an infinite value at row {row}, attribute {label}; "
+                              f"give a finite number or a missing value (NaN)")
+    return values, names, categories
+
+
+def _check_array_codes(values: np.ndarray, categories) -> None:
+    """An array's nominal columns (a category list at ``fit``) hold integral codes or NaN;
+    a code beyond the categories becomes missing, as an unknown category does."""
+    for j, cats in enumerate(categories):
+        if cats is None:
+            continue
+        col = values[:, j]
+        known = ~np.isnan(col)
+        if not np.all(col[known] == np.round(col[known])):
+            raise ClassifierError(f"X column {j} is nominal (categorical at fit) but holds "
+                                  f"non-integer values; give category codes")
+        col[known & ((col < 0) | (col >= len(cats)))] = np.nan
+
+
+def start_mixed_fit(model, X, y, n_classes=None):
+    """The checks of a learner taking mixed input at ``fit``: sets ``classes_``,
+    ``n_features_in_``, ``feature_names_in_`` and ``categories_`` (per column, the
+    categories of a nominal one, None for a numeric one); returns ``(values, class_codes)``
+    (see :func:`check_mixed_X`)."""
+    X, names, categories = check_mixed_X(X)
+    names = _fit_names(names, X.shape[1])
+    classes, codes = encode_target(y, n_classes)
+    _check_rows(X.shape[0], codes)
+    if X.shape[1] == 0:
+        raise ClassifierError(f"X has 0 feature(s) (shape={X.shape}) while a minimum of 1 is "
+                              f"required by {type(model).__name__}")
+    _remember(model, X, classes, names)
+    model.categories_ = categories
+    return X, codes
+
+
+def check_mixed_predict_X(model, X) -> np.ndarray:
+    """``X`` as :func:`check_mixed_X`'s floats for a fitted ``model`` taking mixed input:
+    same attributes as at ``fit``, nominal columns read against its categories."""
+    _check_columns(model, X)
+    if is_frame(X):  # before its columns are read against the categories of fit's
+        _check_n_features(model, X.shape[1])
+    X, _, _ = check_mixed_X(X, model.categories_)
+    _check_n_features(model, X.shape[1])
+    return X
+
+
+#: What a learner may require of a data set before a run starts (its class attribute
+#: ``requires``; the planner checks it, :func:`~bayesbench.evaluation.plan.plan`):
+#: ``numeric``, numeric attributes only (a config's ``input: numeric`` leaves nominal ones
+#: out instead); ``complete``, no missing value in what it is given unless the run imputes.
+REQUIREMENTS = ("numeric", "complete")
