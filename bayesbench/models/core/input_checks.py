@@ -469,12 +469,15 @@ def check_continuous_predict_X(model, X) -> np.ndarray:
     return X
 
 
-def _mixed_column(s, name: str, categories):
-    """One DataFrame column of mixed input as floats: a categorical one as the codes of
-    ``categories`` (its own at ``fit``: None), a category not among them missing (NaN);
-    a numeric one as its numbers (NA missing)."""
+def _mixed_column(s, name: str, fitting: bool, categories):
+    """One DataFrame column of mixed input as floats and its categories: a categorical one
+    as the codes of ``categories`` (its own when ``fitting``), a category not among them
+    missing (NaN); a numeric one as its numbers (NA missing), read as codes where
+    ``categories`` (seen at ``fit``) say the column is nominal."""
     if str(s.dtype) == "category":
-        cats = s.cat.categories if categories is None else categories
+        if not fitting and categories is None:
+            raise ClassifierError(f"X column '{name}' is categorical but was numeric at fit")
+        cats = s.cat.categories if fitting else categories
         mapping = cats.get_indexer(s.cat.categories).astype(np.float64)
         mapping[mapping < 0] = np.nan
         # Code -1 (missing) picks the appended NaN.
@@ -482,7 +485,21 @@ def _mixed_column(s, name: str, categories):
     if getattr(s.dtype, "kind", "O") not in "biuf":
         raise ClassifierError(f"X column '{name}' has dtype {s.dtype}; this learner takes "
                               f"numeric columns and categorical ones (pandas 'category')")
-    return s.to_numpy(dtype=np.float64, na_value=np.nan), None
+    values = s.to_numpy(dtype=np.float64, na_value=np.nan)
+    return (values if categories is None else _codes(values, categories, f"'{name}'"),
+            categories)
+
+
+def _codes(values: np.ndarray, categories, label: str) -> np.ndarray:
+    """A nominal column given as numbers: integral codes or NaN, a code beyond the
+    categories missing (as an unknown category is)."""
+    known = ~np.isnan(values)
+    if not np.all(values[known] == np.round(values[known])):
+        raise ClassifierError(f"X column {label} is nominal (categorical at fit) but holds "
+                              f"non-integer values; give category codes")
+    out = values.copy()
+    out[known & ((values < 0) | (values >= len(categories)))] = np.nan
+    return out
 
 
 def check_mixed_X(X, categories=None):
@@ -491,34 +508,35 @@ def check_mixed_X(X, categories=None):
     Returns ``(values, names, categories)``: ``values`` a column-major float64 matrix
     (a nominal column holds its codes, a numeric one its numbers, NaN a missing value),
     ``names`` a DataFrame's column names (None for an array) and ``categories`` per column
-    the categories of a categorical column (None for a numeric one). A DataFrame's
-    categorical columns are nominal; at prediction, ``categories`` are those seen at
-    ``fit`` and a column is read by value against them. An array's columns are numeric,
-    or, where ``categories`` names a nominal column, its integer codes.
+    the categories of a categorical column (None for a numeric one). At ``fit``
+    (``categories`` None) a DataFrame's categorical columns are nominal and an array's
+    columns numeric; at prediction ``categories`` are those seen at ``fit``: a categorical
+    column is read by value against them, and a nominal attribute given as numbers must
+    hold its codes.
     """
+    fitting = categories is None
     if is_frame(X):
         names = [str(c) for c in X.columns]
-        given = categories if categories is not None else [None] * len(names)
-        columns, found = [], []
-        for j, name in enumerate(names):
-            col, cats = _mixed_column(X.iloc[:, j], name, given[j])
-            columns.append(col)
-            found.append(cats if cats is not None else given[j])
+        given = [None] * len(names) if fitting else categories
         values = np.empty((len(X), len(names)), order="F")
-        for j, col in enumerate(columns):
-            values[:, j] = col
+        found = []
+        for j, name in enumerate(names):
+            values[:, j], cats = _mixed_column(X.iloc[:, j], name, fitting, given[j])
+            found.append(cats)
         categories = found
     else:
         names = None
         arr = as_2d_array(X)
         try:
-            # A copy: unknown codes are set missing in place below.
-            values = np.array(arr, dtype=np.float64, order="F")
+            values = np.asfortranarray(arr, dtype=np.float64)
         except (TypeError, ValueError) as exc:
             raise ClassifierError(f"X must be a numeric matrix: {exc}") from None
-        categories = categories if categories is not None else [None] * values.shape[1]
-        if len(categories) == values.shape[1]:
-            _check_array_codes(values, categories)
+        if fitting:
+            categories = [None] * values.shape[1]
+        elif len(categories) == values.shape[1] and any(c is not None for c in categories):
+            values = np.asfortranarray(np.column_stack([
+                values[:, j] if cats is None else _codes(values[:, j], cats, str(j))
+                for j, cats in enumerate(categories)]))
     infinite = np.isinf(values)
     if infinite.any():
         row, col = np.argwhere(infinite)[0]
@@ -526,20 +544,6 @@ def check_mixed_X(X, categories=None):
         raise ClassifierError(f"X has an infinite value at row {row}, attribute {label}; "
                               f"give a finite number or a missing value (NaN)")
     return values, names, categories
-
-
-def _check_array_codes(values: np.ndarray, categories) -> None:
-    """An array's nominal columns (a category list at ``fit``) hold integral codes or NaN;
-    a code beyond the categories becomes missing, as an unknown category does."""
-    for j, cats in enumerate(categories):
-        if cats is None:
-            continue
-        col = values[:, j]
-        known = ~np.isnan(col)
-        if not np.all(col[known] == np.round(col[known])):
-            raise ClassifierError(f"X column {j} is nominal (categorical at fit) but holds "
-                                  f"non-integer values; give category codes")
-        col[known & ((col < 0) | (col >= len(cats)))] = np.nan
 
 
 def start_mixed_fit(model, X, y, n_classes=None):

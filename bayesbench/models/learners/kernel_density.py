@@ -79,8 +79,10 @@ def weka_precision(values: np.ndarray) -> float:
     distinct = np.unique(values)
     if distinct.size < 2:
         return DEFAULT_PRECISION
-    # cumsum adds left to right, as Weka's loop does (np.sum's pairwise order differs).
-    return float(np.cumsum(np.diff(distinct))[-1]) / (distinct.size - 1)
+    # cumsum adds left to right, as Weka's loop does (np.sum's pairwise order differs); a
+    # range beyond the largest float gives inf, which the classifier refuses.
+    with np.errstate(over="ignore"):
+        return float(np.cumsum(np.diff(distinct))[-1]) / (distinct.size - 1)
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from numbers import Integral
 
 import numpy as np
 
+from ...errors import ClassifierError
 from ..core.base import BaseClassifier, check_fitted, fresh_fit
 from ..core.constraints import Interval
 from ..core.input_checks import check_mixed_predict_X, start_mixed_fit
@@ -119,6 +120,11 @@ class KernelNaiveBayes(BaseClassifier):
                     column[known].astype(np.int64), codes[known], K, len(self.categories_[j])))
                 continue
             self.precision_[j] = weka_precision(column[known])
+            if not np.isfinite(self.precision_[j]):
+                # Weka's NaiveBayes would return NaN (0 * inf) for every value.
+                raise ClassifierError(
+                    f"attribute {self._name(j)}: the range of its values overflows a float "
+                    f"(from {np.nanmin(column):g} to {np.nanmax(column):g}); rescale it")
             per_class = [kernel_estimate(column[known & (codes == c)], self.precision_[j],
                                          int(self.exact_limit)) for c in range(K)]
             self.bandwidth_[:, j] = [e.sd for e in per_class]
@@ -140,14 +146,21 @@ class KernelNaiveBayes(BaseClassifier):
                 jll[rows, c] += np.log(np.maximum(p, PROBABILITY_FLOOR))
         return jll
 
+    def _name(self, j: int) -> str:
+        names = getattr(self, "feature_names_in_", None)
+        return f"'{names[j]}'" if names is not None else str(j)
+
     def structure_summary(self) -> str:
         check_fitted(self)
         numeric = int((~self.nominal_).sum())
-        summed = sum(e.method == "lattice" for est, nominal in zip(self.estimates_, self.nominal_)
-                     if not nominal for e in est)
-        every = f", {summed} of them summed over every kernel" if summed else ""
+        estimates = [e for est, nominal in zip(self.estimates_, self.nominal_) if not nominal
+                     for e in est]
+        summed = sum(e.method == "lattice" for e in estimates)
+        every = (f"; {summed} of its {len(estimates)} class estimates sum every kernel"
+                 if summed else "")
         return (f"kernel naive bayes over {self.n_features_in_} attributes ({numeric} numeric "
-                f"by kernel estimates{every}, {self.n_features_in_ - numeric} nominal by counts)")
+                f"by kernel estimates, {self.n_features_in_ - numeric} nominal by counts"
+                f"{every})")
 
 
 def _category_log_probabilities(values: np.ndarray, codes: np.ndarray, n_classes: int,

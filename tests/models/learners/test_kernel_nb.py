@@ -184,6 +184,11 @@ def test_refuses_what_it_cannot_read():
         model.predict([[0.5]])
     with pytest.raises(ClassifierError, match="exact_limit"):
         KernelNaiveBayes(exact_limit=-1).fit([[1.0], [2.0]], [0, 1])
+    with pytest.raises(ClassifierError, match="column 'c' is categorical but was numeric"):
+        KernelNaiveBayes().fit(pd.DataFrame({"c": [0.0, 1.0]}), [0, 1]).predict(
+            pd.DataFrame({"c": pd.Categorical(["a", "b"])}))
+    with pytest.raises(ClassifierError, match="attribute 0: the range of its values overflows"):
+        KernelNaiveBayes().fit([[-1e308], [1e308]], [0, 1])
 
 
 def test_docstring_examples():
