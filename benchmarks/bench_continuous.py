@@ -201,8 +201,8 @@ def main(argv=None):
 
 
 def _rows(name, parts, times):
-    _, _, X_test, y_test, _, m = parts
-    label = f"{name} ({X_test.shape[0] * 2} x {m})"
+    X_train, _, X_test, y_test, _, m = parts
+    label = f"{name} ({len(X_train) + len(X_test)} x {m})"
     ours_s = float(np.median([t[0] for t in times["ours"]]))
     ours_cpu = float(np.median([t[1] for t in times["ours"]]))
     proba = times["ours"][-1][2]
