@@ -45,6 +45,7 @@ than ``exact_limit`` kernels and the grid step is at most ``MAX_STEP`` bandwidth
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -179,22 +180,36 @@ def weka_sums(estimate: KernelEstimate, x: np.ndarray) -> np.ndarray:
     the kernels from the first at or above ``x`` upward, then from the one below it
     downward, each side stopped by Weka's rule, added in Weka's order."""
     values = estimate.values
-    cumulative = estimate.cumulative
     start = np.searchsorted(values, x, side="left")
     zero = np.zeros(x.size)
-    up_sum, up_weight = _one_side(estimate, cumulative, x, start, values.size - start, +1,
-                                  zero, zero)
-    down_sum, _ = _one_side(estimate, cumulative, x, start - 1, start, -1, up_sum, up_weight)
-    return down_sum
+    up = _one_side(estimate, _Side(x, start, values.size - start, +1), _Running(zero, zero))
+    return _one_side(estimate, _Side(x, start - 1, start, -1), up).sums
 
 
-def _one_side(estimate, cumulative, x, first, available, step, sums, summed):
-    """One side of :func:`weka_sums`: from index ``first`` in direction ``step``, at most
-    ``available`` kernels per query, continuing the running ``sums`` and ``summed`` weights.
-    Windows of kernels grow (doubling) for the queries that have not stopped yet; the first
-    is about as wide as a side's sum usually runs (4.5 of the 10 bandwidths of ``window``)."""
-    sums, summed = sums.copy(), summed.copy()
-    done = np.zeros(x.size, dtype=np.int64)  # kernels already added per query
+class _Side(NamedTuple):
+    """One side of the sum for every query ``x``: from kernel index ``first`` in direction
+    ``step`` (+1 upward, -1 downward), at most ``available`` kernels."""
+
+    x: np.ndarray
+    first: np.ndarray
+    available: np.ndarray
+    step: int
+
+
+class _Running(NamedTuple):
+    """The running sums of each query and the weight of the kernels they hold."""
+
+    sums: np.ndarray
+    summed: np.ndarray
+
+
+def _one_side(estimate, side: _Side, running: _Running) -> _Running:
+    """One side of :func:`weka_sums`, continuing ``running``. Windows of kernels grow
+    (doubling) for the queries that have not stopped yet; the first is about as wide as a
+    side's sum usually runs (4.5 of the 10 bandwidths of ``window``)."""
+    running = _Running(running.sums.copy(), running.summed.copy())
+    available = side.available
+    done = np.zeros(side.x.size, dtype=np.int64)  # kernels already added per query
     active = np.flatnonzero(available > 0)
     width = max(8, estimate.window // 2)
     while active.size:
@@ -203,21 +218,22 @@ def _one_side(estimate, cumulative, x, first, available, step, sums, summed):
         still = []
         for lo in range(0, active.size, rows):
             block = active[lo:lo + rows]
-            stopped = _window(estimate, cumulative, x[block], first[block] + step * done[block],
-                              available[block] - done[block], step, width, sums, summed, block)
+            stopped = _window(estimate, side, done[block], width, running, block)
             done[block] += width
             still.append(block[~stopped & (done[block] < available[block])])
         active = np.concatenate(still)
         width *= 2
-    return sums, summed
+    return running
 
 
-def _window(estimate, cumulative, x, first, left, step, width, sums, summed,
-            block) -> np.ndarray:
-    """Add up to ``width`` kernels to each query of ``block`` (``left`` still available),
-    updating ``sums`` and ``summed`` in place up to the stopping kernel; return which
+def _window(estimate, side: _Side, done, width, running: _Running, block) -> np.ndarray:
+    """Add up to ``width`` kernels to each query of ``block`` of ``side`` (``done`` of them
+    already added), updating ``running`` in place up to the stopping kernel; return which
     queries stopped."""
-    values, weights = estimate.values, estimate.weights
+    values, weights, cumulative = estimate.values, estimate.weights, estimate.cumulative
+    step, sums, summed = side.step, running.sums, running.summed
+    x, first = side.x[block], side.first[block] + step * done
+    left = side.available[block] - done
     offsets = np.arange(width)
     valid = offsets[None, :] < left[:, None]
     index = np.where(valid, first[:, None] + step * offsets[None, :], first[:, None])
@@ -227,18 +243,18 @@ def _window(estimate, cumulative, x, first, left, step, width, sums, summed,
     mass = ndtr((delta + half) / estimate.sd) - ndtr((delta - half) / estimate.sd)
     mass = np.where(valid, mass, 0.0)
     # Prepending the running totals keeps Weka's left-to-right order of additions.
-    running = np.cumsum(np.column_stack([sums[block], mass * weights[index]]), axis=1)[:, 1:]
+    totals = np.cumsum(np.column_stack([sums[block], mass * weights[index]]), axis=1)[:, 1:]
     # The weight summed so far, from the running counts (integers: exact, as Weka's sum).
     if step > 0:
         weight = cumulative[index + 1] - cumulative[first][:, None]
     else:
         weight = cumulative[first + 1][:, None] - cumulative[index]
     weight += summed[block][:, None]
-    stop = valid & (mass * (estimate.total - weight) < running * MAX_ERROR)
+    stop = valid & (mass * (estimate.total - weight) < totals * MAX_ERROR)
     stopped = stop.any(axis=1)
     last = np.where(stopped, np.argmax(stop, axis=1), np.minimum(left, width) - 1)
     rows = np.arange(block.size)
-    sums[block] = running[rows, last]
+    sums[block] = totals[rows, last]
     summed[block] = weight[rows, last]
     return stopped
 
