@@ -28,9 +28,13 @@ from .hdp import TYINGS, hdp_estimates
 #: The estimator choice of every learner that has one (declared here once).
 ESTIMATORS = ("laplace", "m", "hdp")
 ESTIMATOR_CONSTRAINT = [StrOptions(set(ESTIMATORS))]
+#: The most HDP sweeps a learner may ask for (docs/limits.md): the sampler's time is the
+#: sweeps times the table counts, and nothing but this bounds the sweeps (``iterations:
+#: 1e9`` ran without end). A hundred times the default of 1,000.
+MAX_ITERATIONS = 100_000
 #: The estimator choice and its settings, declared once for every learner that takes them.
 ESTIMATOR_PARAMETERS = {"estimator": ESTIMATOR_CONSTRAINT,
-                        "iterations": [Interval(Integral, 1, None, closed="left")],
+                        "iterations": [Interval(Integral, 1, MAX_ITERATIONS, closed="both")],
                         "tying": [StrOptions(set(TYINGS))],
                         "random_state": [None, Interval(Integral, 0, None, closed="left")]}
 class EstimatorChoice:
