@@ -379,7 +379,7 @@ def test_every_cause_names_an_experiment_the_generator_runs():
 
 
 def _cell(dataset, classifier, arm, metric, ours, paper, *, sd=1.0, tolerance=1.0):
-    from bayesbench.report.check import Cell
+    from bayesbench.report.check.against import Cell
 
     difference = ours - paper
     return Cell(dataset, classifier, arm, metric, ours, sd, 10, paper, None, difference,
