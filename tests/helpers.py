@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from bayesbench.models.learners.anb import AugmentedNaiveBayes
-from bayesbench.report.run_warnings import WARNING_COLUMNS
+from bayesbench.report.run.run_warnings import WARNING_COLUMNS
 from bayesbench.models.core.structure import Node, Structure
 
 # The fields of a record that vary between identical runs.
@@ -331,7 +331,8 @@ COMPARISON_COLUMNS = {
 
 
 def documented_columns(stem, metrics):
-    from bayesbench.report import arcs, pooled, summary
+    from bayesbench.report import arcs
+    from bayesbench.report.run import pooled, summary_tables as summary
 
     if stem in metrics:
         return summary.METRIC_COLUMNS

@@ -17,7 +17,7 @@ the data set's name, the repetition and the row itself, in every process and eve
 for each fold, each numeric attribute's class counts per distinct value among the fold's
 rows; a fold's training counts are the data set's minus the fold's, and its cut points are
 found from them by the code that finds them from the training rows in memory
-(:func:`~bayesbench.preprocess.discretize.chunked_cuts`).
+(:meth:`~bayesbench.preprocess.cut_method.CutMethod.cuts_from_counts`).
 """
 from __future__ import annotations
 
@@ -28,8 +28,8 @@ import numpy as np
 from ..data.chunks import ChunkedSource, read_chunks
 from ..data.fold_assignment import fold_rng, hashed_folds, stratified_hashed_folds
 from ..errors import PreprocessError
-from ..preprocess.discretize import chunked_cuts, merge_value_counts, range_labels, \
-    value_class_counts
+from ..preprocess.cut_method import merge_value_counts, value_class_counts
+from ..preprocess.discretize import chunked_cut_method, range_labels
 
 # The stream of the fold hash's salt (prepare.py numbers the fold's other streams 1 to 5).
 FOLD_HASH_STREAM = 6
@@ -131,7 +131,7 @@ def fold_sources(source: ChunkedSource, dealing: Dealing, method: str, bins: int
         folds = counts if folds is None else [
             [{name: merge_value_counts(a[name], b[name]) for name in a}
              for a, b in zip(mine, theirs)] for mine, theirs in zip(folds, counts)]
-    out = []
+    finder, out = chunked_cut_method(source, method, bins), []
     for per_rep in folds:
         total = {name: per_rep[0][name] for name in per_rep[0]}
         for part in per_rep[1:]:
@@ -143,7 +143,7 @@ def fold_sources(source: ChunkedSource, dealing: Dealing, method: str, bins: int
                                       f"numbers")
         rows = []
         for part in per_rep:
-            cuts = {name: chunked_cuts(method, bins, *_minus(total[name], part[name]))
+            cuts = {name: finder.cuts_from_counts(*_minus(total[name], part[name]))
                     for name in total}
             rows.append(source.discretized(cuts, {n: range_labels(c) for n, c in cuts.items()}))
         out.append(tuple(rows))

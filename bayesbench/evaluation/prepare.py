@@ -28,7 +28,7 @@ from ..data import Dataset, load_dataset
 from ..data.chunks import ChunkedSource, scan
 from ..data.fold_assignment import fold_rng
 from ..models.core.sufficient import Statistics
-from ..preprocess.discretize import Discretizer, check_chunked_method, discretize_chunked
+from ..preprocess.discretize import Discretizer, chunked_cut_method, discretize_chunked
 from ..preprocess.impute import Imputer
 from ..preprocess.noise import NOISE_MODES
 from ..spec import DatasetSpec, PreprocessSpec
@@ -116,7 +116,7 @@ class DataCache:
         if not source.numeric_names:
             return source
         if preprocess.scope != "global":
-            check_chunked_method(source, preprocess.discretize, preprocess.bins)
+            chunked_cut_method(source, preprocess.discretize, preprocess.bins)
             return source
         key = (spec, preprocess.discretize, preprocess.bins)
         if key not in self._prepared:

@@ -13,7 +13,7 @@ from bayesbench.data.chunks import scan
 from bayesbench.data.fold_assignment import fold_rng, hashed_folds, stratified_hashed_folds
 from bayesbench.evaluation import plan as plan_module
 from bayesbench.evaluation.chunked_folds import FOLD_HASH_STREAM, Dealing, fold_sources
-from bayesbench.evaluation.executors import execute
+from bayesbench.evaluation.executors import map_jobs
 from bayesbench.evaluation.splits import Split
 from bayesbench.evaluation.store import read_records
 from bayesbench.preprocess.discretize import Discretizer
@@ -94,7 +94,7 @@ def runs(request, data):
         fold_of = _assignment(y, stratified)
 
         def same_folds(y_, cv, *, seed, dataset, repetition):
-            assert (len(y_), cv.folds, seed, dataset) == (y.size, FOLDS, SEED, NAME)
+            assert (len(y_), cv.setting("folds"), seed, dataset) == (y.size, FOLDS, SEED, NAME)
             return [Split(repetition, f, np.flatnonzero(fold_of != f),
                           np.flatnonzero(fold_of == f)) for f in range(FOLDS)]
         mp.setattr(plan_module, "make_splits", same_folds)
@@ -141,7 +141,7 @@ def test_per_fold_cut_points_are_those_found_on_each_training_part_in_memory(dat
     for stratified in (False, True):
         dealing = Dealing(SEED, NAME, FOLDS, 2, stratified)
         folds = fold_sources(source, dealing, "mdl", 10,
-                             lambda fn, tasks: execute(fn, tasks, jobs=1), 50)
+                             lambda fn, tasks: map_jobs(fn, tasks, jobs=1), 50)
         for rep in range(2):
             fold_of = _assignment(ds.y, stratified, rep)
             for f in range(FOLDS):
