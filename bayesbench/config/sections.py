@@ -15,7 +15,7 @@ from ..evaluation.splits import FOLD_SIZES
 from ..preprocess.noise import NOISE_MODES
 from ..models.registry import (classifier_class, is_import_path, make_classifier, make_step,
                                parameter_defaults)
-from ..preprocess.discretize import METHODS
+from ..preprocess.discretize import BOUNDED_METHODS, METHODS
 from ..preprocess.impute import STRATEGIES
 from ..spec import (MAX_REPEATS, ClassifierSpec, CompareSpec, CVSpec, EvaluationSpec,
                     NoiseSpec, PreprocessSpec, TuneSpec)
@@ -29,7 +29,7 @@ ARM_KEYS = ("name", "preprocess", "cv")
 CLASSIFIER_KEYS = ("name", "params", "label", "input", "tune", "steps")
 TUNE_KEYS = ("params", "folds", "metric")
 STEP_KEYS = ("name", "params")
-PREPROCESS_KEYS = ("impute", "discretize", "bins", "scope", "noise")
+PREPROCESS_KEYS = ("impute", "discretize", "bins", "max_cuts", "scope", "noise")
 NOISE_KEYS = ("fraction", "on", "mode")
 _CV_KINDS = ("holdout", "resubstitution", "loo")
 CV_KEYS = ("folds", "repeats", "stratified", "fold_size", *_CV_KINDS, "train_sizes")
@@ -51,6 +51,11 @@ def preprocess(value, problems: Problems, at: str = "preprocess") -> PreprocessS
             kw[key] = problems.typed(value[key], f"{at}.{key}", str, choices=choices)
     if "bins" in value:
         kw["bins"] = problems.typed(value["bins"], f"{at}.bins", int, low=2)
+    if value.get("max_cuts") is not None:
+        kw["max_cuts"] = problems.typed(value["max_cuts"], f"{at}.max_cuts", int, low=1)
+        if kw.get("discretize", "mdl") not in BOUNDED_METHODS:
+            problems.add(f"{at}.max_cuts", f"bounds the cut points of discretize: "
+                         f"{' or '.join(BOUNDED_METHODS)} only, not of {kw['discretize']}")
     if value.get("noise") is not None:
         kw["noise"] = _noise(value["noise"], problems, f"{at}.noise")
     return PreprocessSpec(**{k: v for k, v in kw.items() if v is not None})

@@ -104,10 +104,11 @@ class DataCache:
             raise PreprocessError(f"numeric attribute '{source.numeric_names[0]}': per-fold "
                                   f"discretization is not available for a chunked data set; "
                                   f"discretize on all its rows (global scope)")
-        key = (spec, preprocess.discretize, preprocess.bins)
+        key = (spec, preprocess.discretize, preprocess.bins, preprocess.max_cuts)
         if key not in self._prepared:
             self._prepared[key] = discretize_chunked(source, preprocess.discretize,
-                                                     preprocess.bins)
+                                                     preprocess.bins,
+                                                     max_cuts=preprocess.max_cuts)
         return self._prepared[key]
 
 
@@ -137,7 +138,8 @@ def discretize(train, test, preprocess: PreprocessSpec):
     """``(train, test)`` discretized by cut points fitted on ``train``."""
     if preprocess.discretize == "none" or train.nominal_mask.all():
         return train, test
-    disc = Discretizer(preprocess.discretize, bins=preprocess.bins).fit(train)
+    disc = Discretizer(preprocess.discretize, bins=preprocess.bins,
+                       max_cuts=preprocess.max_cuts).fit(train)
     return disc.transform(train), disc.transform(test)
 
 

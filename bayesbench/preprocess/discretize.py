@@ -1,4 +1,5 @@
-"""Discretization of numeric attributes: supervised MDL, Freedman-Diaconis, equal width, equal frequency.
+"""Discretization of numeric attributes: supervised MDL, Freedman-Diaconis, equal width, equal
+frequency, and proportional k-interval (PKI, WPKI).
 
 A discretizer is fitted on training data only and then applied to any data.
 Each numeric attribute gets sorted cut points ``c_1 < ... < c_m``; a value
@@ -25,7 +26,9 @@ Methods
     values are left out of the search. Entropies are evaluated in Weka's
     order of operations, so ties are broken the same way. Rows whose class is
     missing never get here (the readers drop them); Weka 3.6 would count them
-    as members of the first class.
+    as members of the first class. ``max_cuts`` bounds the number of cut points: the
+    accepted splits are then made best first, the one saving the most bits of class
+    information (interval size times gain) first (:func:`mdl_cuts_from_counts`).
 ``fd``
     Freedman and Diaconis (1981): equal bins of width ``2 IQR n^(-1/3)`` over
     the training range, the edges ``numpy.histogram_bin_edges(x, bins="fd")``
@@ -41,6 +44,11 @@ Methods
     for the ``i/bins`` quantile is moved to the mid-point between the two
     adjacent distinct values around that quantile, so equal values always
     share a bin; cuts that coincide are merged, so heavy ties give fewer bins.
+``pki``, ``wpki``
+    Proportional k-interval discretization (Yang and Webb 2001) as Weka 3.6's
+    ``PKIDiscretize`` computes it, about ``sqrt(n)`` equal-frequency intervals of ``n``
+    known values; and its weighted form (Yang and Webb 2003), intervals of at least 30
+    values more than their number (:mod:`~bayesbench.preprocess.proportional`).
 ``none``
     Numeric attributes stay numeric (for the learners that model them).
 
@@ -59,6 +67,7 @@ beyond the cut points. Errors are :class:`~bayesbench.errors.PreprocessError`.
 """
 from __future__ import annotations
 
+import heapq
 import math
 
 import numpy as np
@@ -66,15 +75,18 @@ import numpy as np
 from ..errors import DataError, NotFittedError, PreprocessError
 from ..data.chunks import ChunkedSource, numeric_chunks
 from ..data.dataset import Attribute, Dataset, bin_codes
+from .proportional import pki_cuts, wpki_cuts
 
 #: Methods that choose cut points (what ``bayesbench discretize --method`` offers).
-CUT_METHODS = ("mdl", "fd", "width", "frequency")
+CUT_METHODS = ("mdl", "fd", "width", "frequency", "pki", "wpki")
 #: Every discretization an experiment may ask for: a cut-point method, or ``none``.
 METHODS = CUT_METHODS + ("none",)
 #: The methods that find cut points of a chunked data set, from its per-value class counts.
 CHUNKED_METHODS = ("mdl", "width")
 #: The methods that read ``bins``.
 BINNED_METHODS = ("width", "frequency")
+#: The methods that read ``max_cuts``.
+BOUNDED_METHODS = ("mdl",)
 _LN2 = math.log(2.0)
 
 
@@ -136,14 +148,16 @@ def _mdl_accepts(prior: np.ndarray, left: np.ndarray, right: np.ndarray,
     return gain > (math.log(n - 1) / _LN2 + delta) / n
 
 
-def mdl_cuts(x: np.ndarray, y: np.ndarray, n_classes: int) -> np.ndarray:
+def mdl_cuts(x: np.ndarray, y: np.ndarray, n_classes: int,
+             max_cuts: int | None = None) -> np.ndarray:
     """Fayyad-Irani MDL cut points of ``x`` (NaN = missing) for class codes ``y``.
 
     Returns the sorted cut points (empty when no split is accepted), equal to
-    Weka's supervised ``Discretize`` with default options.
+    Weka's supervised ``Discretize`` with default options; at most ``max_cuts`` of them
+    (see :func:`mdl_cuts_from_counts`).
     """
     present_values(x)  # refuses infinite values
-    return mdl_cuts_from_counts(*value_class_counts(x, y, n_classes))
+    return mdl_cuts_from_counts(*value_class_counts(x, y, n_classes), max_cuts=max_cuts)
 
 
 def value_class_counts(x: np.ndarray, y: np.ndarray, n_classes: int
@@ -166,35 +180,67 @@ def merge_value_counts(a: tuple, b: tuple) -> tuple[np.ndarray, np.ndarray]:
     return values, counts
 
 
-def mdl_cuts_from_counts(values: np.ndarray, counts: np.ndarray) -> np.ndarray:
+def mdl_cuts_from_counts(values: np.ndarray, counts: np.ndarray,
+                         max_cuts: int | None = None) -> np.ndarray:
     """:func:`mdl_cuts` from the sorted distinct values and their class counts
     ``(n_values, n_classes)``: the same cut points as from the rows they count (the
-    candidate cuts lie between distinct values, and every entropy reads counts only)."""
+    candidate cuts lie between distinct values, and every entropy reads counts only).
+
+    With ``max_cuts``, at most that many: the accepted splits are made best first, the one
+    that saves the most bits of class information (interval size times information gain)
+    first, ties to the left, each interval's own split considered only once the split that
+    made it is made; as many cuts as MDL accepts are the same cuts as without the limit.
+    """
     n_classes = counts.shape[1]
     # cum[i] = class counts of the first i distinct values
     cum = np.zeros((values.size + 1, n_classes))
     np.cumsum(counts, axis=0, out=cum[1:])
     cuts = []
-    intervals = [(0, values.size)]
-    while intervals:
-        first, stop = intervals.pop()
-        candidates = np.arange(first, stop - 1)  # a cut may follow distinct value i
-        if candidates.size == 0:
-            continue
-        prior = cum[stop] - cum[first]
-        left = cum[candidates + 1] - cum[first]
-        right = prior - left
-        entropies = _split_entropies(left, right)
-        best = int(np.argmin(entropies))  # first minimum, as Weka's strict '<' scan
-        if not entropies[best] < _entropy(prior):
-            continue
-        if not _mdl_accepts(prior, left[best], right[best], float(entropies[best]),
-                            int(prior.sum())):
-            continue
-        i = int(candidates[best])
+    if max_cuts is None:
+        intervals = [(0, values.size)]
+        while intervals:
+            first, stop = intervals.pop()
+            split = _accepted_split(cum, first, stop)
+            if split is None:
+                continue
+            i = split[1]
+            cuts.append((values[i] + values[i + 1]) / 2.0)
+            intervals += [(first, i + 1), (i + 1, stop)]
+        return np.array(sorted(cuts), dtype=np.float64)
+    pending = []  # (-bits saved, position, first, stop) of accepted splits not yet made
+    _push_split(pending, cum, 0, values.size)
+    while pending and len(cuts) < max_cuts:
+        _, i, first, stop = heapq.heappop(pending)
         cuts.append((values[i] + values[i + 1]) / 2.0)
-        intervals += [(first, i + 1), (i + 1, stop)]
+        _push_split(pending, cum, first, i + 1)
+        _push_split(pending, cum, i + 1, stop)
     return np.array(sorted(cuts), dtype=np.float64)
+
+
+def _push_split(pending: list, cum: np.ndarray, first: int, stop: int) -> None:
+    split = _accepted_split(cum, first, stop)
+    if split is not None:
+        heapq.heappush(pending, (-split[0], split[1], first, stop))
+
+
+def _accepted_split(cum: np.ndarray, first: int, stop: int) -> tuple[float, int] | None:
+    """The best split of the distinct values ``first..stop-1`` (``cum``: cumulative class
+    counts) if MDL accepts it: ``(bits saved, i)``, the cut following value ``i``; else None."""
+    candidates = np.arange(first, stop - 1)  # a cut may follow distinct value i
+    if candidates.size == 0:
+        return None
+    prior = cum[stop] - cum[first]
+    left = cum[candidates + 1] - cum[first]
+    right = prior - left
+    entropies = _split_entropies(left, right)
+    best = int(np.argmin(entropies))  # first minimum, as Weka's strict '<' scan
+    prior_entropy = _entropy(prior)
+    if not entropies[best] < prior_entropy:
+        return None
+    n = int(prior.sum())
+    if not _mdl_accepts(prior, left[best], right[best], float(entropies[best]), n):
+        return None
+    return n * (prior_entropy - float(entropies[best])), int(candidates[best])
 
 
 # ------------------------------------------------------- unsupervised
@@ -281,10 +327,13 @@ class Discretizer:
 
     Parameters
     ----------
-    method : {"mdl", "fd", "width", "frequency", "none"}, default "mdl"
+    method : {"mdl", "fd", "width", "frequency", "pki", "wpki", "none"}, default "mdl"
         How cut points are chosen (see the module docstring); one of :data:`METHODS`.
     bins : int, default 10
         Number of bins of ``width`` and ``frequency``; ignored by the other methods.
+    max_cuts : int or None, default None
+        At most this many cut points per attribute for ``mdl`` (None: as many as MDL
+        accepts); ignored by the other methods.
 
     Attributes
     ----------
@@ -292,9 +341,10 @@ class Discretizer:
         Sorted cut points of every numeric attribute seen in ``fit`` (empty for ``none``).
     """
 
-    def __init__(self, method: str = "mdl", bins: int = 10):
+    def __init__(self, method: str = "mdl", bins: int = 10, max_cuts: int | None = None):
         self.method = method
         self.bins = bins
+        self.max_cuts = max_cuts
 
     def _check_params(self):
         if self.method not in METHODS:
@@ -305,6 +355,11 @@ class Discretizer:
                 or self.bins < 1):
             raise PreprocessError(f"the number of bins must be a positive integer, "
                                   f"got {self.bins!r}")
+        if self.method in BOUNDED_METHODS and self.max_cuts is not None and (
+                isinstance(self.max_cuts, bool) or not isinstance(self.max_cuts, (int, np.integer))
+                or self.max_cuts < 1):
+            raise PreprocessError(f"the maximum number of cut points must be a positive "
+                                  f"integer, got {self.max_cuts!r}")
 
     def fit(self, ds: Dataset) -> "Discretizer":
         """Choose cut points for every numeric attribute of the training data ``ds``."""
@@ -321,11 +376,15 @@ class Discretizer:
                     f"discretize; cut points need finite numbers (make them missing with '?' "
                     f"or replace them)")
             if self.method == "mdl":
-                cuts[att.name] = mdl_cuts(col, ds.y, ds.n_classes)
+                cuts[att.name] = mdl_cuts(col, ds.y, ds.n_classes, self.max_cuts)
             elif self.method == "fd":
                 cuts[att.name] = fd_cuts(col)
             elif self.method == "width":
                 cuts[att.name] = width_cuts(col, int(self.bins))
+            elif self.method == "pki":
+                cuts[att.name] = pki_cuts(col)
+            elif self.method == "wpki":
+                cuts[att.name] = wpki_cuts(col)
             else:
                 cuts[att.name] = frequency_cuts(col, int(self.bins))
         self.cuts_ = cuts
@@ -358,7 +417,8 @@ class Discretizer:
         return self.fit(ds).transform(ds)
 
     def __repr__(self) -> str:
-        return f"Discretizer(method={self.method!r}, bins={self.bins!r})"
+        extra = "" if self.max_cuts is None else f", max_cuts={self.max_cuts!r}"
+        return f"Discretizer(method={self.method!r}, bins={self.bins!r}{extra})"
 
 
 # ------------------------------------------------- chunked data sets
@@ -377,7 +437,8 @@ def chunked_value_counts(source: ChunkedSource, chunk_rows: int | None = None) -
 
 
 def discretize_chunked(source: ChunkedSource, method: str, bins: int = 10,
-                       chunk_rows: int | None = None) -> ChunkedSource:
+                       chunk_rows: int | None = None, max_cuts: int | None = None
+                       ) -> ChunkedSource:
     """``source`` with its numeric attributes coded by cut points found on all its rows (the
     ``global`` scope), as :class:`Discretizer` finds them on the same rows: ``mdl`` from each
     value's class counts, ``width`` from the distinct values. One more pass over the files."""
@@ -387,12 +448,13 @@ def discretize_chunked(source: ChunkedSource, method: str, bins: int = 10,
         raise PreprocessError(f"numeric attribute '{source.numeric_names[0]}' of a chunked "
                               f"data set: discretization '{method}' is not available for "
                               f"chunked data; use one of {', '.join(CHUNKED_METHODS)}")
-    Discretizer(method, bins)._check_params()
+    Discretizer(method, bins, max_cuts)._check_params()
     counts = chunked_value_counts(source, chunk_rows)
     for name, (values, _) in counts.items():
         if np.isinf(values).any():
             raise PreprocessError(f"{source.name}: attribute '{name}': infinite value(s) in "
                                   f"the data to discretize; cut points need finite numbers")
-    cuts = {name: mdl_cuts_from_counts(v, c) if method == "mdl" else width_cuts(v, int(bins))
+    cuts = {name: mdl_cuts_from_counts(v, c, max_cuts) if method == "mdl"
+            else width_cuts(v, int(bins))
             for name, (v, c) in counts.items()}
     return source.discretized(cuts, {name: range_labels(c) for name, c in cuts.items()})
