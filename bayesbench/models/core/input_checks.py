@@ -467,3 +467,86 @@ def check_continuous_predict_X(model, X) -> np.ndarray:
     X, _ = check_continuous_X(X)
     _check_n_features(model, X.shape[1])
     return X
+
+
+def _mixed_columns(X):
+    """A DataFrame's columns as floats (a categorical column's codes, NaN missing), with which
+    are nominal and their categories; an array's as numbers, all numeric."""
+    if not is_frame(X):
+        arr = as_2d_array(X)
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ClassifierError(f"X must be a numeric matrix: {exc}") from None
+        return arr, np.zeros(arr.shape[1], dtype=bool), [None] * arr.shape[1]
+    cols, nominal, categories = [], [], []
+    for name in X.columns:
+        s = X[name]
+        if str(s.dtype) == "category":
+            codes = s.cat.codes.to_numpy().astype(np.float64)
+            codes[codes < 0] = np.nan
+            cols.append(codes)
+            nominal.append(True)
+            categories.append(s.cat.categories)
+        elif getattr(s.dtype, "kind", "O") in "biuf":
+            cols.append(s.to_numpy(dtype=np.float64, na_value=np.nan))
+            nominal.append(False)
+            categories.append(None)
+        else:
+            raise ClassifierError(f"column '{name}' has dtype {s.dtype}; a mixed learner needs "
+                                  f"numeric or categorical columns")
+    arr = np.column_stack(cols) if cols else np.zeros((len(X), 0))
+    return arr, np.asarray(nominal, dtype=bool), categories
+
+
+def _check_finite_or_missing(arr: np.ndarray, names) -> None:
+    bad = np.isinf(arr)
+    if bad.any():
+        row, col = np.argwhere(bad)[0]
+        label = names[col] if names is not None else str(col)
+        raise ClassifierError(f"X has an infinite value at row {row}, attribute {label}; "
+                              f"make it missing (NaN) or replace it")
+
+
+def start_mixed_fit(model, X, y, n_classes=None):
+    """The checks of a learner of numeric and nominal attributes (a DataFrame's categorical
+    columns are nominal, its numeric columns numeric; an array's columns all numeric; NaN
+    missing): sets ``classes_``, ``n_features_in_``, ``feature_names_in_``, ``nominal_``,
+    ``categories_`` and ``cardinalities_`` (a nominal attribute's number of categories, 0 for
+    a numeric one); returns ``(values, class_codes)``, the values float64 with a nominal
+    attribute's codes as numbers."""
+    names = attribute_names_of(X)
+    arr, nominal, categories = _mixed_columns(X)
+    names = _fit_names(names, arr.shape[1])
+    _check_finite_or_missing(arr, names)
+    classes, codes = encode_target(y, n_classes)
+    _check_rows(arr.shape[0], codes)
+    if arr.shape[1] == 0:
+        raise ClassifierError(f"X has 0 feature(s) (shape={arr.shape}) while a minimum of 1 is "
+                              f"required by {type(model).__name__}")
+    _remember(model, arr, classes, names)
+    model.nominal_ = nominal
+    model.categories_ = categories
+    cards = np.zeros(arr.shape[1], dtype=np.int64)
+    for j in np.flatnonzero(nominal):
+        cards[j] = len(categories[j])
+    model.cardinalities_ = cards
+    return arr, codes
+
+
+def check_mixed_predict_X(model, X) -> np.ndarray:
+    """``X`` as :func:`start_mixed_fit` reads it, for a fitted ``model``: a categorical
+    column's values read against the categories seen at ``fit`` (one unknown then is a value
+    never seen, code = the number of categories)."""
+    _check_columns(model, X)
+    arr, _, categories = _mixed_columns(X)
+    _check_n_features(model, arr.shape[1])
+    _check_finite_or_missing(arr, getattr(model, "feature_names_in_", None))
+    for j in np.flatnonzero(model.nominal_):
+        known = model.categories_[j]
+        if categories[j] is not None and known is not None:
+            codes = known.get_indexer(X.iloc[:, j].to_numpy()).astype(np.float64)
+            codes[codes < 0] = len(known)
+            codes[X.iloc[:, j].isna().to_numpy()] = np.nan
+            arr[:, j] = codes
+    return arr
