@@ -55,50 +55,55 @@ def _xlogx(c: np.ndarray) -> np.ndarray:
     return c * np.log(np.where(c > 0, c, 1.0))
 
 
-def _weighted_entropies64(labels: np.ndarray, cuts: np.ndarray) -> np.ndarray:
-    """Weighted entropy (bits) of splitting ``labels`` before each position of ``cuts``."""
+def _weighted_entropies64(labels: np.ndarray, cuts: np.ndarray, xlx: np.ndarray) -> np.ndarray:
+    """Weighted entropy (bits) of splitting ``labels`` before each position of ``cuts``, from
+    running sums of ``c ln c`` (``xlx[c]``)."""
     m = labels.size
     order = np.argsort(labels, kind="stable")
     sorted_labels = labels[order]
     starts = np.flatnonzero(np.r_[True, sorted_labels[1:] != sorted_labels[:-1]])
-    group_start = np.repeat(starts, np.diff(np.r_[starts, m]))
     rank = np.empty(m, dtype=np.int64)
-    rank[order] = np.arange(m) - group_start  # earlier rows of the same label
-    total = np.bincount(labels)[labels]
-    left = np.cumsum(_xlogx(rank + 1) - _xlogx(rank))
-    right = _xlogx(np.bincount(labels)).sum() + np.cumsum(_xlogx(total - rank - 1)
-                                                          - _xlogx(total - rank))
-    n_left = cuts.astype(np.float64)
-    bits = (_xlogx(n_left) - left[cuts - 1] + _xlogx(m - n_left) - right[cuts - 1])
+    rank[order] = np.arange(m) - np.repeat(starts, np.diff(np.r_[starts, m]))
+    counts = np.bincount(labels)
+    total = counts[labels]
+    left = np.cumsum(xlx[rank + 1] - xlx[rank])
+    right = xlx[counts].sum() + np.cumsum(xlx[total - rank - 1] - xlx[total - rank])
+    bits = xlx[cuts] - left[cuts - 1] + xlx[m - cuts] - right[cuts - 1]
     return bits / (m * _LN2)
 
 
-def _candidate(xs: np.ndarray, ys: np.ndarray, start: int, end: int) -> int | None:
-    """The library's ``getCandidate``: the first label boundary of least weighted entropy
-    below the interval's own, or None."""
+#: Intervals with at most this many candidate cuts are weighed in float32 alone.
+_FEW = 8
+
+
+def _candidate(xs: np.ndarray, ys: np.ndarray, start: int, end: int, xlx: np.ndarray):
+    """The library's ``getCandidate``: ``(cut, class counts of the interval, of its left
+    part)`` for the first label boundary of least weighted entropy below the interval's own,
+    or None."""
     values, labels = xs[start:end], ys[start:end]
-    if (values == values[0]).all():
+    if values[0] == values[-1]:  # sorted: all equal
         return None
     cuts = np.flatnonzero(labels[1:] != labels[:-1]) + 1
     if cuts.size == 0:
         return None
     m = end - start
-    fast = _weighted_entropies64(labels, cuts)
+    if cuts.size > _FEW:
+        fast = _weighted_entropies64(labels, cuts, xlx)
+        cuts = cuts[fast <= fast.min() + _NEAR]
     total = np.bincount(labels)
     best, least = None, entropy32(total, m)
-    for idx in cuts[fast <= fast.min() + _NEAR].tolist():
+    for idx in cuts.tolist():
         left = np.bincount(labels[:idx], minlength=total.size)
         weighted = (_F32(_F32(idx) / _F32(m)) * entropy32(left, idx)
                     + _F32(_F32(m - idx) / _F32(m)) * entropy32(total - left, m - idx))
         if weighted < least:
-            best, least = start + idx, weighted
+            best, least = (start + idx, total, left), weighted
     return best
 
 
-def _accepts(ys: np.ndarray, start: int, cut: int, end: int) -> bool:
-    """The library's MDL test of splitting ``start..end`` at ``cut``, in its arithmetic."""
-    total = np.bincount(ys[start:end])
-    left = np.bincount(ys[start:cut], minlength=total.size)
+def _accepts(start: int, cut: int, end: int, total: np.ndarray, left: np.ndarray) -> bool:
+    """The library's MDL test of splitting ``start..end`` at ``cut`` (class counts ``total``
+    of the interval, ``left`` of ``start..cut``), in its arithmetic."""
     right = total - left
     n, n1, n2 = end - start, cut - start, end - cut
     k, k1, k2 = (int((v > 0).sum()) for v in (total, left, right))
@@ -109,11 +114,9 @@ def _accepts(ys: np.ndarray, start: int, cut: int, end: int) -> bool:
         log_3k = math.log2(3.0 ** k - 2)
     except OverflowError:  # pow(3, k) is infinite in C++ beyond 646 labels: nothing accepted
         return False
-    delta = _F32(log_3k - float(inner))
-    # 1 / N in float; log2 of the float N - 1 in double (the C library's log2), then the
-    # product in double, kept as float.
-    term = _F32(float(_F32(1.0) / _F32(n)) * (math.log2(float(_F32(n) - _F32(1.0)))
-                                             + float(delta)))
+    delta = _F32(log_3k - float(inner))  # pow and log2 of an int in double, kept as float
+    # log2 of the float N - 1 is the float overload there (checked by compiling it): all float.
+    term = _F32(1.0) / _F32(n) * (_F32(math.log2(n - 1)) + delta)
     return bool(gain > term)
 
 
@@ -170,16 +173,17 @@ def mdlp_cuts(x: np.ndarray, labels: np.ndarray, *, min_length: int = 3,
     limit = _limit(proposed_cuts, x.size)
     order = np.lexsort((labels, x))  # stable: by value, then label, then row
     xs, ys = x[order], labels[order]
+    xlx = _xlogx(np.arange(x.size + 1))
     cuts = []
     pending = [(0, x.size, 1)]
     while pending:
         start, end, depth = pending.pop()
         if end - start < min_length or (max_depth is not None and depth > max_depth):
             continue
-        cut = _candidate(xs, ys, start, end)
-        if cut is None or not _accepts(ys, start, cut, end):
+        found = _candidate(xs, ys, start, end, xlx)
+        if found is None or not _accepts(start, *found[:1], end, *found[1:]):
             continue
-        value, cut = _value_cut_point(xs, start, cut, end)
+        value, cut = _value_cut_point(xs, start, found[0], end)
         cuts.append(value)
         pending += [(cut, end, depth + 1), (start, cut, depth + 1)]
     cuts.sort()
