@@ -189,6 +189,154 @@ def write_reference(path: Path, files: list[Path], weka: dict) -> None:
     print(f"wrote {path}", file=sys.stderr)
 
 
+# ------------------------------------------------------------- local discretization
+LD_PAIRS = (("tan_ld", "tan", "TANLd"), ("kdb_ld", "kdb", "KDBLd"), ("aode_ld", "aode", "AODELd"))
+
+
+def float32_data(path: Path):
+    """The numeric attributes of a complete numeric data file rounded to float32 (as the
+    library reads them, ``stof``), the class codes, and the CSV text both sides read."""
+    from bayesbench.data import load_dataset
+
+    ds = load_dataset(path)
+    if any(a.is_nominal for a in ds.attributes):
+        raise ValueError(f"{path.stem} has nominal attributes")
+    X32 = ds.numeric_matrix().astype(np.float32)
+    if np.isnan(X32).any():
+        raise ValueError(f"{path.stem} has missing values")
+    lines = [",".join([*(repr(float(v)) for v in row), str(int(c))])
+             for row, c in zip(X32, ds.y)]
+    return X32.astype(np.float64), np.asarray(ds.y), "\n".join(lines) + "\n"
+
+
+def ours_ld(name: str, X, y, fold, folds: int):
+    """Per fold: (fit + predict seconds, predictions, cut points) of a bayesbench learner;
+    the global counterparts get MDL cut points found on the training folds (timed)."""
+    from bayesbench import make_classifier
+    from bayesbench.preprocess.discretize import mdl_cuts
+
+    out = []
+    for f in range(folds):
+        test = fold == f
+        t0 = time.perf_counter()
+        if name.endswith("_ld"):
+            model = make_classifier(name).fit(X[~test], y[~test])
+            pred = model.predict(X[test])
+            cuts = model.cuts_
+        else:
+            k = int(y.max()) + 1
+            cuts = [mdl_cuts(X[~test, j], y[~test], k) for j in range(X.shape[1])]
+            codes = np.column_stack([np.searchsorted(c, X[:, j], side="left")
+                                     for j, c in enumerate(cuts)])
+            model = make_classifier(name).fit(codes[~test], y[~test],
+                                              cardinalities=[c.size + 1 for c in cuts],
+                                              n_classes=k)
+            pred = model.predict(codes[test])
+        out.append((time.perf_counter() - t0, pred, cuts))
+    return out
+
+
+def library_ld(driver: str, workdir: Path, model: str, folds: int):
+    """Per fold: (fit + predict seconds, predictions, cut points) from the library's driver."""
+    proc = subprocess.run([driver, str(workdir / "data.csv"), str(workdir / "folds.txt"),
+                           model], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{driver} {model} failed: {proc.stderr.strip()[-300:]}")
+    seconds, preds, cuts = [0.0] * folds, [None] * folds, [dict() for _ in range(folds)]
+    for line in proc.stdout.splitlines():
+        kind, f, *rest = line.split()
+        f = int(f)
+        if kind == "fold":
+            seconds[f] = float(rest[1]) + float(rest[3])
+        elif kind == "pred":
+            preds[f] = np.array([int(v) for v in rest])
+        elif kind == "cuts":
+            spode, att, values = int(rest[0]), int(rest[1][1:]), rest[2:]
+            cuts[f].setdefault(spode, {})[att] = [float(np.float32(v)) for v in values]
+    return [(s, p, c) for s, p, c in zip(seconds, preds, cuts)]
+
+
+def same_cuts(ours, theirs, m: int) -> tuple[int, int]:
+    """Attributes (of every SPODE for AODE) whose cut points are equal, and how many."""
+    ours = {-1: ours} if isinstance(ours, dict) else dict(enumerate(ours))
+    same = total = 0
+    for spode, cuts in theirs.items():
+        for j in range(m):
+            total += 1
+            same += ours[spode][f"x{j}"].tolist() == cuts.get(j, [])
+    return same, total
+
+
+def ld_table(args, workdir: Path) -> None:
+    from bayesbench.report.tables import render
+
+    rows, agreement, library_runs = [], [], {}
+    for name in args.datasets or LD_DATASETS:
+        path = ROOT / "datasets" / f"{name}.arff"
+        X, y, text = float32_data(path)
+        fold = stratified_folds(y, args.folds, args.seed)
+        (workdir / "data.csv").write_text(text)
+        np.savetxt(workdir / "folds.txt", fold, fmt="%d")
+        for local, plain, library in LD_PAIRS:
+            runs = {local: ours_ld(local, X, y, fold, args.folds),
+                    plain: ours_ld(plain, X, y, fold, args.folds)}
+            if args.bayesnet_driver:
+                runs[f"BayesNet {library}"] = library_ld(args.bayesnet_driver, workdir, library,
+                                                         args.folds)
+                library_runs.setdefault(name, {"sha256": sha256(path)})[library] = [
+                    {"cuts": {str(s): {str(j): c for j, c in cuts.items()}
+                              for s, cuts in per_fold[2].items()},
+                     "predictions": per_fold[1].tolist(),
+                     "correct": int((per_fold[1] == y[fold == f]).sum())}
+                    for f, per_fold in enumerate(runs[f"BayesNet {library}"])]
+            base = sum(r[0] for r in runs[local]) / args.folds
+            for label, per_fold in runs.items():
+                correct = [int((p == y[fold == f]).sum()) for f, (_, p, _) in
+                           enumerate(per_fold)]
+                seconds = sum(r[0] for r in per_fold) / args.folds
+                rows.append([name, label, f"{1e3 * seconds:.1f}", f"{seconds / base:.2f}",
+                             f"{sum(correct) / y.size:.4f}"])
+            if args.bayesnet_driver:
+                theirs = runs[f"BayesNet {library}"]
+                cut_same = [same_cuts(o[2], t[2], X.shape[1])
+                            for o, t in zip(runs[local], theirs)]
+                agreement.append([name, local, f"{sum(a for a, _ in cut_same)}/"
+                                  f"{sum(b for _, b in cut_same)}",
+                                  f"{sum(int((o[1] == t[1]).sum()) for o, t in zip(runs[local], theirs))}/{y.size}",
+                                  " ".join(f"{int((o[1] == y[fold == f]).sum())}:"
+                                           f"{int((t[1] == y[fold == f]).sum())}"
+                                           for f, (o, t) in enumerate(zip(runs[local], theirs)))])
+    if args.bayesnet_reference:
+        write_bayesnet_reference(args, library_runs)
+    print(render(rows, ["data set", "learner", "ms per fold (fit + predict)", "x " + "local",
+                        "accuracy"], "text", floatfmt="",
+                 caption=f"local discretization against global MDL, {args.folds} stratified "
+                         f"folds (seed {args.seed}), mean per fold; x local: the row's time "
+                         f"over the local learner's; {os.cpu_count()} cores"))
+    if agreement:
+        print(render(agreement, ["data set", "learner", "same cut points", "same predictions",
+                                 "correct per fold (bayesbench:library)"], "text",
+                     caption="bayesbench against the authors' library on the same folds"))
+
+
+def write_bayesnet_reference(args, library_runs: dict) -> None:
+    about = {
+        "library": args.bayesnet_about,
+        "command": f"python benchmarks/bench_discretizers.py --only ld --folds {args.folds} "
+                   f"--seed {args.seed} --datasets {' '.join(library_runs)} "
+                   "--bayesnet-driver EXE --bayesnet-reference PATH",
+        "data": "each data file's numeric attributes rounded to float32 (float32_data), "
+                "rows in file order; folds: bench_discrete.stratified_folds(y, folds, seed)",
+        "folds": args.folds, "seed": args.seed,
+        "cuts": "per fold, per SPODE ('-1': the one network of TANLd and KDBLd), per "
+                "attribute index: the library's getCutPoints() without its first (minimum) "
+                "and last (maximum), printed with 9 significant digits (float32 exactly)",
+    }
+    Path(args.bayesnet_reference).write_text(
+        json.dumps({"about": about, "results": library_runs}) + "\n")
+    print(f"wrote {args.bayesnet_reference}", file=sys.stderr)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -197,10 +345,20 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--reference", metavar="PATH",
                         help="Write Weka's PKI cut points here as a reference JSON.")
+    parser.add_argument("--folds", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--bayesnet-driver", metavar="EXE",
+                        help="The authors' library's driver program (see above).")
+    parser.add_argument("--bayesnet-reference", metavar="PATH",
+                        help="Write the library's cut points and predictions here (JSON).")
+    parser.add_argument("--bayesnet-about", default="",
+                        help="What the library build was (stored in the reference).")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bench_discretizers_") as tmp:
         if args.only in (None, "pki"):
             pki_table(args, Path(tmp))
+        if args.only in (None, "ld"):
+            ld_table(args, Path(tmp))
 
 
 if __name__ == "__main__":

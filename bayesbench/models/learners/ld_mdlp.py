@@ -26,6 +26,7 @@ evaluated again exactly in float32 to decide. Cost ``O(N log N)`` for the sort p
 from __future__ import annotations
 
 import math
+import struct
 
 import numpy as np
 
@@ -38,13 +39,28 @@ _NEAR = 1e-3
 _LN2 = math.log(2.0)
 
 
+_FLOAT = struct.Struct("f")
+
+
+def _f32(value: float) -> float:
+    """``value`` rounded to float32 (a double holds more than twice float32's digits, so one
+    float32 operation done in double and rounded once is the float32 operation, to the bit)."""
+    return _FLOAT.unpack(_FLOAT.pack(value))[0]
+
+
 def entropy32(counts: np.ndarray, n: int) -> np.float32:
     """Class entropy in bits of the label counts ``counts`` (label order) of ``n`` rows, in
     float32 as the library sums it: ``H -= p * log2(p)`` label by label, zeros skipped."""
     if n < 2:
         return _F32(0.0)
-    c = counts[counts > 0].astype(_F32)
-    p = c / _F32(n)
+    c = counts[counts > 0]
+    if c.size <= 16:  # a few labels: one by one in Python beats numpy's calls
+        acc, total = 0.0, float(n)
+        for v in c.tolist():
+            p = _f32(v / total)
+            acc = _f32(acc - _f32(p * _f32(math.log2(p))))
+        return _F32(acc)
+    p = c.astype(_F32) / _F32(n)
     terms = p * np.log2(p.astype(np.float64)).astype(_F32)
     # -(t0 + t1 + ...) summed in order is 0 - t0 - t1 - ... to the bit.
     return -np.cumsum(terms, dtype=_F32)[-1]
