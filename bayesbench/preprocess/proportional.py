@@ -92,12 +92,24 @@ def equal_frequency_cuts(x: np.ndarray, n_bins: int) -> np.ndarray:
 
 
 def pki_cuts(x: np.ndarray) -> np.ndarray:
-    """PKI cut points of the values ``x`` (NaN = missing; finite otherwise)."""
+    """PKI cut points of the values ``x`` (NaN = missing; finite otherwise).
+
+    Examples
+    --------
+    >>> pki_cuts(np.array([1.0, 2, 3, 4, 5, 6, 7, 8, 9, np.nan])).tolist()  # 9 known: 3 x 3
+    [3.5, 6.5]
+    """
     x = np.sort(x[~np.isnan(x)])
     return equal_frequency_cuts(x, pki_intervals(x.size))
 
 
 def wpki_cuts(x: np.ndarray) -> np.ndarray:
-    """WPKI cut points of the values ``x`` (NaN = missing; finite otherwise)."""
+    """WPKI cut points of the values ``x`` (NaN = missing; finite otherwise).
+
+    Examples
+    --------
+    >>> wpki_cuts(np.arange(400.0)).tolist()  # t = (sqrt(900 + 1600) - 30) / 2 = 10 of 40
+    [39.5, 79.5, 119.5, 159.5, 199.5, 239.5, 279.5, 319.5, 359.5]
+    """
     x = np.sort(x[~np.isnan(x)])
     return equal_frequency_cuts(x, wpki_intervals(x.size))

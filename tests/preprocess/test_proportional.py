@@ -1,5 +1,6 @@
 """PKI against Weka 3.6's PKIDiscretize (stored cut points), WPKI on a worked example by
 hand, and MDL's max_cuts: the best splits first, plain MDL when the limit is not reached."""
+import doctest
 import hashlib
 import json
 import math
@@ -9,6 +10,7 @@ import pytest
 
 from bayesbench.data import Attribute, Dataset, load_dataset
 from bayesbench.errors import PreprocessError
+from bayesbench.preprocess import proportional
 from bayesbench.preprocess.discretize import Discretizer, mdl_cuts
 from bayesbench.preprocess.proportional import (equal_frequency_cuts, pki_cuts, pki_intervals,
                                                 wpki_cuts, wpki_intervals)
@@ -115,3 +117,7 @@ def test_bad_max_cuts_is_refused_in_one_line(bad):
     with pytest.raises(PreprocessError, match="maximum number of cut points") as err:
         Discretizer("mdl", max_cuts=bad).fit(ds)
     assert "\n" not in str(err.value)
+
+
+def test_docstring_examples():
+    assert doctest.testmod(proportional, optionflags=doctest.ELLIPSIS).failed == 0

@@ -15,7 +15,8 @@ library runs it:
    iteration before.
 3. The structure is learned once more on the final discretization, and the tables are
    estimated from it (Laplace: ``(N + 1) / (N_pa + r)``, which is the library's default
-   ``ORIGINAL`` smoothing with its weights ``1 / n``).
+   ``ORIGINAL`` smoothing with its weights ``1 / n``), a numeric attribute with ``c`` cut
+   points having ``r = c + 3`` states as in the library (two that no value takes).
 
 The structures are the library's: TAN's root is the attribute of most ``I(X; C)``, the tree
 Kruskal's maximum spanning tree of ``I(Xi; Xj | C)`` (weights as float32, ties to the
@@ -50,6 +51,8 @@ from ..core.structure import Structure
 from .ld_mdlp import mdlp_codes, mdlp_cuts
 
 _F32 = np.float32
+#: States the library gives a numeric attribute beyond its bins (see _Discretization._set).
+PHANTOM_STATES = 2
 
 
 # ------------------------------------------------------------------- structures
@@ -152,7 +155,10 @@ class _Discretization:
     def _set(self, j: int, cuts: np.ndarray) -> None:
         self.cuts[j] = cuts
         self.codes[:, j] = mdlp_codes(self.x[j], cuts)
-        self.cards[j] = cuts.size + 1
+        # The library counts an attribute's states as its getCutPoints() plus one, and those
+        # hold the two ends of the training range besides the cuts: two states more than the
+        # bins, which no value takes but Laplace's r counts (PHANTOM_STATES).
+        self.cards[j] = cuts.size + 1 + PHANTOM_STATES
 
     def propose(self, parents, y, n_classes: int) -> None:
         """Discretize again every numeric attribute with an attribute parent, given the class

@@ -2,6 +2,7 @@
 hand, the published algorithm on a worked example where only the local cut works, the
 authors' library's cut points and accuracy per fold where it was built (stored), and the
 contract: mixed input, missing values, determinism, one-line refusals."""
+import doctest
 import json
 import math
 
@@ -12,6 +13,7 @@ import pytest
 from bayesbench import make_classifier
 from bayesbench.errors import ClassifierError
 from bayesbench.models.learners.ld_mdlp import entropy32, mdlp_codes, mdlp_cuts
+from bayesbench.models.learners import local_discretization
 from bayesbench.models.learners.local_discretization import (joint_labels, kdb_parents,
                                                              tan_parents)
 
@@ -197,3 +199,7 @@ def test_data_these_learners_cannot_take_is_refused_in_one_line():
         with pytest.raises(ClassifierError, match=message) as err:
             make_classifier("kdb_ld").fit(X, y)
         assert "\n" not in str(err.value)
+
+
+def test_docstring_examples():
+    assert doctest.testmod(local_discretization, optionflags=doctest.ELLIPSIS).failed == 0
