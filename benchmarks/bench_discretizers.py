@@ -337,10 +337,73 @@ def write_bayesnet_reference(args, library_runs: dict) -> None:
     print(f"wrote {args.bayesnet_reference}", file=sys.stderr)
 
 
+def mdlp_cases(seed: int, count: int):
+    """Random MDLP inputs that make the library's rules matter: values on small grids (runs of
+    equal values) or with one or two decimals, up to 24 labels tied to the values with noise
+    and numbered by first appearance (as local discretization's joint labels are)."""
+    rng = np.random.default_rng(seed)
+    cases = []
+    for t in range(count):
+        n = int(rng.integers(3, 150))
+        if t % 3 == 0:
+            x = rng.integers(0, rng.integers(2, 30), n).astype(np.float32)
+        elif t % 3 == 1:
+            x = np.round(rng.normal(0, 3, n), int(rng.integers(0, 3))).astype(np.float32)
+        else:
+            x = np.round(rng.random(n) * 100, 2).astype(np.float32)
+        n_labels = int(rng.integers(2, 25))
+        distinct = np.unique(x)
+        edges = np.sort(rng.choice(distinct, size=min(n_labels, distinct.size), replace=False))
+        noise = (rng.random(n) < rng.random() * 0.5) * rng.integers(0, n_labels, n)
+        y = (np.searchsorted(edges, x) % n_labels + noise) % n_labels
+        _, first, inverse = np.unique(y, return_index=True, return_inverse=True)
+        rank = np.empty(first.size, dtype=np.int64)
+        rank[np.argsort(first)] = np.arange(first.size)
+        cases.append((x, rank[inverse.reshape(-1)]))
+    return cases
+
+
+# The library's MDLP settings the reference covers: (min_length, max_depth, proposed_cuts).
+MDLP_SETTINGS = ((3, None, 0.0), (5, 3, 0.0), (3, None, 3.0), (3, None, 0.05))
+
+
+def mdlp_reference(tool: str, path: Path, about: str) -> None:
+    """The library's cut points of :func:`mdlp_cases` under each of MDLP_SETTINGS, from
+    ``tool`` (reads ``n`` then ``n`` lines ``value label`` per case, its arguments
+    min_length, max_depth and proposed_cuts; prints each case's interior cut points)."""
+    from bayesbench.models.learners.ld_mdlp import mdlp_cuts
+
+    cases = mdlp_cases(0, 60)
+    text = "".join(f"{x.size}\n" + "".join(f"{float(v)!r} {int(c)}\n" for v, c in zip(x, y))
+                   for x, y in cases)
+    results, same = [], 0
+    for min_length, max_depth, proposed in MDLP_SETTINGS:
+        depth = str(max_depth if max_depth is not None else 2 ** 31 - 1)
+        proc = subprocess.run([tool, str(min_length), depth, repr(proposed)], input=text,
+                              capture_output=True, text=True, check=True)
+        cuts = [[float(np.float32(v)) for v in line.split()] for line in proc.stdout.splitlines()]
+        for (x, y), theirs in zip(cases, cuts):
+            same += mdlp_cuts(x, y, min_length=min_length, max_depth=max_depth,
+                              proposed_cuts=proposed).tolist() == theirs
+        results.append({"min_length": min_length, "max_depth": max_depth,
+                        "proposed_cuts": proposed, "cuts": cuts})
+    print(f"the library's MDLP: {same} of {len(cases) * len(MDLP_SETTINGS)} cases give the "
+          f"same cut points in bayesbench")
+    reference = {"about": {"library": about, "command": "python benchmarks/bench_discretizers.py "
+                           "--only mdlp --mdlp-tool EXE --mdlp-reference PATH",
+                           "cases": "bench_discretizers.mdlp_cases(0, 60): values (float32) "
+                                    "and labels stored below"},
+                 "cases": [{"x": [float(v) for v in x], "labels": y.tolist()} for x, y in cases],
+                 "settings": results}
+    path.write_text(json.dumps(reference) + "\n")
+    print(f"wrote {path}", file=sys.stderr)
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--only", choices=["pki", "ld"], help="Only one of the two tables.")
+    parser.add_argument("--only", choices=["pki", "ld", "mdlp"],
+                        help="Only one of the tables (mdlp: the library's discretizer alone).")
     parser.add_argument("--datasets", nargs="+", help="Data sets of datasets/ (by name).")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--reference", metavar="PATH",
@@ -353,12 +416,19 @@ def main(argv=None):
                         help="Write the library's cut points and predictions here (JSON).")
     parser.add_argument("--bayesnet-about", default="",
                         help="What the library build was (stored in the reference).")
+    parser.add_argument("--mdlp-tool", metavar="EXE",
+                        help="A program running the library's CPPFImdlp (see mdlp_reference).")
+    parser.add_argument("--mdlp-reference", metavar="PATH",
+                        help="Write the library's MDLP cut points of random cases here.")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="bench_discretizers_") as tmp:
         if args.only in (None, "pki"):
             pki_table(args, Path(tmp))
         if args.only in (None, "ld"):
             ld_table(args, Path(tmp))
+        if args.mdlp_tool:
+            mdlp_reference(args.mdlp_tool, Path(args.mdlp_reference or os.devnull),
+                           args.bayesnet_about)
 
 
 if __name__ == "__main__":

@@ -88,6 +88,20 @@ def test_mdlp_min_length_max_depth_and_proposed_cuts():
         mdlp_cuts(x, y, proposed_cuts=81)
 
 
+def test_mdlp_gives_the_authors_librarys_cut_points_on_240_random_cases(reference_dir):
+    # Stored from the library's own CPPFImdlp (mdlp 2.1.3, built outside the repository):
+    # values on grids (runs of equal values), up to 24 labels, four settings.
+    ref = json.loads((reference_dir / "bayesnet_mdlp_cuts.json").read_text())
+    cases = [(np.array(c["x"], dtype=np.float32), np.array(c["labels"])) for c in ref["cases"]]
+    checked = 0
+    for setting in ref["settings"]:
+        kw = {k: setting[k] for k in ("min_length", "max_depth", "proposed_cuts")}
+        for (x, labels), expected in zip(cases, setting["cuts"]):
+            assert mdlp_cuts(x, labels, **kw).tolist() == expected, (kw, checked)
+            checked += 1
+    assert checked == 240
+
+
 def test_entropy_is_summed_in_float32_label_by_label_with_the_c_librarys_log2f():
     libm = ctypes.CDLL("libm.so.6")
     libm.log2f.restype, libm.log2f.argtypes = ctypes.c_float, [ctypes.c_float]
