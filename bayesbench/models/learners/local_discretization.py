@@ -40,14 +40,13 @@ import numpy as np
 from scipy.special import logsumexp
 
 from ...errors import ClassifierError
-from ...measures.information import (conditional_mutual_information_matrix,
-                                     mutual_information_with_class)
 from ..core.base import BaseClassifier, StructureLearner, check_fitted, fresh_fit
 from ..core.constraints import Interval
 from ..core.counting import class_log_prior, counts, log_table, unseen_log_prob
 from ..core.inference import joint_log_likelihood
 from ..core.input_checks import check_mixed_predict_X, start_mixed_fit
 from ..core.structure import Structure
+from .ld_information import conditional_information_matrix, mutual_information_with_class
 from .ld_mdlp import mdlp_codes, mdlp_cuts
 
 _F32 = np.float32
@@ -60,9 +59,9 @@ def tan_parents(codes, y, cards, n_classes) -> list[tuple[int, ...]]:
     """The library's TAN: root of most ``I(X; C)`` (the last of equals, as its sort leaves
     them), Kruskal over float32 ``I(Xi; Xj | C)`` (ties to the earlier pair), away from it."""
     m = codes.shape[1]
-    mi = mutual_information_with_class(codes, y, cards, n_classes).astype(_F32)
+    mi = mutual_information_with_class(codes, y, cards, n_classes, class_first=True).astype(_F32)
     root = int(np.flatnonzero(mi == mi.max())[-1])
-    weights = conditional_mutual_information_matrix(codes, y, cards, n_classes).astype(_F32)
+    weights = conditional_information_matrix(codes, y, cards, n_classes)
     i, j = np.triu_indices(m, 1)
     order = np.argsort(-weights[i, j], kind="stable")
     group = list(range(m))
@@ -96,8 +95,8 @@ def kdb_parents(codes, y, cards, n_classes, k: int, theta: float) -> list[tuple[
     taking, among those before it, up to ``k`` parents of most float32 ``I(Xi; Xj | C)``
     above ``theta``, looking no further once no earlier attribute is above it."""
     m = codes.shape[1]
-    mi = mutual_information_with_class(codes, y, cards, n_classes)
-    weights = conditional_mutual_information_matrix(codes, y, cards, n_classes).astype(_F32)
+    mi = mutual_information_with_class(codes, y, cards, n_classes, class_first=False)
+    weights = conditional_information_matrix(codes, y, cards, n_classes)
     theta = _F32(theta)
     parents: list[tuple[int, ...]] = [()] * m
     before: set[int] = set()
