@@ -283,7 +283,8 @@ def ld_table(args, workdir: Path) -> None:
             if args.bayesnet_driver:
                 runs[f"BayesNet {library}"] = library_ld(args.bayesnet_driver, workdir, library,
                                                          args.folds)
-                library_runs.setdefault(name, {"sha256": sha256(path)})[library] = [
+                library_runs.setdefault(name, {"sha256": sha256(path), "fold": fold.tolist()})[
+                    library] = [
                     {"cuts": {str(s): {str(j): c for j, c in cuts.items()}
                               for s, cuts in per_fold[2].items()},
                      "predictions": per_fold[1].tolist(),

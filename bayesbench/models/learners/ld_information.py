@@ -6,18 +6,18 @@ Their exact values matter where the mathematics ties: an attribute left with one
 one its rounding makes largest. The library computes
 
 - ``H(X)`` in float32: bin counts of the weights ``1 / n`` (double), probabilities
-  ``float(count) / float(total)``, ``-p log p`` with the C library's ``logf``, summed;
+  ``float(count) / float(total)``, ``-p log p``, summed in libtorch's order;
 - ``H(X | Y)`` in double: ``sum_y p(y) H(X | Y = y)``, with ``p(y)`` over a total that adds the
   weights rounded to float;
 - ``I(X; Y) = max(H(X) - H(X | Y), 0)``; ``I(Xi; Xj | C) = sum_c p(c) I(Xi; Xj)`` within each
   class, ``p(c)`` rounded to float, the result kept as float.
 
-Reproduced here to the bit for attributes of fewer than 32 observed values, as libtorch runs
-on a CPU with AVX-512 (its sums' order depends on the vector width: 16 floats, 8 doubles,
-followed here up to 64 vectors' worth; from 32 values on its own vectorized logarithm takes
-over from ``logf``, whose last bits are not reproduced). The classes' entropies sum
-their terms in value order, the library in its hash map's order: a difference far below the
-float rounding that decides. Cost ``O(m^2 (N + K r^2))`` for ``m`` attributes of ``r`` values.
+Reproduced here to the bit but for two things: libtorch's logarithm of a float32 tensor is
+SLEEF's vectorized one, which is not reproduced (the C library's ``logf`` is used; the two
+agree on most inputs, and where they do not, a tie may break otherwise), and its sums' order
+depends on the CPU's vector width (followed here as on AVX-512, 16 floats and 8 doubles, up
+to 64 vectors' worth). The classes' entropies sum their terms in value order, the library in
+its hash map's order: a difference far below the float rounding that decides. Cost ``O(m^2 (N + K r^2))`` for ``m`` attributes of ``r`` values.
 """
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ _F32 = np.float32
 
 
 def _c_logf():
+    """The C library's ``logf`` (None where it cannot be loaded: then rounded ``log``)."""
     try:
         libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
         function = libm.logf

@@ -18,7 +18,8 @@ library runs it:
    ``ORIGINAL`` smoothing with its weights ``1 / n``), a numeric attribute with ``c`` cut
    points having ``r = c + 3`` states as in the library (two that no value takes).
 
-The structures are the library's: TAN's root is the attribute of most ``I(X; C)``, the tree
+The structures are the library's, from its information measures computed as it computes
+them (:mod:`~.ld_information`): TAN's root is the attribute of most ``I(X; C)``, the tree
 Kruskal's maximum spanning tree of ``I(Xi; Xj | C)`` (weights as float32, ties to the
 earlier pair), directed away from the root; kDB adds the attributes by decreasing
 ``I(X; C)``, each with up to ``k`` parents among those before it of most ``I(Xi; Xj | C)``
