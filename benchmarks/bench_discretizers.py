@@ -22,8 +22,11 @@ discretizer) is not in this repository and no build recipe of it is: build it ou
 against libtorch, with a driver program of your own that reads ``data.csv`` (numeric
 attributes, then the class code, no header), ``folds.txt`` (one fold number per row) and
 the model name (``TANLd``, ``KDBLd``, ``AODELd``) from its command line and prints, per fold,
-``fold <f> fit <seconds> predict <seconds> correct <count>``. What happened when this
-repository's developers built it is in ``docs/classifiers.md`` (local discretization).
+``fold <f> fit <seconds> predict <seconds> correct <count>``, ``pred <f> <class>...`` (the test
+rows' predictions in row order) and ``cuts <f> <spode> a<j> <cut>...`` (each attribute's
+``getCutPoints()`` without its first and last value; ``<spode>`` -1 but for AODELd). How it
+was built here, and the figures, are in ``docs/benchmarks.md`` (discretizers and local
+discretization).
 
     python benchmarks/bench_discretizers.py                      # both tables
     python benchmarks/bench_discretizers.py --only pki --repeats 5
