@@ -462,7 +462,7 @@ def test_open_classifier_mistakes_are_named_by_key_path(tmp_path, data_dir):
     assert "did you mean 'folds'" in problems["classifiers[4].tune.fold"]
     assert "no module named 'no'" in problems["classifiers[5].name"]
     assert "NoFit has no fit method" in problems["classifiers[6].name"]
-    assert "did you mean tan, stan, tan_hc?" in problems["classifiers[7].name"]
+    assert "did you mean tan, stan, tan_ld?" in problems["classifiers[7].name"]
 
 
 def test_a_config_with_input_and_tune_resolves_and_loads_back(tmp_path, data_dir):
