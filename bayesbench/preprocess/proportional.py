@@ -29,6 +29,8 @@ import math
 
 import numpy as np
 
+from .cut_method import CutMethod, present_values
+
 #: WPKI's minimum interval frequency beyond the interval number (Yang and Webb 2003).
 WPKI_MIN_FREQUENCY = 30
 
@@ -92,24 +94,44 @@ def equal_frequency_cuts(x: np.ndarray, n_bins: int) -> np.ndarray:
 
 
 def pki_cuts(x: np.ndarray) -> np.ndarray:
-    """PKI cut points of the values ``x`` (NaN = missing; finite otherwise).
+    """PKI cut points of the values ``x`` (NaN = missing; infinite values refused).
 
     Examples
     --------
     >>> pki_cuts(np.array([1.0, 2, 3, 4, 5, 6, 7, 8, 9, np.nan])).tolist()  # 9 known: 3 x 3
     [3.5, 6.5]
     """
-    x = np.sort(x[~np.isnan(x)])
+    x = np.sort(present_values(x))
     return equal_frequency_cuts(x, pki_intervals(x.size))
 
 
 def wpki_cuts(x: np.ndarray) -> np.ndarray:
-    """WPKI cut points of the values ``x`` (NaN = missing; finite otherwise).
+    """WPKI cut points of the values ``x`` (NaN = missing; infinite values refused).
 
     Examples
     --------
     >>> wpki_cuts(np.arange(400.0)).tolist()  # t = (sqrt(900 + 1600) - 30) / 2 = 10 of 40
     [39.5, 79.5, 119.5, 159.5, 199.5, 239.5, 279.5, 319.5, 359.5]
     """
-    x = np.sort(x[~np.isnan(x)])
+    x = np.sort(present_values(x))
     return equal_frequency_cuts(x, wpki_intervals(x.size))
+
+
+class PKI(CutMethod):
+    """Proportional k-interval discretization, exactly as Weka 3.6's ``PKIDiscretize``."""
+
+    name = "pki"
+    summary = "Yang and Webb's proportional k-interval discretization, Weka-exact"
+
+    def cuts(self, x, y, n_classes):
+        return pki_cuts(x)
+
+
+class WPKI(CutMethod):
+    """Weighted proportional k-interval discretization (``s t = n``, ``s - t = 30``)."""
+
+    name = "wpki"
+    summary = "Yang and Webb's weighted PKI: intervals of at least 30 values more than their number"
+
+    def cuts(self, x, y, n_classes):
+        return wpki_cuts(x)

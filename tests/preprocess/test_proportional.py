@@ -11,7 +11,8 @@ import pytest
 from bayesbench.data import Attribute, Dataset, load_dataset
 from bayesbench.errors import PreprocessError
 from bayesbench.preprocess import proportional
-from bayesbench.preprocess.discretize import Discretizer, mdl_cuts
+from bayesbench.preprocess.discretize import Discretizer
+from bayesbench.preprocess.mdl import mdl_cuts
 from bayesbench.preprocess.proportional import (equal_frequency_cuts, pki_cuts, pki_intervals,
                                                 wpki_cuts, wpki_intervals)
 

@@ -9,7 +9,7 @@ import pytest
 from bayesbench.errors import ReportError
 from bayesbench.models.core.structure import Node, Structure
 from bayesbench.models.learners.tan import TAN
-from bayesbench.report.network import (NodeBox, arc_geometry, network_layout, node_arcs, plot_network,
+from bayesbench.report.figures.network import (NodeBox, arc_geometry, network_layout, node_arcs, plot_network,
                                        write_dot)
 
 SVG = "{http://www.w3.org/2000/svg}"
