@@ -504,7 +504,7 @@ def classifiers(name):
               help="Also write the discretized data here as ARFF (Weka-style range labels).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="How to print the cut points.")
-def discretize(data, method, bins, max_cuts, class_attribute, delimiter, output, fmt):
+def discretize(data, method, class_attribute, delimiter, output, fmt, **settings):
     """Print the cut points that discretize the numeric attributes of DATA.
 
     DATA is an ARFF, CSV or libsvm file, or the name of a bundled data set
@@ -529,7 +529,8 @@ def discretize(data, method, bins, max_cuts, class_attribute, delimiter, output,
     from .preprocess.discretize import (Discretizer, cut_point_rows,  # lazy: numpy, see run
                                         methods_reading)
 
-    if max_cuts is not None and method not in methods_reading("max_cuts"):
+    # The methods' settings (bins, max_cuts) travel together to the Discretizer.
+    if settings["max_cuts"] is not None and method not in methods_reading("max_cuts"):
         raise click.UsageError(f"--max-cuts bounds the cut points of "
                                f"{', '.join(map(repr, methods_reading('max_cuts')))} only, "
                                f"not of '{method}'")
@@ -550,7 +551,7 @@ def discretize(data, method, bins, max_cuts, class_attribute, delimiter, output,
     if all(a.is_nominal for a in ds.attributes):
         raise DataError(f"no numeric attribute to discretize (its {len(ds.attributes)} "
                         f"attributes are all nominal)", path=path)
-    fitted = Discretizer(method=method, bins=bins, max_cuts=max_cuts).fit(ds)
+    fitted = Discretizer(method=method, **settings).fit(ds)
     if output:
         with naming(output):
             write_arff(fitted.transform(ds), output)

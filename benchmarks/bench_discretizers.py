@@ -216,7 +216,7 @@ def ours_ld(name: str, X, y, fold, folds: int):
     """Per fold: (fit + predict seconds, predictions, cut points) of a bayesbench learner;
     the global counterparts get MDL cut points found on the training folds (timed)."""
     from bayesbench import make_classifier
-    from bayesbench.preprocess.discretize import mdl_cuts
+    from bayesbench.preprocess.mdl import mdl_cuts
 
     out = []
     for f in range(folds):
