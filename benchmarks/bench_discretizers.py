@@ -165,7 +165,7 @@ def pki_table(args, workdir: Path) -> None:
     rows.append(["all", "", "", "", f"{1e3 * total_ours:.2f}", f"{1e3 * total_weka:.2f}",
                  f"{total_weka / total_ours:.2f}"])
     print(render(rows, ["data set", "rows", "numeric", "same cuts", "bayesbench ms",
-                        "weka ms (in JVM)", "x bayesbench"], "text",
+                        "weka ms (in JVM)", "x bayesbench"], "text", floatfmt="",
                  caption=f"PKI cut points of every numeric attribute, mean of {args.repeats} "
                          f"fits; {os.cpu_count()} cores"))
     if args.reference:
