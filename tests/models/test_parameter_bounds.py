@@ -38,6 +38,8 @@ CAPPED_BY_THE_DATA = {
     "min_frequency": "a threshold on counts",
     "subsumption": "a threshold on counts",
     "random_state": "a seed",
+    "exact_limit": "kernel_nb: the largest window summed as Weka sums it; a window never holds "
+                   "more kernels than the training values",
 }
 
 
