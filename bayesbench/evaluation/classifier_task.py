@@ -75,7 +75,7 @@ def _inputs(cls, kind: str, views, record: dict, rows: bool = True):
         # columns: column-major matrices (the codes already are; the numbers as a
         # DataFrame gave them, so that their sums stay the same to the last bit).
         names = feature_names(train, kind)
-        if kind != "frame":  # a frame keeps its categorical columns (local discretization)
+        if kind != "frame":  # a frame keeps its categorical columns (kernel_nb's nominal ones)
             X_train = None if X_train is None else np.asfortranarray(X_train)
             X_test = np.asfortranarray(X_test)
     record.update(n_train=int(n_train), n_test=int(test.n_rows),

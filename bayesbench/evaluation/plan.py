@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..data.chunks import is_chunked
-from ..errors import BayesbenchError, PlanError
+from ..errors import BayesbenchError, ClassifierError, PlanError
+from ..models.registry import classifier_class
 from ..spec import ClassifierSpec, DatasetSpec, Experiment, PreprocessSpec
 from .bias_variance_sets import bias_variance_splits
 from .chunked_run import ChunkedJob, HashedFold
@@ -136,6 +137,7 @@ def plan(experiment: Experiment, cache: DataCache | None = None) -> Plan:
         try:
             data = cache.prepared(spec, experiment.preprocess, experiment.seed)
             problems += _missing_classes(experiment, data.imputed)
+            problems += _unmet_requirements(experiment, i, spec, data.imputed)
             splits = _splits(experiment, spec, data.imputed.y)
         except PlanError as exc:
             problems += exc.problems
@@ -220,3 +222,44 @@ def _missing_classes(experiment: Experiment, data) -> list:
             problems.append((field, f"'{metric}': '{score_class[1]}' is not a class of "
                                     f"{data.name} (its classes: {', '.join(data.class_names)})"))
     return problems
+
+
+def _unmet_requirements(experiment: Experiment, i: int, spec: DatasetSpec, ds) -> list:
+    """A problem for every classifier that requires of its data (its class's ``requires``,
+    :data:`~bayesbench.models.core.input_checks.REQUIREMENTS`) what the data set ``ds``
+    (``datasets[i]``, as imputed before splitting) lacks."""
+    problems = []
+    nominal = [a.name for a in ds.attributes if a.is_nominal]
+    numeric = [j for j, a in enumerate(ds.attributes) if not a.is_nominal]
+    holes = None  # the numeric attributes with missing values, found once
+    for clf in experiment.classifiers:
+        try:
+            needs = getattr(classifier_class(clf.learner), "requires", ())
+        except ClassifierError:
+            continue  # its tasks record why it cannot be made
+        at, says = ("datasets", i), f"{clf.label} cannot take data set {spec.name}"
+        if "numeric" in needs and not numeric:
+            problems.append((at, f"{says}: it has no numeric attribute"))
+        elif "numeric" in needs and nominal and clf.input != "numeric":
+            problems.append((at, f"{says}: it takes numeric attributes only, and "
+                                 f"{_listed(nominal, 'nominal')}; give the classifier "
+                                 f"'input: numeric' to leave them out"))
+        if "complete" in needs and experiment.preprocess.impute == "none" and numeric:
+            if holes is None:
+                holes = [ds.attributes[numeric[j]].name for j in
+                         np.flatnonzero(ds.missing_mask()[:, numeric].any(axis=0))]
+            if holes:
+                problems.append((at, f"{says}: {_listed(holes, 'missing values')}; set "
+                                     f"preprocess.impute (mean_mode, weighted_random or "
+                                     f"drop)"))
+    return problems
+
+
+def _listed(names: list[str], what: str) -> str:
+    """``attribute 'a' is nominal`` / ``attributes 'a', 'b' and 3 more have missing
+    values``: attribute names in a message, at most three."""
+    shown = ", ".join(f"'{n}'" for n in names[:3])
+    more = f" and {len(names) - 3} more" if len(names) > 3 else ""
+    verb = ("is" if len(names) == 1 else "are") if what == "nominal" else (
+        "has" if len(names) == 1 else "have")
+    return f"attribute{'' if len(names) == 1 else 's'} {shown}{more} {verb} {what}"

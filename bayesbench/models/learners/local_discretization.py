@@ -217,8 +217,8 @@ class _Network:
 
 class LocalDiscretization(BaseClassifier):
     """What ``tan_ld``, ``kdb_ld`` and ``aode_ld`` share: numeric attributes taken as they
-    are (a DataFrame's categorical columns are nominal), the MDLP settings and the
-    iterations, and the complete training rows.
+    are (mixed input: a DataFrame's categorical columns are nominal, NaN missing), the MDLP
+    settings and the iterations, and the complete training rows.
 
     Parameters
     ----------
@@ -233,7 +233,7 @@ class LocalDiscretization(BaseClassifier):
         Levels of MDLP's recursion at most (``mdlp_max_depth``; None: no limit).
     """
 
-    input_kind = "frame"
+    input_kind = "mixed"
     _parameter_constraints = {
         "max_iterations": [Interval(Integral, 1, None, closed="left")],
         "proposed_cuts": [Interval(Real, 0, None, closed="left")],
@@ -247,14 +247,6 @@ class LocalDiscretization(BaseClassifier):
         self.min_length = min_length
         self.max_depth = max_depth
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.allow_nan = True  # a missing value: the row is left out of training
-        return tags
-
-    def _more_tags(self) -> dict:
-        return {**super()._more_tags(), "allow_nan": True}
-
     def _settings(self) -> dict:
         return {"min_length": int(self.min_length), "proposed_cuts": float(self.proposed_cuts),
                 "max_depth": None if self.max_depth is None else int(self.max_depth)}
@@ -262,6 +254,9 @@ class LocalDiscretization(BaseClassifier):
     def _start(self, X, y, n_classes):
         """The complete training rows and their class codes, the attributes' names."""
         values, codes = start_mixed_fit(self, X, y, n_classes)
+        self.nominal_ = np.array([c is not None for c in self.categories_], dtype=bool)
+        self.cardinalities_ = np.array([0 if c is None else len(c) for c in self.categories_],
+                                       dtype=np.int64)
         complete = ~np.isnan(values).any(axis=1)
         if not complete.any():
             raise ClassifierError(f"{type(self).__name__} needs a training row without "

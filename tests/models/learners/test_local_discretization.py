@@ -258,7 +258,7 @@ def test_data_these_learners_cannot_take_is_refused_in_one_line():
     y = np.array([0, 1, 0, 1])
     cases = [(np.array([[1.0], [np.inf], [2.0], [3.0]]), "infinite value at row 1"),
              (np.full((4, 1), np.nan), "without missing values"),
-             (pd.DataFrame({"a": ["x", "y", "x", "y"]}), "numeric or categorical")]
+             (pd.DataFrame({"a": ["x", "y", "x", "y"]}), "numeric columns and categorical")]
     for X, message in cases:
         with pytest.raises(ClassifierError, match=message) as err:
             make_classifier("kdb_ld").fit(X, y)
