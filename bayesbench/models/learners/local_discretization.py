@@ -53,6 +53,10 @@ from .ld_mdlp import mdlp_codes, mdlp_cuts
 _F32 = np.float32
 #: States the library gives a numeric attribute beyond its bins (see _Discretization._set).
 PHANTOM_STATES = 2
+#: Rounds of structure and discretization at most (``max_iterations``; the library's default
+#: is 10): a structure that never repeats (balance-scale's symmetric attributes can make one
+#: alternate) runs every round, each a structure search and an MDLP of every attribute.
+MAX_LD_ITERATIONS = 1000
 
 
 # ------------------------------------------------------------------- structures
@@ -223,19 +227,22 @@ class LocalDiscretization(BaseClassifier):
     Parameters
     ----------
     max_iterations : int, default 10
-        Structure-and-discretization rounds at most (the library's ``max_iterations``).
+        Structure-and-discretization rounds at most (the library's ``max_iterations``; at
+        most :data:`MAX_LD_ITERATIONS`).
     proposed_cuts : float, default 0.0
         Cut points per attribute at most (``ld_proposed_cuts``): 0 no limit, below 1 that
         fraction of the training rows, else that number.
     min_length : int, default 3
-        Intervals of fewer rows are not split (``mdlp_min_length``, at least 3).
+        Intervals of fewer rows are not split (``mdlp_min_length``, at least 3; above the
+        training rows, no attribute is cut).
     max_depth : int or None, default None
-        Levels of MDLP's recursion at most (``mdlp_max_depth``; None: no limit).
+        Levels of MDLP's recursion at most (``mdlp_max_depth``; None: no limit, and no
+        recursion is deeper than the training rows).
     """
 
     input_kind = "mixed"
     _parameter_constraints = {
-        "max_iterations": [Interval(Integral, 1, None, closed="left")],
+        "max_iterations": [Interval(Integral, 1, MAX_LD_ITERATIONS, closed="both")],
         "proposed_cuts": [Interval(Real, 0, None, closed="left")],
         "min_length": [Interval(Integral, 3, None, closed="left")],
         "max_depth": [None, Interval(Integral, 1, None, closed="left")],
