@@ -58,20 +58,25 @@ class NoiseSpec:
 
 @dataclass(frozen=True)
 class PreprocessSpec:
-    """Imputation strategy, discretization method and bins, where they are fitted
-    (``fold``: the training fold; ``global``: the whole data set) and the noise."""
+    """Imputation strategy, discretization method and bins (``max_cuts``: at most that many
+    MDL cut points per attribute), where they are fitted (``fold``: the training fold;
+    ``global``: the whole data set) and the noise."""
 
     impute: str = "none"
     discretize: str = "mdl"
     bins: int = 10
     scope: str = "fold"
     noise: NoiseSpec | None = None
+    max_cuts: int | None = None
 
     def identity(self) -> dict:
         noise = self.noise
-        return {"impute": self.impute, "discretize": self.discretize, "bins": self.bins,
-                "scope": self.scope,
-                "noise": None if noise is None else noise.identity()}
+        out = {"impute": self.impute, "discretize": self.discretize, "bins": self.bins,
+               "scope": self.scope,
+               "noise": None if noise is None else noise.identity()}
+        if self.max_cuts is not None:  # absent when unused, so older directories match
+            out["max_cuts"] = self.max_cuts
+        return out
 
 
 # Repetitions of a cross-validation: a bound on the work one experiment plans (published

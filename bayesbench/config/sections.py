@@ -16,7 +16,7 @@ from ..evaluation.schemes import DEFAULT_SCHEME, SCHEMES
 from ..preprocess.noise import NOISE_MODES
 from ..models.registry import (classifier_class, is_import_path, make_classifier, make_step,
                                parameter_defaults)
-from ..preprocess.discretize import methods as discretizations
+from ..preprocess.discretize import methods as discretizations, methods_reading
 from ..preprocess.impute import STRATEGIES
 from ..spec import (ClassifierSpec, CompareSpec, CVSpec, EvaluationSpec,
                     NoiseSpec, PreprocessSpec, TuneSpec)
@@ -30,7 +30,7 @@ ARM_KEYS = ("name", "preprocess", "cv")
 CLASSIFIER_KEYS = ("name", "params", "label", "input", "tune", "steps")
 TUNE_KEYS = ("params", "folds", "metric")
 STEP_KEYS = ("name", "params")
-PREPROCESS_KEYS = ("impute", "discretize", "bins", "scope", "noise")
+PREPROCESS_KEYS = ("impute", "discretize", "bins", "max_cuts", "scope", "noise")
 NOISE_KEYS = ("fraction", "on", "mode")
 
 
@@ -69,6 +69,12 @@ def preprocess(value, problems: Problems, at: str = "preprocess") -> PreprocessS
             kw[key] = problems.typed(value[key], f"{at}.{key}", str, choices=choices)
     if "bins" in value:
         kw["bins"] = problems.typed(value["bins"], f"{at}.bins", int, low=2)
+    if value.get("max_cuts") is not None:
+        kw["max_cuts"] = problems.typed(value["max_cuts"], f"{at}.max_cuts", int, low=1)
+        bounded = methods_reading("max_cuts")
+        if kw.get("discretize", "mdl") not in bounded:
+            problems.add(f"{at}.max_cuts", f"bounds the cut points of discretize: "
+                         f"{' or '.join(bounded)} only, not of {kw['discretize']}")
     if value.get("noise") is not None:
         kw["noise"] = _noise(value["noise"], problems, f"{at}.noise")
     return PreprocessSpec(**{k: v for k, v in kw.items() if v is not None})

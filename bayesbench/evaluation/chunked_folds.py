@@ -29,7 +29,7 @@ from ..data.chunks import ChunkedSource, read_chunks
 from ..data.fold_assignment import fold_rng, hashed_folds, stratified_hashed_folds
 from ..errors import PreprocessError
 from ..preprocess.cut_method import merge_value_counts, value_class_counts
-from ..preprocess.discretize import chunked_cut_method, range_labels
+from ..preprocess.discretize import range_labels
 
 # The stream of the fold hash's salt (prepare.py numbers the fold's other streams 1 to 5).
 FOLD_HASH_STREAM = 6
@@ -120,18 +120,19 @@ def _minus(total: tuple, part: tuple) -> tuple[np.ndarray, np.ndarray]:
     return values[kept], counts[kept]
 
 
-def fold_sources(source: ChunkedSource, dealing: Dealing, method: str, bins: int, run_on,
+def fold_sources(source: ChunkedSource, dealing: Dealing, finder, run_on,
                  chunk_rows: int) -> tuple[tuple[ChunkedSource, ...], ...]:
     """The source of each fold, ``[repetition][fold]``, its numeric attributes coded into
-    the bins of cut points found by ``method`` (``bins``) on the fold's training rows: one
-    pass over the files, each counted by ``run_on(value_counts_file, tasks)``."""
+    the bins of cut points found by ``finder`` (a
+    :class:`~bayesbench.preprocess.cut_method.CutMethod` that counts) on the fold's training
+    rows: one pass over the files, each counted by ``run_on(value_counts_file, tasks)``."""
     folds = None
     tasks = [ValueTask(source, i, dealing, chunk_rows) for i in range(len(source.files))]
     for _, counts in run_on(value_counts_file, tasks):
         folds = counts if folds is None else [
             [{name: merge_value_counts(a[name], b[name]) for name in a}
              for a, b in zip(mine, theirs)] for mine, theirs in zip(folds, counts)]
-    finder, out = chunked_cut_method(source, method, bins), []
+    out = []
     for per_rep in folds:
         total = {name: per_rep[0][name] for name in per_rep[0]}
         for part in per_rep[1:]:

@@ -68,10 +68,11 @@ class HashedFold:
 @dataclass(frozen=True)
 class ChunkedJob:
     """The cross-validation of one chunked data set: ``cells`` are its tasks still to run,
-    as ``(repetition, fold, classifier index, task id)``. ``discretize`` is ``(method,
-    bins)`` when the numeric attributes are discretized per fold (their cut points then in
-    ``fold_sources``, ``[repetition][fold]``); ``requested`` the scores asked for beyond
-    every record's (``rmse``), ``scored`` whether the model scores are."""
+    as ``(repetition, fold, classifier index, task id)``. ``discretize`` is the cut-point
+    method (:class:`~bayesbench.preprocess.cut_method.CutMethod`) when the numeric attributes
+    are discretized per fold (their cut points then in ``fold_sources``,
+    ``[repetition][fold]``); ``requested`` the scores asked for beyond every record's
+    (``rmse``), ``scored`` whether the model scores are."""
 
     dataset: DatasetSpec
     source: ChunkedSource
@@ -81,7 +82,7 @@ class ChunkedJob:
     classifiers: tuple[ClassifierSpec, ...]
     cells: tuple[tuple[int, int, int, str], ...]
     stratified: bool = False
-    discretize: tuple | None = None
+    discretize: object = None
     requested: tuple[str, ...] = ()
     scored: bool = False
     fold_sources: tuple = ()
@@ -423,7 +424,7 @@ def run_chunked(job: ChunkedJob, run_on):
     the caller describes its structure), the files' passes run by ``run_on(fn, tasks)``
     (an executor yielding ``(index, result)``; see :mod:`.executors`)."""
     if job.discretize is not None:
-        job = replace(job, fold_sources=fold_sources(job.source, job.dealing, *job.discretize,
+        job = replace(job, fold_sources=fold_sources(job.source, job.dealing, job.discretize,
                                                      run_on, CHUNK_ROWS))
     counted = fold_statistics(job, run_on)
     if counted.training:

@@ -21,6 +21,7 @@ from ..spec import ClassifierSpec, DatasetSpec, Experiment, PreprocessSpec
 from .bias_variance_sets import bias_variance_splits
 from .chunked_run import ChunkedJob, HashedFold
 from .metrics import MODEL_SCORES, REQUESTED_SCORES, per_class_metric
+from ..preprocess.discretize import chunked_cut_method
 from .prepare import DataCache, PreparedData
 from .splits import Split, make_splits
 from .train_sizes import subsamples, too_large
@@ -209,8 +210,9 @@ def chunked_job(experiment: Experiment, spec: DatasetSpec, cache: DataCache,
                   for rep in range(cv.n_repetitions) for fold in range(folds)
                   for ci, clf in enumerate(experiment.classifiers))
     # numeric attributes not discretized on all the rows are, per fold, as the run goes
-    per_fold = (preprocess.discretize, preprocess.bins) if source.numeric_names and \
-        preprocess.scope != "global" else None
+    per_fold = chunked_cut_method(source, preprocess.discretize, bins=preprocess.bins,
+                                  max_cuts=preprocess.max_cuts) \
+        if source.numeric_names and preprocess.scope != "global" else None
     return ChunkedJob(spec, source, experiment.seed, folds, cv.n_repetitions,
                       experiment.classifiers, cells, stratified, per_fold, requested, scored)
 

@@ -116,12 +116,14 @@ class DataCache:
         if not source.numeric_names:
             return source
         if preprocess.scope != "global":
-            chunked_cut_method(source, preprocess.discretize, preprocess.bins)
+            chunked_cut_method(source, preprocess.discretize, bins=preprocess.bins,
+                               max_cuts=preprocess.max_cuts)
             return source
-        key = (spec, preprocess.discretize, preprocess.bins)
+        key = (spec, preprocess.discretize, preprocess.bins, preprocess.max_cuts)
         if key not in self._prepared:
             self._prepared[key] = discretize_chunked(source, preprocess.discretize,
-                                                     preprocess.bins)
+                                                     preprocess.bins,
+                                                     max_cuts=preprocess.max_cuts)
         return self._prepared[key]
 
 
@@ -151,7 +153,8 @@ def discretize(train, test, preprocess: PreprocessSpec):
     """``(train, test)`` discretized by cut points fitted on ``train``."""
     if preprocess.discretize == "none" or train.nominal_mask.all():
         return train, test
-    disc = Discretizer(preprocess.discretize, bins=preprocess.bins).fit(train)
+    disc = Discretizer(preprocess.discretize, bins=preprocess.bins,
+                       max_cuts=preprocess.max_cuts).fit(train)
     return disc.transform(train), disc.transform(test)
 
 

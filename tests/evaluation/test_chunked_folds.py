@@ -16,7 +16,7 @@ from bayesbench.evaluation.chunked_folds import FOLD_HASH_STREAM, Dealing, fold_
 from bayesbench.evaluation.executors import map_jobs
 from bayesbench.evaluation.splits import Split
 from bayesbench.evaluation.store import read_records
-from bayesbench.preprocess.discretize import Discretizer
+from bayesbench.preprocess.discretize import Discretizer, cut_method
 from helpers import run, stable_order
 
 FOLDS, SEED, NAME = 5, 11, "mixed"
@@ -140,7 +140,7 @@ def test_per_fold_cut_points_are_those_found_on_each_training_part_in_memory(dat
     ds = load_dataset(data / "whole.csv")
     for stratified in (False, True):
         dealing = Dealing(SEED, NAME, FOLDS, 2, stratified)
-        folds = fold_sources(source, dealing, "mdl", 10,
+        folds = fold_sources(source, dealing, cut_method("mdl"),
                              lambda fn, tasks: map_jobs(fn, tasks, jobs=1), 50)
         for rep in range(2):
             fold_of = _assignment(ds.y, stratified, rep)

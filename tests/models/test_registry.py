@@ -130,7 +130,7 @@ def test_a_constructor_that_raises_is_one_line():
 def test_unknown_names_suggest_the_nearest_and_the_path_form():
     with pytest.raises(ClassifierError) as err:
         bayesbench.make_classifier("tann")
-    assert "(did you mean tan, stan, tan_hc?)" in str(err.value)
+    assert "(did you mean tan, stan, tan_ld?)" in str(err.value)
     assert "package.module:Class" in str(err.value)
 
 

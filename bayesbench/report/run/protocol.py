@@ -22,6 +22,8 @@ def protocol(experiment: Experiment, records) -> list[tuple]:
                            else decomposition_caption(experiment.evaluation)),
             ("preprocessing", f"impute {pre.impute}, discretize {pre.discretize}"
                               + (f" ({pre.bins} bins)" if pre.discretize in ("width", "frequency") else "")
+                              + (f" (at most {pre.max_cuts} cuts)" if pre.discretize == "mdl"
+                                 and pre.max_cuts is not None else "")
                               + f", fitted on the {'training fold' if pre.scope == 'fold' else 'whole data set'}"),
             ("seed", experiment.seed), ("metrics", list(experiment.metrics)),
             ("comparison", f"{spec.metric or experiment.metrics[0]}, baseline "
