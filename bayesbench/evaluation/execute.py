@@ -6,6 +6,7 @@ interleaved. A learner that fails is recorded as a failed task and the run goes 
 """
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import replace
 from functools import partial
@@ -21,6 +22,7 @@ from ..models.core.export import NETWORK_FORMATS
 from ..models.pipeline import Steps, make_model
 from ..models.registry import classifier_class, default_input, make_classifier
 from ..models.core.sufficient import fits_from_statistics
+from ..preprocess.discretize import cut_point_table
 from ..spec import ClassifierSpec, RunOptions
 from .adapter import fit_predict
 from .chunked_run import ChunkedJob, run_chunked
@@ -127,19 +129,31 @@ def _inputs(cls, kind: str, views, record: dict, rows: bool = True):
 # A record's fitted networks on their way to the calling process, which writes them into
 # the result directory and drops the field (:meth:`~.rundir.RunDirectory.keep`).
 NETWORKS = "_networks"
+# The suffix of the file of a fold's cut points, beside its networks.
+CUTS_SUFFIX = ".cuts.json"
 
 
-def network_texts(clf, class_name: str, formats) -> dict:
-    """``{format: text}`` of the fitted ``clf``'s Bayesian network in each of ``formats``
-    (:data:`~bayesbench.models.core.export.NETWORK_FORMATS`); empty for a model that is no
+def network_files(clf, train, formats, views, preprocess) -> dict:
+    """``{file suffix: text}`` of the fitted ``clf``'s Bayesian network in each of ``formats``
+    (:data:`~bayesbench.models.core.export.NETWORK_FORMATS`), its variables and states named
+    by the training part ``train``'s attributes and values, and of the fold's cut points
+    (``views["cuts"]``) when it discretized some attribute; empty for a model that is no
     one network (AODE, Gaussian, other classes; attribute weights)."""
     if not formats or not callable(getattr(clf, "bayesian_network", None)):
         return {}
     try:
-        variables = clf.bayesian_network(class_name)
+        variables = clf.bayesian_network(train.target.name,
+                                         [a.categories for a in train.attributes],
+                                         train.class_names)
     except ClassifierError:
         return {}
-    return {f: NETWORK_FORMATS[f][1](variables, type(clf).__name__) for f in formats}
+    out = {NETWORK_FORMATS[f][0]: NETWORK_FORMATS[f][1](variables, type(clf).__name__)
+           for f in formats}
+    cuts = views["cuts"]()
+    if cuts:
+        out[CUTS_SUFFIX] = json.dumps({"method": preprocess.discretize, "scope": preprocess.scope,
+                                       "attributes": cut_point_table(cuts)}, indent=1) + "\n"
+    return out
 
 
 def run_classifier(spec: ClassifierSpec, views, job: FoldJob, networks=()) -> dict:
@@ -186,7 +200,7 @@ def run_classifier(spec: ClassifierSpec, views, job: FoldJob, networks=()) -> di
         learned = network(clf, train.target.name) if (job.repetition, job.fold) == (0, 0) else None
         if learned is not None:
             record["network"] = learned
-        texts = network_texts(clf, train.target.name, networks)
+        texts = network_files(clf, train, networks, views, job.preprocess)
         if texts:  # the calling process writes them (their size is no record's business)
             record[NETWORKS] = texts
     except Exception as exc:  # noqa: BLE001 - a learner that fails is recorded, the run goes on
