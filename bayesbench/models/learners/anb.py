@@ -12,16 +12,17 @@ from pathlib import Path
 import numpy as np
 
 from ...errors import ClassifierError
+from ...measures.codes import TableTooLarge
 from ..core import export
 from ..core.base import BaseClassifier, StructureLearner, check_fitted, fresh_fit
 from ..core.counting import counts, log_table, unseen_log_prob
-from ..core.inference import joint_log_likelihood
+from ..core.inference import MISSING_CONSTRAINT, joint_log_likelihood
 from ..core.input_checks import (check_discrete_predict_X, start_discrete_fit,
                                  target_name_of)
 from ..core.scores import ModelScores
 from ..core.sufficient import StatisticsLearner, StatisticsNotSufficient
 from ..core.structure import Structure
-from ..core.constraints import Interval
+from ..core.constraints import Interval, parameter_error
 from ..parameters.estimators import class_log_prior, node_tables
 from ..parameters.weighting import WEIGHTS_CONSTRAINT, learn_weights
 
@@ -35,9 +36,9 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
 
         p(v | pa, c) = (N(c, pa, v) + alpha) / (N(c, pa) + alpha * r_v)
 
-    Missing values (code ``-1``) are left out: of the counts of the node they
-    occur in (or parent), and of the product at prediction. A value never seen
-    in training gets the smoothed probability of a zero count.
+    Missing values (code ``-1``) are left out of the counts of the node they occur
+    in (or parent), and at prediction follow ``missing``. A value never seen in
+    training gets the smoothed probability of a zero count.
 
     Parameters
     ----------
@@ -55,6 +56,12 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
         parents' prefix (:mod:`~bayesbench.models.parameters.estimators`), with HDP's
         ``iterations``, ``tying`` and ``random_state`` (HDP's seed; None: 0, and the
         runner gives an HDP fit the task's seed).
+    missing : {'skip', 'exact'}, default 'skip'
+        How prediction (and the model scores) treat a missing value
+        (:mod:`~bayesbench.models.core.inference`): ``skip`` leaves out each node that holds
+        or reads it, exact for a leaf only; ``exact`` sums the missing attributes out of the
+        network, as exact inference in the exported network does. Counting and the
+        structure search are the same under both.
 
     Attributes
     ----------
@@ -81,15 +88,25 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
 
     input_kind = "discrete"
     _parameter_constraints = {"alpha": [Interval(Real, 0, None, closed="left")],
-                              "weights": WEIGHTS_CONSTRAINT}
+                              "weights": WEIGHTS_CONSTRAINT, "missing": MISSING_CONSTRAINT}
     # For subclasses whose __init__ does not take ``weights``: they learn no weights; nor
-    # ``estimator`` and its settings: additive smoothing with ``alpha``.
+    # ``estimator`` and its settings: additive smoothing with ``alpha``; nor ``missing``:
+    # the ``skip`` rule.
     weights = None
     estimator, iterations, tying = "laplace", 1000, "level"
+    missing = "skip"
 
-    def __init__(self, *, alpha: float = 1.0, weights=None):
+    def __init__(self, *, alpha: float = 1.0, weights=None, missing: str = "skip"):
         self.alpha = alpha
         self.weights = weights
+        self.missing = missing
+
+    def _check_combinations(self):
+        if self.missing == "exact" and self.weights in ("awnb", "wanbia"):
+            raise parameter_error(type(self).__name__, "missing",
+                                  f"'skip' with weights={self.weights!r} (attribute weights "
+                                  f"make no network to sum the missing values out of)",
+                                  self.missing)
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
         raise NotImplementedError
@@ -192,9 +209,14 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
 
     def _joint_log_likelihood(self, X, plain: bool = False) -> np.ndarray:
         X = check_discrete_predict_X(self, X)
-        return joint_log_likelihood(self.structure_, self.tables_, X, self.class_log_prior_,
-                                    unseen=self.unseen_, plain=plain,
-                                    node_weights=self.node_weights_)
+        try:
+            return joint_log_likelihood(self.structure_, self.tables_, X,
+                                        self.class_log_prior_, unseen=self.unseen_,
+                                        plain=plain, node_weights=self.node_weights_,
+                                        missing=self.missing)
+        except TableTooLarge as exc:  # summing missing values out: name the attributes
+            exc.name_attributes(self.structure_.names())
+            raise
 
 
 class StatisticsANB(StatisticsLearner, AugmentedNaiveBayes):
