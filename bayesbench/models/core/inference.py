@@ -21,15 +21,19 @@ the learners with one network):
     node's term is dropped too, which no marginal does.
 ``exact``
     The missing attributes are summed out of the network (:mod:`.marginal`), rows that
-    miss the same attributes together: ``p(c, x_observed)`` exactly, what exact inference
-    in the exported network gives. Where every missing attribute's node is a leaf (or
-    only has missing descendants) both rules give the same numbers, to the bit.
+    miss the same attributes together: ``p(c, x_observed)``, the sum over every value of
+    the missing attributes of the complete row's joint, what exact inference in the
+    exported network gives. Where every missing attribute's node is a leaf (or only has
+    missing descendants) both rules give the same numbers, to the bit.
 
 A value beyond the cardinality known at ``fit`` is a value never seen in
 training: with ``unseen`` tables it gets the smoothed probability of a zero
 count; a parent value beyond it makes the parent configuration unseen, whose
 smoothed distribution is uniform and the same for every class, so that node
-is left out. A left-out term indexes a row of zeros of the flat table.
+is left out (under ``exact`` too: summed over its own missing value, such a node then
+counts once per value, or once when barren, a factor the same for every class that leaves
+the posterior as its uniform distribution would). A left-out term indexes a row of zeros of
+the flat table.
 """
 from __future__ import annotations
 
@@ -265,6 +269,9 @@ def joint_log_likelihood(structure: Structure, tables: Sequence[np.ndarray], X: 
     if plain:
         with np.errstate(divide="ignore"):
             out = np.log(out)
+    if missing not in MISSING_RULES:
+        raise ClassifierError(f"missing must be one of {', '.join(MISSING_RULES)}, "
+                              f"got {missing!r}")
     if missing == "exact":
         if node_weights is not None:
             raise ClassifierError("missing='exact' sums a network over the missing values; "
@@ -290,9 +297,11 @@ def _sum_out_missing(flat: _FlatTables, structure: Structure, X: np.ndarray, out
     cards = flat.cardinalities
     n_classes = out.shape[1]
     scopes = [(node.attributes, node.parents) for node in nodes]
-    patterns, group = np.unique(lacking[rows], axis=0, return_inverse=True)
-    group = group.ravel()
-    for k, pattern in enumerate(patterns):
+    patterns, group, sizes = np.unique(lacking[rows], axis=0, return_inverse=True,
+                                       return_counts=True)
+    # The rows of each pattern, in one sort rather than one scan of all rows per pattern.
+    groups = np.split(rows[np.argsort(group.ravel(), kind="stable")], np.cumsum(sizes)[:-1])
+    for pattern, these in zip(patterns, groups):
         missing = {held[j] for j in np.flatnonzero(pattern)}
         dropped = marginal.barren(scopes, missing)
         summed = [v for v, node in enumerate(nodes) if v not in dropped
@@ -302,7 +311,6 @@ def _sum_out_missing(flat: _FlatTables, structure: Structure, X: np.ndarray, out
         free = [tuple(sorted(missing.intersection(nodes[v].attributes + nodes[v].parents)))
                 for v in summed]
         the_plan = marginal.plan(free, cards, n_classes)
-        these = rows[group == k]
         for block in marginal.row_blocks(these.size, the_plan, n_classes):
             which = these[block]
             factors = [_factor(flat, v, scope, X[which], cards) for v, scope in zip(summed, free)]
