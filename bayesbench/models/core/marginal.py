@@ -37,8 +37,9 @@ _BLOCK_CELLS = 2 ** 20
 
 def barren(scopes: Sequence[tuple[tuple[int, ...], tuple[int, ...]]], missing: set) -> set:
     """The nodes that sum to 1 for rows missing the attributes ``missing``: ``scopes`` holds
-    each node's ``(attributes, parent attributes)``; a node is barren when its attributes
-    are all missing and no node left is its child (repeatedly, leaves first)."""
+    each node's ``(attributes, parent attributes)``; a node is barren when it has attributes,
+    all missing, and no node left is its child (repeatedly, leaves first). A node of no
+    attribute (the class's own table in a network whose class has parents) never is."""
     holder = {a: v for v, (attributes, _) in enumerate(scopes) for a in attributes}
     parents_of = [{holder[p] for p in parents} for _, parents in scopes]
     left = set(range(len(scopes)))
@@ -48,7 +49,7 @@ def barren(scopes: Sequence[tuple[tuple[int, ...], tuple[int, ...]]], missing: s
         changed = False
         needed = set().union(*(parents_of[v] for v in left)) if left else set()
         for v in sorted(left - needed):
-            if all(a in missing for a in scopes[v][0]):
+            if scopes[v][0] and all(a in missing for a in scopes[v][0]):
                 left.discard(v)
                 dropped.add(v)
                 changed = True

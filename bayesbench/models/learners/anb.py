@@ -179,6 +179,9 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
                 len(s) != c for s, c in zip(states, self.cardinalities_)):
             raise ClassifierError(f"states name {[len(s) for s in states]} values, the model "
                                   f"has {[int(c) for c in self.cardinalities_]}")
+        if class_states is not None and len(class_states) != len(self.classes_):
+            raise ClassifierError(f"{len(class_states)} class states for "
+                                  f"{len(self.classes_)} classes")
         return export.network(self.structure_, self.tables_, self.class_log_prior_,
                               class_name or self.structure_.class_name,
                               self.classes_ if class_states is None else class_states,
