@@ -365,3 +365,12 @@ def test_mdl_with_more_classes_than_a_float_power_of_three_holds_is_wekas(tmp_pa
     assert weka_bins == "@attribute a {'\\'All\\''}"  # one bin: no cut point
     ds = load_dataset(path)
     assert discretize.mdl_cuts(ds.columns[0], ds.y, ds.n_classes).size == 0
+
+
+def test_the_docstring_examples_of_discretize():
+    import doctest
+
+    from bayesbench.preprocess import discretize
+
+    result = doctest.testmod(discretize)
+    assert result.attempted and not result.failed
