@@ -370,7 +370,5 @@ def test_mdl_with_more_classes_than_a_float_power_of_three_holds_is_wekas(tmp_pa
 def test_the_docstring_examples_of_discretize():
     import doctest
 
-    from bayesbench.preprocess import discretize
-
     result = doctest.testmod(discretize)
     assert result.attempted and not result.failed
