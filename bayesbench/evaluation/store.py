@@ -325,7 +325,8 @@ def records_frame(run_dirs, *, failed: bool = False, long: bool = False, metrics
     those scores; the default keeps every metric, and per-class scores in the wide form only.
     Records are read one at a time and only the chosen columns are kept, so that large
     directories fit in memory. Records of tasks that the directory's current config no
-    longer has (see :func:`current_tasks`) are left out.
+    longer has (see :func:`current_tasks`) are left out, as are those of a bootstrap's
+    apparent errors (:data:`APPARENT`: no scores of the validation).
     """
     if isinstance(run_dirs, (str, os.PathLike)):
         run_dirs = [run_dirs]
