@@ -112,11 +112,12 @@ def test_the_estimate_632_may_be_written_as_a_number_and_stratified_defaults_to_
 
 
 # ------------------------------------------------------------------ the run
-def _config(uci_dir, out, estimate="632plus", classifiers=("nb",)):
+def _config(uci_dir, out, estimate="632plus", classifiers=("nb",), replicates=B):
     return parse_config({
         "name": "boot", "seed": SEED, "data_dirs": [str(uci_dir)], "datasets": ["iris", "lenses"],
         "classifiers": list(classifiers), "metrics": ["error"], "format": ["csv"],
-        "output": str(out), "cv": {"bootstrap": B, "estimate": estimate}}, base_dir=out.parent)
+        "output": str(out), "cv": {"bootstrap": replicates, "estimate": estimate}},
+        base_dir=out.parent)
 
 
 @pytest.fixture(scope="module")
@@ -226,15 +227,18 @@ def _records(run_dir):
 
 
 def test_resumed_and_in_processes_the_records_of_the_serial_run(uci_dir, tmp_path):
-    serial = run(_config(uci_dir, tmp_path / "serial", "632", ("nb", "tan")), jobs=1, quiet=True)
-    processes = run(_config(uci_dir, tmp_path / "jobs", "632", ("nb", "tan")), jobs=2, quiet=True)
+    def config(out):
+        return _config(uci_dir, out, "632", ("nb",), replicates=6)
+
+    serial = run(config(tmp_path / "serial"), jobs=1, quiet=True)
+    processes = run(config(tmp_path / "jobs"), jobs=2, quiet=True)
     assert _records(processes.run_dir) == _records(serial.run_dir)
     # A run stopped half way (the records written so far), then run again in processes.
     resumed = tmp_path / "resumed"
     shutil.copytree(serial.run_dir, resumed)
     lines = (resumed / RECORDS).read_text().splitlines(keepends=True)
     (resumed / RECORDS).write_text("".join(lines[:len(lines) // 2]))
-    again = run(_config(uci_dir, resumed, "632", ("nb", "tan")), jobs=2, quiet=True)
+    again = run(config(resumed), jobs=2, quiet=True)
     assert again.n_skipped == len(lines) // 2 and again.n_run == len(lines) - len(lines) // 2
     assert _records(resumed) == _records(serial.run_dir)
     for out in (processes.run_dir, resumed):

@@ -146,7 +146,7 @@ def _per_repeat(kept: pd.DataFrame, iterations: int) -> np.ndarray:
 
 def test_repeats_give_standard_errors_printed_at_the_end_and_no_fold_tests(uci_dir, tmp_path):
     raw = {"name": "bv-repeats", "seed": 4, "data_dirs": [str(uci_dir)],
-           "datasets": ["tic-tac-toe", "lenses"], "classifiers": ["nb", "aode"],
+           "datasets": ["lenses"], "classifiers": ["nb", "aode"],
            "metrics": ["error"], "format": ["text", "csv"],
            "evaluation": {"kind": "bias_variance", "iterations": 4, "repeats": 3,
                           "train_fraction": 0.5}}
@@ -156,7 +156,7 @@ def test_repeats_give_standard_errors_printed_at_the_end_and_no_fold_tests(uci_d
                                         "--jobs", "1"])
     assert printed.exit_code == 0, printed.output
     table = pd.read_csv(out / "summary" / "bias_variance.csv")
-    assert list(table.columns) == COLUMNS and len(table) == 4
+    assert list(table.columns) == COLUMNS and len(table) == 2
     kept = load_predictions(out)
     for row in table.itertuples():
         mine = kept[(kept["dataset"] == row.dataset) & (kept["classifier"] == row.classifier)]
