@@ -25,7 +25,8 @@ def protocol(experiment: Experiment, records) -> list[tuple]:
                               + f", fitted on the {'training fold' if pre.scope == 'fold' else 'whole data set'}"),
             ("seed", experiment.seed), ("metrics", list(experiment.metrics)),
             ("comparison", f"{spec.metric or experiment.metrics[0]}, baseline "
-                           f"{spec.baseline or experiment.classifiers[0].label}, {spec.test}, "
+                           f"{spec.baseline or experiment.classifiers[0].label}, "
+                           f"{spec.test if experiment.evaluation is None else 'no fold test'}, "
                            f"alpha {spec.alpha:g}, rope {spec.rope:g}"),
             ("tasks", f"{len(records)} ({failed} failed)")]
 
