@@ -234,7 +234,9 @@ class _Fold:
 
     def statistics(self):
         def make():
-            # None unless the job carries the total and its parts are complements.
+            # None unless the job carries the total and its parts are complements (a bootstrap
+            # replicate's n draws and its out-of-bag rows are more than n rows: it is fitted
+            # from its rows, every drawn copy counted).
             data, job = self.data, self.job
             if data.statistics is None or \
                     job.train.size + job.test.size != data.discretized.n_rows:
