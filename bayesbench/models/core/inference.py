@@ -11,9 +11,17 @@ digit over the whole code matrix, and the terms of a block of rows are one
 prior first), as the term-by-term sum always was: the result is the same to the
 bit.
 
+In a general network (:class:`~.structure.Structure` with ``augmented=False``) a node the
+class is not a parent of has a table of one "class" row, the same term for every class,
+and the class's own term ``log p(c | x_pa(c))`` is a row of its table (one row per
+configuration of its parents: the prior's row in an augmented naive Bayes). The
+posterior of the class needs only the terms that depend on it: the class's own and its
+children's, the factors of its Markov blanket (``blanket=True`` leaves the others out).
+
 Missing values are left out of the product: a node whose value, or one of
 whose parents, is missing in a row contributes nothing for that row (the
-marginal over that attribute, exact for naive Bayes and for a leaf node).
+marginal over that attribute, exact for naive Bayes and for a leaf node); so
+is the class's term when one of its parents is.
 A value beyond the cardinality known at ``fit`` is a value never seen in
 training: with ``unseen`` tables it gets the smoothed probability of a zero
 count; a parent value beyond it makes the parent configuration unseen, whose
@@ -39,12 +47,16 @@ class _FlatTables:
 
     Rows: each node's table (parent configuration major, value minor), then its
     unseen-value row per parent configuration (when ``unseen`` is given), then one
-    row of zeros (a left-out term) and the class prior. Digit ``d`` of every node's
-    index is the code of column ``columns[d]`` times ``multipliers[d]`` (0 for the
-    leading digits a node with fewer columns lacks).
+    row of zeros (a left-out term) and the class's table (the prior, or one row per
+    configuration of the class's parents). Digit ``d`` of every node's index is the code
+    of column ``columns[d]`` times ``multipliers[d]`` (0 for the leading digits a node
+    with fewer columns lacks).
     """
 
-    def __init__(self, structure, tables, cards, unseen, log_prior, node_weights, plain):
+    def __init__(self, nodes, n_attributes, class_parents, tables, cards, unseen, log_prior,
+                 node_weights, plain):
+        prior = np.asarray(log_prior, dtype=np.float64)
+        prior = prior.reshape(-1, prior.shape[-1]) if prior.size else prior.reshape(1, 0)
         segments, bases, unseen_bases = [], [], []
         size = 0
         for k, table in enumerate(tables):
@@ -55,23 +67,28 @@ class _FlatTables:
             if unseen is not None:
                 part.append(unseen[k].T)
             part = np.concatenate(part) if len(part) > 1 else part[0]
+            if n_classes < prior.shape[1]:  # a node the class is not a parent of
+                part = np.repeat(part, prior.shape[1], axis=1)
             if node_weights is not None:
                 # A weight of 0 drops the node, even where its term is -inf (alpha = 0).
                 w = node_weights[k]
                 part = w * part if w else np.zeros_like(part)
             segments.append(part)
             size += part.shape[0]
-        prior = np.asarray(log_prior, dtype=np.float64)
         self.zero, self.prior = size, size + 1
-        table = np.concatenate(segments + [np.zeros((1, prior.size)), prior[None, :]])
+        table = np.concatenate(segments + [np.zeros((1, prior.shape[1])), prior])
         self.table = np.exp(table) if plain else table
         self.has_unseen = unseen is not None
         self.bases = np.asarray(bases, dtype=np.intp)
         self.unseen_bases = np.asarray(unseen_bases, dtype=np.intp)
-        self._digits(structure, cards)
+        self.class_parents = np.asarray(class_parents, dtype=np.intp)
+        self.class_radix = np.ones(len(class_parents), dtype=np.intp)
+        for d in range(len(class_parents) - 2, -1, -1):
+            self.class_radix[d] = self.class_radix[d + 1] * int(cards[class_parents[d + 1]])
+        self.class_limits = np.asarray([cards[p] for p in class_parents], dtype=np.intp)
+        self._digits(nodes, n_attributes, cards)
 
-    def _digits(self, structure, cards):
-        nodes = structure.nodes
+    def _digits(self, nodes, n_attributes, cards):
         width = max((len(n.parents) + len(n.attributes) for n in nodes), default=0)
         shape = (width, len(nodes))
         self.columns = np.zeros(shape, dtype=np.intp)
@@ -93,7 +110,7 @@ class _FlatTables:
             self.n_values[v] = int(np.prod([cards[a] for a in node.attributes], dtype=np.int64))
         self.is_value &= self.real
         # Digits that need no gather (node v reads column v) or no multiplication.
-        everything = np.arange(structure.n_attributes)
+        everything = np.arange(n_attributes)
         self.identity = [np.array_equal(c, everything) for c in self.columns]
         self.ones = [bool((m == 1).all()) for m in self.multipliers]
 
@@ -124,7 +141,19 @@ class _FlatTables:
         # column finds both kinds of value that must be left out.
         if n and (codes.view(np.uintp).max(axis=1) >= self._column_limits(codes.shape[0])).any():
             self._left_out(codes, out)
+        if self.class_parents.size:
+            index[0] += self._class_configuration(codes)
         return index
+
+    def _class_configuration(self, codes):
+        """Offset of the row of the class's table for each row of ``codes``: its parents'
+        configuration, or the zero row's (before the table) when one of them is missing or
+        unknown (an unseen configuration's distribution is uniform: no term)."""
+        digits = codes.take(self.class_parents, axis=0)
+        config = (digits * self.class_radix[:, None]).sum(axis=0)
+        bad = ((digits < 0) | (digits >= self.class_limits[:, None])).any(axis=0)
+        config[bad] = self.zero - self.prior
+        return config
 
     def _column_limits(self, n_columns):
         """Each column's cardinality (no limit for a column no node reads)."""
@@ -158,12 +187,18 @@ class _FlatTables:
 
 
 def _flat_tables(structure, tables, cardinalities, unseen=None, log_prior=(),
-                 node_weights=None, plain=False) -> _FlatTables:
+                 node_weights=None, plain=False, blanket=False) -> _FlatTables:
     cards = structure.cardinalities if cardinalities is None else cardinalities
     if cards is None:
         raise ClassifierError("the structure carries no cardinalities; pass them")
-    return _FlatTables(structure, tables, np.asarray(cards, dtype=np.int64), unseen,
-                       log_prior, node_weights, plain)
+    keep = [k for k, node in enumerate(structure.nodes) if node.class_parent or not blanket]
+    nodes = [structure.nodes[k] for k in keep]
+    if len(keep) < len(structure.nodes):
+        tables = [tables[k] for k in keep]
+        unseen = None if unseen is None else [unseen[k] for k in keep]
+        node_weights = None if node_weights is None else [node_weights[k] for k in keep]
+    return _FlatTables(nodes, structure.n_attributes, structure.class_parents, tables,
+                       np.asarray(cards, dtype=np.int64), unseen, log_prior, node_weights, plain)
 
 
 def node_log_probs(structure: Structure, tables: Sequence[np.ndarray], X: np.ndarray,
@@ -184,7 +219,8 @@ def joint_log_likelihood(structure: Structure, tables: Sequence[np.ndarray], X: 
                          log_prior: np.ndarray, *, cardinalities: Sequence[int] | None = None,
                          unseen: Sequence[np.ndarray] | None = None,
                          plain: bool = False,
-                         node_weights: Sequence[float] | None = None) -> np.ndarray:
+                         node_weights: Sequence[float] | None = None,
+                         blanket: bool = False) -> np.ndarray:
     """Unnormalised ``log p(c, x)`` for every row, shape ``(n_samples, n_classes)``.
 
     Parameters
@@ -195,7 +231,9 @@ def joint_log_likelihood(structure: Structure, tables: Sequence[np.ndarray], X: 
         Log-probability tables, one per node (:func:`counting.node_tables`).
     X : ndarray of int, shape (n_samples, n_attributes)
         Codes, ``-1`` missing.
-    log_prior : ndarray, shape (n_classes,)
+    log_prior : ndarray, shape (n_classes,) or (n_class_parent_configs, n_classes)
+        The class's table: its prior, or given the configuration of
+        ``structure.class_parents`` (mixed radix, the first parent most significant).
     unseen : list of ndarray, optional
         Per node, ``log p(unseen value | pa, c)`` (:func:`counting.unseen_log_prob`).
     plain : bool
@@ -205,10 +243,14 @@ def joint_log_likelihood(structure: Structure, tables: Sequence[np.ndarray], X: 
     node_weights : sequence of float, optional
         One exponent per node (attribute weighting: AWNB, WANBIA):
         ``log p(c) + sum_v w_v log p(x_v | x_pa(v), c)``; default all 1.
+    blanket : bool
+        Leave out the nodes the class is not a parent of: their terms are the same for
+        every class, so the result is ``log p(c, x)`` less a constant of the row, with the
+        same posterior (the class's Markov blanket's factors only).
     """
     X = np.asarray(X)
     flat = _flat_tables(structure, tables, cardinalities, unseen, log_prior, node_weights,
-                        plain)
+                        plain, blanket)
     out = np.empty((X.shape[0], flat.table.shape[1]))
     # The reduction over the first axis adds (multiplies) the terms one node after the other.
     combine = np.multiply if plain else np.add

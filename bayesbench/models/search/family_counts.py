@@ -1,0 +1,165 @@
+"""Counts of families (a node and its parents) of a Bayesian network over the attributes
+and the class, as Weka's ``BayesNet`` lays them out, for its structure searches.
+
+Nodes are the attributes ``0 .. m-1`` and the class, ``m`` (Weka's class index when the
+class is the last attribute). A family's table is ``(q, r)``: one row per configuration of
+the parents (mixed radix in the parents' order, the first most significant) and one
+column per value of the node.
+
+A family of at most two attributes (the class beside them or not) is a block of the
+pair counts ``N(c, x_i, x_j)`` (:mod:`~bayesbench.models.core.sufficient`), summed over
+the class when the class is not in it: counted once for every pair at BLAS speed, or
+given by the runner's count subtraction (``total - test part``). A larger family is one
+``np.bincount`` over the rows' combined index; a batch of candidate families (one node,
+its parents and each of several extra parents) is one ``np.bincount`` over all of them.
+From statistics, those are counted from the rows they keep
+(:meth:`~bayesbench.models.core.sufficient.Statistics.tally`), which raises
+:class:`~bayesbench.models.core.sufficient.StatisticsNotSufficient` when they keep none.
+"""
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from ...measures.codes import check_table_size, current_table_limit
+from ...measures.information import pair_count_matrix, value_offsets
+
+
+def family_table(X, y, cardinalities, n_classes, node, parents) -> np.ndarray:
+    """``(q, r)`` counts of ``node`` given ``parents`` (the class is ``len(cardinalities)``)
+    over complete rows ``X`` (codes) with classes ``y``, int64."""
+    [table] = family_tables(X, y, cardinalities, n_classes, node, parents, ())
+    return table
+
+
+def family_tables(X, y, cardinalities, n_classes, node, parents, extra) -> list[np.ndarray]:
+    """The tables of ``node`` given ``parents + (t,)`` for each ``t`` of ``extra`` (given
+    ``parents`` alone when ``extra`` is empty), counted together by one ``np.bincount``."""
+    cards = list(cardinalities) + [n_classes]
+    column = _columns(X, y, len(cardinalities))
+    base = np.zeros(X.shape[0], dtype=np.int64)
+    for p in parents:
+        base *= cards[p]
+        base += column(p)
+    q, r = int(np.prod([cards[p] for p in parents], dtype=np.int64)), cards[node]
+    value = column(node)
+    if not extra:
+        check_table_size((q, r), _attributes((node, *parents), len(cardinalities)))
+        return [np.bincount(base * r + value, minlength=q * r).reshape(q, r)]
+    sizes = [q * cards[t] * r for t in extra]
+    for t in extra:
+        check_table_size((q * cards[t], r), _attributes((node, *parents, t), len(cardinalities)))
+    starts = np.concatenate([[0], np.cumsum(sizes)])
+    index = np.empty((len(extra), X.shape[0]), dtype=np.int64)
+    for i, t in enumerate(extra):
+        np.multiply(base, cards[t] * r, out=index[i])
+        index[i] += column(t) * r
+        index[i] += value + starts[i]
+    counts = np.bincount(index.ravel(), minlength=int(starts[-1]))
+    return [counts[starts[i]:starts[i + 1]].reshape(-1, r) for i in range(len(extra))]
+
+
+def _columns(X, y, m):
+    def column(u):
+        return np.asarray(y if u == m else X[:, u], dtype=np.int64)
+    return column
+
+
+def _attributes(nodes, m) -> tuple[int, ...]:
+    """The attributes among ``nodes`` (the class, ``m``, left out), for a table's message."""
+    return tuple(u for u in nodes if u != m)
+
+
+class FamilyCounts:
+    """The tables of the families a search asks for, over one training set.
+
+    Give the rows (``X`` complete codes and ``y``) or their statistics (``stats``, whose
+    pair counts already hold every family of at most two attributes).
+    """
+
+    def __init__(self, cardinalities: Sequence[int], n_classes: int, *, X=None, y=None,
+                 stats=None):
+        self.cards = [int(c) for c in cardinalities]
+        self.n_classes = int(n_classes)
+        self.m = len(self.cards)  # the class's node
+        self.X, self.y, self.stats = X, y, stats
+        self._pairs = None if stats is None else stats.pairs
+        self._class_counts = (np.bincount(y, minlength=self.n_classes) if stats is None
+                              else np.asarray(stats.class_counts))
+        self._offsets = value_offsets(self.cards)
+
+    @property
+    def n_rows(self) -> int:
+        return int(self._class_counts.sum())
+
+    def _pair_counts(self):
+        """Every pair's counts, counted from the rows on first use when they fit the table
+        limit together (else None: each family is counted alone)."""
+        if self._pairs is None and self.stats is None:
+            cells = self.n_classes * int(self._offsets[-1]) ** 2
+            if cells > current_table_limit():
+                return None
+            self._pairs = pair_count_matrix(self.X, self.y, self.cards, self.n_classes)
+        return self._pairs
+
+    def table(self, node: int, parents: Sequence[int]) -> np.ndarray:
+        """``(q, r)`` float64 counts of ``node`` given ``parents`` in their order."""
+        parents = tuple(parents)
+        if self._is_pair(node, parents):
+            return self._from_pairs(node, parents)
+        return self._count(node, parents, ())[0]
+
+    def tables(self, node: int, parents: Sequence[int], extra: Sequence[int]) -> list:
+        """The tables of ``node`` given ``parents + (t,)`` for each ``t`` of ``extra``."""
+        parents, extra = tuple(parents), tuple(extra)
+        small = [t for t in extra if self._is_pair(node, parents + (t,))]
+        out = {t: self._from_pairs(node, parents + (t,)) for t in small}
+        large = tuple(t for t in extra if t not in out)
+        if large:
+            out.update(zip(large, self._count(node, parents, large)))
+        return [out[t] for t in extra]
+
+    def _is_pair(self, node, parents) -> bool:
+        return (sum(u != self.m for u in (node, *parents)) <= 2
+                and self._pair_counts() is not None)
+
+    def _count(self, node, parents, extra) -> list[np.ndarray]:
+        if self.stats is None:
+            tables = family_tables(self.X, self.y, self.cards, self.n_classes, node, parents,
+                                   extra)
+        else:
+            flat = self.stats.tally(_flat_family_tables, node, parents, extra)
+            sizes = [int(np.prod([self._card(u) for u in (node, *parents, t)]))
+                     for t in (extra or (None,))]
+            tables = np.split(flat, np.cumsum(sizes)[:-1])
+            tables = [t.reshape(-1, self._card(node)) for t in tables]
+        return [t.astype(np.float64) for t in tables]
+
+    def _card(self, u) -> int:
+        return 1 if u is None else (self.n_classes if u == self.m else self.cards[u])
+
+    def _from_pairs(self, node, parents) -> np.ndarray:
+        """A family of at most two attributes from the pair counts."""
+        variables = (*parents, node)
+        attributes = list(dict.fromkeys(u for u in variables if u != self.m))
+        pairs, o = self._pair_counts(), self._offsets
+        if not attributes:
+            block = self._class_counts
+        elif len(attributes) == 1:
+            a = attributes[0]
+            block = np.einsum("kii->ki", pairs[:, o[a]:o[a + 1], o[a]:o[a + 1]])
+        else:
+            a, b = attributes
+            block = pairs[:, o[a]:o[a + 1], o[b]:o[b + 1]]
+        axes = [self.m, *attributes]
+        if self.m not in variables:
+            block, axes = block.sum(axis=0), axes[1:]
+        block = np.transpose(block, [axes.index(u) for u in variables])
+        return np.asarray(block, dtype=np.float64).reshape(-1, self._card(node))
+
+
+def _flat_family_tables(X, y, cardinalities, n_classes, node, parents, extra) -> np.ndarray:
+    """:func:`family_tables` as one flat array, for :meth:`Statistics.tally`."""
+    tables = family_tables(X, y, cardinalities, n_classes, node, parents, extra)
+    return np.concatenate([t.ravel() for t in tables])
