@@ -53,8 +53,12 @@ class Drawn(NamedTuple):
 
 def structure_of(network: dict) -> Structure:
     """The :class:`Structure` a record's ``network`` field describes."""
-    return Structure([Node(a, p) for a, p in network["nodes"]], len(network["attributes"]),
-                     attribute_names=network["attributes"], class_name=network["class"])
+    children = set(network.get("class_children", range(len(network["nodes"]))))
+    return Structure([Node(a, p, class_parent=k in children)
+                      for k, (a, p) in enumerate(network["nodes"])], len(network["attributes"]),
+                     attribute_names=network["attributes"], class_name=network["class"],
+                     class_parents=network.get("class_parents", ()),
+                     augmented=network.get("augmented", True))
 
 
 def draw_figures(out_dir, result: Comparison | None, networks=(), arcs=()) -> Drawn:

@@ -113,8 +113,16 @@ class FamilyCounts:
     def tables(self, node: int, parents: Sequence[int], extra: Sequence[int]) -> list:
         """The tables of ``node`` given ``parents + (t,)`` for each ``t`` of ``extra``."""
         parents, extra = tuple(parents), tuple(extra)
-        small = [t for t in extra if self._is_pair(node, parents + (t,))]
-        out = {t: self._from_pairs(node, parents + (t,)) for t in small}
+        out = {}
+        if self.m in extra and self._is_pair(node, parents + (self.m,)):
+            out[self.m] = self._from_pairs(node, parents + (self.m,))
+        tails = [t for t in extra if t != self.m]
+        if tails and self._is_pair(node, parents + (tails[0],)):
+            by_values: dict = {}
+            for t in tails:
+                by_values.setdefault(self.cards[t], []).append(t)
+            for group in by_values.values():
+                out.update(zip(group, self._pair_batch(node, parents, group)))
         large = tuple(t for t in extra if t not in out)
         if large:
             out.update(zip(large, self._count(node, parents, large)))
@@ -157,6 +165,32 @@ class FamilyCounts:
             block, axes = block.sum(axis=0), axes[1:]
         block = np.transpose(block, [axes.index(u) for u in variables])
         return np.asarray(block, dtype=np.float64).reshape(-1, self._card(node))
+
+
+    def _pair_batch(self, node, parents, tails) -> np.ndarray:
+        """The tables of ``node`` given ``parents + (t,)`` for attributes ``t`` of as many
+        values each, when ``parents`` and ``node`` hold at most one attribute: one gather
+        from the pair counts, ``(len(tails), q, r)``."""
+        o, r_t = self._offsets, self.cards[tails[0]]
+        columns = o[np.asarray(tails)][:, None] + np.arange(r_t)  # (T, r_t)
+        held = [u for u in (*parents, node) if u != self.m]
+        if held:  # N(c, a, t): (k, r_a, T, r_t)
+            a = held[0]
+            block, axes = self._pair_counts()[:, o[a]:o[a + 1]][:, :, columns], [self.m, a]
+        else:  # the class given one attribute, N(c, t): (k, T, r_t)
+            block, axes = self._attribute_counts()[:, columns], [self.m]
+        axes = axes[:1] + axes[1:] + ["tails", "tail"]
+        variables = (*parents, "tail", node)
+        if self.m not in variables:
+            block, axes = block.sum(axis=0), axes[1:]
+        block = np.transpose(block, [axes.index("tails"), *(axes.index(u) for u in variables)])
+        return np.asarray(block, dtype=np.float64).reshape(len(tails), -1, self._card(node))
+
+    def _attribute_counts(self) -> np.ndarray:
+        """``N(c, x_i = a)`` at ``[c, s_i + a]``: the diagonal of the pair counts."""
+        if not hasattr(self, "_by_class"):
+            self._by_class = np.einsum("kii->ki", self._pair_counts())
+        return self._by_class
 
 
 def _flat_family_tables(X, y, cardinalities, n_classes, node, parents, extra) -> np.ndarray:

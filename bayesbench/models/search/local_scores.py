@@ -37,31 +37,24 @@ SCORES = ("bayes", "bdeu", "mdl", "entropy", "aic")
 BAYES_PRIOR = 0.5
 
 
-def _bayes_terms(counts: np.ndarray) -> np.ndarray:
-    """Per configuration: ``lnG(a + N_jk)`` for each value, ``-lnG(sum_k (a + N_jk))``,
-    ``-r lnG(a)``, ``+lnG(r a)``: one row per configuration, in Weka's order."""
-    q, r = counts.shape
-    cells = BAYES_PRIOR + counts
-    total = np.cumsum(cells, axis=1)[:, -1:]  # Weka adds the cells one by one
-    constants = np.broadcast_to([-(r * gammaln(BAYES_PRIOR)), gammaln(r * BAYES_PRIOR)], (q, 2))
-    return np.hstack([gammaln(cells), -gammaln(total), constants])
-
-
-def _bdeu_terms(counts: np.ndarray) -> np.ndarray:
-    """As :func:`_bayes_terms` with ``1 / (r q)`` per cell and ``lnG(1 / q)`` per
-    configuration."""
-    q, r = counts.shape
-    prior = 1.0 / (r * q)
-    cells = prior + counts
-    total = np.cumsum(cells, axis=1)[:, -1:]
-    constants = np.broadcast_to([-(r * gammaln(prior)), gammaln(1.0 / q)], (q, 2))
-    return np.hstack([gammaln(cells), -gammaln(total), constants])
+def _dirichlet_terms(counts: np.ndarray, cell: float, configuration: float) -> np.ndarray:
+    """Per configuration: ``lnG(cell + N_jk)`` for each value, ``-lnG(sum_k (cell + N_jk))``,
+    ``-r lnG(cell)``, ``+lnG(configuration)``: ``(families, q, r + 3)``, in Weka's order."""
+    n, q, r = counts.shape
+    out = np.empty((n, q, r + 3))
+    cells = cell + counts
+    gammaln(cells, out=out[:, :, :r])
+    total = np.cumsum(cells, axis=2)[:, :, -1]  # Weka adds the cells one by one
+    out[:, :, r] = -gammaln(total)
+    out[:, :, r + 1] = -(r * gammaln(cell))
+    out[:, :, r + 2] = gammaln(configuration)
+    return out
 
 
 def _likelihood_terms(counts: np.ndarray) -> np.ndarray:
     """``N_jk ln(N_jk / N_j)`` per cell (0 for an empty cell, which Weka skips: adding 0.0
     leaves a sum as it is)."""
-    total = np.cumsum(counts, axis=1)[:, -1:]
+    total = np.cumsum(counts, axis=2)[:, :, -1:]
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = counts * np.log(counts / total)
     terms[counts == 0] = 0.0
@@ -69,19 +62,22 @@ def _likelihood_terms(counts: np.ndarray) -> np.ndarray:
 
 
 def _terms(counts: np.ndarray, score: str, n_rows: int) -> np.ndarray:
-    """The terms Weka adds for one family, in its order, flat."""
-    q, r = counts.shape
+    """The terms Weka adds for each of a stack of families ``(families, q, r)``, in its
+    order, one row per family."""
+    n, q, r = counts.shape
     if score == "bayes":
-        return _bayes_terms(counts).ravel()
+        return _dirichlet_terms(counts, BAYES_PRIOR, r * BAYES_PRIOR).reshape(n, -1)
     if score == "bdeu":
-        return _bdeu_terms(counts).ravel()
-    terms = _likelihood_terms(counts).ravel()
+        return _dirichlet_terms(counts, 1.0 / (r * q), 1.0 / q).reshape(n, -1)
+    terms = _likelihood_terms(counts).reshape(n, -1)
     if score == "mdl":
         # Java evaluates 0.5 * q * (r - 1) * ln(N) from the left.
-        return np.append(terms, -(0.5 * q * (r - 1) * math.log(n_rows)))
-    if score == "aic":
-        return np.append(terms, -float(q * (r - 1)))
-    return terms
+        penalty = -(0.5 * q * (r - 1) * math.log(n_rows))
+    elif score == "aic":
+        penalty = -float(q * (r - 1))
+    else:
+        return terms
+    return np.hstack([terms, np.full((n, 1), penalty)])
 
 
 def family_scores(tables: Sequence[np.ndarray], score: str, n_rows: int) -> np.ndarray:
@@ -89,8 +85,8 @@ def family_scores(tables: Sequence[np.ndarray], score: str, n_rows: int) -> np.n
     parent configuration major, the first parent most significant, as Weka lays them out),
     ``n_rows`` the training rows (the ``mdl`` penalty's ``N``).
 
-    Each family's terms are summed one after the other (a cumulative sum along a row of
-    terms, padded with zeros, which leave a float sum unchanged), as Weka sums them.
+    Each family's terms are summed one after the other (a cumulative sum along its row of
+    terms), as Weka sums them; families of one shape are scored together.
 
     Examples
     --------
@@ -101,14 +97,14 @@ def family_scores(tables: Sequence[np.ndarray], score: str, n_rows: int) -> np.n
     ...               - 2 * gammaln(0.5) for n in counts)
     >>> bool(np.isclose(family_scores([counts], "bayes", 6)[0], by_hand))
     True
-    >>> float(family_scores([counts], "entropy", 6)[0]) == 3 * np.log(3 / 4) + np.log(1 / 4)
+    >>> bool(family_scores([counts], "entropy", 6)[0] == 3 * np.log(3 / 4) + np.log(1 / 4))
     True
     """
-    rows = [_terms(np.asarray(t, dtype=np.float64), score, n_rows) for t in tables]
-    if not rows:
-        return np.zeros(0)
-    width = max(row.size for row in rows)
-    padded = np.zeros((len(rows), width))
-    for i, row in enumerate(rows):
-        padded[i, :row.size] = row
-    return np.cumsum(padded, axis=1)[:, -1]
+    out = np.zeros(len(tables))
+    by_shape: dict = {}
+    for i, table in enumerate(tables):
+        by_shape.setdefault(np.shape(table), []).append(i)
+    for shape, members in by_shape.items():
+        stack = np.asarray([tables[i] for i in members], dtype=np.float64).reshape(-1, *shape)
+        out[members] = np.cumsum(_terms(stack, score, n_rows), axis=1)[:, -1]
+    return out

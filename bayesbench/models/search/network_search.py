@@ -138,8 +138,9 @@ def _ancestors(parents) -> np.ndarray:
     reach = np.eye(n, dtype=bool)
     for v, pa in enumerate(parents):
         reach[pa, v] = True
-    while True:  # transitive closure by squaring: log2(n) products at most
-        wider = (reach.astype(np.int32) @ reach.astype(np.int32)) > 0
+    while True:  # transitive closure by squaring: log2(n) products at most (BLAS, in float)
+        as_float = reach.astype(np.float64)
+        wider = (as_float @ as_float) > 0
         if (wider == reach).all():
             return reach
         reach = wider
@@ -149,10 +150,12 @@ def _best_operation(cache: _Cache, parents, max_parents: int, tabu=()):
     """HillClimber's ``getOptimalOperation``: ``(kind, tail, head, change)`` of the best
     arc addition or deletion not in ``tabu``, None when there is none."""
     n = len(parents)
-    allowed = ~_ancestors(parents)  # adding tail -> head closes a cycle if head reaches tail
+    # allowed[head, tail]: adding tail -> head closes no cycle (head is no ancestor of tail),
+    # is no arc yet, and head has room for a parent.
+    allowed = ~_ancestors(parents)
     for head, pa in enumerate(parents):
-        allowed[head, pa] = False  # (rows: heads; the transpose of reach's (a, b) is not needed:
-        if len(pa) >= max_parents:  # allowed[h, t] reads "h is not an ancestor of t")
+        allowed[head, pa] = False
+        if len(pa) >= max_parents:
             allowed[head, :] = False
     for kind, tail, head in tabu:
         if kind == ADD:
