@@ -226,11 +226,6 @@ class BayesNet(StatisticsANB):
 
     def _fit_statistics(self, stats):
         cards = np.asarray(stats.cardinalities)
-        given = np.array([stats.attribute(j).sum() for j in range(len(cards))])
-        if (given < stats.n_rows).any():
-            raise StatisticsNotSufficient(
-                "BayesNet replaces missing values by the training modes, in every count: "
-                "fit it with fit")
         if stats.rows is None and not self._pair_sufficient():
             raise StatisticsNotSufficient(
                 f"BayesNet's {self.search} search with max_parents={self.max_parents} may "
@@ -239,7 +234,7 @@ class BayesNet(StatisticsANB):
         self._check_tables(cards, stats.n_classes)
         self.modes_ = np.array([int(np.argmax(stats.attribute(j).sum(axis=0)))
                                 for j in range(len(cards))], dtype=np.int64)
-        self._learn(FamilyCounts(cards, stats.n_classes, stats=stats), cards,
+        self._learn(FamilyCounts(cards, stats.n_classes, stats=stats, modes=self.modes_), cards,
                     stats.attribute_names)
 
     def _search(self, counts: FamilyCounts) -> list[list[int]]:
