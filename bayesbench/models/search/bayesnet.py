@@ -218,8 +218,9 @@ class BayesNet(StatisticsANB):
         """Replace missing values, search the structure, count its tables; returns self."""
         X, cards, codes, names = start_discrete_fit(self, X, y, cardinalities, n_classes)
         self._check_tables(cards, len(self.classes_))
-        self.modes_ = training_modes(X, cards)
-        X = compact_codes(fill_missing(X, self.modes_), cards)
+        # Without missing values the modes are read from the tables (_learn).
+        self.modes_ = training_modes(X, cards) if (X < 0).any() else None
+        X = compact_codes(X if self.modes_ is None else fill_missing(X, self.modes_), cards)
         counts = FamilyCounts(cards, len(self.classes_), X=X, y=codes)
         self._learn(counts, cards, names)
         return self
@@ -269,6 +270,9 @@ class BayesNet(StatisticsANB):
         class_table = log_table(counts.table(m, parents[m]), alpha)
         self.class_log_prior_ = class_table[0] if not parents[m] else class_table
         self.node_weights_ = self.weighting_ = None
+        if self.modes_ is None:  # every value given: each node's table counts its values
+            self.modes_ = np.array([int(np.argmax(c.sum(axis=(0, 1)))) for c in self.counts_],
+                                   dtype=np.int64)
 
     @staticmethod
     def _our_layout(table, parents, cards, the_class, n_classes) -> np.ndarray:

@@ -158,7 +158,10 @@ class FamilyCounts:
     def table(self, node: int, parents: Sequence[int]) -> np.ndarray:
         """``(q, r)`` float64 counts of ``node`` given ``parents`` in their order."""
         parents = tuple(parents)
-        if self._is_pair(node, parents):
+        # A family of one attribute is one pass over the rows: no reason to count all
+        # pairs for it (naive Bayes, K2's default, needs no other).
+        alone = self._pairs is None and sum(u != self.m for u in (node, *parents)) <= 1
+        if not alone and self._is_pair(node, parents):
             return self._from_pairs(node, parents)
         return self._count(node, parents, ())[0]
 

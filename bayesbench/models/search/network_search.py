@@ -50,21 +50,23 @@ class LocalScorer:
         self.counts, self.score_name = counts, score
         self.n_rows = counts.n_rows
 
-    def _scores(self, tables) -> np.ndarray:
-        return family_scores(tables, self.score_name, self.n_rows)
-
-    def score(self, node: int, parents: Sequence[int]) -> float:
-        return float(self._scores([self.counts.table(node, parents)])[0])
-
-    def with_extra(self, node: int, parents: Sequence[int], tails: Sequence[int]) -> np.ndarray:
-        """The score of ``node`` given ``parents`` and each of ``tails`` added last."""
-        return self._scores(self.counts.tables(node, parents, tails))
-
-    def without(self, node: int, parents: Sequence[int]) -> np.ndarray:
-        """The score of ``node`` given ``parents`` less each one of them in turn."""
-        parents = list(parents)
-        return self._scores([self.counts.table(node, parents[:i] + parents[i + 1:])
-                             for i in range(len(parents))])
+    def scores(self, families) -> list[np.ndarray]:
+        """Per ``(node, parents, extra)`` of ``families``: the scores of ``node`` given
+        ``parents`` plus each of ``extra`` added last, or, with ``extra`` None, given
+        ``parents`` alone (one score) and less each of them in turn; all scored together."""
+        tables, sizes = [], []
+        for node, parents, extra in families:
+            if extra is None:
+                parents = list(parents)
+                tables.append(self.counts.table(node, parents))
+                tables += [self.counts.table(node, parents[:i] + parents[i + 1:])
+                           for i in range(len(parents))]
+                sizes.append(1 + len(parents))
+            else:
+                tables += self.counts.tables(node, parents, extra)
+                sizes.append(len(extra))
+        scores = family_scores(tables, self.score_name, self.n_rows)
+        return np.split(scores, np.cumsum(sizes)[:-1])
 
 
 def initial_parents(n_nodes: int, naive: bool) -> list[list[int]]:
@@ -91,21 +93,31 @@ def k2_order(n_nodes: int, naive: bool, rng: np.random.Generator | None = None) 
 
 def k2(scorer: LocalScorer, parents: list[list[int]], max_parents: int,
        order: Sequence[int]) -> list[list[int]]:
-    """Weka's K2 from ``parents`` (changed in place and returned)."""
-    for i in range(1, len(order)):
-        v = order[i]
-        best = scorer.score(v, parents[v])
-        while len(parents[v]) < max_parents:
-            tails = [t for t in order[:i] if t not in parents[v]]
-            if not tails:
-                break
-            scores = scorer.with_extra(v, parents[v], tails)
+    """Weka's K2 from ``parents`` (changed in place and returned).
+
+    A node's choices depend on its own parents only, so the nodes still growing take their
+    next parent together, round by round, their candidates scored at once (Weka finishes
+    one node before the next: the same choices)."""
+    position = {v: i for i, v in enumerate(order)}
+    # The nodes that may take a parent (K2 from naive Bayes with one parent: none).
+    growing = [v for v in order[1:] if len(parents[v]) < max_parents]
+    best = dict(zip(growing, (s[0] for s in scorer.scores([(v, parents[v], None)
+                                                          for v in growing]))))
+    while True:
+        requests = []
+        for v in growing:
+            tails = [t for t in order[:position[v]] if t not in parents[v]]
+            if len(parents[v]) < max_parents and tails:
+                requests.append((v, parents[v], tails))
+        if not requests:
+            return parents
+        growing = []
+        for (v, _, tails), scores in zip(requests, scorer.scores(requests)):
             j = int(np.argmax(scores))  # the first of the best in order, as Weka's scan
-            if not scores[j] > best:
-                break
-            parents[v].append(tails[j])
-            best = float(scores[j])
-    return parents
+            if scores[j] > best[v]:
+                parents[v].append(tails[j])
+                best[v] = scores[j]
+                growing.append(v)
 
 
 class _Cache:
@@ -118,18 +130,27 @@ class _Cache:
         n = len(parents)
         self.add = np.full((n, n), NOTHING)
         self.delete = np.full((n, n), NOTHING)
-        for head in range(n):
-            self.update(head)
+        self.update(range(n))
 
-    def update(self, head: int):
-        parents = self.parents[head]
-        base = self.scorer.score(head, parents)
-        if len(parents) < self.max_parents:
+    def update(self, heads):
+        """Recompute the changes of ``heads`` (their families scored together)."""
+        families, adds = [], []
+        for head in heads:
+            parents = self.parents[head]
+            families.append((head, parents, None))
             tails = [t for t in range(len(self.parents)) if t != head and t not in parents]
-            if tails:
-                self.add[head, tails] = self.scorer.with_extra(head, parents, tails) - base
-        if parents:
-            self.delete[head, parents] = self.scorer.without(head, parents) - base
+            if len(parents) < self.max_parents and tails:
+                families.append((head, parents, tails))
+                adds.append(head)
+        scores = iter(self.scorer.scores(families))
+        for head in heads:
+            parents = self.parents[head]
+            base, *without = next(scores)
+            if parents:
+                self.delete[head, parents] = np.asarray(without) - base
+            if head in adds:
+                tails = [t for t in range(len(self.parents)) if t != head and t not in parents]
+                self.add[head, tails] = next(scores) - base
 
 
 def _ancestors(parents) -> np.ndarray:
@@ -181,7 +202,7 @@ def _apply(operation, cache: _Cache, parents):
         parents[head].append(tail)
     else:
         parents[head].remove(tail)
-    cache.update(head)
+    cache.update([head])
 
 
 def hill_climbing(scorer: LocalScorer, parents: list[list[int]],
@@ -200,8 +221,8 @@ def tabu_search(scorer: LocalScorer, parents: list[list[int]], max_parents: int,
     """Weka's TabuSearch from ``parents``: the best structure met, returned."""
     cache = _Cache(scorer, parents, max_parents)
     current = 0.0
-    for v in range(len(parents)):  # the network's score, summed in node order as Weka does
-        current += scorer.score(v, parents[v])
+    for node in scorer.scores([(v, pa, None) for v, pa in enumerate(parents)]):
+        current += float(node[0])  # the network's score, summed in node order as Weka does
     best_score, best = current, [list(p) for p in parents]
     tabu: list = []
     for _ in range(runs):
@@ -224,10 +245,11 @@ def tan(scorer: LocalScorer, parents: list[list[int]]) -> list[list[int]]:
         return parents
     attributes = list(range(the_class))
     gain = np.full((n, n), NOTHING)
+    scores = iter(scorer.scores([family for head in attributes for family in (
+        (head, parents[head], None), (head, parents[head], [t for t in attributes if t != head]))]))
     for head in attributes:
-        tails = [t for t in attributes if t != head]
-        base = scorer.score(head, parents[head])
-        gain[head, tails] = scorer.with_extra(head, parents[head], tails) - base
+        base, tails = next(scores)[0], [t for t in attributes if t != head]
+        gain[head, tails] = next(scores) - base
     linked = np.zeros(n, dtype=bool)
     links = []
     for step in range(n - 2):

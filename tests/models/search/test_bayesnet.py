@@ -49,7 +49,6 @@ def test_parent_sets_and_probabilities_are_wekas(name):
     entry = REFERENCE["datasets"][name]
     ds, X, y, X_test = _split(name)
     blocks = [_probabilities(b) for b in entry["probabilities"]]
-    fitted = {}
     for key, config in entry["configs"].items():
         search, score, max_parents, initial = key.split("/")
         model = BayesNet(search=search, score=score, max_parents=int(max_parents),
@@ -59,8 +58,11 @@ def test_parent_sets_and_probabilities_are_wekas(name):
         # Weka prints 3 decimals: within 0.0015 on at least 99 % of the rows
         close = np.abs(model.predict_proba(X_test) - blocks[config["probabilities"]]) <= 0.0015
         assert close.all(axis=1).mean() >= 0.99, key
-        fitted[key] = model
-    # BayesNet() is Weka's BayesNet with no option at all
+    # BayesNet() is Weka's BayesNet with no option at all (which ran out of memory on
+    # splice, building the ADTree that -D leaves out).
+    if "default" not in entry:
+        assert "OutOfMemoryError" in entry["default_error"]
+        return
     default = BayesNet().fit(X, y, cardinalities=ds.cardinalities, n_classes=ds.n_classes)
     close = np.abs(default.predict_proba(X_test) - blocks[entry["default"]]) <= 0.0015
     assert close.all(axis=1).mean() >= 0.99
