@@ -221,7 +221,9 @@ class BayesNet(StatisticsANB):
         # Without missing values the modes are read from the tables (_learn).
         self.modes_ = training_modes(X, cards) if (X < 0).any() else None
         X = compact_codes(X if self.modes_ is None else fill_missing(X, self.modes_), cards)
-        counts = FamilyCounts(cards, len(self.classes_), X=X, y=codes)
+        # K2 from naive Bayes with one parent (the default) searches nothing: naive Bayes.
+        searches = self.search != "k2" or int(self.max_parents) > int(self._naive())
+        counts = FamilyCounts(cards, len(self.classes_), X=X, y=codes, pairs=searches)
         self._learn(counts, cards, names)
         return self
 

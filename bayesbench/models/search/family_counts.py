@@ -117,15 +117,19 @@ class FamilyCounts:
     """The tables of the families a search asks for, over one training set.
 
     Give the rows (``X`` complete codes and ``y``) or their statistics (``stats``, whose
-    pair counts already hold every family of at most two attributes).
+    pair counts already hold every family of at most two attributes). From rows, every
+    pair is counted at once on first use, unless ``pairs`` is False (a search that asks for
+    no family of two attributes) or they would exceed the table limit together; then each
+    family is counted alone.
     """
 
     def __init__(self, cardinalities: Sequence[int], n_classes: int, *, X=None, y=None,
-                 stats=None, modes=None):
+                 stats=None, modes=None, pairs: bool = True):
         self.cards = [int(c) for c in cardinalities]
         self.n_classes = int(n_classes)
         self.m = len(self.cards)  # the class's node
         self.X, self.y, self.stats = X, y, stats
+        self._want_pairs = pairs  # False: no search asks for a pair (K2's naive Bayes)
         self._class_counts = (np.bincount(y, minlength=self.n_classes) if stats is None
                               else np.asarray(stats.class_counts))
         self._offsets = value_offsets(self.cards)
@@ -150,7 +154,7 @@ class FamilyCounts:
         limit together (else None: each family is counted alone)."""
         if self._pairs is None and self.stats is None:
             cells = self.n_classes * int(self._offsets[-1]) ** 2
-            if cells > current_table_limit():
+            if not self._want_pairs or cells > current_table_limit():
                 return None
             self._pairs = pair_count_matrix(self.X, self.y, self.cards, self.n_classes)
         return self._pairs
@@ -158,10 +162,7 @@ class FamilyCounts:
     def table(self, node: int, parents: Sequence[int]) -> np.ndarray:
         """``(q, r)`` float64 counts of ``node`` given ``parents`` in their order."""
         parents = tuple(parents)
-        # A family of one attribute is one pass over the rows: no reason to count all
-        # pairs for it (naive Bayes, K2's default, needs no other).
-        alone = self._pairs is None and sum(u != self.m for u in (node, *parents)) <= 1
-        if not alone and self._is_pair(node, parents):
+        if self._is_pair(node, parents):
             return self._from_pairs(node, parents)
         return self._count(node, parents, ())[0]
 

@@ -44,29 +44,43 @@ ADD, DELETE = 0, 1
 
 
 class LocalScorer:
-    """The local ``score`` of families, from the tables of ``counts``."""
+    """The local ``score`` of families, from the tables of ``counts``, each family (a node
+    and its parents in order) scored once: the searches ask again for the ones they met
+    (a node's score before and after a step, the deletions of its parents), and a score
+    depends on nothing else."""
 
     def __init__(self, counts: FamilyCounts, score: str):
         self.counts, self.score_name = counts, score
         self.n_rows = counts.n_rows
+        self._known: dict = {}
 
     def scores(self, families) -> list[np.ndarray]:
         """Per ``(node, parents, extra)`` of ``families``: the scores of ``node`` given
         ``parents`` plus each of ``extra`` added last, or, with ``extra`` None, given
-        ``parents`` alone (one score) and less each of them in turn; all scored together."""
-        tables, sizes = [], []
+        ``parents`` alone (one score) and less each of them in turn; the new ones scored
+        together."""
+        asked, alone, batches = [], {}, {}
         for node, parents, extra in families:
+            parents = tuple(parents)
             if extra is None:
-                parents = list(parents)
-                tables.append(self.counts.table(node, parents))
-                tables += [self.counts.table(node, parents[:i] + parents[i + 1:])
-                           for i in range(len(parents))]
-                sizes.append(1 + len(parents))
+                keys = [(node, parents)] + [(node, parents[:i] + parents[i + 1:])
+                                            for i in range(len(parents))]
+                alone.update((key, None) for key in keys if key not in self._known)
             else:
-                tables += self.counts.tables(node, parents, extra)
-                sizes.append(len(extra))
-        scores = family_scores(tables, self.score_name, self.n_rows)
-        return np.split(scores, np.cumsum(sizes)[:-1])
+                keys = [(node, parents + (t,)) for t in extra]
+                new = [t for t, key in zip(extra, keys) if key not in self._known]
+                if new:
+                    batches[node, parents] = new
+            asked.append(keys)
+        batched = {(n, p + (t,)) for (n, p), tails in batches.items() for t in tails}
+        keys = [key for key in alone if key not in batched]
+        tables = [self.counts.table(*key) for key in keys]
+        for (node, parents), tails in batches.items():
+            tables += self.counts.tables(node, parents, tails)
+            keys += [(node, parents + (t,)) for t in tails]
+        if tables:
+            self._known.update(zip(keys, family_scores(tables, self.score_name, self.n_rows)))
+        return [np.array([self._known[key] for key in wanted]) for wanted in asked]
 
 
 def initial_parents(n_nodes: int, naive: bool) -> list[list[int]]:
