@@ -81,42 +81,35 @@ MAX_REPEATS = 1000
 
 @dataclass(frozen=True)
 class CVSpec:
-    """How to split: ``kind`` is ``kfold``, ``holdout``, ``resubstitution`` or ``loo``.
-
-    ``folds``, ``stratified`` and ``fold_size`` apply to k-fold, ``fraction`` (the test
-    share) to holdout (stratified too when ``stratified``), ``repeats`` to k-fold and
-    holdout; resubstitution and leave-one-out are deterministic and run once.
-    ``fold_size`` names how the rows are dealt (``evaluation.splits.FOLD_SIZES``).
-    ``train_sizes`` (k-fold and holdout): a learning curve, each training part subsampled
-    to each size (an int: rows; a float in (0, 1]: a fraction of the part), every task
-    run once per size (``evaluation/train_sizes.py``); empty: the whole part, once.
+    """How to split: ``kind`` names a scheme of ``evaluation.schemes.SCHEMES`` (``kfold``,
+    ``holdout``, ``resubstitution``, ``loo``, ...) and ``settings`` holds its own settings as
+    ``(key, value)`` pairs, as its ``spec()`` builds them: exactly what identifies the scheme,
+    so that task ids hash it (k-fold: ``folds``, ``repeats``, ``stratified`` and a
+    ``fold_size`` other than ``balanced``; holdout: the test share ``holdout``, ``repeats``,
+    ``stratified``; resubstitution and leave-one-out: their own name, true).
+    ``train_sizes`` (schemes that take a learning curve): each training part subsampled to
+    each size (an int: rows; a float in (0, 1]: a fraction of the part), every task run once
+    per size (``evaluation/train_sizes.py``); empty: the whole part, once.
     """
 
     kind: str = "kfold"
-    folds: int = 10
-    repeats: int = 1
-    stratified: bool = True
-    fraction: float = 0.3
-    fold_size: str = "balanced"
+    settings: tuple[tuple[str, object], ...] = (("folds", 10), ("repeats", 1),
+                                                 ("stratified", True))
     train_sizes: tuple[int | float, ...] = ()
+
+    def setting(self, key: str, default=None):
+        """The value of one of :attr:`settings` (``default`` where it is left out)."""
+        return dict(self.settings).get(key, default)
 
     @property
     def n_repetitions(self) -> int:
-        return self.repeats if self.kind in ("kfold", "holdout") else 1
+        """Repetitions of the scheme: its ``repeats``, 1 for a scheme without."""
+        return self.setting("repeats", 1)
 
     def identity(self) -> dict:
         # train_sizes is absent when unused, so that older result directories match.
         sizes = {"train_sizes": list(self.train_sizes)} if self.train_sizes else {}
-        if self.kind == "kfold":
-            out = {"folds": self.folds, "repeats": self.repeats, "stratified": self.stratified}
-            # The default is left out, so that the task ids of every run before the key
-            # existed stay the same.
-            out = out if self.fold_size == "balanced" else {**out, "fold_size": self.fold_size}
-            return {**out, **sizes}
-        if self.kind == "holdout":
-            return {"holdout": self.fraction, "repeats": self.repeats,
-                    "stratified": self.stratified, **sizes}
-        return {self.kind: True}
+        return {**dict(self.settings), **sizes}
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ already holds the finished tasks, reuses)
 
 on the data sets in the checkout's ``datasets/`` (``BAYESBENCH_DATA`` is ignored, so the
 document always describes the shipped files), holds each run against its paper's table with
-``bayesbench.report.check.check_run`` (what ``bayesbench check`` prints: the same cells, rule
+``bayesbench.report.check.against.check_run`` (what ``bayesbench check`` prints: the same cells, rule
 and counts, so the document and the command cannot disagree), and writes, per paper, the
 cells, the counts, the ranks and tests beside the paper's, and one line for every cell off
 the paper: the experiment that closes the gap (a cell of an as-published arm, classifier or
@@ -44,10 +44,11 @@ from bayesbench.evaluation.metrics import class_score, per_class_scores
 from bayesbench.evaluation.prepare import load_prepared
 from bayesbench.evaluation.store import records_frame
 from bayesbench.experiment import run_experiment
-from bayesbench.report.check import check_run, read_published
+from bayesbench.report.check.against import check_run
+from bayesbench.report.check.published import read_published
 from bayesbench.report.arcs import parse_structure
-from bayesbench.report.check_render import CELL_HEADERS, cell_rows, extra_lines
-from bayesbench.report.plotting import save_figure, styled_figure
+from bayesbench.report.check.check_render import CELL_HEADERS, cell_rows, extra_lines
+from bayesbench.report.figures.plotting import save_figure, styled_figure
 from bayesbench.report.tables import render
 from bayesbench.stats.multiple import friedman, rank_scores, wilcoxon_rows
 
@@ -319,7 +320,7 @@ def _splice_lines(paper: Paper) -> list[str]:
     y, names = data.y, np.asarray(data.columns[0], dtype=np.int64)
     shared = np.bincount(names)[names] > 1
     share, twins = 100 * np.bincount(y).max() / len(y), 100 * shared.mean()
-    folds = paper.runs["mihaljevic2013_identifier"][0].cv.folds
+    folds = paper.runs["mihaljevic2013_identifier"][0].cv.setting("folds")
     return [f"Splice with the identifier (mihaljevic2013_identifier): TAN rooted at the "
             f"identifier (attribute 0, `tan`) scores {shown[0]}, rooted at the first sequence "
             f"position (`tan-root1`) {shown[1]}, against the paper's 52.5 ± 0.3. The largest "
@@ -576,7 +577,7 @@ def algorithm_lines(paper: Paper) -> list[str]:
 
 
 def _within(frame, dataset: str, label: str, printed) -> bool:
-    """Check's rule (bayesbench.report.check): |ours - paper| <= 2 sqrt(se_ours^2 +
+    """Check's rule (bayesbench.report.check.against): |ours - paper| <= 2 sqrt(se_ours^2 +
     se_paper^2) + half a unit of the printed digit, the printed sd over 25 folds."""
     scores = 100 * np.sort(frame[(frame.dataset == dataset)
                                  & (frame.classifier == label)]["accuracy"].to_numpy())

@@ -81,7 +81,7 @@ def test_cv_kinds_exclude_each_other(tmp_path, data_dir):
     problems = _problems(dict(base, cv={"folds": 5, "loo": True}), tmp_path)
     assert "cv" in problems
     cv = parse_config(dict(base, cv={"holdout": 0.25, "repeats": 3}), base_dir=tmp_path).experiment.cv
-    assert (cv.kind, cv.fraction, cv.n_repetitions) == ("holdout", 0.25, 3)
+    assert (cv.kind, cv.setting("holdout"), cv.n_repetitions) == ("holdout", 0.25, 3)
     cv = parse_config(dict(base, cv={"resubstitution": True}), base_dir=tmp_path).experiment.cv
     assert (cv.kind, cv.n_repetitions) == ("resubstitution", 1)
 
@@ -90,8 +90,8 @@ def test_fold_size_is_a_k_fold_choice_named_by_its_key(tmp_path, data_dir):
     base = {"name": "x", "datasets": [str(data_dir / "toy.csv")], "classifiers": ["nb"]}
     cv = parse_config(dict(base, cv={"folds": 2, "fold_size": "floor"}),
                       base_dir=tmp_path).experiment.cv
-    assert cv.fold_size == "floor"
-    assert parse_config(base, base_dir=tmp_path).experiment.cv.fold_size == "balanced"
+    assert cv.setting("fold_size") == "floor"
+    assert parse_config(base, base_dir=tmp_path).experiment.cv.setting("fold_size") is None  # the default, left out
     problems = _problems(dict(base, cv={"folds": 2, "fold_size": "int"}), tmp_path)
     assert set(problems) == {"cv.fold_size"}
     assert "balanced" in problems["cv.fold_size"] and "floor" in problems["cv.fold_size"]
@@ -211,13 +211,13 @@ def test_arms_override_the_top_level_keys_and_write_their_own_directories(tmp_pa
     assert [a.arm for a in config.experiment.runs()] == ["clean", "noisy", "resub"]
     assert noisy.preprocess.noise.fraction == 0.5 and noisy.preprocess.bins == 2
     assert noisy.preprocess.impute == "mean_mode" and clean.preprocess.noise is None
-    assert resub.cv.kind == "resubstitution" and clean.cv.repeats == 3
+    assert resub.cv.kind == "resubstitution" and clean.cv.n_repetitions == 3
     assert config.options.run_dir(clean) == Path("results") / "x" / "clean"
     assert clean.compare.baseline == "nb" and config.experiment.compare.baseline == "clean/nb"
     moved = override(config, repeats=1, output=tmp_path / "out")
     assert [moved.options.run_dir(r) for r in moved.experiment.runs()] == [
         tmp_path / "out" / a for a in ("clean", "noisy", "resub")]
-    assert [r.cv.repeats for r in moved.experiment.runs()] == [1, 1, 1]
+    assert [r.cv.n_repetitions for r in moved.experiment.runs()] == [1, 1, 1]
     assert moved.experiment.runs()[2].cv.kind == "resubstitution"
     with pytest.raises(ConfigError, match="nope: not a data set of the config"):
         override(config, datasets=["nope"])

@@ -20,7 +20,7 @@ from ..errors import ConfigError, PlanError
 from ..evaluation.executors import address_problem
 from ..evaluation.metrics import DEFAULT_METRICS, METRIC_NAMES, is_metric
 from ..models.core.export import NETWORK_FORMATS
-from ..report.tables import FORMATS
+from ..report.tables import format_names
 from ..spec import CVSpec, Experiment, RunOptions
 from . import sections
 from ..data.chunks import is_chunked
@@ -143,7 +143,8 @@ def _experiment(raw: dict, problems: Problems, base_dir: Path, missing
 
 def _options(raw: dict, problems: Problems, dirs: list, missing: list) -> RunOptions:
     """The run options the keys set (the command line may override them)."""
-    formats = problems.str_list(raw["format"], "format", FORMATS) if "format" in raw else list(FORMATS)
+    formats = (problems.str_list(raw["format"], "format", format_names()) if "format" in raw
+               else list(format_names()))
     output = problems.optional(raw, "output", str)
     if output is not None and not output.strip():
         # "" is the working directory as a path: the run would land among the user's files.
@@ -248,17 +249,14 @@ def _each_run(experiment: Experiment, change) -> Experiment:
 
 
 def _with_repeats(cv: CVSpec, repeats: int) -> CVSpec:
-    return replace(cv, repeats=repeats) if cv.kind in ("kfold", "holdout") else cv
-
-
-# Where the experiment's parts lie in a config file, when their names differ.
-_KEYS = {("cv", "fraction"): "cv.holdout"}
+    """``cv`` repeated ``repeats`` times, if its scheme repeats at all."""
+    settings = dict(cv.settings)
+    return replace(cv, settings=tuple({**settings, "repeats": repeats}.items())
+                   ) if "repeats" in settings else cv
 
 
 def key_path(field: tuple) -> str:
     """The config key path of a part of the experiment, such as ``("datasets", 0)``."""
-    if field in _KEYS:
-        return _KEYS[field]
     out = ""
     for part in field:
         out = f"{out}[{part}]" if isinstance(part, int) else f"{out}.{part}" if out else part

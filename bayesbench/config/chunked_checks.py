@@ -10,7 +10,7 @@ from ..errors import BayesbenchError
 from ..evaluation.chunked_run import NOT_CHUNKED
 from ..models.registry import make_classifier
 from ..models.core.sufficient import fits_from_chunks, fits_from_statistics
-from ..preprocess.discretize import CHUNKED_METHODS
+from ..preprocess.discretize import chunked_methods
 from ..spec import Experiment
 from .problems import Problems
 
@@ -32,7 +32,7 @@ def _split_problems(run: Experiment, raw_cv: dict, at: str, problems: Problems, 
     elif raw_cv.get("stratified") is True:
         problems.add(f"{at}cv.stratified", f"{why} deals its folds by a hash of the row index, "
                                     f"unstratified: leave the key out or write false")
-    elif run.cv.fold_size != "balanced":
+    elif run.cv.setting("fold_size", "balanced") != "balanced":
         problems.add(f"{at}cv.fold_size", f"{why} deals its folds by a hash of the row index, "
                                           f"sizes equal only in expectation: leave the key out")
     if run.preprocess.impute != "none":
@@ -59,10 +59,10 @@ def _discretize_problems(run: Experiment, numeric, at: str, problems: Problems) 
     if numeric is None:
         return
     why, name = numeric
-    if run.preprocess.discretize not in CHUNKED_METHODS:
+    usable = chunked_methods()
+    if run.preprocess.discretize not in usable:
         problems.add(f"{at}preprocess.discretize", f"{why} has a numeric attribute '{name}', which "
-                                            f"chunked data discretize by "
-                                            f"{' or '.join(CHUNKED_METHODS)}")
+                                            f"chunked data discretize by {' or '.join(usable)}")
     elif run.preprocess.scope != "global":
         problems.add(f"{at}preprocess.scope", f"per-fold discretization is not available for {why}, "
                                        f"whose attribute '{name}' is numeric: write global")

@@ -17,7 +17,7 @@ import numpy as np
 from ..data.chunks import is_chunked
 from ..errors import BayesbenchError, PlanError
 from ..spec import ClassifierSpec, DatasetSpec, Experiment, PreprocessSpec
-from .bias_variance import bias_variance_splits
+from .bias_variance_sets import bias_variance_splits
 from .chunked_run import ChunkedJob, HashedFold
 from .metrics import MODEL_SCORES, REQUESTED_SCORES, per_class_metric
 from .prepare import DataCache, PreparedData
@@ -198,11 +198,12 @@ def chunked_job(experiment: Experiment, spec: DatasetSpec, cache: DataCache) -> 
     here, through ``cache``), every task in it."""
     source = cache.chunked(spec, experiment.preprocess)
     cv, identity = experiment.cv, experiment.identity()
+    folds = cv.setting("folds")
     cells = tuple((rep, fold, ci, task_id(identity, spec, HashedFold(rep, fold, experiment.seed,
-                                                                     cv.folds), clf))
-                  for rep in range(cv.n_repetitions) for fold in range(cv.folds)
+                                                                     folds), clf))
+                  for rep in range(cv.n_repetitions) for fold in range(folds)
                   for ci, clf in enumerate(experiment.classifiers))
-    return ChunkedJob(spec, source, experiment.seed, cv.folds, cv.n_repetitions,
+    return ChunkedJob(spec, source, experiment.seed, folds, cv.n_repetitions,
                       experiment.classifiers, cells)
 
 

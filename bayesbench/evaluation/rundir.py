@@ -105,7 +105,7 @@ class RunDirectory:
         """Store a new record durably and keep it; return it as stored. Its predictions, if
         it carries them, go to their own file first (:mod:`.predictions`): a kill between
         the two leaves a file without a record, which the next session deletes. The fitted
-        networks it carries (``_networks``, :func:`~.execute.run_classifier`) are written to
+        networks it carries (``_networks``, :func:`~.classifier_task.run_classifier`) are written to
         ``networks/<data set>/<classifier>/<repetition>-<fold>.<suffix>``, not stored."""
         kept = record.get(predictions.FIELD)
         if kept is not None:

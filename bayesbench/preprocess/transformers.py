@@ -35,7 +35,7 @@ import numpy as np
 
 from ..data.dataset import Attribute, Dataset
 from ..errors import NotFittedError, PreprocessError
-from .discretize import Discretizer, bin_codes, range_labels
+from .discretize import CUT_METHODS, Discretizer, bin_codes, range_labels
 
 
 def _is_frame(X) -> bool:
@@ -87,7 +87,8 @@ class BinningTransformer:
         # dependencies.
         from sklearn.utils import InputTags, Tags, TargetTags, TransformerTags  # lazy: see above
 
-        return Tags(estimator_type=None, target_tags=TargetTags(required=self._method == "mdl"),
+        supervised = CUT_METHODS[self._method].supervised
+        return Tags(estimator_type=None, target_tags=TargetTags(required=supervised),
                     transformer_tags=TransformerTags(), input_tags=InputTags(allow_nan=True))
 
     # ------------------------------------------------------------------ fitting
@@ -119,9 +120,9 @@ class BinningTransformer:
     def _target(self, y, n: int):
         """Class codes and class names of ``y`` (one class when it is not needed)."""
         if y is None:
-            if self._method == "mdl":
+            if CUT_METHODS[self._method].supervised:
                 raise PreprocessError(f"{type(self).__name__} requires y to be passed, but the "
-                                      f"target y is None (MDL chooses cuts by the class)")
+                                      f"target y is None (its cuts are chosen by the class)")
             return np.zeros(n, dtype=np.int64), ("all",)
         y = np.asarray(y)
         if y.ndim != 1 or y.shape[0] != n:

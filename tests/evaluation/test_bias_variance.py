@@ -8,7 +8,7 @@ from click.testing import CliRunner
 from bayesbench.cli import main
 from bayesbench.config import parse_config
 from bayesbench.errors import ConfigError, PlanError
-from bayesbench.evaluation.bias_variance import bias_variance_splits, n_folds
+from bayesbench.evaluation.bias_variance_sets import bias_variance_splits, n_folds
 from bayesbench.spec import EvaluationSpec
 
 KW = EvaluationSpec(method="kohavi_wolpert", iterations=20, train_fraction=0.5)

@@ -11,9 +11,11 @@ from bayesbench.evaluation.seeding import task_seed
 from bayesbench.evaluation.plan import plan
 from bayesbench.evaluation.prepare import TUNE_STREAM
 from bayesbench.evaluation.store import read_records
+from bayesbench.evaluation.adapter import FitContext
 from bayesbench.evaluation.tune import tune
 from bayesbench.models.registry import make_classifier
 from bayesbench.preprocess.discretize import Discretizer
+from bayesbench.spec import TuneSpec
 from helpers import run
 
 
@@ -128,10 +130,9 @@ def test_a_tuned_tan_records_the_alpha_each_outer_fold_chose(tmp_path, uci_dir):
         job = jobs[r["fold"]]
         # The same choice made by hand on the outer training part alone.
         train = Discretizer("mdl").fit_transform(ds.take(job.train))
-        expected = tune(lambda **c: make_classifier("tan", **c), {"alpha": grid}, train.codes(),
-                        train.y, n_classes=3, folds=4, metric="accuracy",
-                        rng=fold_rng(5, "iris", 0, r["fold"], TUNE_STREAM),
-                        cardinalities=train.cardinalities)
+        expected = tune(lambda **c: make_classifier("tan", **c), TuneSpec({"alpha": grid}, 4, "accuracy"),
+                        train.codes(), train.y, FitContext(3, train.cardinalities),
+                        fold_rng(5, "iris", 0, r["fold"], TUNE_STREAM))
         assert r["tuned"] == expected.params and r["params"] == expected.params
         assert r["tune_scores"] == pytest.approx(list(expected.scores))
         assert r["tuned"]["alpha"] in grid
@@ -215,7 +216,8 @@ COUNTED = [{"name": "nb", "params": {"alpha": [0, 0.5, 1]}}, "tan", "ddr_tan",
      "classifiers": ["nb", "tan"]},
 ])
 def test_count_subtraction_leaves_every_record_unchanged(uci_dir, tmp_path, monkeypatch, over):
-    import bayesbench.evaluation.execute as execute
+    import bayesbench.evaluation.classifier_task as task
+    import bayesbench.evaluation.fold_job as fold_job
     from bayesbench.models.core.sufficient import StatisticsLearner
     from helpers import small_config, stable_order, without_timings
 
@@ -225,7 +227,8 @@ def test_count_subtraction_leaves_every_record_unchanged(uci_dir, tmp_path, monk
                         lambda self, stats: counted.append(1) or original(self, stats))
     with_counts = run(small_config(uci_dir, tmp_path / "a", **over), jobs=1, quiet=True)
     n_counted = len(counted)
-    monkeypatch.setattr(execute, "fits_from_statistics", lambda clf: False)
+    for module in (task, fold_job):  # no task fitted from counts, no fold given them
+        monkeypatch.setattr(module, "fits_from_statistics", lambda clf: False)
     from_rows = run(small_config(uci_dir, tmp_path / "b", **over), jobs=1, quiet=True)
     assert len(counted) == n_counted  # the second run fitted every learner from rows
     # Counted exactly where the discrete view keeps the whole data set's codes.
@@ -238,13 +241,13 @@ def test_count_subtraction_leaves_every_record_unchanged(uci_dir, tmp_path, monk
 
 def test_the_runners_learners_share_one_compact_code_matrix_per_fold(uci_dir, tmp_path,
                                                                      monkeypatch):
-    import bayesbench.evaluation.execute as execute
-    from bayesbench.evaluation.execute import run_fold, with_statistics
+    import bayesbench.evaluation.classifier_task as task
+    from bayesbench.evaluation.fold_job import run_fold, with_statistics
     from helpers import small_config
     given = []
-    original = execute.fit_predict
-    monkeypatch.setattr(execute, "fit_predict", lambda clf, X, y, X_test, **kw: given.append(
-        (X, X_test, kw["feature_names"])) or original(clf, X, y, X_test, **kw))
+    original = task.fit_predict
+    monkeypatch.setattr(task, "fit_predict", lambda clf, X, y, X_test, context, **kw: given.append(
+        (X, X_test, context.feature_names)) or original(clf, X, y, X_test, context, **kw))
     cfg = small_config(uci_dir, tmp_path, datasets=["house-votes-84"], cv={"folds": 3},
                        classifiers=["bsej", "fss", "kdb", "nb", "tan",
                                     {"name": "nb", "input": "onehot", "label": "nb1h"}])
@@ -270,7 +273,7 @@ def test_a_continuous_learner_given_arrays_scores_as_fitted_on_a_dataframe(uci_d
     # probabilities to the last bit (row-major ones differ in the last bit on some folds).
     import pandas as pd
 
-    from bayesbench.evaluation.execute import run_fold
+    from bayesbench.evaluation.fold_job import run_fold
     from bayesbench.evaluation.metrics import evaluate
     from helpers import small_config
     cfg = small_config(uci_dir, tmp_path, datasets=["wine", "glass"], seed=1,

@@ -52,7 +52,7 @@ def test_counts_subtract_only_where_the_codes_are_the_data_sets(uci_dir, preproc
 
 
 def test_a_training_parts_statistics_are_its_rows_counts(uci_dir, tmp_path):
-    from bayesbench.evaluation.execute import with_statistics
+    from bayesbench.evaluation.fold_job import with_statistics
     from bayesbench.evaluation.prepare import statistics_of
     cfg = small_config(uci_dir, tmp_path, datasets=["house-votes-84"], classifiers=["tan"],
                        cv={"folds": 3})

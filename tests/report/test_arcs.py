@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from bayesbench.report.arcs import ARC_COLUMNS, consensus, parse_structure
-from bayesbench.report.network import plot_network, write_dot
+from bayesbench.report.figures.network import plot_network, write_dot
 from helpers import check_page, run, small_config
 
 

@@ -19,7 +19,7 @@ from scipy import stats
 
 from bayesbench.config import parse_config
 from bayesbench.evaluation.store import RECORDS
-from bayesbench.report.bias_variance import COLUMNS
+from bayesbench.report.run.decomposition import COLUMNS
 from helpers import n_lines, run
 
 DATASETS = ("car", "kr-vs-kp", "tic-tac-toe")

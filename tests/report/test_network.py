@@ -9,7 +9,7 @@ import pytest
 from bayesbench.errors import ReportError
 from bayesbench.models.core.structure import Node, Structure
 from bayesbench.models.learners.tan import TAN
-from bayesbench.report.network import (NodeBox, arc_geometry, network_layout, node_arcs, plot_network,
+from bayesbench.report.figures.network import (NodeBox, arc_geometry, network_layout, node_arcs, plot_network,
                                        write_dot)
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -144,9 +144,9 @@ def test_a_slanted_or_bent_arc_ends_just_outside_its_nodes(bend):
 
 
 def test_a_general_network_round_trips_through_its_record_and_is_drawn(tmp_path):
-    from bayesbench.evaluation.execute import network
+    from bayesbench.evaluation.fitted import network
     from bayesbench.models.search.bayesnet import BayesNet
-    from bayesbench.report.pages import structure_of
+    from bayesbench.report.figures.network import structure_of
 
     rng = np.random.default_rng(2)
     y = rng.integers(0, 2, 500)

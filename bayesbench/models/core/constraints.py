@@ -28,6 +28,8 @@ test may add one); every registered learner declares all of its parameters.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import math
 from numbers import Integral, Real
 
@@ -108,10 +110,11 @@ class Interval:
 
 
 class StrOptions:
-    """One string among ``options``."""
+    """One string among ``options``; a mapping is read as it is when checked (a table of
+    classes found by name, to which a test may add an entry)."""
 
     def __init__(self, options):
-        self.options = frozenset(options)
+        self.options = options if isinstance(options, Mapping) else frozenset(options)
 
     def is_satisfied_by(self, value) -> bool:
         return isinstance(value, str) and value in self.options

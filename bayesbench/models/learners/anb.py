@@ -12,15 +12,15 @@ import numpy as np
 
 from ..core import export
 from ..core.base import BaseClassifier, StructureLearner, check_fitted, fresh_fit
-from ..core.counting import counts, log_table, unseen_log_prob
+from ..core.counting import counts
 from ..core.inference import joint_log_likelihood
 from ..core.input_checks import check_discrete_predict_X, start_discrete_fit
 from ..core.scores import ModelScores
 from ..core.sufficient import StatisticsLearner, StatisticsNotSufficient
 from ..core.structure import Structure
 from ..core.constraints import Interval
-from ..parameters.estimators import class_log_prior, node_tables
-from ..parameters.weighting import WEIGHTS_CONSTRAINT, learn_weights
+from ..parameters.estimators import ESTIMATORS
+from ..parameters.weighting import WEIGHTS_CONSTRAINT, Smoothed, learn_weights
 
 
 class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
@@ -105,17 +105,13 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
         alpha = float(self.alpha)
         self.class_count_ = np.asarray(class_count, dtype=np.float64)
         self.node_weights_ = self.weighting_ = None
-        if self.estimator == "laplace":
-            self.tables_ = [log_table(c, alpha) for c in self.counts_]
-            self.unseen_ = [unseen_log_prob(c, alpha) for c in self.counts_]
-            self.class_log_prior_ = log_table(self.class_count_[None, None, :], alpha)[0, 0]
-            return
+        chosen = ESTIMATORS[self.estimator]
+        estimator = chosen(iterations=int(self.iterations), tying=self.tying,
+                           rng=self.estimation_rng() if chosen.stochastic else None)
         cards = self.structure_.cardinalities
-        self.tables_, self.unseen_ = node_tables(
-            self.counts_, [[cards[p] for p in n.parents] for n in self.structure_.nodes],
-            self.estimator, iterations=int(self.iterations), tying=self.tying,
-            rng=self.estimation_rng())
-        self.class_log_prior_ = class_log_prior(self.class_count_, self.estimator)
+        self.tables_, self.unseen_ = estimator.node_tables(
+            self.counts_, [[cards[p] for p in n.parents] for n in self.structure_.nodes], alpha)
+        self.class_log_prior_ = estimator.node_class_log_prior(self.class_count_, alpha)
 
     @fresh_fit
     def fit(self, X, y, *, cardinalities=None, n_classes=None):
@@ -130,9 +126,10 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
             # AWNB's bootstrap follows the learner's seed when it has one, else a fixed one.
             seed = getattr(self, "random_state", None)
             seed = 0 if seed is None else seed
-            self.weighting_ = learn_weights(
-                self.weights, structure, X, codes, self.counts_, self.tables_, self.unseen_,
-                self.class_log_prior_, cards, k, alpha, np.random.default_rng(seed))
+            smoothed = Smoothed(structure, self.counts_, self.tables_, self.unseen_,
+                                self.class_log_prior_)
+            self.weighting_ = learn_weights(self.weights, smoothed, X, codes, cards, alpha,
+                                            np.random.default_rng(seed))
             self.tables_, self.unseen_ = self.weighting_.tables, self.weighting_.unseen
             self.node_weights_ = self.weighting_.node_weights
         return self

@@ -24,6 +24,11 @@ from ..parameters.estimators import ESTIMATORS
 from .aode import AODE
 
 
+#: The entries of :data:`~bayesbench.models.parameters.estimators.ESTIMATORS` that AnDE's own
+#: joint tables implement (HDP estimates of them are not).
+ANDE_ESTIMATORS = tuple(name for name in ESTIMATORS if name in ("laplace", "m"))
+
+
 class ANDE(AODE):
     """Averaged n-dependence estimators, ``n`` = 1 (AODE) or 2 (A2DE).
 
@@ -89,8 +94,7 @@ class ANDE(AODE):
     _parameter_constraints = {**AODE._parameter_constraints,
                               "n": [Interval(Integral, 1, 2, closed="both")],
                               "subsumption": [None, Interval(Integral, 0, None, closed="left")],
-                              # HDP estimates of A2DE's tables are not implemented.
-                              "estimator": [StrOptions(set(ESTIMATORS) - {"hdp"})],
+                              "estimator": [StrOptions(ANDE_ESTIMATORS)],
                               "m": [Interval(Real, 0, None, closed="neither")]}
 
     def __init__(self, *, n: int = 2, alpha: float = 1.0, min_frequency: int = 1,

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from numbers import Integral
+from typing import NamedTuple
 
 import numpy as np
 
@@ -51,7 +52,8 @@ from ..core.input_checks import check_discrete_predict_X, start_discrete_fit
 from ..core.prefix_counts import PrefixCounts, deepest, prefix_codes
 from ..core.sufficient import Statistics, start_statistics_fit
 from ..core.structure import Structure
-from ..parameters.estimators import (ESTIMATOR_CONSTRAINT, M, class_log_prior, estimate)
+from ..parameters.estimation import M
+from ..parameters.estimators import ESTIMATOR_CONSTRAINT, estimator
 from ..parameters.hdp import TYINGS
 from .kdb import kdb_parents
 from ...measures.information import (conditional_mutual_information_matrix,
@@ -94,17 +96,35 @@ def _loo_log_factors(table: PrefixCounts, X, x, parents, cards, codes, n_classes
     return np.log(factors)
 
 
-def _loss_sums(X, codes, cards, class_counts, order, parents, tables, k_max, loss):
+class _LeaveOneOut(NamedTuple):
+    """What the leave-one-out pass holds fixed for every member: the attributes'
+    cardinalities, the class counts of all the training rows, the largest ``k`` and the loss
+    (``rmse`` or ``zero_one``)."""
+
+    cards: object
+    class_counts: np.ndarray
+    k_max: int
+    loss: str
+
+
+class _Plan(NamedTuple):
+    """A member's attributes in its ``order``, their kDB ``parents`` and counted ``tables``."""
+
+    order: list
+    parents: dict
+    tables: dict
+
+
+def _loss_sums(X, codes, plan: _Plan, loo: _LeaveOneOut):
     """The leave-one-out pass over the rows ``X``: the sum over them of the loss of every
     ``(s, k)``, ``(len(order) + 1, k_max + 1)`` (the squared errors for ``rmse``, the errors
-    for ``zero_one``); ``class_counts`` are those of all the training rows."""
-    sums = np.zeros((len(order) + 1, k_max + 1))
+    for ``zero_one``)."""
+    sums = np.zeros((len(plan.order) + 1, loo.k_max + 1))
     # blocks of rows bound the (depth or k, class, row) arrays of the pass in memory
-    step = _block_rows(k_max, len(class_counts))
+    step = _block_rows(loo.k_max, len(loo.class_counts))
     for lo in range(0, len(codes), step):
         block = slice(lo, lo + step)
-        _add_block_losses(sums, X[block], codes[block], cards, class_counts, order, parents,
-                          tables, k_max, loss)
+        _add_block_losses(sums, X[block], codes[block], plan, loo)
     return sums
 
 
@@ -113,9 +133,10 @@ def _block_rows(depth, n_classes) -> int:
     return max(1, _BLOCK_CELLS // ((depth + 1) * n_classes))
 
 
-def _add_block_losses(sums, X, codes, cards, class_counts, order, parents, tables, k_max,
-                      loss):
+def _add_block_losses(sums, X, codes, plan: _Plan, loo: _LeaveOneOut):
     """Add the losses of the rows ``X`` to ``sums`` (see :func:`_loss_sums`)."""
+    order, parents, tables = plan
+    cards, class_counts, k_max, loss = loo
     n_classes = len(class_counts)
     codes = np.asarray(codes, dtype=np.int64)
     prior = ((class_counts[None, :] - np.eye(n_classes)[codes] + M / n_classes)
@@ -302,12 +323,13 @@ class SKDB(StructureLearner, BaseClassifier):
         counted = _prefix_counts(dict.fromkeys((a, p[a]) for order, p in plans for a in order),
                                  read, cards, len(class_counts))
         weights = np.asarray(class_counts, dtype=np.float64)
+        loo = _LeaveOneOut(cards, weights, int(self.k_max), self.loss)
+        planned = [_Plan(order, parents, {a: counted[a, parents[a]] for a in order})
+                   for order, parents in plans]
         sums = [0.0] * len(plans)
         for X, codes in read():
-            for i, (order, parents) in enumerate(plans):
-                sums[i] = sums[i] + _loss_sums(
-                    X, codes, cards, weights, order, parents,
-                    {a: counted[a, parents[a]] for a in order}, int(self.k_max), self.loss)
+            for i, plan in enumerate(planned):
+                sums[i] = sums[i] + _loss_sums(X, codes, plan, loo)
         members = [_Member(order, parents, *_choice(total, weights.sum(), self.loss))
                    for (order, parents), total in zip(plans, sums)]
         self._set_tables(members, counted, class_counts, rng)
@@ -320,11 +342,12 @@ class SKDB(StructureLearner, BaseClassifier):
             for a, parents in m.nodes():
                 if (a, parents) not in chosen:
                     chosen[a, parents] = counted[a, m.parents[a]].truncated(len(parents))
-        logs = estimate(list(chosen.values()), self.estimator,
-                        iterations=int(self.iterations), tying=self.tying, rng=rng)
+        tables = estimator(self.estimator, iterations=int(self.iterations), tying=self.tying,
+                           rng=rng)
+        logs = tables.log_probabilities(list(chosen.values()))
         self.members_ = members
         self.tables_ = dict(zip(chosen, zip(chosen.values(), logs)))
-        self.class_log_prior_ = class_log_prior(np.asarray(class_counts), self.estimator)
+        self.class_log_prior_ = tables.class_log_prior(np.asarray(class_counts))
 
     def _structure(self, member, mi, cards, names):
         chosen = dict(member.nodes())

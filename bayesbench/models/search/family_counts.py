@@ -193,7 +193,7 @@ class FamilyCounts:
             tables = family_tables(self.X, self.y, self.cards, self.n_classes, node, parents,
                                    extra)
         else:
-            flat = self.stats.tally(_flat_family_tables, node, parents, extra, self._modes)
+            flat = self.stats.tally(_flat_family_tables, (node, parents, extra, self._modes))
             sizes = [int(np.prod([self._card(u) for u in (node, *parents, t)]))
                      for t in (extra or (None,))]
             tables = np.split(flat, np.cumsum(sizes)[:-1])
@@ -249,10 +249,11 @@ class FamilyCounts:
         return self._by_class
 
 
-def _flat_family_tables(X, y, cardinalities, n_classes, node, parents, extra,
-                        modes) -> np.ndarray:
-    """:func:`family_tables` as one flat array, of the rows filled with ``modes`` (None: they
-    miss nothing), for :meth:`Statistics.tally`."""
+def _flat_family_tables(X, y, cardinalities, n_classes, request) -> np.ndarray:
+    """:func:`family_tables` of ``request``, ``(node, parents, extra, modes)``, as one flat
+    array, of the rows filled with ``modes`` (None: they miss nothing), for
+    :meth:`Statistics.tally`."""
+    node, parents, extra, modes = request
     if modes is not None:
         X = np.where(X < 0, np.asarray(modes, dtype=X.dtype), X)
     tables = family_tables(X, y, cardinalities, n_classes, node, parents, extra)

@@ -14,32 +14,26 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
-from ..evaluation.predictions import gathered
-from ..models.core.structure import Node, Structure
-from .analysis import Comparison
-from .figures import plot_against_baseline, plot_fold_scores, slug, unique_slugs
-from .html import Figure, Section, Table, write_report_html
-from .arcs import consensus
-from .learning_curves import learning_curve_figures
-from .network import plot_network, write_dot
-from .plotting import plotting_available
+from ...evaluation.predictions import gathered
+from ..analysis import Comparison
+from ..arcs import consensus
+from ..html import Figure, Section, Table, write_report_html
+from ..render import comparison_tables, notes
+from .cdplot import plot_cd
+from .curve_figures import learning_curve_figures
+from .network import Network, plot_network, structure_of, write_dot
+from .plotting import FIGURES, plotting_available
 from .prediction_figures import drawable, panel_curves, plot_predictions
-from .render import comparison_tables, notes, plot_cd
+from .score_figures import plot_against_baseline, plot_fold_scores, slug, unique_slugs
 
-FIGURES = "figures"
+__all__ = ["FIGURES", "REPORT", "MAX_NETWORK_FIGURES", "Network", "Drawn", "structure_of",
+           "draw_figures", "PredictionCurves", "prediction_curves", "draw_prediction_figures",
+           "draw_learning_curves", "comparison_sections", "write_report"]
+
 # A grid of 500 settings drew 500 networks: 93 s and 1.4 GB for figures nobody reads one by
 # one; the report shows the first ones, and every structure stays in the records.
 MAX_NETWORK_FIGURES = 100
 REPORT = "report.html"
-
-
-class Network(NamedTuple):
-    """A learned network to draw: its data set, classifier label, and the record's
-    ``network`` field (``class``, ``attributes``, ``nodes``)."""
-
-    dataset: str
-    classifier: str
-    data: dict
 
 
 class Drawn(NamedTuple):
@@ -49,16 +43,6 @@ class Drawn(NamedTuple):
     figures: list
     files: list
     skipped: list
-
-
-def structure_of(network: dict) -> Structure:
-    """The :class:`Structure` a record's ``network`` field describes."""
-    children = set(network.get("class_children", range(len(network["nodes"]))))
-    return Structure([Node(a, p, class_parent=k in children)
-                      for k, (a, p) in enumerate(network["nodes"])], len(network["attributes"]),
-                     attribute_names=network["attributes"], class_name=network["class"],
-                     class_parents=network.get("class_parents", ()),
-                     augmented=network.get("augmented", True))
 
 
 def draw_figures(out_dir, result: Comparison | None, networks=(), arcs=()) -> Drawn:
@@ -162,7 +146,7 @@ def draw_learning_curves(run_dir, rows, metrics, drawn: Drawn) -> None:
     datasets = list(dict.fromkeys(r[0] for r in rows))
     classifiers = list(dict.fromkeys(r[1] for r in rows))
     files, figures = learning_curve_figures(Path(run_dir) / FIGURES, rows, metrics, datasets,
-                                            classifiers, slug)
+                                            classifiers)
     drawn.files.extend(files)
     drawn.figures.extend(figures)
 
@@ -217,28 +201,14 @@ def comparison_sections(result: Comparison | None, reason: str = "") -> list[Sec
     return [Section("Statistical comparison", tables=tables, text="\n\n".join(notes(result)))]
 
 
-def write_report(path, *, title: str, protocol, tables=(), result: Comparison | None = None,
-                 reason: str = "", drawn: Drawn | None = None, extra=()) -> Path:
-    """Write report.html: ``protocol`` (pairs), ``tables`` (:class:`~.html.Table`), the
-    statistics of ``result`` and the figures of ``drawn``."""
-    statistics = comparison_sections(result, reason) + list(extra)
+def write_report(path, *, title: str, protocol, tables=(), sections=(),
+                 drawn: Drawn | None = None) -> Path:
+    """Write report.html: ``protocol`` (pairs), ``tables`` (:class:`~..html.Table`), the
+    statistics ``sections`` (:class:`~..html.Section`: :func:`comparison_sections` and
+    others) and the figures of ``drawn``."""
+    statistics = list(sections)
     figures = list(drawn.figures) if drawn is not None else []
     if drawn is not None and drawn.skipped:
         statistics.append(Section("Figures not drawn", text="\n\n".join(drawn.skipped)))
     return write_report_html(path, title=title, protocol=protocol, tables=tables,
                              statistics=statistics, figures=figures)
-
-
-def write_compare_report(out_dir, result: Comparison, inputs, networks=(), arcs=()) -> Path:
-    """``out_dir/report.html`` and ``out_dir/figures/`` of a comparison of ``inputs`` (result
-    directories or a CSV of scores), with the ``networks`` (:class:`Network`) and the rows of
-    their arc frequencies read from them (:func:`~.inputs.run_networks`,
-    :func:`~.inputs.run_arcs`): rendering reads nothing from disk."""
-    out_dir = Path(out_dir)
-    drawn = draw_figures(out_dir, result, networks, arcs)
-    protocol = [("compared", [str(p) for p in inputs]), ("metric", result.metric),
-                ("baseline", result.baseline), ("test over folds", result.test or "none"),
-                ("alpha", result.alpha), ("rope", result.rope),
-                ("data sets", result.datasets), ("classifiers", result.classifiers)]
-    return write_report(out_dir / REPORT, title=f"bayesbench compare: {result.metric}",
-                        protocol=protocol, result=result, drawn=drawn)

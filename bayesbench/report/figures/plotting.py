@@ -24,8 +24,9 @@ import os
 from contextlib import contextmanager
 from pathlib import Path
 
-from ..errors import ReportError
+from ...errors import ReportError
 
+FIGURES = "figures"  # the directory of a run's (or a comparison's) figures
 SKIPPED_MESSAGE = 'figures skipped: matplotlib is not installed (pip install "bayesbench[plots]")'
 
 # Per-format metadata: a None value makes matplotlib leave the key out.
@@ -100,3 +101,11 @@ def save_figure(fig, path, *, dpi: int = 150, tight: bool = True):
         p.parent.mkdir(parents=True, exist_ok=True)
         fig.savefig(p, dpi=dpi, metadata=_METADATA[p.suffix.lower()], **extra)
     return paths[0] if isinstance(path, (str, os.PathLike)) else paths
+
+
+def colors(n: int) -> list:
+    """``n`` line colours: matplotlib's default colour cycle, repeated, so that each
+    classifier keeps its colour in every panel."""
+    cycle = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+             "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
+    return [cycle[i % len(cycle)] for i in range(n)]

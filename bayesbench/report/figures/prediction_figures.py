@@ -24,10 +24,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..evaluation.curves import both_curves, calibration, thinned, top_label
-from .figures import _colors
-from .panels import Panel, draw_panel
-from .plotting import save_figure, styled_figure
+from ...evaluation.curves import both_curves, calibration, thinned, top_label
+from .panels import Labels, Panel, draw_panel
+from .plotting import colors, save_figure, styled_figure
 
 BINS = 10
 TICKS = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)  # of both axes of every panel
@@ -85,7 +84,7 @@ def plot_predictions(curves, dataset: str, classes, path) -> list:
     """The ROC, precision-recall and reliability panels on ``dataset`` of the classifiers
     whose ``curves`` (:func:`panel_curves`; probabilities in ``classes``' order) are given;
     returns the files."""
-    colors = _colors(len(curves[0]))
+    palette = colors(len(curves[0]))
     which = (f"{classes[1]} vs {classes[0]}" if len(classes) == 2 else
              "one-vs-rest, micro-average")
     titles = (f"{dataset}: ROC ({which})", f"{dataset}: precision-recall",
@@ -97,17 +96,16 @@ def plot_predictions(curves, dataset: str, classes, path) -> list:
         for i, (curves, title, (xlabel, ylabel, corner)) in enumerate(
                 zip(curves, titles, _PANELS)):
             panel = Panel(_LEFT + i * (_SIDE + _GAP), _BOTTOM, _SIDE, _SIDE, LIMITS, LIMITS)
-            data = draw_panel(fig, panel, TICKS, TICKS, title=title, xlabel=xlabel,
-                              ylabel=ylabel)
+            data = draw_panel(fig, panel, TICKS, TICKS, Labels(title, xlabel, ylabel))
             entries = []
             if i != 1:  # chance on the ROC curve, perfect calibration on the reliability
                 fig.add_artist(Line2D((0, 1), (0, 1), linestyle="--", color="0.6",
                                       linewidth=0.7, transform=data))
                 entries += [("perfectly calibrated", "0.6", "--", False)] if i == 2 else []
             for j, (x, y, label, marked) in enumerate(curves):
-                fig.add_artist(Line2D(x, y, color=colors[j], linewidth=1.1, transform=data,
+                fig.add_artist(Line2D(x, y, color=palette[j], linewidth=1.1, transform=data,
                                       gid=f"curve-{i}-{j}", **(_MARKER if marked else {})))
-                entries.append((label, colors[j], "-", marked))
+                entries.append((label, palette[j], "-", marked))
             _legend(fig, panel, corner, entries, Line2D)
         return save_figure(fig, path, tight=False)
 

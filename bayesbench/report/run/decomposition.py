@@ -1,6 +1,6 @@
 """The bias-variance decomposition of a run with ``evaluation: {kind: bias_variance}``:
-``summary/bias_variance.<ext>``, its figure (stacked bias² and variance bars per classifier,
-one panel per data set) and its section of report.html.
+``summary/bias_variance.<ext>`` and its section of report.html (its figure:
+:mod:`~bayesbench.report.figures.decomposition_figure`).
 
 The decomposition (:func:`~bayesbench.stats.bias_variance.kohavi_wolpert`) is computed from
 the test predictions every task kept (:mod:`~bayesbench.evaluation.predictions`): for each
@@ -14,15 +14,15 @@ from pathlib import Path
 
 import numpy as np
 
-from ..evaluation.predictions import kept_arrays, task_files
-from ..stats.bias_variance import kohavi_wolpert
-from .html import Figure, Section, Table
-from .pages import FIGURES
-from .plotting import figure_paths, save_figure, styled_figure
-from .tables import EXTENSIONS, render
+from ...evaluation.predictions import kept_arrays, task_files
+from ...stats.bias_variance import kohavi_wolpert
+from ..html import Section, Table
+from ..tables import render, table_format
+
+__all__ = ["COLUMNS", "STEM", "caption", "decomposition_rows", "write_tables", "section"]
 
 COLUMNS = ["dataset", "classifier", "error", "bias", "variance", "sigma"]
-STEM = "bias_variance"
+STEM = "bias_variance"  # summary/bias_variance.<ext>
 
 
 def caption(evaluation) -> str:
@@ -69,9 +69,8 @@ def write_tables(out_dir, rows, evaluation, formats) -> list[Path]:
     the table in each other format of ``formats``."""
     files = []
     for fmt in dict.fromkeys(("csv", *formats)):
-        files.append(Path(out_dir) / f"{STEM}.{EXTENSIONS[fmt]}")
-        files[-1].write_text(render(rows, COLUMNS, fmt,
-                                    caption=None if fmt == "csv" else caption(evaluation)))
+        files.append(Path(out_dir) / f"{STEM}.{table_format(fmt).extension}")
+        files[-1].write_text(render(rows, COLUMNS, fmt, caption=caption(evaluation)))
     return files
 
 
@@ -86,32 +85,3 @@ def section(rows, evaluation, figures, missing=()) -> Section:
                    tables=[Table(STEM, headers=COLUMNS,
                                  rows=[r[:2] + [f"{v:.4f}" for v in r[2:]] for r in rows])],
                    figures=figures)
-
-
-def plot_bias_variance(rows, path) -> list[Path]:
-    """Stacked bars of bias² (below) and variance (above) of every classifier, one panel per
-    data set; their sum is the error when the estimate of bias² needs no correction."""
-    paths = figure_paths(path)
-    datasets = list(dict.fromkeys(r[0] for r in rows))
-    with styled_figure(1.0 + 2.6 * len(datasets), 3.2) as fig:
-        axes = fig.subplots(1, len(datasets), squeeze=False)[0]
-        for ax, d in zip(axes, datasets):
-            mine = [r for r in rows if r[0] == d]
-            x = np.arange(len(mine))
-            bias = np.array([r[3] for r in mine])
-            ax.bar(x, bias, color="#4c72b0", label="bias²")
-            ax.bar(x, [r[4] for r in mine], bottom=bias, color="#dd8452", label="variance")
-            ax.set_xticks(x, [r[1] for r in mine], rotation=45, ha="right")
-            ax.set_title(d)
-        axes[0].set_ylabel("0-1 loss")
-        axes[-1].legend(loc="upper right", fontsize=7)
-        return save_figure(fig, paths)
-
-
-def draw(run_dir, rows) -> tuple[list[Path], list[Figure]]:
-    """The figure's files (SVG and PNG) in ``<run>/figures`` and the report's figure."""
-    where = Path(run_dir) / FIGURES
-    where.mkdir(parents=True, exist_ok=True)
-    files = plot_bias_variance(rows, [where / f"{STEM}.svg", where / f"{STEM}.png"])
-    return files, [Figure(where / f"{STEM}.svg", "bias² (below) and variance (above) of "
-                                                  "each classifier, per data set")]

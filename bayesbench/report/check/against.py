@@ -22,34 +22,25 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import yaml
 
-from ..errors import CheckError, NoPublishedTable
-from ..evaluation.store import RECORDS, records_frame
-from ..stats import unpaired_ttest
-from .analysis import compare
+from ...evaluation.store import records_frame
+from ...spec import CompareSpec
+from ...stats import unpaired_ttest
+from ..analysis import compare
+from .published import BETWEEN_READINGS, published_path, read_published, run_dirs
+
+__all__ = ["RULE", "Cell", "Check", "check_run"]
 
 RULE = ("within: |ours - paper| <= 2 sqrt(se_ours^2 + se_paper^2) + half a unit of the "
         "paper's last printed digit")
-# What a printed spread is, and how it becomes a standard error.
-SPREADS = ("sd", "se", "none")
 # Scores derived from a record's fields rather than read from them: errors per test fold
 # (paper 003's "0/1 loss") and the rows tested per fold (paper 000's printed matrices).
 _DERIVED = {"errors": lambda frame: frame["error"] * frame["n_test"],
             "n_test": lambda frame: frame["n_test"]}
 _INPUTS = {"errors": ["error"], "n_test": []}   # the metrics each is made of
-# A test between data sets (paper 003, sec. 4: "Student's t-test on the average recall and 0/1
-# loss across all three 'good' data sets ... compared them to glass and soybean-small
-# individually") reads the group's fold scores one of two ways: every fold score of every
-# data set of the group ("folds"), or the group's mean at each fold position ("average"),
-# either against the other data set's fold scores.
-BETWEEN_READINGS = ("folds", "average")
-
-
 @dataclass(frozen=True)
 class Cell:
     """One printed value against ours: ``ours`` and ``paper`` in the paper's units."""
@@ -110,81 +101,6 @@ def _plain(value):
     return value
 
 
-def published_path(run_dir) -> Path:
-    """The published table a result directory's config names (for a directory of arms,
-    the first arm's), or :class:`NoPublishedTable`."""
-    runs = run_dirs(run_dir)
-    config = yaml.safe_load((runs[0] / "config.yaml").read_text()) or {}
-    named = config.get("published") if isinstance(config, dict) else None
-    if not named:
-        raise NoPublishedTable(f"{runs[0] / 'config.yaml'}: names no published table "
-                               f"(a paper config's 'published' key); nothing to check against")
-    return Path(named)
-
-
-def run_dirs(run_dir) -> list[Path]:
-    """``run_dir`` if it is a result directory, else the result directories of its arms."""
-    path = Path(run_dir)
-    if (path / RECORDS).exists():
-        return [path]
-    if path.is_dir():
-        arms = sorted(p for p in path.iterdir() if (p / RECORDS).exists())
-        if arms:
-            return arms
-    raise CheckError(f"{path}: neither a result directory nor a directory of arms (no {RECORDS})")
-
-
-def read_published(path) -> dict:
-    """A published file, checked: one line naming the file and the key at fault."""
-    path = Path(path)
-    try:
-        raw = yaml.safe_load(path.read_text())
-    except OSError as exc:
-        raise CheckError(f"{path}: cannot read the published table ({exc.strerror})") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f":{mark.line + 1}" if mark is not None else ""
-        raise CheckError(f"{path}{line}: not YAML ({getattr(exc, 'problem', exc)})") from None
-    if not isinstance(raw, dict) or not isinstance(raw.get("tables", []), list):
-        raise CheckError(f"{path}: expected a mapping with a list 'tables'")
-    for i, table in enumerate(raw.get("tables", [])):
-        _check_table(path, i, table)
-    for i, test in enumerate(raw.get("tests") or []):
-        _check_between(path, i, test)
-    return raw
-
-
-def _check_between(path: Path, i: int, test) -> None:
-    at = f"{path}: tests[{i}]"
-    if not isinstance(test, dict) or "group" not in test:
-        return
-    for key in ("classifier", "against"):
-        if key not in test:
-            raise CheckError(f"{at}: '{key}' is required with 'group'")
-    for reading in test.get("readings") or BETWEEN_READINGS:
-        if reading not in BETWEEN_READINGS:
-            raise CheckError(f"{at}.readings: {reading!r} is not one of "
-                             f"{', '.join(BETWEEN_READINGS)}")
-
-
-def _check_table(path: Path, i: int, table) -> None:
-    at = f"{path}: tables[{i}]"
-    if not isinstance(table, dict):
-        raise CheckError(f"{at}: expected a mapping")
-    for key in ("metric", "columns", "values"):
-        if key not in table:
-            raise CheckError(f"{at}: '{key}' is required")
-    spread = table.get("spread", "none")
-    if spread not in SPREADS:
-        raise CheckError(f"{at}.spread: {spread!r} is not one of {', '.join(SPREADS)}")
-    if spread == "sd" and not isinstance(table.get("folds"), int):
-        raise CheckError(f"{at}.folds: an sd needs the paper's number of test folds")
-    for dataset, values in (table["values"] or {}).items():
-        if not isinstance(values, list) or len(values) != len(table["columns"]):
-            raise CheckError(f"{at}.values.{dataset}: expected {len(table['columns'])} values, "
-                             f"one per column")
-
-
 def check_run(run_dir) -> Check:
     """Hold the result directory (or directory of arms) ``run_dir`` against the published
     table its config names."""
@@ -238,7 +154,6 @@ def _scores(rows: pd.DataFrame, metric: str) -> np.ndarray:
 
 def _table_cells(frame: pd.DataFrame, table: dict):
     metric, scale = table["metric"], float(table.get("scale", 1))
-    spread, folds = table.get("spread", "none"), table.get("folds")
     cells, missing = [], []
     for dataset, values in (table["values"] or {}).items():
         of_dataset = frame[frame["dataset"] == dataset] if len(frame) else frame
@@ -252,14 +167,17 @@ def _table_cells(frame: pd.DataFrame, table: dict):
                 if not scores.size:
                     continue
                 ran = True
-                cells.append(_cell(dataset, target, metric, scores, float(mean), sd,
-                                   spread, folds, table))
+                cells.append(_cell(dataset, target, scores, (float(mean), sd), table))
             if not ran:
                 missing.append((dataset, " / ".join(_targets(column))))
     return cells, missing
 
 
-def _cell(dataset, target, metric, scores, mean, sd, spread, folds, table) -> Cell:
+def _cell(dataset, target, scores, printed, table) -> Cell:
+    """``target``'s ``scores`` on ``dataset`` held against the ``printed`` (mean, spread or
+    None) of the published ``table``."""
+    metric, spread, folds = table["metric"], table.get("spread", "none"), table.get("folds")
+    mean, sd = printed
     arm, _, label = target.rpartition("/")
     ours = float(scores.mean())
     ours_sd = float(scores.std(ddof=1)) if scores.size > 1 else 0.0
@@ -307,8 +225,8 @@ def _ranks(frame: pd.DataFrame, ranks: dict | None, datasets: list[str]) -> dict
     rows = _relabelled(frame[frame["dataset"].isin(datasets)], labels)
     if rows["classifier"].nunique() < 2:
         return None
-    cmp = compare(rows, metric=ranks.get("metric", "accuracy"), baseline=labels[0],
-                  test="wilcoxon")
+    cmp = compare(rows, CompareSpec(metric=ranks.get("metric", "accuracy"), baseline=labels[0],
+                                    test="wilcoxon"))
     if cmp.friedman is None:
         return None
     return {"table": ranks.get("table"), "page": ranks.get("page"),
@@ -343,7 +261,8 @@ def _test(frame: pd.DataFrame, spec: dict, datasets: list[str]) -> dict:
     rows = _relabelled(frame[frame["dataset"].isin(datasets)], [spec["baseline"], clf])
     if rows["classifier"].nunique() < 2:
         return out
-    cmp = compare(rows, metric=metric, baseline=spec["baseline"], test=spec["test"], alpha=alpha)
+    cmp = compare(rows, CompareSpec(metric=metric, baseline=spec["baseline"], test=spec["test"],
+                                    alpha=alpha))
     better = [d for d in cmp.datasets if cmp.sign.at[d, clf] > 0]
     worse = [d for d in cmp.datasets if cmp.sign.at[d, clf] < 0]
     out["datasets"] = list(cmp.datasets)

@@ -23,13 +23,14 @@ from __future__ import annotations
 import math
 import re
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 import pandas as pd
 
-from ..errors import ReportError
-from .panels import Panel, draw_panel
-from .plotting import figure_paths, save_figure, styled_figure
+from ...errors import ReportError
+from .panels import Labels, Panel, draw_panel
+from .plotting import colors, figure_paths, save_figure, styled_figure
 
 SCORE_COLUMNS = ("dataset", "classifier", "repetition", "fold", "value")
 
@@ -156,11 +157,10 @@ def _draw_fold_panels(frame, datasets, classifiers, paths, metric, columns) -> l
                           width - _FOLD_LEFT - _FOLD_RIGHT, _PANEL_HEIGHT - _FOLD_TOP,
                           (-0.6, k - 0.4), limits)
             missing = int(sum(np.isnan(v).sum() for v in values))
-            data = draw_panel(fig, panel, range(k), _ticks(limits),
-                              title=str(name) + (f" ({missing} failed)" if missing else ""),
-                              xlabel="", ylabel=metric if col == 0 else "",
-                              xnames=[str(c) for c in classifiers], rotation=40 if rotate else 0,
-                              xgrid=False, title_size=10)
+            data = draw_panel(fig, panel, range(k), _ticks(limits), Labels(
+                str(name) + (f" ({missing} failed)" if missing else ""),
+                ylabel=metric if col == 0 else "", xnames=[str(c) for c in classifiers],
+                rotation=40 if rotate else 0, xgrid=False, title_size=10))
             _fold_boxes(fig, data, [v[~np.isnan(v)] for v in values], f"scores-{i}")
         return save_figure(fig, paths, tight=False)
 
@@ -183,7 +183,7 @@ def _fold_boxes(fig, data, values, gid):
     from matplotlib.collections import LineCollection  # lazy: as above
     from matplotlib.lines import Line2D  # lazy: as above
 
-    colors = _colors(len(values))
+    palette = colors(len(values))
     box, black, means = [], [], []
     for j, v in enumerate(values):
         if not v.size:
@@ -191,7 +191,7 @@ def _fold_boxes(fig, data, values, gid):
         # Spread the points in fold order rather than at random: same picture every time.
         offsets = np.linspace(-_POINT_SPREAD / 2, _POINT_SPREAD / 2, v.size) if v.size > 1 else [0.0]
         fig.add_artist(Line2D(j + np.asarray(offsets), v, linestyle="none", marker="o",
-                              markersize=2.5, alpha=0.55, color=colors[j], markeredgewidth=0,
+                              markersize=2.5, alpha=0.55, color=palette[j], markeredgewidth=0,
                               transform=data, zorder=3, gid=f"{gid}-{j}"))
         [st] = boxplot_stats(v, whis=1.5)
         lo, hi, cap = j - 0.3, j + 0.3, 0.15
@@ -209,13 +209,6 @@ def _fold_boxes(fig, data, values, gid):
         fig.add_artist(Line2D(x, y, linestyle="none", marker="D", markersize=3.5,
                               markerfacecolor="white", markeredgecolor="black",
                               transform=data, zorder=3))
-
-
-def _colors(n: int) -> list:
-    # Matplotlib's default colour cycle, repeated: each classifier keeps its colour in every panel.
-    cycle = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
-             "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"]
-    return [cycle[i % len(cycle)] for i in range(n)]
 
 
 def plot_against_baseline(means: pd.DataFrame, baseline: str, path, *, metric: str = "score",
@@ -256,14 +249,14 @@ def plot_against_baseline(means: pd.DataFrame, baseline: str, path, *, metric: s
     nrows = math.ceil(len(others) / ncols)
     with styled_figure(_CELL * ncols, _CELL * nrows) as fig:
         # Panels without axes (.panels), in a fixed grid of cells: nothing to measure.
-        ticks = _ticks(limits)
+        against = _Against(str(baseline), means[baseline].to_numpy(float), metric,
+                           higher_is_better, _ticks(limits))
         for i, clf in enumerate(others):
             row, col = divmod(i, ncols)
             panel = Panel(col * _CELL + _CELL_LEFT, (nrows - 1 - row) * _CELL + _CELL_BOTTOM,
                           _CELL_SIDE, _CELL_SIDE, limits, limits)
-            _baseline_panel(fig, panel, ticks, means[baseline].to_numpy(float),
-                            means[clf].to_numpy(float), str(baseline), str(clf), metric,
-                            higher_is_better, f"means-{i}")
+            _baseline_panel(fig, panel, against, str(clf), means[clf].to_numpy(float),
+                            f"means-{i}")
         return save_figure(fig, path, tight=False)
 
 
@@ -274,9 +267,22 @@ def _ticks(limits) -> list[float]:
     return [float(t) for t in ticks if limits[0] <= t <= limits[1]]
 
 
-def _baseline_panel(fig, panel, ticks, x, y, baseline, clf, metric, higher_is_better, gid):
+class _Against(NamedTuple):
+    """What every scatter of :func:`plot_against_baseline` shares: the baseline, its means
+    (the x values), the metric, which side of the diagonal wins, the ticks of both axes."""
+
+    baseline: str
+    x: np.ndarray
+    metric: str
+    higher_is_better: bool
+    ticks: list
+
+
+def _baseline_panel(fig, panel, against: _Against, clf, y, gid):
+    """The scatter of ``clf``'s means ``y`` against the baseline's in ``panel``."""
     from matplotlib.lines import Line2D  # lazy: matplotlib is optional
 
+    baseline, x, metric, higher_is_better, ticks = against
     both = np.isfinite(x) & np.isfinite(y)
     x, y, left_out = x[both], y[both], int((~both).sum())
     diff = y - x if higher_is_better else x - y
@@ -285,8 +291,8 @@ def _baseline_panel(fig, panel, ticks, x, y, baseline, clf, metric, higher_is_be
     title = f"{clf} vs {baseline}"
     notes = ([f"{ties} tied"] if ties else []) + ([f"{left_out} without both"] if left_out else [])
     data = draw_panel(fig, panel, ticks, ticks,
-                      title=title + (f" ({', '.join(notes)})" if notes else ""),
-                      xlabel=f"{baseline} ({metric})", ylabel=f"{clf} ({metric})")
+                      Labels(title + (f" ({', '.join(notes)})" if notes else ""),
+                             f"{baseline} ({metric})", f"{clf} ({metric})"))
     fig.add_artist(Line2D(panel.xlim, panel.ylim, linestyle="--", color="0.55", linewidth=0.8,
                           transform=data, zorder=1))
     fig.add_artist(Line2D(x, y, linestyle="none", marker="o", markersize=4, color="#1f77b4",

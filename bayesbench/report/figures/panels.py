@@ -11,6 +11,7 @@ given and its place fixed, so nothing is measured. Used by :mod:`.figures` and
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 TICK = 3.5 / 72   # the length of a tick mark, inches (matplotlib's default major tick)
 _FRAME, _GRID = "0.0", "0.93"
@@ -36,6 +37,21 @@ class Panel:
         return self.bottom + (value - self.ylim[0]) / (self.ylim[1] - self.ylim[0]) * self.height
 
 
+@dataclass(frozen=True)
+class Labels:
+    """A panel's texts: its ``title`` (font size ``title_size``), the axis titles (none when
+    empty), the x ticks' labels ``xnames`` (else their values) turned by ``rotation`` degrees
+    and ending at their tick when turned; ``xgrid``: whether the x ticks have grid lines."""
+
+    title: str
+    xlabel: str = ""
+    ylabel: str = ""
+    xnames: Sequence[str] | None = None
+    rotation: float = 0.0
+    xgrid: bool = True
+    title_size: float = 9
+
+
 def tick_labels(ticks) -> list[str]:
     """The ticks printed with as few decimals as tell them apart (at most 6)."""
     for decimals in range(7):
@@ -45,14 +61,12 @@ def tick_labels(ticks) -> list[str]:
     return labels
 
 
-def draw_panel(fig, panel: Panel, xticks, yticks, *, title: str, xlabel: str,
-               ylabel: str, xnames=None, rotation: float = 0.0, xgrid: bool = True,
-               title_size: float = 9):
+def draw_panel(fig, panel: Panel, xticks, yticks, text: Labels):
     """Draw ``panel``'s grid (below the data), frame and tick marks (above), tick labels
-    (font size 7), axis titles (8, none when empty) and title (``title_size``); return the
-    transform of its data. ``xnames``: the x ticks' labels (else their values), turned by
-    ``rotation`` degrees and ending at their tick when turned; ``xgrid``: whether the x ticks
-    have grid lines."""
+    (font size 7), axis titles (8) and title (:class:`Labels`); return the transform of its
+    data."""
+    title, xlabel, ylabel = text.title, text.xlabel, text.ylabel
+    xnames, rotation, xgrid = text.xnames, text.rotation, text.xgrid
     from matplotlib.collections import LineCollection  # lazy: matplotlib is optional
     from matplotlib.transforms import Affine2D  # lazy: as above
 
@@ -87,7 +101,7 @@ def draw_panel(fig, panel: Panel, xticks, yticks, *, title: str, xlabel: str,
         fig.text(panel.left - 2 * TICK - widest - 0.06, panel.bottom + panel.height / 2,
                  ylabel, fontsize=8, ha="center", va="bottom", rotation=90,
                  rotation_mode="anchor", transform=inches)
-    fig.text(panel.left + panel.width / 2, top + 0.08, title, fontsize=title_size,
+    fig.text(panel.left + panel.width / 2, top + 0.08, title, fontsize=text.title_size,
              ha="center", va="baseline", transform=inches)
     sx = panel.width / (panel.xlim[1] - panel.xlim[0])
     sy = panel.height / (panel.ylim[1] - panel.ylim[0])

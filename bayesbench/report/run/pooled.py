@@ -16,9 +16,9 @@ from collections import defaultdict
 
 import numpy as np
 
-from ..evaluation.metrics import (MODEL_SCORES, auc_ovr, pooled, record_metric,
+from ...evaluation.metrics import (MODEL_SCORES, auc_ovr, pooled, record_metric,
                                   rmse_of_brier)
-from ..evaluation.predictions import gathered
+from ...evaluation.predictions import gathered
 
 POOLED_COLUMNS = ["dataset", "classifier", "metric", "fold_mean", "pooled", "pooled_std",
                   "repetitions"]

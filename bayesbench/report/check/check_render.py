@@ -4,8 +4,10 @@ from __future__ import annotations
 import json
 import math
 
-from .check import Check
-from .tables import render
+from ..tables import render
+from .against import Check
+
+__all__ = ["CELL_HEADERS", "cell_rows", "render_check", "extra_lines", "check_json"]
 
 CELL_HEADERS = ["dataset", "classifier", "arm", "metric", "ours", "paper", "difference",
                 "tolerance", "within"]

@@ -30,7 +30,9 @@ import textwrap
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 
+from ...models.core.structure import Node, Structure
 from .plotting import check_figure_path, save_figure, styled_figure
 
 _CHAR = 0.078      # inches per character at font size 9
@@ -41,6 +43,25 @@ _MARGIN = 0.2
 _SHRINK = 1 / 72                   # arcs stop one point short of the outlines
 _HEAD_LENGTH = 0.4 * 9 / 72        # matplotlib's "-|>" arrow head at mutation scale 9
 _HEAD_HALF_WIDTH = 0.2 * 9 / 72
+
+
+class Network(NamedTuple):
+    """A learned network to draw: its data set, classifier label, and the record's
+    ``network`` field (``class``, ``attributes``, ``nodes``)."""
+
+    dataset: str
+    classifier: str
+    data: dict
+
+
+def structure_of(network: dict) -> Structure:
+    """The :class:`Structure` a record's ``network`` field describes."""
+    children = set(network.get("class_children", range(len(network["nodes"]))))
+    return Structure([Node(a, p, class_parent=k in children)
+                      for k, (a, p) in enumerate(network["nodes"])], len(network["attributes"]),
+                     attribute_names=network["attributes"], class_name=network["class"],
+                     class_parents=network.get("class_parents", ()),
+                     augmented=network.get("augmented", True))
 
 
 @dataclass(frozen=True)

@@ -8,19 +8,24 @@ variant instead marks one interval of a CD on either side of the control's rank:
 classifier whose rank lies outside it differs significantly from the control (Demšar's
 Figure 2). Drawn with matplotlib, imported only when a
 diagram is wanted, in the fixed style of :mod:`.plotting`, so that the same
-ranks give the same bytes.
+ranks give the same bytes. :func:`plot_cd` draws a :class:`~..analysis.Comparison`'s,
+:func:`draw_cd` any :class:`Diagram`.
 """
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 
-from ..errors import StatsError
-from ..stats import cd_groups
+from ...errors import StatsError
+from ...stats import cd_groups
+from ..analysis import Comparison
 from .plotting import FORMATS, save_figure, styled_figure
+
+__all__ = ["Diagram", "draw_cd", "plot_cd"]
 
 # Layout in inches: the axes span the whole figure with one data unit per inch,
 # so text and line spacing do not depend on the number of classifiers.
@@ -62,21 +67,49 @@ def _layout(labels: list[str], n_groups: int, n_lines: int, title: str | None) -
                    height=_TOP + bottom + (0.35 if title else 0.1))
 
 
-def plot_cd(names, average_ranks, critical_difference: float, path, *, alpha: float | None = None,
-            n_datasets: int | None = None, title: str | None = None, control: int | None = None):
-    """Write the diagram for ``names`` at ``average_ranks`` to ``path``.
+@dataclass(frozen=True)
+class Diagram:
+    """What a critical-difference diagram shows: the classifiers' ``names`` at their
+    ``average_ranks``, the ``critical_difference``; ``alpha`` and ``n_datasets``, when
+    given, are printed beside the CD bar. ``control`` (an index of ``names``) draws the
+    Bonferroni-Dunn variant: ``critical_difference`` is then that test's, marked on both
+    sides of the control's rank (the SVG group ``control-interval``)."""
+
+    names: Sequence[str]
+    average_ranks: Sequence[float]
+    critical_difference: float
+    alpha: float | None = None
+    n_datasets: int | None = None
+    control: int | None = None
+
+
+def plot_cd(result: Comparison, path, *, title: str | None = None,
+            control: bool = False) -> Path | list[Path]:
+    """Write Demšar's critical-difference diagram of ``result`` (PNG, SVG or PDF by suffix);
+    given a list of paths, draw it once and write each (the list of files is returned).
+    ``control``: the Bonferroni-Dunn variant against the baseline (Demšar's Figure 2)."""
+    if result.nemenyi is None:
+        raise StatsError("a critical-difference diagram needs at least 2 data sets and 2 classifiers"
+                         + (f" ({result.notes[-1]})" if result.notes else ""))
+    cd = result.bonferroni_dunn_cd if control else result.nemenyi.critical_difference
+    return draw_cd(Diagram(result.classifiers, result.average_ranks.to_numpy(), cd,
+                           alpha=result.alpha, n_datasets=len(result.complete),
+                           control=result.classifiers.index(result.baseline) if control else None),
+                   path, title=title)
+
+
+def draw_cd(diagram: Diagram, path, *, title: str | None = None):
+    """Write ``diagram`` to ``path``.
 
     The format follows the suffix (``.png``, ``.svg``, ``.pdf``); a sequence of paths
-    writes the same drawing to each (and returns the list). ``alpha`` and
-    ``n_datasets``, when given, are printed beside the CD bar. ``control`` (an index of
-    ``names``) draws the Bonferroni-Dunn variant: ``critical_difference`` is then that
-    test's, marked on both sides of the control's rank (the SVG group ``control-interval``).
+    writes the same drawing to each (and returns the list).
     """
+    critical_difference, control = diagram.critical_difference, diagram.control
     for p in [path] if isinstance(path, (str, os.PathLike)) else path:
         if Path(p).suffix.lower() not in FORMATS:
             raise StatsError(f"{p}: the diagram is written as .png, .svg or .pdf")
-    ranks = np.asarray(average_ranks, dtype=float)
-    names = [str(n) for n in names]
+    ranks = np.asarray(diagram.average_ranks, dtype=float)
+    names = [str(n) for n in diagram.names]
     k = len(names)
     if k < 2 or ranks.shape != (k,):
         raise StatsError("a critical-difference diagram needs one average rank per classifier, k >= 2")
@@ -92,7 +125,7 @@ def plot_cd(names, average_ranks, critical_difference: float, path, *, alpha: fl
         ax.set_ylim(-lay.bottom - 0.05, lay.height - lay.bottom - 0.05)
         ax.axis("off")
         _draw_axis(ax, lay)
-        _draw_cd_bar(ax, lay, critical_difference, alpha, n_datasets,
+        _draw_cd_bar(ax, lay, critical_difference, diagram.alpha, diagram.n_datasets,
                      "Nemenyi" if control is None else "Bonferroni-Dunn")
         _draw_names(ax, lay, ranks, labels, left, right)
         if control is None:
