@@ -30,7 +30,7 @@ is left out. A left-out term indexes a row of zeros of the flat table.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -53,8 +53,7 @@ class _FlatTables:
     with fewer columns lacks).
     """
 
-    def __init__(self, nodes, n_attributes, class_parents, tables, cards, unseen, log_prior,
-                 node_weights, plain):
+    def __init__(self, structure, tables, cards, unseen, log_prior, node_weights, plain):
         prior = np.asarray(log_prior, dtype=np.float64)
         prior = prior.reshape(-1, prior.shape[-1]) if prior.size else prior.reshape(1, 0)
         segments, bases, unseen_bases = [], [], []
@@ -81,14 +80,16 @@ class _FlatTables:
         self.has_unseen = unseen is not None
         self.bases = np.asarray(bases, dtype=np.intp)
         self.unseen_bases = np.asarray(unseen_bases, dtype=np.intp)
+        class_parents = structure.class_parents
         self.class_parents = np.asarray(class_parents, dtype=np.intp)
         self.class_radix = np.ones(len(class_parents), dtype=np.intp)
         for d in range(len(class_parents) - 2, -1, -1):
             self.class_radix[d] = self.class_radix[d + 1] * int(cards[class_parents[d + 1]])
         self.class_limits = np.asarray([cards[p] for p in class_parents], dtype=np.intp)
-        self._digits(nodes, n_attributes, cards)
+        self._digits(structure, cards)
 
-    def _digits(self, nodes, n_attributes, cards):
+    def _digits(self, structure, cards):
+        nodes = structure.nodes
         width = max((len(n.parents) + len(n.attributes) for n in nodes), default=0)
         shape = (width, len(nodes))
         self.columns = np.zeros(shape, dtype=np.intp)
@@ -110,7 +111,7 @@ class _FlatTables:
             self.n_values[v] = int(np.prod([cards[a] for a in node.attributes], dtype=np.int64))
         self.is_value &= self.real
         # Digits that need no gather (node v reads column v) or no multiplication.
-        everything = np.arange(n_attributes)
+        everything = np.arange(structure.n_attributes)
         self.identity = [np.array_equal(c, everything) for c in self.columns]
         self.ones = [bool((m == 1).all()) for m in self.multipliers]
 
@@ -186,19 +187,35 @@ class _FlatTables:
         out[new] = unseen[new]
 
 
+class _Blanket(NamedTuple):
+    """The factors of a structure's class's Markov blanket, read as a structure is: its
+    nodes the class is a parent of (their parents need not be nodes here)."""
+
+    nodes: tuple
+    n_attributes: int
+    class_parents: tuple
+    cardinalities: tuple | None
+
+
+def _blanket(structure, tables, unseen, node_weights):
+    """``structure``, ``tables``, ``unseen`` and ``node_weights`` less the nodes the class is
+    not a parent of."""
+    keep = [k for k, node in enumerate(structure.nodes) if node.class_parent]
+    if len(keep) == len(structure.nodes):
+        return structure, tables, unseen, node_weights
+    return (_Blanket(tuple(structure.nodes[k] for k in keep), structure.n_attributes,
+                     structure.class_parents, structure.cardinalities),
+            [tables[k] for k in keep], None if unseen is None else [unseen[k] for k in keep],
+            None if node_weights is None else [node_weights[k] for k in keep])
+
+
 def _flat_tables(structure, tables, cardinalities, unseen=None, log_prior=(),
-                 node_weights=None, plain=False, blanket=False) -> _FlatTables:
+                 node_weights=None, plain=False) -> _FlatTables:
     cards = structure.cardinalities if cardinalities is None else cardinalities
     if cards is None:
         raise ClassifierError("the structure carries no cardinalities; pass them")
-    keep = [k for k, node in enumerate(structure.nodes) if node.class_parent or not blanket]
-    nodes = [structure.nodes[k] for k in keep]
-    if len(keep) < len(structure.nodes):
-        tables = [tables[k] for k in keep]
-        unseen = None if unseen is None else [unseen[k] for k in keep]
-        node_weights = None if node_weights is None else [node_weights[k] for k in keep]
-    return _FlatTables(nodes, structure.n_attributes, structure.class_parents, tables,
-                       np.asarray(cards, dtype=np.int64), unseen, log_prior, node_weights, plain)
+    return _FlatTables(structure, tables, np.asarray(cards, dtype=np.int64), unseen,
+                       log_prior, node_weights, plain)
 
 
 def node_log_probs(structure: Structure, tables: Sequence[np.ndarray], X: np.ndarray,
@@ -249,8 +266,11 @@ def joint_log_likelihood(structure: Structure, tables: Sequence[np.ndarray], X: 
         same posterior (the class's Markov blanket's factors only).
     """
     X = np.asarray(X)
+    if blanket:
+        structure, tables, unseen, node_weights = _blanket(structure, tables, unseen,
+                                                           node_weights)
     flat = _flat_tables(structure, tables, cardinalities, unseen, log_prior, node_weights,
-                        plain, blanket)
+                        plain)
     out = np.empty((X.shape[0], flat.table.shape[1]))
     # The reduction over the first axis adds (multiplies) the terms one node after the other.
     combine = np.multiply if plain else np.add
