@@ -146,6 +146,7 @@ def _bench(args):
             for search in SEARCHES:
                 run_ours(ds, fold, args.folds, search, True)             # imports, warm-up
             timed: dict[str, list] = {}
+            failed: dict[str, str] = {}
             weka = _weka_runs(args, workdir, arff, harness)
             for r in range(args.repeats):
                 print(f"{name}: repeat {r + 1} of {args.repeats} ...", file=sys.stderr)
@@ -154,10 +155,20 @@ def _bench(args):
                         timed.setdefault(f"bayesbench {search} ({how})", []).append(
                             run_ours(ds, fold, args.folds, search, counts))
                 for label, (search, options) in weka.items():
-                    timed.setdefault(label, []).append(run_fold_timer(
-                        workdir, str(WEKA_JAR), arff, args.folds, args.java_heap,
-                        "weka.classifiers.bayes.BayesNet", options)[:4])
+                    if label in failed:
+                        continue
+                    try:
+                        timed.setdefault(label, []).append(run_fold_timer(
+                            workdir, str(WEKA_JAR), arff, args.folds, args.java_heap,
+                            "weka.classifiers.bayes.BayesNet", options)[:4])
+                    except RuntimeError:  # Weka's ADTree can exhaust its heap
+                        # The JVM's first line of error (the harness's message ends its trace).
+                        lines = (workdir / "err.txt").read_text().splitlines() or ["?"]
+                        failed[label] = lines[0].replace('Exception in thread "main" ', "")
+                        timed.pop(label, None)
             rows += _rows(name, timed)
+            rows += [[name, label, "failed", why[:80], "", "", "", "", ""]
+                     for label, why in failed.items()]
     print(render(rows, ["data set", "method", "error", "fit s", "predict s", "total s",
                         "x bayesbench", "CPU s", "CPU x bayesbench"], "text",
                  caption=f"BayesNet (K2 and hill climbing, at most {MAX_PARENTS} parents, the "

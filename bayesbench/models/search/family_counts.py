@@ -135,7 +135,7 @@ class FamilyCounts:
         self._offsets = value_offsets(self.cards)
         # Statistics of rows with missing values: their rows are filled before counting.
         self._modes = None
-        self._pairs = None
+        self._pairs = self._by_class = None
         if stats is not None:
             given = np.einsum("kuu->u", stats.pairs)
             if (np.add.reduceat(given, self._offsets[:-1]) < stats.n_rows).any():
@@ -222,7 +222,6 @@ class FamilyCounts:
         block = np.transpose(block, [axes.index(u) for u in variables])
         return np.asarray(block, dtype=np.float64).reshape(-1, self._card(node))
 
-
     def _pair_batch(self, node, parents, tails) -> np.ndarray:
         """The tables of ``node`` given ``parents + (t,)`` for attributes ``t`` of as many
         values each, when ``parents`` and ``node`` hold at most one attribute: one gather
@@ -235,7 +234,7 @@ class FamilyCounts:
             block, axes = self._pair_counts()[:, o[a]:o[a + 1]][:, :, columns], [self.m, a]
         else:  # the class given one attribute, N(c, t): (k, T, r_t)
             block, axes = self._attribute_counts()[:, columns], [self.m]
-        axes = axes[:1] + axes[1:] + ["tails", "tail"]
+        axes += ["tails", "tail"]
         variables = (*parents, "tail", node)
         if self.m not in variables:
             block, axes = block.sum(axis=0), axes[1:]
@@ -244,7 +243,7 @@ class FamilyCounts:
 
     def _attribute_counts(self) -> np.ndarray:
         """``N(c, x_i = a)`` at ``[c, s_i + a]``: the diagonal of the pair counts."""
-        if not hasattr(self, "_by_class"):
+        if self._by_class is None:
             self._by_class = np.einsum("kii->ki", self._pair_counts())
         return self._by_class
 
