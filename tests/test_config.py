@@ -175,6 +175,19 @@ def test_resolved_config_loads_back_to_the_same_experiment(tmp_path, data_dir):
     assert preprocess.noise.on == "train" and preprocess.scope == "fold"
 
 
+def test_max_cuts_bounds_mdl_only_and_leaves_older_identities_alone(tmp_path, data_dir):
+    base = {"name": "x", "datasets": [str(data_dir / "toy.csv")], "classifiers": ["nb"]}
+    problems = _problems({**base, "preprocess": {"discretize": "pki", "max_cuts": 2}}, tmp_path)
+    assert "mdl only" in problems["preprocess.max_cuts"]
+    problems = _problems({**base, "preprocess": {"max_cuts": 0}}, tmp_path)
+    assert set(problems) == {"preprocess.max_cuts"}
+    bounded = parse_config({**base, "preprocess": {"max_cuts": 3}}, base_dir=tmp_path)
+    assert bounded.experiment.preprocess.identity()["max_cuts"] == 3
+    plain = parse_config({**base, "preprocess": {"discretize": "wpki"}}, base_dir=tmp_path)
+    # Absent when unset: the result directories of older configs keep their identity.
+    assert "max_cuts" not in plain.experiment.preprocess.identity()
+
+
 def test_yaml_syntax_error_names_the_line(tmp_path):
     path = tmp_path / "broken.yaml"
     path.write_text("name: x\ndatasets: [a, b\nclassifiers: [nb]\n")
@@ -449,7 +462,7 @@ def test_open_classifier_mistakes_are_named_by_key_path(tmp_path, data_dir):
     assert "did you mean 'folds'" in problems["classifiers[4].tune.fold"]
     assert "no module named 'no'" in problems["classifiers[5].name"]
     assert "NoFit has no fit method" in problems["classifiers[6].name"]
-    assert "did you mean tan, stan, tan_hc?" in problems["classifiers[7].name"]
+    assert "did you mean tan, stan, tan_ld?" in problems["classifiers[7].name"]
 
 
 def test_a_config_with_input_and_tune_resolves_and_loads_back(tmp_path, data_dir):
