@@ -332,8 +332,9 @@ def main():
                    "directories searched, as a warning, and the others run (without it "
                    "they are a config error).")
 @click.option("--repeats", type=click.IntRange(min=1, max=MAX_REPEATS), metavar="N",
-              help="Override cv.repeats (k-fold and holdout), e.g. 1 for a smoke test; "
-                   "a different experiment, so give it its own --output.")
+              help="Override cv.repeats (k-fold and holdout), or evaluation.repeats (the "
+                   "decompositions of a bias-variance run), e.g. 1 for a smoke test; a "
+                   "different experiment, so give it its own --output.")
 @click.option("--datasets", "only", metavar="NAME[,NAME...]", type=_Names(),
               help="Run only these data sets of the config (by their names in results).")
 @click.option("--rerun-changed", is_flag=True,
@@ -409,25 +410,29 @@ def _overridden(loaded, **overrides):
 
     try:
         return override(loaded, **overrides)
-    except ConfigError as exc:  # the data sets chosen are the only override that can fail
+    except ConfigError as exc:  # the data sets chosen and the repeats can fail, by name
         raise click.BadParameter("; ".join(m for _, m in exc.problems),
-                                 param_hint="--datasets") from None
+                                 param_hint=f"--{exc.problems[0][0]}") from None
 
 
 def _print_runs(results, first_metric: str, quiet: bool) -> None:
-    """Each run's table of the first metric (in the most readable format written) and counts."""
+    """Each run's table of the first metric and, when the run made them, of its bias-variance
+    decomposition and its bootstrap estimate (each in the most readable format written), and
+    counts."""
     from .report.figures.plotting import SKIPPED_MESSAGE  # lazy: see run
+    from .report.run import bootstrap_estimates, decomposition  # lazy: pandas, see run
     from .report.run.summary_tables import FAILED_STEM, file_stem  # lazy: pandas, see run
 
     if any(r.figures_skipped for r in results):
         click.echo(SKIPPED_MESSAGE, err=True)
+    stems = (file_stem(first_metric), decomposition.STEM, bootstrap_estimates.STEM)
     for result in results:
         if not quiet:
-            tables = [result.run_dir / "summary" / f"{file_stem(first_metric)}.{ext}"
-                      for ext in extensions()]
-            table = next((t for t in tables if t.exists()), None)
-            if table is not None:
-                click.echo(table.read_text())
+            for stem in stems:
+                tables = [result.run_dir / "summary" / f"{stem}.{ext}" for ext in extensions()]
+                table = next((t for t in tables if t.exists()), None)
+                if table is not None:
+                    click.echo(table.read_text())
             click.echo(f"{result.run_dir}: {result.n_tasks} tasks ({result.n_skipped} already "
                        f"done, {result.n_run} run, {len(result.errors)} failed); tables in "
                        f"{result.run_dir / 'summary'}")

@@ -87,11 +87,12 @@ MAX_REPEATS = 1000
 @dataclass(frozen=True)
 class CVSpec:
     """How to split: ``kind`` names a scheme of ``evaluation.schemes.SCHEMES`` (``kfold``,
-    ``holdout``, ``resubstitution``, ``loo``, ...) and ``settings`` holds its own settings as
-    ``(key, value)`` pairs, as its ``spec()`` builds them: exactly what identifies the scheme,
-    so that task ids hash it (k-fold: ``folds``, ``repeats``, ``stratified`` and a
+    ``holdout``, ``resubstitution``, ``loo``, ``bootstrap``) and ``settings`` holds its own
+    settings as ``(key, value)`` pairs, as its ``spec()`` builds them: exactly what identifies
+    the scheme, so that task ids hash it (k-fold: ``folds``, ``repeats``, ``stratified`` and a
     ``fold_size`` other than ``balanced``; holdout: the test share ``holdout``, ``repeats``,
-    ``stratified``; resubstitution and leave-one-out: their own name, true).
+    ``stratified``; resubstitution and leave-one-out: their own name, true; the bootstrap:
+    its replicates ``bootstrap``, ``estimate``, ``stratified``).
     ``train_sizes`` (schemes that take a learning curve): each training part subsampled to
     each size (an int: rows; a float in (0, 1]: a fraction of the part), every task run once
     per size (``evaluation/train_sizes.py``); empty: the whole part, once. ``written``: the
@@ -104,6 +105,12 @@ class CVSpec:
     settings: tuple[tuple[str, object], ...] = (("folds", 10), ("repeats", 1),
                                                  ("stratified", True))
     train_sizes: tuple[int | float, ...] = ()
+    # What the scheme's class declares (its ``spec()`` copies them; not part of the identity,
+    # which its settings are): the setting that counts its repetitions (the bootstrap's
+    # replicates are ``bootstrap``), and whether its estimate reads every task's test
+    # predictions, so that they are kept.
+    repeated_by: str = "repeats"
+    keeps_predictions: bool = False
     written: tuple[str, ...] = ()
 
     def setting(self, key: str, default=None):
@@ -112,8 +119,9 @@ class CVSpec:
 
     @property
     def n_repetitions(self) -> int:
-        """Repetitions of the scheme: its ``repeats``, 1 for a scheme without."""
-        return self.setting("repeats", 1)
+        """Repetitions of the scheme: its ``repeats`` (a bootstrap's replicates), 1 for a
+        scheme without."""
+        return self.setting(self.repeated_by, 1)
 
     def stratifies(self, chunked: bool = False) -> bool:
         """Whether the splits are stratified by class (the ``stratified`` setting); for a
@@ -136,16 +144,22 @@ class EvaluationSpec:
     ``method`` (``kohavi_wolpert``: Weka's ``BVDecompose``; ``subsampled_cv``: Webb's
     sub-sampled cross-validation, Weka's ``BVDecomposeSegCVSub``) ``iterations`` times;
     ``train_fraction`` is the share of the data in the training pool (``kohavi_wolpert``,
-    each training set half the pool) or in each training set (``subsampled_cv``)."""
+    each training set half the pool) or in each training set (``subsampled_cv``);
+    ``repeats`` independent decompositions, each drawn anew, give each quantity a standard
+    error."""
 
     kind: str = "bias_variance"
     method: str = "kohavi_wolpert"
     iterations: int = 50
     train_fraction: float = 0.5
+    repeats: int = 1
 
     def identity(self) -> dict:
-        return {"kind": self.kind, "method": self.method, "iterations": self.iterations,
-                "train_fraction": self.train_fraction}
+        out = {"kind": self.kind, "method": self.method, "iterations": self.iterations,
+               "train_fraction": self.train_fraction}
+        if self.repeats != 1:  # absent when 1, so that older result directories match
+            out["repeats"] = self.repeats
+        return out
 
 
 @dataclass(frozen=True)
@@ -242,8 +256,8 @@ class Experiment:
     @property
     def keeps_predictions(self) -> bool:
         """Whether every task keeps its test predictions: asked for, or needed by the
-        evaluation."""
-        return self.predictions or self.evaluation is not None
+        evaluation or by the estimate of the ``cv`` scheme (the bootstrap's)."""
+        return self.predictions or self.evaluation is not None or self.cv.keeps_predictions
 
     def runs(self) -> tuple["Experiment", ...]:
         """The experiments to run: the arms, or this experiment itself."""
@@ -258,6 +272,7 @@ class Experiment:
                "classifiers": [c.identity() for c in self.classifiers]}
         if self.evaluation is not None:  # absent when unused, so older directories match
             out["evaluation"] = self.evaluation.identity()
+            del out["cv"]  # which the evaluation replaces (its tasks hash the default cv)
         return out
 
 

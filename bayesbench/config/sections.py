@@ -52,7 +52,7 @@ class _SchemeKeys(Sequence):
 
 CV_KEYS = _SchemeKeys()
 COMPARE_KEYS = ("metric", "baseline", "test", "alpha", "rope")
-EVALUATION_KEYS = ("kind", "method", "iterations", "train_fraction")
+EVALUATION_KEYS = ("kind", "method", "iterations", "train_fraction", "repeats")
 # Classifiers of one experiment, each setting of a parameter grid counted, and settings of
 # one classifier's tuning grid: a bound on the work a config check does and on the tasks
 # (or inner fits) it asks for.
@@ -114,11 +114,14 @@ def cv(value, problems: Problems, at: str = "cv") -> CVSpec:
             continue
         if key not in takes:
             others = [s.title for s in SCHEMES.values() if key in {t.key for t in s.settings}]
-            problems.add(f"{at}.{key}", f"applies to {' and '.join(others)} only, "
-                                        f"not {scheme.name}")
+            if others:  # else an unknown key, already reported
+                listed = " and ".join([", ".join(others[:-1]), others[-1]] if len(others) > 1
+                                      else others)
+                problems.add(f"{at}.{key}", f"applies to {listed} only, not {scheme.name}")
             continue
         setting = takes[key]
-        checked = problems.typed(value[key], f"{at}.{key}", setting.kind, low=setting.low,
+        given = value[key] if setting.coerce is None else setting.coerce(value[key])
+        checked = problems.typed(given, f"{at}.{key}", setting.kind, low=setting.low,
                                  high=setting.high, choices=setting.choices)
         why = None if checked is None or setting.check is None else setting.check(checked)
         if why:
@@ -171,6 +174,10 @@ def evaluation(value, problems: Problems, at: str = "evaluation") -> EvaluationS
         # Weka's estimate of bias² divides by iterations - 1.
         kw["iterations"] = problems.typed(value["iterations"], f"{at}.iterations", int, low=2,
                                           high=bias_variance_sets.MAX_ITERATIONS)
+    if "repeats" in value:
+        # Each decomposition is `iterations` tasks per classifier: bounded as cv.repeats is.
+        kw["repeats"] = problems.typed(value["repeats"], f"{at}.repeats", int, low=1,
+                                       high=bias_variance_sets.MAX_REPEATS)
     if "train_fraction" in value:
         fraction = problems.typed(value["train_fraction"], f"{at}.train_fraction", float,
                                   low=0.0, high=1.0)

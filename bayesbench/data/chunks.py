@@ -34,8 +34,7 @@ from typing import Iterator
 import numpy as np
 
 from ..errors import DataError
-from .chunked_format import (CHUNK_ROWS, MAX_NUMERIC_VALUES, MAX_VALUES, ChunkedFormat,
-                             ChunkedSource, ScanRequest)
+from .chunked_format import CHUNK_ROWS, ChunkedFormat, ChunkedSource, ScanRequest
 from .dataset import bin_codes, code_dtype
 from .formats import chunk_suffixes, directory_suffixes, directory_titles, format_of
 
@@ -89,16 +88,17 @@ def chunk_format(files) -> str:
 
 
 def scan(path, class_attribute: str | None = None, *, name: str | None = None,
-         attributes=None, delimiter: str | None = None, chunk_rows: int = CHUNK_ROWS,
-         max_values: int = MAX_VALUES, max_numeric: int = MAX_NUMERIC_VALUES,
-         part_bytes: int | None = None, cache: str | None = None) -> ChunkedSource:
+         attributes=None, delimiter: str | None = None, cache: str | None = None,
+         **limits) -> ChunkedSource:
     """The first, cheap pass over a chunked data set (see the module docstring), made by
     its files' format (:meth:`.chunked_format.ChunkedFormat.scan`); with ``cache`` (a
     directory the caller removes after), the rows' ids are kept there for the later passes
-    (:mod:`.chunk_cache`)."""
+    (:mod:`.chunk_cache`). ``limits`` are those of
+    :class:`~.chunked_format.ScanRequest`: ``chunk_rows``, ``max_values``, ``max_numeric``
+    and ``part_bytes``."""
     files = chunk_files(path)
-    request = ScanRequest(path, class_attribute, attributes, delimiter or ",", chunk_rows,
-                          max_values, max_numeric, part_bytes, cache)
+    request = ScanRequest(path, class_attribute, attributes, delimiter or ",", cache=cache,
+                          **limits)
     return _reader(files).scan(files, name or Path(str(path).rstrip("/*")).stem, request)
 
 

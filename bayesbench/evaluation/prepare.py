@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from ..data import Dataset, load_dataset
 from ..data.chunks import ChunkedSource, scan
@@ -52,6 +52,8 @@ class PreparedData:
     discretized: Dataset
     #: The counts of every row of ``discretized`` (:func:`with_total_statistics`), or None.
     statistics: Statistics | None = None
+    #: The cut points of ``discretized``'s numeric attributes (``scope: global``), by name.
+    cuts: dict = field(default_factory=dict)
 
 
 def counts_subtract(preprocess: PreprocessSpec, data: PreparedData) -> bool:
@@ -137,8 +139,8 @@ def load_prepared(spec: DatasetSpec, preprocess: PreprocessSpec, seed: int) -> P
         return PreparedData(ds, ds)
     rng = fold_rng(seed, spec.name, 0, 0, GLOBAL_IMPUTE_STREAM)
     imputed, _ = impute(ds, ds, preprocess.impute, rng)
-    discretized, _ = discretize(imputed, imputed, preprocess)
-    return PreparedData(imputed, discretized)
+    discretized, _, cuts = discretize(imputed, imputed, preprocess)
+    return PreparedData(imputed, discretized, cuts=cuts)
 
 
 def impute(train, test, strategy: str, rng):
@@ -150,12 +152,13 @@ def impute(train, test, strategy: str, rng):
 
 
 def discretize(train, test, preprocess: PreprocessSpec):
-    """``(train, test)`` discretized by cut points fitted on ``train``."""
+    """``(train, test, cuts)``: both parts discretized by cut points fitted on ``train``, and
+    those cut points by attribute name (empty when nothing is discretized)."""
     if preprocess.discretize == "none" or train.nominal_mask.all():
-        return train, test
+        return train, test, {}
     disc = Discretizer(preprocess.discretize, bins=preprocess.bins,
                        max_cuts=preprocess.max_cuts).fit(train)
-    return disc.transform(train), disc.transform(test)
+    return disc.transform(train), disc.transform(test), disc.cuts_
 
 
 def add_noise(train, test, job):
@@ -177,8 +180,9 @@ def noisy(part, side: str, job):
 
 def prepare_fold(job) -> dict:
     """The fold's data for each kind of learner: ``{"discrete": (train, test), "continuous": ...}``,
-    ``"discrete test"`` the discrete test part alone, and ``"statistics"`` the training
-    part's counts (or None).
+    ``"discrete test"`` the discrete test part alone, ``"statistics"`` the training
+    part's counts (or None), and ``"cuts"`` the cut points of the discrete view's
+    discretized attributes (by name; empty for nominal data).
 
     A value is a callable so that a kind no classifier of the fold needs is
     never computed, and one that fails (say, a numeric attribute and
@@ -189,7 +193,7 @@ def prepare_fold(job) -> dict:
     """
     fold = _Fold(job)
     return {"discrete": fold.discrete, "discrete test": fold.discrete_test,
-            "continuous": fold.continuous, "statistics": fold.statistics}
+            "continuous": fold.continuous, "statistics": fold.statistics, "cuts": fold.cuts}
 
 
 class _Fold:
@@ -223,8 +227,15 @@ class _Fold:
             if self.as_whole:
                 train = self.data.discretized.take(self.job.train)
                 return noisy(train, "train", self.job), self.discrete_test()
-            return add_noise(*discretize(*self.imputed(), self.job.preprocess), self.job)
+            train, test, self.memo["cuts"] = discretize(*self.imputed(), self.job.preprocess)
+            return add_noise(train, test, self.job)
         return self._once("discrete", make)
+
+    def cuts(self) -> dict:
+        if self.as_whole:  # cut on the whole data set (global scope), or nothing to cut
+            return self.data.cuts
+        self.discrete()
+        return self.memo["cuts"]
 
     def discrete_test(self):
         def make():
@@ -238,7 +249,9 @@ class _Fold:
 
     def statistics(self):
         def make():
-            # None unless the job carries the total and its parts are complements.
+            # None unless the job carries the total and its parts are complements (a bootstrap
+            # replicate's n draws and its out-of-bag rows are more than n rows: it is fitted
+            # from its rows, every drawn copy counted).
             data, job = self.data, self.job
             if data.statistics is None or \
                     job.train.size + job.test.size != data.discretized.n_rows:

@@ -94,6 +94,17 @@ def range_labels(cuts: np.ndarray) -> tuple[str, ...]:
     return tuple(labels) + (f"({bounds[-2]}-inf)",)
 
 
+def cut_point_table(cuts: dict) -> dict:
+    """``{attribute: {"cut_points": [...], "states": [...]}}``: fitted cut points as numbers
+    (each the float it is, for JSON) and the names of the bins they make (:func:`range_labels`).
+
+    >>> cut_point_table({"petallength": np.array([2.45, 4.75])})["petallength"]["states"]
+    ['(-inf-2.45]', '(2.45-4.75]', '(4.75-inf)']
+    """
+    return {name: {"cut_points": [float(c) for c in cut], "states": list(range_labels(cut))}
+            for name, cut in cuts.items()}
+
+
 def cut_point_rows(cuts: dict) -> list[list]:
     """Rows ``[attribute, bins, cut points]`` for a printed table (cuts as in Weka's labels)."""
     return [[name, len(c) + 1, ", ".join(_weka_number(v) for v in c) or "-"]

@@ -276,3 +276,10 @@ def test_a_new_method_is_one_entry_seen_by_the_config_the_run_and_the_docs(
     assert not documents_choices("data.md", discretize.CUT_METHODS)
     assert Discretizer("midrange").fit(load_dataset(uci_dir / "iris.arff")).cuts_[
         "petallength"].tolist() == [3.95]
+
+
+def test_the_docstring_examples_of_discretize():
+    import doctest
+
+    result = doctest.testmod(discretize)
+    assert result.attempted and not result.failed

@@ -287,7 +287,9 @@ class _SingleNetwork(StructureLearner, LocalDiscretization):
         raise NotImplementedError
 
     @fresh_fit
-    def fit(self, X, y, *, n_classes=None):
+    def fit(self, X, y, *, cardinalities=None, n_classes=None):
+        """Fit on ``X`` (see the class docstring); ``cardinalities`` is ignored (a DataFrame's
+        categories give the nominal attributes' values)."""
         values, codes, names = self._start(X, y, n_classes)
         k = len(self.classes_)
         disc = _Discretization(values, self.nominal_, self.cardinalities_, codes,
@@ -376,7 +378,9 @@ class AODELd(LocalDiscretization):
         self.voting = voting
 
     @fresh_fit
-    def fit(self, X, y, *, n_classes=None):
+    def fit(self, X, y, *, cardinalities=None, n_classes=None):
+        """Fit on ``X`` (see the class docstring); ``cardinalities`` is ignored (a DataFrame's
+        categories give the nominal attributes' values)."""
         values, codes, names = self._start(X, y, n_classes)
         k, m = len(self.classes_), values.shape[1]
         settings = self._settings()
