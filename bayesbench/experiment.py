@@ -50,7 +50,7 @@ def run_experiment(experiment: Experiment, options: RunOptions = RunOptions()) -
     locked by another run or holds a different experiment (unless resumed or forced).
     """
     options = replace(options, formats=tuple(options.formats or format_names()))
-    cache = DataCache(keep_ids=True)
+    cache = DataCache(keep_ids=True, jobs=options.jobs, threads=options.worker_threads)
     try:
         plans = [plan(run, cache) for run in experiment.runs()]
         check_size(plans, options.max_predictions_bytes)  # refused before any directory is made

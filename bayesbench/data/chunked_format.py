@@ -16,11 +16,11 @@ the files' format.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import ClassVar, Iterator
+from typing import Callable, ClassVar, Iterator
 
 import numpy as np
 
-from ..errors import DataError
+from ..errors import BayesbenchError, DataError
 from .chunk_cache import CodeCache
 from .formats import format_of
 from .tokens import numbers, sorted_categories
@@ -138,10 +138,14 @@ class ChunkedFormat:
     name: ClassVar[str]
     summary: ClassVar[str]
 
-    def scan(self, files: tuple[str, ...], name: str, request: ScanRequest) -> ChunkedSource:
+    def scan(self, files: tuple[str, ...], name: str, request: ScanRequest,
+             run_on: Callable = None) -> ChunkedSource:
         """The first pass over ``files`` (sorted, all of this format): every file's header
         checked against the first's, the attributes' kinds and categories, the classes and
-        the rows with a class in each file (or each part of a file)."""
+        the rows with a class in each file (or each part of a file). Each file is read by a
+        task of its own, run by ``run_on(fn, tasks)`` (an executor yielding ``(index,
+        result)`` in any order; None: :func:`serial`), and the files' findings are merged in
+        file order (:func:`in_file_order`), so that the source does not depend on it."""
         raise NotImplementedError
 
     def numeric_look(self, files: tuple[str, ...], request: ScanRequest,
@@ -156,6 +160,37 @@ class ChunkedFormat:
         ``which``, a nominal one's codes into ``source.categories`` (-1 missing), a numeric
         one's values (NaN missing)."""
         raise NotImplementedError
+
+
+# ------------------------------------------------------------ the files of a scan
+def serial(fn: Callable, tasks) -> Iterator[tuple[int, object]]:
+    """The executor of a scan in this process: ``(index, fn(task))``, one task at a time."""
+    return ((i, fn(task)) for i, task in enumerate(tasks))
+
+
+def in_file_order(tasks: list, run_on: Callable | None) -> Iterator:
+    """What each of ``tasks`` (callables: one file's scan each) returns, in the order of
+    the tasks whatever order ``run_on`` (:meth:`ChunkedFormat.scan`) runs them in; an error
+    that a task met (a one-line :class:`~bayesbench.errors.BayesbenchError`) is raised in
+    its turn, so that the error of the first file in order is the one reported, as by a
+    scan that reads the files one after another."""
+    waiting, turn = {}, 0
+    for i, result in (run_on or serial)(_scanned, tasks):
+        waiting[i] = result
+        while turn in waiting:
+            out = waiting.pop(turn)
+            if isinstance(out, BayesbenchError):
+                raise out
+            yield out
+            turn += 1
+
+
+def _scanned(task):
+    """``task()``, or the one-line error it met (returned: raised in its file's turn)."""
+    try:
+        return task()
+    except BayesbenchError as exc:
+        return exc
 
 
 # ------------------------------------------------------------ the checks of every scan

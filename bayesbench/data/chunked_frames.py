@@ -12,13 +12,15 @@ value reads as a number is numeric (as in one CSV file, :mod:`.csv_format`).
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..errors import DataError
-from .chunk_cache import CacheWriter, CodeCache
+from .chunk_cache import CacheWriter, code_cache, entry_name
 from .chunked_format import (ChunkedFormat, ChunkedSource, ScanRequest, categories,
-                             check_size, class_column, selected, too_few_classes)
+                             check_size, class_column, in_file_order, selected,
+                             too_few_classes)
 from .dataset import code_dtype
 from .csv_format import is_missing
 from .tokens import class_labels, numbers
@@ -37,54 +39,31 @@ class FrameFormat(ChunkedFormat):
         columns ``(codes, texts)`` (see the module docstring)."""
         raise NotImplementedError
 
-    def scan(self, files, name: str, request: ScanRequest) -> ChunkedSource:
+    def scan(self, files, name: str, request: ScanRequest, run_on=None) -> ChunkedSource:
         delimiter = request.delimiter
         header = self.header(files[0], delimiter)
         k = class_column(header, request.class_attribute, files[0])
         columns = selected(header, k, request.attributes, files[0])
-        ids = _Ids(request.cache, [*columns, k])
-        seen, rows, per_class = [set() for _ in header], [], []
-        for i, f in enumerate(files):
-            if self.header(f, delimiter) != header:
-                raise DataError(f"header differs from {files[0]}'s", path=f)
-            values, kept, class_texts = self._seen(f, header, k, request, ids.of_file(i))
-            seen = [a | b for a, b in zip(seen, values)]
-            rows.append(kept)
-            per_class.append(class_texts)
+        tasks = [_FileScan(self, f, i, files[0], tuple(header), k, (*columns, k), request)
+                 for i, f in enumerate(files)]
+        seen, rows, per_class, entries = [set() for _ in header], [], [], []
+        for found in in_file_order(tasks, run_on):
+            seen = [a | b for a, b in zip(seen, found.values)]
+            rows.append(found.kept)
+            per_class.append(found.class_texts)
+            entries.append(found.entry)
         cats = [categories(seen[j], request, header[j], False) for j in columns]
         classes = categories(set(class_labels(seen[k])[0]), request, header[k], True)
         if len(classes) < 2:
             raise too_few_classes(request.path, header[k])
+        decoders = [_NumericTexts() if c is None else _NominalTexts(tuple(c)) for c in cats]
         return ChunkedSource(name, files, delimiter, tuple(columns), k,
                              tuple(header[j] for j in columns), tuple(c or () for c in cats),
                              header[k], classes, tuple(rows), tuple(c is None for c in cats),
                              (None,) * len(columns),
                              file_class_rows=tuple(_class_rows(t, classes) for t in per_class),
-                             cache=ids.finish(cats, classes, len(files)))
-
-    def _seen(self, path: str, header: list[str], class_column: int, request: ScanRequest,
-              ids: _Ids) -> tuple[list[set], int, Counter]:
-        """Each column's distinct present texts in one file, its number of rows with a
-        class, and the rows of each class text; each chunk's ids given to ``ids``."""
-        seen, kept, class_texts = [set() for _ in header], 0, Counter()
-        numeric = [j != class_column for j in range(len(header))]  # every value a number so far
-        for frame in self.frames(path, request.delimiter, request.chunk_rows):
-            for j, name in enumerate(header):
-                codes, texts = frame[j]
-                gone = [is_missing(t) for t in texts]
-                ids.column(j, codes, texts, gone)
-                if j == class_column:
-                    missing = np.array(gone + [True])
-                    kept += int((~missing[codes]).sum())  # code -1 (no text) picks the last
-                    counts = np.bincount(codes[codes >= 0], minlength=len(texts))
-                    class_texts.update({t: int(c) for t, c, g in zip(texts, counts, gone)
-                                        if c and not g})
-                present = [t for t, g in zip(texts, gone) if not g]
-                numeric[j] = numeric[j] and not numbers(present)[1].any()
-                seen[j].update(present)
-                check_size(len(seen[j]), numeric[j], request, path, name)
-            ids.write()
-        return seen, kept, class_texts
+                             cache=code_cache(request.cache, entries,
+                                              [*decoders, _ClassTexts(classes)]))
 
     def numeric_look(self, files, request: ScanRequest, rows: int) -> tuple[str, ...]:
         header = self.header(files[0], request.delimiter)
@@ -114,50 +93,98 @@ class FrameFormat(ChunkedFormat):
                        *frame[source.columns[i]])[kept] for i in which], y[kept]
 
 
-class _Ids:
-    """The scan's writing of each chunk's ids (:mod:`.chunk_cache`) of the ``columns`` kept
-    (the attributes', then the class's), or nothing without a cache directory."""
+@dataclass(frozen=True)
+class _Found:
+    """What the scan of one file found: each column's distinct present texts, its number
+    of rows with a class, the rows of each class text, and its entry of the cache (None:
+    given up, or no cache)."""
 
-    def __init__(self, directory: str | None, columns: list[int]):
-        self.writer = None if directory is None else CacheWriter(directory, len(columns))
-        self.position = {j: p for p, j in enumerate(columns)}
-        self.file_index, self.chunk = 0, {}
+    values: list
+    kept: int
+    class_texts: Counter
+    entry: tuple | None
 
-    def of_file(self, index: int) -> _Ids:
-        self.file_index = index
-        return self
 
-    def column(self, j: int, codes: np.ndarray, texts: list[str], gone: list[bool]) -> None:
-        if self.writer is not None and j in self.position:
-            p = self.position[j]
-            self.chunk[p] = self.writer.ids_of(p, texts, gone)[codes]
+@dataclass(frozen=True)
+class _FileScan:
+    """The scan of file ``index`` of a data set (a task, for a worker): its header checked
+    against the ``first`` file's, each column's distinct present texts, and each chunk's ids
+    of the ``cached`` columns (the attributes', then the class's) written to the cache."""
 
-    def write(self) -> None:
-        if self.writer is not None:
-            ids = [self.chunk[p] for p in range(len(self.position))]
-            keep = ids[-1] > 0  # the rows with a class
-            self.writer.add(self.file_index, ids if keep.all() else [c[keep] for c in ids])
+    reader: FrameFormat
+    path: str
+    index: int
+    first: str
+    header: tuple
+    class_column: int
+    cached: tuple
+    request: ScanRequest
 
-    def finish(self, cats: list, classes: tuple, n_files: int) -> CodeCache | None:
-        """The cache, its tables from the scan's categories (a nominal attribute's), the
-        texts' numbers (a numeric one's: ``cats`` None) and the class labels."""
-        if self.writer is None:
-            return None
+    def __call__(self) -> _Found:
+        request, header, k = self.request, self.header, self.class_column
+        if tuple(self.reader.header(self.path, request.delimiter)) != header:
+            raise DataError(f"header differs from {self.first}'s", path=self.path)
+        writer = None if request.cache is None else CacheWriter(
+            request.cache, entry_name(self.index), len(self.cached))
+        position = {j: p for p, j in enumerate(self.cached)}
+        ids = [None] * len(self.cached)
+        seen, kept, class_texts = [set() for _ in header], 0, Counter()
+        numeric = [j != k for j in range(len(header))]  # every value a number so far
+        for frame in self.reader.frames(self.path, request.delimiter, request.chunk_rows):
+            for j, name in enumerate(header):
+                codes, texts = frame[j]
+                gone = [is_missing(t) for t in texts]
+                if writer is not None and j in position:
+                    ids[position[j]] = writer.ids_of(position[j], texts, gone)[codes]
+                if j == k:
+                    missing = np.array(gone + [True])
+                    kept += int((~missing[codes]).sum())  # code -1 (no text) picks the last
+                    counts = np.bincount(codes[codes >= 0], minlength=len(texts))
+                    class_texts.update({t: int(c) for t, c, g in zip(texts, counts, gone)
+                                        if c and not g})
+                present = [t for t, g in zip(texts, gone) if not g]
+                numeric[j] = numeric[j] and not numbers(present)[1].any()
+                seen[j].update(present)
+                check_size(len(seen[j]), numeric[j], request, self.path, name)
+            if writer is not None:
+                keep = ids[-1] > 0  # the rows with a class
+                writer.add(list(ids) if keep.all() else [c[keep] for c in ids])
+        return _Found(seen, kept, class_texts, None if writer is None else writer.finish())
+
+
+@dataclass(frozen=True)
+class _NominalTexts:
+    """A nominal column's decoder (:mod:`.chunk_cache`): texts to their codes in
+    ``categories``, compact as :func:`.chunks.coded` makes them."""
+
+    categories: tuple
+
+    def table(self, texts: list) -> np.ndarray:
         import pandas as pd  # lazy: keeps `bayesbench --help` fast
 
-        def nominal(categories):  # compact codes, as coded() makes them
-            return lambda texts: np.append(-1, pd.Index(list(categories), dtype=object)
-                                           .get_indexer(texts)).astype(code_dtype(len(categories)))
+        index = pd.Index(list(self.categories), dtype=object)
+        return np.append(-1, index.get_indexer(texts)).astype(code_dtype(len(self.categories)))
 
-        def values(texts):
-            return np.append(np.nan, numbers(texts)[0] if texts else np.zeros(0))
 
-        def labels(texts):
-            named, index = class_labels(texts)
-            at = {label: i for i, label in enumerate(classes)}
-            return np.array([-1] + [at[named[i]] for i in index], dtype=np.int64)
-        return self.writer.finish([values if c is None else nominal(c) for c in cats]
-                                  + [labels], n_files)
+@dataclass(frozen=True)
+class _NumericTexts:
+    """A numeric column's decoder: texts to their numbers (NaN: missing)."""
+
+    def table(self, texts: list) -> np.ndarray:
+        return np.append(np.nan, numbers(texts)[0] if texts else np.zeros(0))
+
+
+@dataclass(frozen=True)
+class _ClassTexts:
+    """The class's decoder: texts to the codes of their labels in ``classes`` (texts equal
+    as numbers are one class: :func:`.tokens.class_labels`)."""
+
+    classes: tuple
+
+    def table(self, texts: list) -> np.ndarray:
+        named, index = class_labels(texts)
+        at = {label: i for i, label in enumerate(self.classes)}
+        return np.array([-1] + [at[named[i]] for i in index], dtype=np.int64)
 
 
 def _class_rows(class_texts: Counter, classes: tuple) -> tuple[int, ...]:

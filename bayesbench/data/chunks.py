@@ -28,6 +28,7 @@ discretizer does (a missing value stays missing).
 from __future__ import annotations
 
 import glob
+import os
 from pathlib import Path
 from typing import Iterator
 
@@ -89,17 +90,24 @@ def chunk_format(files) -> str:
 
 def scan(path, class_attribute: str | None = None, *, name: str | None = None,
          attributes=None, delimiter: str | None = None, cache: str | None = None,
-         **limits) -> ChunkedSource:
+         run_on=None, **limits) -> ChunkedSource:
     """The first, cheap pass over a chunked data set (see the module docstring), made by
     its files' format (:meth:`.chunked_format.ChunkedFormat.scan`); with ``cache`` (a
-    directory the caller removes after), the rows' ids are kept there for the later passes
-    (:mod:`.chunk_cache`). ``limits`` are those of
-    :class:`~.chunked_format.ScanRequest`: ``chunk_rows``, ``max_values``, ``max_numeric``
-    and ``part_bytes``."""
+    directory, made if need be, that the caller removes after), the rows' ids are kept there for the
+    later passes (:mod:`.chunk_cache`). Each file is scanned by a task run by ``run_on(fn,
+    tasks)`` (an executor yielding ``(index, result)`` in any order, such as
+    :func:`bayesbench.evaluation.executors.map_jobs`; None: one after another in this
+    process), and the findings merged in file order: the source, the cache's ids and
+    the error reported (the first file's in order) are the same however the files are run.
+    ``limits`` are those of :class:`~.chunked_format.ScanRequest`: ``chunk_rows``,
+    ``max_values``, ``max_numeric`` and ``part_bytes``."""
     files = chunk_files(path)
     request = ScanRequest(path, class_attribute, attributes, delimiter or ",", cache=cache,
                           **limits)
-    return _reader(files).scan(files, name or Path(str(path).rstrip("/*")).stem, request)
+    if cache is not None:
+        os.makedirs(cache, exist_ok=True)
+    return _reader(files).scan(files, name or Path(str(path).rstrip("/*")).stem, request,
+                               run_on)
 
 
 def numeric_look(path, class_attribute: str | None = None, *, attributes=None,

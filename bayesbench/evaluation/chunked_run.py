@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ..data.chunks import CHUNK_ROWS, ChunkedSource, coded
+from ..data.dataset import code_dtype
 from ..measures.likelihood_scores import aic, bic
 from ..models.registry import classifier_class, make_classifier
 from ..models.core.sufficient import Statistics
@@ -133,8 +134,11 @@ class Chunk:
     def _by_fold(self, rep: int):
         if rep not in self._sorted:
             fold_of = self.dealt[rep]
-            order = np.argsort(fold_of, kind="stable")
-            bounds = np.searchsorted(fold_of[order], np.arange(self.task.dealing.folds + 1))
+            # a stable sort of bytes is a radix sort: several times faster than of int64
+            order = np.argsort(fold_of.astype(code_dtype(self.task.dealing.folds)),
+                               kind="stable")
+            bounds = np.append(0, np.cumsum(np.bincount(fold_of,
+                                                        minlength=self.task.dealing.folds)))
             X = None if self.X is None else self.X[order]
             self._sorted[rep] = order, bounds, X, self.y[order]
         return self._sorted[rep]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import shutil
 import tempfile
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from ..data import Dataset, load_dataset
 from ..data.chunks import ChunkedSource, scan
@@ -32,6 +33,7 @@ from ..preprocess.discretize import Discretizer, chunked_cut_method, discretize_
 from ..preprocess.impute import Imputer
 from ..preprocess.noise import NOISE_MODES
 from ..spec import DatasetSpec, PreprocessSpec
+from .executors import map_jobs
 
 # Where preprocessing is fitted, and which part of a fold noise goes to (config choices).
 SCOPES = ("fold", "global")
@@ -83,13 +85,18 @@ def with_total_statistics(data: PreparedData) -> PreparedData:
 
 
 class DataCache:
-    """The data sets of one run, each read and prepared once (arms share them)."""
+    """The data sets of one run, each read and prepared once (arms share them). A chunked
+    data set's files are scanned by ``jobs`` local processes (None: all the cores; 1: this
+    process), each limited to ``threads`` BLAS threads (:func:`.executors.map_jobs`); with
+    ``keep_ids``, the scan keeps the rows' ids on disk for the passes after it
+    (data/chunk_cache.py), until :meth:`close`."""
 
-    def __init__(self, keep_ids: bool = False):
+    def __init__(self, keep_ids: bool = False, jobs: int | None = 1,
+                 threads: int | None = None):
         self._prepared: dict = {}
-        # keep_ids: a chunked data set's scan keeps its rows' ids on disk for the passes
-        # after it (data/chunk_cache.py), until close()
         self.keep_ids, self._caches = keep_ids, []
+        # local processes even under a Dask scheduler: the ids they keep are on this disk
+        self._run_on = partial(map_jobs, jobs=jobs, threads=threads)
 
     def close(self) -> None:
         """Remove the chunked data sets' ids kept on disk by their scans."""
@@ -113,7 +120,8 @@ class DataCache:
                 self._caches.append(tempfile.mkdtemp(prefix="bayesbench-chunks-"))
             self._prepared[spec] = scan(spec.path, spec.class_attribute, name=spec.name,
                                         attributes=spec.attributes, delimiter=spec.delimiter,
-                                        cache=self._caches[-1] if self.keep_ids else None)
+                                        cache=self._caches[-1] if self.keep_ids else None,
+                                        run_on=self._run_on)
         source = self._prepared[spec]
         if not source.numeric_names:
             return source
