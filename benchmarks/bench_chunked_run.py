@@ -17,11 +17,16 @@ process:
 the same in CPU seconds (the read passes' ``time.process_time``, the run's user + system
 CPU from ``os.wait4``: its process and the workers it waited for), which a machine shared
 with other work disturbs less; "peak MB" the run's largest process's resident high-water
-mark (``ru_maxrss``).
+mark (``ru_maxrss``). On a shared machine the wall seconds are those of the load, so the
+run also reports the CPU of its calling process alone ("calling CPU s": the serial part,
+read by ``getrusage`` as it exits) and "idle est. s", what the run would take with the
+cores to itself: the calling process's CPU plus the workers' CPU shared by
+``min(--jobs, cores)`` (the two read passes run in one process: their CPU is their idle
+estimate). "load" is the one-minute load average before and after the run.
 
     python benchmarks/bench_chunked_run.py                            # 10^6 and 10^7 x 20
     python benchmarks/bench_chunked_run.py --rows 1e7 --workers 1,2
-    python benchmarks/bench_chunked_run.py --rows 1e8 --workers 1 --workdir /big/disk
+    python benchmarks/bench_chunked_run.py --rows 1e8 --workers 1,2 --workdir /big/disk
 """
 from __future__ import annotations
 
@@ -36,7 +41,6 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_end_to_end import bayesbench_command  # noqa: E402
 from bench_scaling import generate, integers, power_of_ten  # noqa: E402
 
 CONFIG = """name: chunked-run
@@ -61,8 +65,23 @@ for _ in range(2):
 """
 
 
-def measured(cmd, cwd: Path) -> tuple[float, float, float, str]:
-    """Wall seconds, user + system CPU seconds, peak resident MB and stdout of ``cmd``."""
+# `bayesbench run` in a process that says, as it exits, the CPU seconds it used itself
+# (not its workers'): the part of the run no worker shares
+RUN = """
+import atexit, resource, sys
+def said():
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    sys.stderr.write(f"calling CPU {own.ru_utime + own.ru_stime}\\n")
+atexit.register(said)
+from bayesbench.cli import main
+sys.argv[0] = "bayesbench"
+main()
+"""
+
+
+def measured(cmd, cwd: Path) -> tuple[float, float, float, str, str]:
+    """Wall seconds, user + system CPU seconds, peak resident MB, stdout and stderr of
+    ``cmd``."""
     with tempfile.TemporaryFile() as out:
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.PIPE)
@@ -74,7 +93,7 @@ def measured(cmd, cwd: Path) -> tuple[float, float, float, str]:
         text = out.read().decode(errors="replace")
     if os.waitstatus_to_exitcode(status) != 0:
         raise RuntimeError(f"{' '.join(map(str, cmd[:4]))} ... failed: {err.strip()[-400:]}")
-    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, text
+    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, text, err
 
 
 def read_passes(workdir: Path) -> list[tuple[float, float]]:
@@ -98,13 +117,19 @@ def one_size(rows: int, attributes: int, args, base: Path) -> list[list]:
         (first, cpu1), (second, cpu2) = read_passes(workdir)
         result = workdir / f"result-j{jobs}"
         shutil.rmtree(result, ignore_errors=True)
-        seconds, cpu, peak, _ = measured(bayesbench_command() + [
-            "run", "config.yaml", "-o", str(result), "-j", str(jobs), "-q"], workdir)
-        print(f"  reads {first:.1f} + {second:.1f} s; run --jobs {jobs}: {seconds:.1f} s",
+        before = os.getloadavg()[0]
+        seconds, cpu, peak, _, err = measured([sys.executable, "-c", RUN, "run", "config.yaml",
+                                               "-o", str(result), "-j", str(jobs), "-q"],
+                                              workdir)
+        load = f"{before:.1f}-{os.getloadavg()[0]:.1f}"
+        calling = float(err.rsplit("calling CPU ", 1)[1].split()[0])
+        idle = calling + (cpu - calling) / min(jobs, os.cpu_count() or 1)
+        print(f"  reads {first:.1f} + {second:.1f} s; run --jobs {jobs}: {seconds:.1f} s "
+              f"({cpu:.1f} s CPU, {calling:.1f} s in the calling process; load {load})",
               file=sys.stderr)
-        out.append([power_of_ten(rows), attributes, round(size), first, second,
-                    first + second, jobs, seconds, seconds / (first + second),
-                    cpu1 + cpu2, cpu, cpu / (cpu1 + cpu2), round(peak)])
+        out.append([power_of_ten(rows), attributes, round(size), jobs, first + second,
+                    cpu1 + cpu2, seconds, cpu, calling, idle, seconds / (first + second),
+                    cpu / (cpu1 + cpu2), idle / (cpu1 + cpu2), load, round(peak)])
     if not args.keep:
         shutil.rmtree(workdir)
     return out
@@ -136,14 +161,15 @@ def main(argv=None):
         for rows, attributes in itertools.product(args.rows, args.attributes):
             table += one_size(rows, attributes, args, base)
     from bayesbench.report.tables import render
-    print(render(table, ["rows", "attributes", "CSV MB", "read 1 s", "read 2 s", "2 reads s",
-                         "--jobs", "run s", "ratio", "2 reads CPU s", "run CPU s",
-                         "CPU ratio", "peak MB"],
+    print(render(table, ["rows", "attributes", "CSV MB", "--jobs", "2 reads s",
+                         "2 reads CPU s", "run s", "run CPU s", "calling CPU s", "idle est. s",
+                         "ratio", "CPU ratio", "idle ratio", "load", "peak MB"],
                  "markdown" if args.markdown else "text", floatfmt=".3g",
                  caption=f"10-fold CV of nb and tan on chunked CSV ({args.classes} classes, "
                          f"{args.file_rows} rows per file) against two passes of chunks() "
                          f"over the same files, in the same run; ratio = run s / 2 reads s "
-                         f"(wall), CPU ratio the same in CPU seconds; {os.cpu_count()} cores"))
+                         f"(wall), CPU ratio the same in CPU seconds, idle ratio = idle est. "
+                         f"s / 2 reads CPU s; {os.cpu_count()} cores"))
 
 
 if __name__ == "__main__":

@@ -160,10 +160,8 @@ class _NominalTexts:
     categories: tuple
 
     def table(self, texts: list) -> np.ndarray:
-        import pandas as pd  # lazy: keeps `bayesbench --help` fast
-
-        index = pd.Index(list(self.categories), dtype=object)
-        return np.append(-1, index.get_indexer(texts)).astype(code_dtype(len(self.categories)))
+        at = {category: i for i, category in enumerate(self.categories)}  # every text's
+        return np.array([-1] + [at[t] for t in texts], dtype=code_dtype(len(self.categories)))
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from bayesbench.data import load_dataset
 from bayesbench.data.chunks import (chunk_files, chunks, is_chunked, numeric_chunks,
-                                    numeric_look, scan)
+                                    numeric_look, read_chunks, scan)
 from bayesbench.data.fold_assignment import fold_rng, hashed_folds
 from bayesbench.errors import DataError
 
@@ -281,3 +281,82 @@ def _is_utf8(raw: bytes) -> bool:
         return True
     except UnicodeDecodeError:
         return False
+
+
+# ------------------------------- the scan in processes (issue 35, item 7)
+
+def _scanned(path, run_on, cache, **limits):
+    """``(source without its cache, its cache, {file name: bytes} of the cache directory)``."""
+    from dataclasses import replace
+
+    source = scan(path, cache=str(cache), run_on=run_on, **limits)
+    files = {p.name: p.read_bytes() for p in sorted(cache.iterdir())}
+    return replace(source, cache=None), source.cache, files
+
+
+def test_a_scan_in_two_processes_gives_the_serial_scans_source_and_ids(tmp_path, monkeypatch):
+    """Each file is scanned by a task of its own (``--jobs``); the findings merged in file
+    order give the serial scan's source, and the workers write the same ids, byte for byte,
+    which read back give the columns of parsing the files."""
+    from dataclasses import replace
+    from functools import partial
+
+    from bayesbench.data import chunk_cache
+    from bayesbench.evaluation.executors import map_jobs
+
+    rng = np.random.default_rng(4)
+    (tmp_path / "csv").mkdir()
+    for i in range(5):  # a numeric column, missing values, rows without a class
+        rows = "".join(f"{rng.choice(['x', 'y', '?', 'z' if i == 3 else 'x'])},"
+                       f"{rng.choice(['1.5', '2', '?', f'{i}e1'])},"
+                       f"{rng.choice(['A', 'B', '1', '1.0', '?'], p=[.4, .3, .1, .1, .1])}\n"
+                       for _ in range(300))
+        (tmp_path / "csv" / f"p{i}.csv").write_text("a,n,class\n" + rows)
+    rows = [f"{'uv'[i % 2]},{i % 7 * 0.5 if i % 11 else '?'},{'ab'[i % 3 % 2]}" for i in range(3000)]
+    for i in range(2):
+        (tmp_path / f"{i}.arff").write_text("@relation r\n@attribute x {u,v}\n@attribute n numeric\n"
+                                            "@attribute c {a,b}\n@data\n" + "\n".join(rows) + "\n")
+    monkeypatch.setattr(chunk_cache, "CACHE_ROWS", 250)  # several arrays per file
+    cases = [(tmp_path / "csv", {"chunk_rows": 70}),
+             (tmp_path / "*.arff", {"chunk_rows": 100, "part_bytes": 8000})]
+    for n, (path, limits) in enumerate(cases):
+        serial = _scanned(path, None, tmp_path / f"s{n}", **limits)
+        both = _scanned(path, partial(map_jobs, jobs=2), tmp_path / f"p{n}", **limits)
+        assert serial[0] == both[0] and serial[1].entries == both[1].entries
+        assert serial[1].decoders == both[1].decoders and serial[2] == both[2]
+        source = scan(path, **limits)  # parsing the files, no ids kept
+        assert replace(source, cache=None) == serial[0]
+        assert len(source.files) == (5 if n == 0 else 6)  # each ARFF file in 3 parts
+        with_ids = replace(source, cache=both[1])
+        for i in range(len(source.files)):
+            parsed, kept = list(read_chunks(source, i)), list(read_chunks(with_ids, i))
+            assert sum(y.size for _, _, y in kept) == source.file_rows[i]
+            np.testing.assert_array_equal(np.concatenate([y for _, _, y in parsed]),
+                                          np.concatenate([y for _, _, y in kept]))
+            for j in range(len(source.columns)):  # codes, and numbers (NaN: missing)
+                np.testing.assert_array_equal(np.concatenate([c[1][j] for c in parsed]),
+                                              np.concatenate([c[1][j] for c in kept]))
+
+
+def test_a_scan_reports_the_first_files_error_whatever_order_the_files_end_in(tmp_path):
+    """A scan in processes reports the error a serial scan meets first: that of the first
+    file in order, not of the first task to end."""
+    from functools import partial
+
+    from bayesbench.evaluation.executors import map_jobs
+
+    def backwards(fn, tasks):  # every file scanned, the last one's finding first
+        return reversed([(i, fn(task)) for i, task in enumerate(tasks)])
+
+    (tmp_path / "d").mkdir()
+    for i in range(4):
+        values = range(12) if i == 3 else range(2)
+        (tmp_path / "d" / f"{i}.csv").write_text(
+            ("b" if i == 1 else "a") + ",class\n" + "".join(f"v{v},{'yn'[v % 2]}\n" for v in values))
+    for run_on in (None, backwards, partial(map_jobs, jobs=2)):
+        with pytest.raises(DataError, match=r"1\.csv: header differs from .*0\.csv's"):
+            scan(tmp_path / "d", max_values=10, run_on=run_on)
+    (tmp_path / "d" / "1.csv").write_text("a,class\nv0,y\n")
+    for run_on in (None, backwards, partial(map_jobs, jobs=2)):
+        with pytest.raises(DataError, match=r"3\.csv: attribute 'a': more than 10 distinct"):
+            scan(tmp_path / "d", max_values=10, run_on=run_on)
