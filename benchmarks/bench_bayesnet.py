@@ -65,24 +65,24 @@ def run_ours(ds, fold, folds: int, search: str, counts: bool):
     X, y, cards, k = ds.codes(), ds.y, ds.cardinalities, ds.n_classes
     fit = predict = 0.0
     wrong = 0
+    # The folds' rows are cut before both clocks start, as the Java harness cuts them.
+    parts = [(X[fold != f], y[fold != f], X[fold == f], y[fold == f]) for f in range(folds)]
     c0 = time.process_time()
     t0 = time.perf_counter()
     total = Statistics.from_codes(X, y, cards, k) if counts else None
     fit += time.perf_counter() - t0
-    for f in range(folds):
-        test = fold == f
-        X_train, y_train, X_test = X[~test], y[~test], X[test]
+    for X_train, y_train, X_test, y_test in parts:
         t0 = time.perf_counter()
         model = BayesNet(search=search, max_parents=MAX_PARENTS)
         if counts:
-            model.fit_statistics(total - Statistics.from_codes(X_test, y[test], cards, k))
+            model.fit_statistics(total - Statistics.from_codes(X_test, y_test, cards, k))
         else:
             model.fit(X_train, y_train, cardinalities=cards, n_classes=k)
         t1 = time.perf_counter()
         proba = model.predict_proba(X_test)
         predict += time.perf_counter() - t1
         fit += t1 - t0
-        wrong += int((proba.argmax(axis=1) != y[test]).sum())
+        wrong += int((proba.argmax(axis=1) != y_test).sum())
     return fit, predict, time.process_time() - c0, wrong / y.size
 
 
