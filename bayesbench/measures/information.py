@@ -173,29 +173,35 @@ def _count_blocks(X, y, cards, n_classes):
     """Yield ``(lo, hi, N)``: the counts of attributes ``lo..hi-1``'s values against those of
     ``lo..m-1``, shape ``(n_classes, s_hi - s_lo, R - s_lo)``, blocks bounded in memory."""
     cards = np.asarray(cards, dtype=np.int64)
-    y = np.asarray(y, dtype=np.int64)
+    y = np.asarray(y)
     m = cards.size
     starts = value_offsets(cards)
-    # Rows grouped by class, each row's codes contiguous, for the one-hot blocks.
-    order = np.argsort(y, kind="stable")
-    X = np.asarray(X)
-    X = X.astype(code_dtype(X, cards), copy=False)[order]
+    # Rows taken in class order (a radix sort of small codes), a block of them coded at a
+    # time, each class's rows in a block one product.
+    small = y.size and y.dtype.kind in "iu" and 0 <= y.min() and y.max() <= 127
+    order = np.argsort(y.astype(np.int8) if small else y.astype(np.int64), kind="stable")
     bounds = np.searchsorted(y[order], np.arange(n_classes + 1))
-    coder = _OneHot(X, cards, starts)
+    X = np.asarray(X)
+    coder = _OneHot(X.astype(code_dtype(X, cards), copy=False), cards, starts, order)
     for lo, hi in _attribute_blocks(cards, starts, n_classes):
-        whole = lo == 0 and hi == m     # one product of the contiguous buffer, spare included
+        whole = lo == 0 and hi == m     # one product of the contiguous buffer
         left, right = coder.columns(lo, hi, whole), coder.columns(lo, m, whole)
         reduced = np.zeros((n_classes, left.size, right.size))
         # One BLAS thread: threads that spin-wait for a core another process holds
         # (two runner processes on two cores) made the products 8 times slower.
         with _blas().limit(limits=1, user_api="blas"):
-            for c in range(n_classes):
-                for at in range(bounds[c], bounds[c + 1], coder.rows):
-                    onehot = coder(at, min(at + coder.rows, bounds[c + 1]))
+            for at in range(int(bounds[0]), int(bounds[-1]), coder.rows):
+                end = min(at + coder.rows, int(bounds[-1]))
+                onehot = coder(at, end)
+                for c in range(n_classes):
+                    begin, stop = max(int(bounds[c]), at), min(int(bounds[c + 1]), end)
+                    if begin >= stop:
+                        continue
+                    rows = onehot[:, begin - at:stop - at]
                     if whole:
-                        reduced[c] += onehot.T @ onehot
+                        reduced[c] += rows @ rows.T
                     else:
-                        reduced[c] += onehot[:, left].T @ onehot[:, right]
+                        reduced[c] += rows[left] @ rows[right].T
             first = int(starts[lo])
             counts = (coder.expand[left][:, first:starts[hi]].T @ reduced
                       @ coder.expand[right][:, first:])
@@ -227,39 +233,35 @@ def _attribute_blocks(cards, starts, n_classes):
 
 
 class _OneHot:
-    """float32 one-hot coding ``O'`` of blocks of rows of ``X``, into one reused buffer.
+    """float32 one-hot coding ``O'`` of blocks of the rows ``order`` of ``X``, transposed
+    (one row per column of ``O'``, one column per row of ``X``), into one reused buffer.
 
-    Columns: ones; then per attribute its values, without the last of an
-    attribute that no row misses; then a spare column where a missing or
-    unknown value, or a value without a column, puts its 1 (never read).
-    ``expand`` (float64, one row per column, one column per attribute value)
-    gives the full coding as ``O' @ expand``. Blocks of a few thousand rows keep
+    Columns of ``O'``: ones; then per attribute its values, without the last of an
+    attribute that no row misses; a missing or unknown value sets none of its
+    attribute's. ``expand`` (float64, one row per column, one column per attribute
+    value) gives the full coding as ``O' @ expand``. Blocks of a few thousand rows keep
     the buffer in cache for the product.
     """
 
-    def __init__(self, X, cards, starts):
+    def __init__(self, X, cards, starts, order):
         clean = clean_columns(X, cards)
         kept = cards - clean                          # values with a column, per attribute
         self.first = np.zeros(cards.size + 1, dtype=np.int64)
         np.cumsum(kept, out=self.first[1:])
         self.first += 1                               # after the ones column
-        self.X, width = X, int(self.first[-1]) + 1   # ... and before the spare one
+        self.X, self.order, width = X, order, int(self.first[-1])
+        values = np.arange(int(starts[-1]))
+        of = np.repeat(np.arange(cards.size), cards)  # each value's attribute
+        place = values - starts[of]                   # its code
+        own = place < kept[of]                        # has a column
         self.expand = np.zeros((width, int(starts[-1])))
-        column = np.full(int(starts[-1]), width - 1, dtype=np.intp)   # value -> column
-        for j in range(cards.size):
-            values = np.arange(int(starts[j]), int(starts[j + 1]))
-            own = np.arange(int(self.first[j]), int(self.first[j + 1]))
-            column[values[:own.size]] = own
-            self.expand[own, values[:own.size]] = 1.0
-            if own.size < values.size:                # the last value: ones minus the others
-                self.expand[0, values[-1]] = 1.0
-                self.expand[own, values[-1]] = -1.0
+        self.expand[(self.first[of] + place)[own], values[own]] = 1.0
+        # The last value of a clean attribute: ones minus the attribute's other columns.
+        self.expand[0, values[~own]] = 1.0
+        others = own & clean[of]
+        self.expand[(self.first[of] + place)[others], starts[of[others] + 1] - 1] = -1.0
         self.rows = int(max(1, min(8192, _GRAM_BYTES // (4 * width))))
-        self.offsets = np.arange(self.rows, dtype=np.intp)[:, None] * width
-        # Index -1 (a missing or unknown value) reads the appended spare column.
-        self.lookup = np.append(column, width - 1)
-        self.starts = starts[:-1]
-        self.unclean = [(j, int(cards[j])) for j in np.flatnonzero(~clean)]
+        self.columns_of = [(j, int(self.first[j]), int(kept[j])) for j in range(cards.size)]
         self.buffer = np.empty(self.rows * width, dtype=np.float32)
         self.width = width
 
@@ -270,17 +272,16 @@ class _OneHot:
         return np.r_[0, self.first[lo]:self.first[hi]]
 
     def __call__(self, lo, hi):
-        n, codes = hi - lo, self.X[lo:hi]
-        index = codes.astype(np.intp)
-        index += self.starts
-        for j, card in self.unclean:
-            index[:, j] = np.where((codes[:, j] < 0) | (codes[:, j] >= card), -1, index[:, j])
-        index = self.lookup.take(index)
-        index += self.offsets[:n]
-        out = self.buffer[:n * self.width].reshape(n, self.width)
-        out.fill(0.0)
-        out[:, 0] = 1.0
-        out.ravel()[index.ravel()] = 1.0
+        """The coding of rows ``order[lo:hi]``, transposed: ``(width, hi - lo)``."""
+        n, rows = hi - lo, self.order[lo:hi]
+        # Attribute major: each attribute's codes of the block's rows are one row.
+        codes = (self.X.take(rows, axis=0).T if self.X.flags.c_contiguous
+                 else self.X.T.take(rows, axis=1))
+        out = self.buffer[:n * self.width].reshape(self.width, n)
+        out[0] = 1.0
+        for j, first, count in self.columns_of:
+            for value in range(count):  # one comparison per column, into the float32 row
+                np.equal(codes[j], value, out=out[first + value], casting="unsafe")
         return out
 
 
