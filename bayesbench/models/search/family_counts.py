@@ -29,6 +29,7 @@ import numpy as np
 
 from ...measures.codes import check_table_size, current_table_limit
 from ...measures.information import pair_count_matrix, value_offsets
+from .local_scores import Stacked
 
 
 def filled_pair_counts(pairs: np.ndarray, class_counts: np.ndarray, cardinalities,
@@ -135,7 +136,7 @@ class FamilyCounts:
         self._offsets = value_offsets(self.cards)
         # Statistics of rows with missing values: their rows are filled before counting.
         self._modes = None
-        self._pairs = self._by_class = None
+        self._pairs = self._by_class = self._values = self._summed = None
         if stats is not None:
             given = np.einsum("kuu->u", stats.pairs)
             if (np.add.reduceat(given, self._offsets[:-1]) < stats.n_rows).any():
@@ -167,22 +168,24 @@ class FamilyCounts:
         return self._count(node, parents, ())[0]
 
     def tables(self, node: int, parents: Sequence[int], extra: Sequence[int]) -> list:
-        """The tables of ``node`` given ``parents + (t,)`` for each ``t`` of ``extra``."""
+        """The tables of ``node`` given ``parents + (t,)`` for each ``t`` of ``extra``, as
+        parts ``(tails, tables)``: the tails of ``extra`` a part holds, in order, and their
+        tables for :func:`~.local_scores.family_scores` (a
+        :class:`~.local_scores.Stacked` of the pairs' families, one gather; or the tables
+        counted from rows, one ``np.bincount``)."""
         parents, extra = tuple(parents), tuple(extra)
-        out = {}
+        parts, large = [], set(extra)
         if self.m in extra and self._is_pair(node, parents + (self.m,)):
-            out[self.m] = self._from_pairs(node, parents + (self.m,))
-        tails = [t for t in extra if t != self.m]
+            parts.append(((self.m,), [self._from_pairs(node, parents + (self.m,))]))
+            large.discard(self.m)
+        tails = tuple(t for t in extra if t != self.m)
         if tails and self._is_pair(node, parents + (tails[0],)):
-            by_values: dict = {}
-            for t in tails:
-                by_values.setdefault(self.cards[t], []).append(t)
-            for group in by_values.values():
-                out.update(zip(group, self._pair_batch(node, parents, group)))
-        large = tuple(t for t in extra if t not in out)
+            parts.append((tails, [self._pair_batch(node, parents, tails)]))
+            large.difference_update(tails)
         if large:
-            out.update(zip(large, self._count(node, parents, large)))
-        return [out[t] for t in extra]
+            counted = tuple(t for t in extra if t in large)
+            parts.append((counted, self._count(node, parents, counted)))
+        return parts
 
     def _is_pair(self, node, parents) -> bool:
         return (sum(u != self.m for u in (node, *parents)) <= 2
@@ -206,46 +209,72 @@ class FamilyCounts:
     def _from_pairs(self, node, parents) -> np.ndarray:
         """A family of at most two attributes from the pair counts."""
         variables = (*parents, node)
-        attributes = list(dict.fromkeys(u for u in variables if u != self.m))
-        pairs, o = self._pair_counts(), self._offsets
+        attributes = [u for u in variables if u != self.m]
+        with_class = len(attributes) < len(variables)
+        o = self._offsets
         if not attributes:
-            block = self._class_counts
+            block, axes = self._class_counts, [self.m]
         elif len(attributes) == 1:
             a = attributes[0]
-            block = np.einsum("kii->ki", pairs[:, o[a]:o[a + 1], o[a]:o[a + 1]])
+            span = slice(o[a], o[a + 1])
+            block = self._attribute_counts()[:, span] if with_class else self._value_counts()[span]
+            axes = [self.m, a] if with_class else [a]
         else:
             a, b = attributes
-            block = pairs[:, o[a]:o[a + 1], o[b]:o[b + 1]]
-        axes = [self.m, *attributes]
-        if self.m not in variables:
-            block, axes = block.sum(axis=0), axes[1:]
+            span = (slice(o[a], o[a + 1]), slice(o[b], o[b + 1]))
+            block = (self._pair_counts()[:, span[0], span[1]] if with_class
+                     else self._summed_pairs()[span])
+            axes = [self.m, a, b] if with_class else [a, b]
         block = np.transpose(block, [axes.index(u) for u in variables])
         return np.asarray(block, dtype=np.float64).reshape(-1, self._card(node))
 
-    def _pair_batch(self, node, parents, tails) -> np.ndarray:
-        """The tables of ``node`` given ``parents + (t,)`` for attributes ``t`` of as many
-        values each, when ``parents`` and ``node`` hold at most one attribute: one gather
-        from the pair counts, ``(len(tails), q, r)``."""
-        o, r_t = self._offsets, self.cards[tails[0]]
-        columns = o[np.asarray(tails)][:, None] + np.arange(r_t)  # (T, r_t)
+    def _pair_batch(self, node, parents, tails) -> Stacked:
+        """The tables of ``node`` given ``parents + (t,)`` for attributes ``t``, when
+        ``parents`` and ``node`` hold at most one attribute: one gather from the pair
+        counts, each tail's values padded to the most any of them has, the padding's
+        configurations marked."""
+        o, cards = self._offsets, np.asarray(self.cards)
+        tails = np.asarray(tails)
+        sizes = cards[tails]
+        values = np.arange(int(sizes.max()))
+        # (T, width): each tail's value columns, a padded value reading the last column.
+        columns = np.minimum(o[tails][:, None] + values, o[-1] - 1)
         held = [u for u in (*parents, node) if u != self.m]
-        if held:  # N(c, a, t): (k, r_a, T, r_t)
-            a = held[0]
-            block, axes = self._pair_counts()[:, o[a]:o[a + 1]][:, :, columns], [self.m, a]
-        else:  # the class given one attribute, N(c, t): (k, T, r_t)
+        with_class = self.m in parents or node == self.m
+        if held:  # N(c, a, t): (k, r_a, T, width), or summed over the class
+            span = slice(o[held[0]], o[held[0] + 1])
+            source = self._pair_counts()[:, span] if with_class else self._summed_pairs()[span]
+            block, axes = source[..., columns], ([self.m] if with_class else []) + held
+        else:  # the class given one attribute, N(c, t): (k, T, width)
             block, axes = self._attribute_counts()[:, columns], [self.m]
         axes += ["tails", "tail"]
         variables = (*parents, "tail", node)
-        if self.m not in variables:
-            block, axes = block.sum(axis=0), axes[1:]
         block = np.transpose(block, [axes.index("tails"), *(axes.index(u) for u in variables)])
-        return np.asarray(block, dtype=np.float64).reshape(len(tails), -1, self._card(node))
+        counts = np.asarray(block, dtype=np.float64).reshape(tails.size, -1, self._card(node))
+        # A configuration is the tail's when its tail digit is one of the tail's values.
+        shape = [tails.size] + [values.size if u == "tail" else 1 for u in variables[:-1]]
+        valid = np.broadcast_to((values < sizes[:, None]).reshape(shape),
+                                [tails.size] + [values.size if u == "tail" else self._card(u)
+                                                for u in variables[:-1]])
+        return Stacked(counts, valid.reshape(tails.size, -1))
 
     def _attribute_counts(self) -> np.ndarray:
         """``N(c, x_i = a)`` at ``[c, s_i + a]``: the diagonal of the pair counts."""
         if self._by_class is None:
             self._by_class = np.einsum("kii->ki", self._pair_counts())
         return self._by_class
+
+    def _value_counts(self) -> np.ndarray:
+        """``N(x_i = a)`` at ``[s_i + a]``."""
+        if self._values is None:
+            self._values = self._attribute_counts().sum(axis=0)
+        return self._values
+
+    def _summed_pairs(self) -> np.ndarray:
+        """``N(x_i = a, x_j = b)``: the pair counts summed over the class."""
+        if self._summed is None:
+            self._summed = self._pair_counts().sum(axis=0)
+        return self._summed
 
 
 def _flat_family_tables(X, y, cardinalities, n_classes, request) -> np.ndarray:

@@ -23,7 +23,7 @@ Larger is better for every score.
 from __future__ import annotations
 
 import math
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 from scipy.special import gammaln
@@ -37,17 +37,24 @@ SCORES = ("bayes", "bdeu", "mdl", "entropy", "aic")
 BAYES_PRIOR = 0.5
 
 
-def _dirichlet_terms(counts: np.ndarray, cell: float, configuration: float) -> np.ndarray:
+def _dirichlet_terms(counts: np.ndarray, real: np.ndarray, r: np.ndarray, cell: np.ndarray,
+                     configuration: np.ndarray) -> np.ndarray:
     """Per configuration: ``lnG(cell + N_jk)`` for each value, ``-lnG(sum_k (cell + N_jk))``,
-    ``-r lnG(cell)``, ``+lnG(configuration)``: ``(families, q, r + 3)``, in Weka's order."""
-    n, q, r = counts.shape
-    out = np.empty((n, q, r + 3))
-    cells = cell + counts
-    gammaln(cells, out=out[:, :, :r])
+    ``-r lnG(cell)``, ``+lnG(configuration)``: ``(families, q, r + 3)``, in Weka's order
+    (``cell``, ``configuration`` and ``r`` per family; 0 for a padded cell or
+    configuration, where ``real`` is False)."""
+    n, q, width = counts.shape
+    out = np.empty((n, q, width + 3))
+    cells = counts + cell[:, None, None]
+    gammaln(cells, out=out[:, :, :width])
+    padded = ~real
+    cells[padded] = 0.0  # a padded cell adds nothing to the total either
+    out[:, :, :width][padded] = 0.0
     total = np.cumsum(cells, axis=2)[:, :, -1]  # Weka adds the cells one by one
-    out[:, :, r] = -gammaln(total)
-    out[:, :, r + 1] = -(r * gammaln(cell))
-    out[:, :, r + 2] = gammaln(configuration)
+    out[:, :, width] = -gammaln(total)
+    out[:, :, width + 1] = (-(r * gammaln(cell)))[:, None]
+    out[:, :, width + 2] = gammaln(configuration)[:, None]
+    out[:, :, width:][padded[:, :, 0]] = 0.0  # a padded configuration: none of its terms
     return out
 
 
@@ -61,32 +68,54 @@ def _likelihood_terms(counts: np.ndarray) -> np.ndarray:
     return terms
 
 
-def _terms(counts: np.ndarray, score: str, n_rows: int) -> np.ndarray:
-    """The terms Weka adds for each of a stack of families ``(families, q, r)``, in its
-    order, one row per family."""
-    n, q, r = counts.shape
+def _terms(counts: np.ndarray, real: np.ndarray, q: np.ndarray, r: np.ndarray, score: str,
+           n_rows: int) -> np.ndarray:
+    """The terms Weka adds for each of a stack of families ``(families, q, r)`` (padded
+    with zero counts where ``real`` is False; each family's own ``q`` and ``r``), in its
+    order, one row per family; a padded place's term is 0."""
+    n = counts.shape[0]
     if score == "bayes":
-        return _dirichlet_terms(counts, BAYES_PRIOR, r * BAYES_PRIOR).reshape(n, -1)
+        cell = np.full(n, BAYES_PRIOR)
+        return _dirichlet_terms(counts, real, r, cell, r * BAYES_PRIOR).reshape(n, -1)
     if score == "bdeu":
-        return _dirichlet_terms(counts, 1.0 / (r * q), 1.0 / q).reshape(n, -1)
+        return _dirichlet_terms(counts, real, r, 1.0 / (r * q), 1.0 / q).reshape(n, -1)
     terms = _likelihood_terms(counts).reshape(n, -1)
     if score == "mdl":
         # Java evaluates 0.5 * q * (r - 1) * ln(N) from the left.
         penalty = -(0.5 * q * (r - 1) * math.log(n_rows))
     elif score == "aic":
-        penalty = -float(q * (r - 1))
+        penalty = -(q * (r - 1))
     else:
         return terms
-    return np.hstack([terms, np.full((n, 1), penalty)])
+    return np.hstack([terms, penalty[:, None]])
 
 
-def family_scores(tables: Sequence[np.ndarray], score: str, n_rows: int) -> np.ndarray:
+class Stacked(NamedTuple):
+    """Tables of families of one node, stacked: ``counts`` ``(families, q, r)``, and
+    ``valid`` ``(families, q)``, which rows of a family's table are its parent
+    configurations (in order; the others are padding, whatever they hold), None when all
+    are."""
+
+    counts: np.ndarray
+    valid: np.ndarray | None = None
+
+
+#: Cells a stack of families may hold per cell of theirs (padded to the largest ``q`` and
+#: ``r`` among them); beyond it, families are scored in stacks of one shape.
+PADDING = 4
+
+
+def family_scores(tables: Sequence, score: str, n_rows: int) -> np.ndarray:
     """The ``score`` of each family from its counts ``(q, r)`` (float64 of integers:
     parent configuration major, the first parent most significant, as Weka lays them out),
-    ``n_rows`` the training rows (the ``mdl`` penalty's ``N``).
+    ``n_rows`` the training rows (the ``mdl`` penalty's ``N``). An item of ``tables`` is
+    one family's table or a :class:`Stacked` of several, which give a score each, in order.
 
     Each family's terms are summed one after the other (a cumulative sum along its row of
-    terms), as Weka sums them; families of one shape are scored together.
+    terms), as Weka sums them. Families are scored together, each padded to the largest
+    table among them with terms of 0 (a sum to which 0.0 is added is the same number, so
+    the padding changes no bit); when padding would more than :data:`PADDING`-fold the
+    cells, items of one shape are scored together.
 
     Examples
     --------
@@ -100,11 +129,44 @@ def family_scores(tables: Sequence[np.ndarray], score: str, n_rows: int) -> np.n
     >>> bool(family_scores([counts], "entropy", 6)[0] == 3 * np.log(3 / 4) + np.log(1 / 4))
     True
     """
-    out = np.zeros(len(tables))
-    by_shape: dict = {}
-    for i, table in enumerate(tables):
-        by_shape.setdefault(np.shape(table), []).append(i)
-    for shape, members in by_shape.items():
-        stack = np.asarray([tables[i] for i in members], dtype=np.float64).reshape(-1, *shape)
-        out[members] = np.cumsum(_terms(stack, score, n_rows), axis=1)[:, -1]
+    items = [t if isinstance(t, Stacked) else Stacked(np.asarray(t)[None]) for t in tables]
+    sizes = np.array([item.counts.shape for item in items], dtype=np.int64).reshape(-1, 3)
+    out = np.zeros(int(sizes[:, 0].sum()))
+    if not out.size:
+        return out
+    first = np.concatenate([[0], np.cumsum(sizes[:, 0])])
+    padded = out.size * int(sizes[:, 1].max() * sizes[:, 2].max())
+    if padded <= PADDING * int((sizes[:, 0] * sizes[:, 1] * sizes[:, 2]).sum()):
+        groups = [range(len(items))]
+    else:
+        by_shape: dict = {}
+        for i, shape in enumerate(map(tuple, sizes[:, 1:])):
+            by_shape.setdefault(shape, []).append(i)
+        groups = list(by_shape.values())
+    for group in groups:
+        members = np.concatenate([np.arange(first[i], first[i + 1]) for i in group])
+        out[members] = _padded_scores([items[i] for i in group], score, n_rows)
     return out
+
+
+def _padded_scores(items: Sequence[Stacked], score: str, n_rows: int) -> np.ndarray:
+    """The scores of the families of ``items``, stacked and padded to the largest among
+    them (terms of 0 at every padded place)."""
+    n = sum(item.counts.shape[0] for item in items)
+    q_max = max(item.counts.shape[1] for item in items)
+    r_max = max(item.counts.shape[2] for item in items)
+    stack = np.zeros((n, q_max, r_max))
+    configurations = np.zeros((n, q_max), dtype=bool)
+    r = np.empty(n)
+    at = 0
+    for counts, valid in items:
+        size, q, width = counts.shape
+        stack[at:at + size, :q, :width] = counts
+        configurations[at:at + size, :q] = True if valid is None else valid
+        r[at:at + size] = width
+        at += size
+    real = configurations[:, :, None] & (np.arange(r_max) < r[:, None])[:, None, :]
+    stack[~real] = 0.0
+    terms = _terms(stack, real, configurations.sum(axis=1).astype(np.float64), r, score,
+                   n_rows)
+    return np.cumsum(terms, axis=1)[:, -1]

@@ -37,6 +37,9 @@ from .local_scores import family_scores
 #: "no operation found yet".
 NOTHING = -1e100
 
+#: The ``extra`` of a family :meth:`LocalScorer.scores` scores alone.
+ALONE = ()
+
 #: TabuSearch's defaults (``-U`` runs, ``-L`` tabu list length).
 TABU_RUNS, TABU_LENGTH = 10, 5
 
@@ -56,15 +59,16 @@ class LocalScorer:
 
     def scores(self, families) -> list[np.ndarray]:
         """Per ``(node, parents, extra)`` of ``families``: the scores of ``node`` given
-        ``parents`` plus each of ``extra`` added last, or, with ``extra`` None, given
-        ``parents`` alone (one score) and less each of them in turn; the new ones scored
-        together."""
+        ``parents`` plus each of ``extra`` added last; with ``extra`` :data:`ALONE`, given
+        ``parents`` (one score); with ``extra`` None, given ``parents`` (one score) and less
+        each of them in turn. The new ones are scored together."""
         asked, alone, batches = [], {}, {}
         for node, parents, extra in families:
             parents = tuple(parents)
-            if extra is None:
-                keys = [(node, parents)] + [(node, parents[:i] + parents[i + 1:])
-                                            for i in range(len(parents))]
+            if not extra:
+                keys = [(node, parents)]
+                if extra is None:
+                    keys += [(node, parents[:i] + parents[i + 1:]) for i in range(len(parents))]
                 alone.update((key, None) for key in keys if key not in self._known)
             else:
                 keys = [(node, parents + (t,)) for t in extra]
@@ -76,11 +80,13 @@ class LocalScorer:
         keys = [key for key in alone if key not in batched]
         tables = [self.counts.table(*key) for key in keys]
         for (node, parents), tails in batches.items():
-            tables += self.counts.tables(node, parents, tails)
-            keys += [(node, parents + (t,)) for t in tails]
-        if tables:
+            for part, part_tables in self.counts.tables(node, parents, tails):
+                keys += [(node, parents + (t,)) for t in part]
+                tables += part_tables
+        if keys:
             self._known.update(zip(keys, family_scores(tables, self.score_name, self.n_rows)))
-        return [np.array([self._known[key] for key in wanted]) for wanted in asked]
+        known = self._known
+        return [np.array([known[key] for key in wanted]) for wanted in asked]
 
 
 def initial_parents(n_nodes: int, naive: bool) -> list[list[int]]:
@@ -115,7 +121,7 @@ def k2(scorer: LocalScorer, parents: list[list[int]], max_parents: int,
     position = {v: i for i, v in enumerate(order)}
     # The nodes that may take a parent (K2 from naive Bayes with one parent: none).
     growing = [v for v in order[1:] if len(parents[v]) < max_parents]
-    best = dict(zip(growing, (s[0] for s in scorer.scores([(v, parents[v], None)
+    best = dict(zip(growing, (s[0] for s in scorer.scores([(v, parents[v], ALONE)
                                                           for v in growing]))))
     while True:
         requests = []
@@ -260,7 +266,7 @@ def tan(scorer: LocalScorer, parents: list[list[int]]) -> list[list[int]]:
     attributes = list(range(the_class))
     gain = np.full((n, n), NOTHING)
     scores = iter(scorer.scores([family for head in attributes for family in (
-        (head, parents[head], None), (head, parents[head], [t for t in attributes if t != head]))]))
+        (head, parents[head], ALONE), (head, parents[head], [t for t in attributes if t != head]))]))
     for head in attributes:
         base, tails = next(scores)[0], [t for t in attributes if t != head]
         gain[head, tails] = next(scores) - base
