@@ -167,24 +167,33 @@ class FamilyCounts:
             return self._from_pairs(node, parents)
         return self._count(node, parents, ())[0]
 
-    def tables(self, node: int, parents: Sequence[int], extra: Sequence[int]) -> list:
-        """The tables of ``node`` given ``parents + (t,)`` for each ``t`` of ``extra``, as
-        parts ``(tails, tables)``: the tails of ``extra`` a part holds, in order, and their
-        tables for :func:`~.local_scores.family_scores` (a
-        :class:`~.local_scores.Stacked` of the pairs' families, one gather; or the tables
-        counted from rows, one ``np.bincount``)."""
-        parents, extra = tuple(parents), tuple(extra)
-        parts, large = [], set(extra)
-        if self.m in extra and self._is_pair(node, parents + (self.m,)):
-            parts.append(((self.m,), [self._from_pairs(node, parents + (self.m,))]))
-            large.discard(self.m)
-        tails = tuple(t for t in extra if t != self.m)
-        if tails and self._is_pair(node, parents + (tails[0],)):
-            parts.append((tails, [self._pair_batch(node, parents, tails)]))
-            large.difference_update(tails)
-        if large:
-            counted = tuple(t for t in extra if t in large)
-            parts.append((counted, self._count(node, parents, counted)))
+    def tables(self, families: Sequence[tuple[int, tuple[int, ...]]]) -> list:
+        """The tables of ``families`` (``(node, parents)`` each), as parts ``(positions,
+        tables)``: which of ``families`` a part holds, in order, and their tables for
+        :func:`~.local_scores.family_scores`. The families of at most two attributes are
+        gathered from the pair counts, those of one pattern (where the class is among their
+        nodes, how many attributes they hold) at once (a :class:`~.local_scores.Stacked`);
+        the others are counted from rows, those that differ only in their last parent
+        together (one ``np.bincount``)."""
+        patterns: dict = {}
+        batches: dict = {}
+        pairs, m = self._pair_counts() is not None, self.m
+        for i, (node, parents) in enumerate(families):
+            # The pattern: the class's place among the nodes (-1: none), and their number.
+            place = len(parents) if node == m else (parents.index(m) if m in parents else -1)
+            if pairs and len(parents) + (place < 0) <= 2:
+                patterns.setdefault((place, len(parents)), []).append(i)
+            else:
+                batches.setdefault((node, parents[:-1]), []).append(i)
+        parts = [(members, [self._gather([families[i] for i in members])])
+                 for members in patterns.values()]
+        for (node, first), members in batches.items():
+            alone = [i for i in members if not families[i][1]]  # no parent: counted alone
+            parts += [([i], self._count(node, (), ())) for i in alone]
+            tails = [i for i in members if families[i][1]]
+            if tails:
+                parts.append((tails, self._count(node, first,
+                                                 tuple(families[i][1][-1] for i in tails))))
         return parts
 
     def _is_pair(self, node, parents) -> bool:
@@ -228,35 +237,49 @@ class FamilyCounts:
         block = np.transpose(block, [axes.index(u) for u in variables])
         return np.asarray(block, dtype=np.float64).reshape(-1, self._card(node))
 
-    def _pair_batch(self, node, parents, tails) -> Stacked:
-        """The tables of ``node`` given ``parents + (t,)`` for attributes ``t``, when
-        ``parents`` and ``node`` hold at most one attribute: one gather from the pair
-        counts, each tail's values padded to the most any of them has, the padding's
-        configurations marked."""
-        o, cards = self._offsets, np.asarray(self.cards)
-        tails = np.asarray(tails)
-        sizes = cards[tails]
-        values = np.arange(int(sizes.max()))
-        # (T, width): each tail's value columns, a padded value reading the last column.
-        columns = np.minimum(o[tails][:, None] + values, o[-1] - 1)
-        held = [u for u in (*parents, node) if u != self.m]
-        with_class = self.m in parents or node == self.m
-        if held:  # N(c, a, t): (k, r_a, T, width), or summed over the class
-            span = slice(o[held[0]], o[held[0] + 1])
-            source = self._pair_counts()[:, span] if with_class else self._summed_pairs()[span]
-            block, axes = source[..., columns], ([self.m] if with_class else []) + held
-        else:  # the class given one attribute, N(c, t): (k, T, width)
-            block, axes = self._attribute_counts()[:, columns], [self.m]
-        axes += ["tails", "tail"]
-        variables = (*parents, "tail", node)
-        block = np.transpose(block, [axes.index("tails"), *(axes.index(u) for u in variables)])
-        counts = np.asarray(block, dtype=np.float64).reshape(tails.size, -1, self._card(node))
-        # A configuration is the tail's when its tail digit is one of the tail's values.
-        shape = [tails.size] + [values.size if u == "tail" else 1 for u in variables[:-1]]
-        valid = np.broadcast_to((values < sizes[:, None]).reshape(shape),
-                                [tails.size] + [values.size if u == "tail" else self._card(u)
-                                                for u in variables[:-1]])
-        return Stacked(counts, valid.reshape(tails.size, -1))
+    def _gather(self, families) -> Stacked:
+        """The tables of ``families`` of one pattern, of at most two attributes each: one
+        ``take`` from the pair counts (or those summed over the class, when the class is
+        none of their nodes), each attribute's values padded to the most any family's
+        attribute in its place has, the padding marked."""
+        node, parents = families[0]
+        variables = (*parents, node)
+        is_class = [u == self.m for u in variables]
+        k, o = self.n_classes, self._offsets
+        held = np.array([[u for u in (*p, v) if u != self.m] for v, p in families],
+                        dtype=np.intp).reshape(len(families), -1)
+        if not held.shape[1]:  # the class alone
+            counts = np.broadcast_to(np.asarray(self._class_counts, dtype=np.float64),
+                                     (len(families), 1, k))
+            return Stacked(counts, None)
+        sizes = np.asarray(self.cards)[held]                       # (F, attributes)
+        width = sizes.max(axis=0)
+        R = int(o[-1])
+        # The flat place of N(c, s_a + i, s_b + j) (of N(s_a + i, s_b + j) summed over the
+        # class): one attribute is on the diagonal (its two places the same).
+        scale = [R, 1] if held.shape[1] == 2 else [R + 1]
+        index = np.zeros([len(families)] + [1] * len(variables), dtype=np.intp)
+        valid = np.ones_like(index, dtype=bool)
+        j = 0
+        for d, c in enumerate(is_class):
+            axis = [len(families)] + [1] * len(variables)
+            if c:
+                axis[0], axis[d + 1] = 1, k
+                index = index + (np.arange(k) * R * R).reshape(axis)
+                continue
+            values = np.arange(int(width[j]))
+            axis[d + 1] = values.size
+            ok = values < sizes[:, j, None]
+            place = np.where(ok, o[held[:, j], None] + values, 0)
+            index = index + (place * scale[j]).reshape(axis)
+            valid = valid & ok.reshape(axis)
+            j += 1
+        source = self._pair_counts() if any(is_class) else self._summed_pairs()
+        counts = np.asarray(source.ravel().take(index), dtype=np.float64)
+        valid = np.broadcast_to(valid, counts.shape)
+        r = counts.shape[-1]
+        return Stacked(counts.reshape(len(families), -1, r),
+                       valid.reshape(len(families), -1, r))
 
     def _attribute_counts(self) -> np.ndarray:
         """``N(c, x_i = a)`` at ``[c, s_i + a]``: the diagonal of the pair counts."""

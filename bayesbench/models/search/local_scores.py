@@ -37,24 +37,25 @@ SCORES = ("bayes", "bdeu", "mdl", "entropy", "aic")
 BAYES_PRIOR = 0.5
 
 
-def _dirichlet_terms(counts: np.ndarray, real: np.ndarray, r: np.ndarray, cell: np.ndarray,
-                     configuration: np.ndarray) -> np.ndarray:
+def _dirichlet_terms(counts: np.ndarray, real: np.ndarray, configurations: np.ndarray,
+                     r: np.ndarray, cell: np.ndarray, configuration: np.ndarray) -> np.ndarray:
     """Per configuration: ``lnG(cell + N_jk)`` for each value, ``-lnG(sum_k (cell + N_jk))``,
     ``-r lnG(cell)``, ``+lnG(configuration)``: ``(families, q, r + 3)``, in Weka's order
     (``cell``, ``configuration`` and ``r`` per family; 0 for a padded cell or
-    configuration, where ``real`` is False)."""
+    configuration, where ``real`` or ``configurations`` is False)."""
     n, q, width = counts.shape
     out = np.empty((n, q, width + 3))
     cells = counts + cell[:, None, None]
-    gammaln(cells, out=out[:, :, :width])
-    padded = ~real
-    cells[padded] = 0.0  # a padded cell adds nothing to the total either
-    out[:, :, :width][padded] = 0.0
-    total = np.cumsum(cells, axis=2)[:, :, -1]  # Weka adds the cells one by one
+    # lnG(1) is 0.0 exactly: a padded cell's term
+    gammaln(np.where(real, cells, 1.0), out=out[:, :, :width])
+    cells[~real] = 0.0  # a padded cell adds nothing to the total either
+    total = cells[:, :, 0].copy()  # Weka adds the cells one by one
+    for k in range(1, width):
+        total += cells[:, :, k]
     out[:, :, width] = -gammaln(total)
     out[:, :, width + 1] = (-(r * gammaln(cell)))[:, None]
     out[:, :, width + 2] = gammaln(configuration)[:, None]
-    out[:, :, width:][padded[:, :, 0]] = 0.0  # a padded configuration: none of its terms
+    out[:, :, width:][~configurations] = 0.0  # a padded configuration: none of its terms
     return out
 
 
@@ -68,17 +69,20 @@ def _likelihood_terms(counts: np.ndarray) -> np.ndarray:
     return terms
 
 
-def _terms(counts: np.ndarray, real: np.ndarray, q: np.ndarray, r: np.ndarray, score: str,
-           n_rows: int) -> np.ndarray:
+def _terms(counts: np.ndarray, real: np.ndarray, configurations: np.ndarray, q: np.ndarray,
+           r: np.ndarray, score: str, n_rows: int) -> np.ndarray:
     """The terms Weka adds for each of a stack of families ``(families, q, r)`` (padded
-    with zero counts where ``real`` is False; each family's own ``q`` and ``r``), in its
-    order, one row per family; a padded place's term is 0."""
+    with zero counts where ``real`` is False, ``configurations`` the rows that are a
+    family's; each family's own ``q`` and ``r``), in its order, one row per family; a
+    padded place's term is 0."""
     n = counts.shape[0]
     if score == "bayes":
         cell = np.full(n, BAYES_PRIOR)
-        return _dirichlet_terms(counts, real, r, cell, r * BAYES_PRIOR).reshape(n, -1)
+        return _dirichlet_terms(counts, real, configurations, r, cell,
+                                r * BAYES_PRIOR).reshape(n, -1)
     if score == "bdeu":
-        return _dirichlet_terms(counts, real, r, 1.0 / (r * q), 1.0 / q).reshape(n, -1)
+        return _dirichlet_terms(counts, real, configurations, r, 1.0 / (r * q),
+                                1.0 / q).reshape(n, -1)
     terms = _likelihood_terms(counts).reshape(n, -1)
     if score == "mdl":
         # Java evaluates 0.5 * q * (r - 1) * ln(N) from the left.
@@ -91,10 +95,9 @@ def _terms(counts: np.ndarray, real: np.ndarray, q: np.ndarray, r: np.ndarray, s
 
 
 class Stacked(NamedTuple):
-    """Tables of families of one node, stacked: ``counts`` ``(families, q, r)``, and
-    ``valid`` ``(families, q)``, which rows of a family's table are its parent
-    configurations (in order; the others are padding, whatever they hold), None when all
-    are."""
+    """Tables of families, stacked: ``counts`` ``(families, q, r)``, and ``valid`` of the
+    same shape, which cells are a family's (its table, in order, the rest padding whatever
+    it holds: whole rows, or the columns past a family's values), None when all are."""
 
     counts: np.ndarray
     valid: np.ndarray | None = None
@@ -156,17 +159,16 @@ def _padded_scores(items: Sequence[Stacked], score: str, n_rows: int) -> np.ndar
     q_max = max(item.counts.shape[1] for item in items)
     r_max = max(item.counts.shape[2] for item in items)
     stack = np.zeros((n, q_max, r_max))
-    configurations = np.zeros((n, q_max), dtype=bool)
-    r = np.empty(n)
+    real = np.zeros((n, q_max, r_max), dtype=bool)
     at = 0
     for counts, valid in items:
         size, q, width = counts.shape
         stack[at:at + size, :q, :width] = counts
-        configurations[at:at + size, :q] = True if valid is None else valid
-        r[at:at + size] = width
+        real[at:at + size, :q, :width] = True if valid is None else valid
         at += size
-    real = configurations[:, :, None] & (np.arange(r_max) < r[:, None])[:, None, :]
     stack[~real] = 0.0
-    terms = _terms(stack, real, configurations.sum(axis=1).astype(np.float64), r, score,
-                   n_rows)
+    configurations = real.any(axis=2)
+    r = real.any(axis=1).sum(axis=1).astype(np.float64)
+    terms = _terms(stack, real, configurations, configurations.sum(axis=1).astype(np.float64),
+                   r, score, n_rows)
     return np.cumsum(terms, axis=1)[:, -1]

@@ -61,30 +61,25 @@ class LocalScorer:
         """Per ``(node, parents, extra)`` of ``families``: the scores of ``node`` given
         ``parents`` plus each of ``extra`` added last; with ``extra`` :data:`ALONE`, given
         ``parents`` (one score); with ``extra`` None, given ``parents`` (one score) and less
-        each of them in turn. The new ones are scored together."""
-        asked, alone, batches = [], {}, {}
+        each of them in turn. The new ones are counted and scored together."""
+        asked, new = [], {}
         for node, parents, extra in families:
             parents = tuple(parents)
             if not extra:
                 keys = [(node, parents)]
                 if extra is None:
                     keys += [(node, parents[:i] + parents[i + 1:]) for i in range(len(parents))]
-                alone.update((key, None) for key in keys if key not in self._known)
             else:
                 keys = [(node, parents + (t,)) for t in extra]
-                new = [t for t, key in zip(extra, keys) if key not in self._known]
-                if new:
-                    batches[node, parents] = new
+            new.update((key, None) for key in keys if key not in self._known)
             asked.append(keys)
-        batched = {(n, p + (t,)) for (n, p), tails in batches.items() for t in tails}
-        keys = [key for key in alone if key not in batched]
-        tables = [self.counts.table(*key) for key in keys]
-        for (node, parents), tails in batches.items():
-            for part, part_tables in self.counts.tables(node, parents, tails):
-                keys += [(node, parents + (t,)) for t in part]
-                tables += part_tables
-        if keys:
-            self._known.update(zip(keys, family_scores(tables, self.score_name, self.n_rows)))
+        if new:
+            keys, order, tables = list(new), [], []
+            for positions, part in self.counts.tables(keys):
+                order += positions
+                tables += part
+            scores = family_scores(tables, self.score_name, self.n_rows)
+            self._known.update(zip((keys[i] for i in order), scores))
         known = self._known
         return [np.array([known[key] for key in wanted]) for wanted in asked]
 
@@ -121,8 +116,7 @@ def k2(scorer: LocalScorer, parents: list[list[int]], max_parents: int,
     position = {v: i for i, v in enumerate(order)}
     # The nodes that may take a parent (K2 from naive Bayes with one parent: none).
     growing = [v for v in order[1:] if len(parents[v]) < max_parents]
-    best = dict(zip(growing, (s[0] for s in scorer.scores([(v, parents[v], ALONE)
-                                                          for v in growing]))))
+    best: dict = {}
     while True:
         requests = []
         for v in growing:
@@ -131,8 +125,12 @@ def k2(scorer: LocalScorer, parents: list[list[int]], max_parents: int,
                 requests.append((v, parents[v], tails))
         if not requests:
             return parents
+        # A node's own score is scored with its first candidates.
+        first = [(v, parents[v], ALONE) for v, _, _ in requests if v not in best]
+        scored = scorer.scores(requests + first)
+        best.update((v, own[0]) for (v, _, _), own in zip(first, scored[len(requests):]))
         growing = []
-        for (v, _, tails), scores in zip(requests, scorer.scores(requests)):
+        for (v, _, tails), scores in zip(requests, scored):
             j = int(np.argmax(scores))  # the first of the best in order, as Weka's scan
             if scores[j] > best[v]:
                 parents[v].append(tails[j])

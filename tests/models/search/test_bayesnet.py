@@ -119,7 +119,7 @@ def test_families_scored_together_are_each_scored_alone_to_the_bit(score):
     for i, s in enumerate(sizes):
         counts[i, :, :s] = own[i].reshape(2, s, 3)
         valid[i, :, :s] = True
-    stacked = Stacked(counts.reshape(3, 8, 3), valid.reshape(3, 8))
+    stacked = Stacked(counts.reshape(3, 8, 3), np.repeat(valid.reshape(3, 8, 1), 3, axis=2))
     alone = np.array([family_scores([t], score, n)[0] for t in own + tables[:1]])
     assert family_scores([stacked, tables[0]], score, n).tobytes() == alone.tobytes()
 
