@@ -182,9 +182,10 @@ def column_extreme(ufunc, X: np.ndarray) -> np.ndarray:
     numbers (an extreme does not depend on the order it is taken in).
 
     numpy reduces a row-major matrix of a few columns down its rows one short row at a
-    time (11,664 x 8 codes: 140 us, as long as the column-major copy and its reduction
-    together); read as blocks of rows side by side (rows of :data:`_BLOCK_VALUES` values),
-    the same values are reduced along long rows, then the blocks' extremes (16 us).
+    time (11,664 x 8 int8 codes: 130 us, where a column-major copy takes 2 us to reduce);
+    read as blocks of rows side by side (rows of :data:`_BLOCK_VALUES` values), the same
+    values are reduced along long rows, then the blocks' extremes and the rows left over,
+    column-major (6 us).
 
     Examples
     --------
@@ -198,10 +199,9 @@ def column_extreme(ufunc, X: np.ndarray) -> np.ndarray:
         return ufunc.reduce(X, axis=0)
     whole = n - n % per_block
     blocks = ufunc.reduce(X[:whole].reshape(-1, per_block * m), axis=0)
-    out = ufunc.reduce(blocks.reshape(per_block, m), axis=0)
-    if whole < n:
-        ufunc(out, ufunc.reduce(X[whole:], axis=0), out=out)
-    return out
+    # The blocks' extremes and the rows left over, column-major: each column one long row.
+    rest = np.concatenate([blocks.reshape(per_block, m), X[whole:]]).T
+    return ufunc.reduce(np.ascontiguousarray(rest), axis=1)
 
 
 def slotted_radix(X, cols, cards, clean):

@@ -53,11 +53,13 @@ def pair_counts(X: np.ndarray, y: np.ndarray, cards: Sequence[int],
     Counted as :func:`pair_count_matrix` counts (a block of attributes at a time) when
     the attributes have few values (:func:`gram_pays`), else one ``bincount`` per pair.
     """
-    check_all_pairs(_pair_widths(X, cards), n_classes, square=False)
+    clean = clean_columns(np.asarray(X), cards)
+    widths = _pair_widths(clean, cards)
+    check_all_pairs(widths, n_classes, square=False)
     if gram_pays(cards):
-        _check_pair_tables(X, cards, n_classes)
+        _check_pair_tables(widths, n_classes)
         starts = value_offsets(cards)
-        for lo, hi, counts in _count_blocks(X, y, cards, n_classes):
+        for lo, hi, counts in _count_blocks(X, y, cards, n_classes, clean):
             first = int(starts[lo])
             for i in range(lo, hi):
                 a = slice(int(starts[i]) - first, int(starts[i + 1]) - first)
@@ -111,11 +113,12 @@ def pair_count_matrix(X: np.ndarray, y: np.ndarray, cards: Sequence[int],
     (:func:`gram_pays`), and the blocks come from :func:`pair_counts` instead.
     """
     check_all_pairs(cards, n_classes, square=True)  # `out` below: the pairs' tables at once
-    _check_pair_tables(X, cards, n_classes)
+    clean = clean_columns(np.asarray(X), cards)
+    _check_pair_tables(_pair_widths(clean, cards), n_classes)
     starts = value_offsets(cards)
     out = np.zeros((n_classes, starts[-1], starts[-1]))
     if gram_pays(cards):
-        for lo, hi, counts in _count_blocks(X, y, cards, n_classes):
+        for lo, hi, counts in _count_blocks(X, y, cards, n_classes, clean):
             rows, first = slice(int(starts[lo]), int(starts[hi])), int(starts[lo])
             out[:, rows, first:] = counts
             out[:, first:, rows] = counts.transpose(0, 2, 1)
@@ -152,26 +155,26 @@ def gram_pays(cards: Sequence[int]) -> bool:
     return len(cards) > 1 and int(np.sum(cards)) <= GRAM_MAX_WIDTH * len(cards)
 
 
-def _pair_widths(X, cards) -> np.ndarray:
+def _pair_widths(clean, cards) -> np.ndarray:
     """Each attribute's values in a pair's table: its cardinality, plus one slot for a
-    missing or unknown value when it has one."""
-    cards = np.asarray(cards, dtype=np.int64)
-    return cards + ~clean_columns(np.asarray(X), cards)
+    missing or unknown value when it has one (``clean`` False, :func:`~.codes.clean_columns`)."""
+    return np.asarray(cards, dtype=np.int64) + ~clean
 
 
-def _check_pair_tables(X, cards, n_classes):
-    """:func:`~.codes.check_table_size` of every pair's table, first pair over the limit
-    in pair order, before anything is allocated (as :func:`_bincount_pairs` checks them)."""
-    widths = _pair_widths(X, cards)
+def _check_pair_tables(widths, n_classes):
+    """:func:`~.codes.check_table_size` of every pair's table (``widths`` values each,
+    :func:`_pair_widths`), first pair over the limit in pair order, before anything is
+    allocated (as :func:`_bincount_pairs` checks them)."""
     cells = np.triu(np.outer(widths.astype(float), widths.astype(float)) * n_classes, k=1)
     # Float products only find the pairs near the limit; those are checked exactly.
     for i, j in zip(*np.nonzero(cells > 0.5 * current_table_limit())):
         check_table_size((int(widths[i]), int(widths[j]), n_classes), (int(i), int(j)))
 
 
-def _count_blocks(X, y, cards, n_classes):
+def _count_blocks(X, y, cards, n_classes, clean):
     """Yield ``(lo, hi, N)``: the counts of attributes ``lo..hi-1``'s values against those of
-    ``lo..m-1``, shape ``(n_classes, s_hi - s_lo, R - s_lo)``, blocks bounded in memory."""
+    ``lo..m-1``, shape ``(n_classes, s_hi - s_lo, R - s_lo)``, blocks bounded in memory
+    (``clean``: :func:`~.codes.clean_columns` of ``X``)."""
     cards = np.asarray(cards, dtype=np.int64)
     y = np.asarray(y)
     m = cards.size
@@ -182,7 +185,7 @@ def _count_blocks(X, y, cards, n_classes):
     order = np.argsort(y.astype(np.int8) if small else y.astype(np.int64), kind="stable")
     bounds = np.searchsorted(y[order], np.arange(n_classes + 1))
     X = np.asarray(X)
-    coder = _OneHot(X.astype(code_dtype(X, cards), copy=False), cards, starts, order)
+    coder = _OneHot(X.astype(code_dtype(X, cards), copy=False), cards, starts, order, clean)
     for lo, hi in _attribute_blocks(cards, starts, n_classes):
         whole = lo == 0 and hi == m     # one product of the contiguous buffer
         left, right = coder.columns(lo, hi, whole), coder.columns(lo, m, whole)
@@ -243,8 +246,7 @@ class _OneHot:
     the buffer in cache for the product.
     """
 
-    def __init__(self, X, cards, starts, order):
-        clean = clean_columns(X, cards)
+    def __init__(self, X, cards, starts, order, clean):
         kept = cards - clean                          # values with a column, per attribute
         self.first = np.zeros(cards.size + 1, dtype=np.int64)
         np.cumsum(kept, out=self.first[1:])
@@ -275,7 +277,7 @@ class _OneHot:
         """The coding of rows ``order[lo:hi]``, transposed: ``(width, hi - lo)``."""
         n, rows = hi - lo, self.order[lo:hi]
         # Attribute major: each attribute's codes of the block's rows are one row.
-        codes = (self.X.take(rows, axis=0).T if self.X.flags.c_contiguous
+        codes = (np.ascontiguousarray(self.X.take(rows, axis=0).T) if self.X.flags.c_contiguous
                  else self.X.T.take(rows, axis=1))
         out = self.buffer[:n * self.width].reshape(self.width, n)
         out[0] = 1.0

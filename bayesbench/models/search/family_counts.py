@@ -27,7 +27,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ...measures.codes import check_table_size, current_table_limit
+from ...measures.codes import check_table_size, compact_codes, current_table_limit
 from ...measures.information import pair_count_matrix, value_offsets
 from .local_scores import Stacked
 
@@ -130,6 +130,7 @@ class FamilyCounts:
         self.n_classes = int(n_classes)
         self.m = len(self.cards)  # the class's node
         self.X, self.y, self.stats = X, y, stats
+        self._columns = None
         self._want_pairs = pairs  # False: no search asks for a pair (K2's naive Bayes)
         self._class_counts = (np.bincount(y, minlength=self.n_classes) if stats is None
                               else np.asarray(stats.class_counts))
@@ -202,8 +203,10 @@ class FamilyCounts:
 
     def _count(self, node, parents, extra) -> list[np.ndarray]:
         if self.stats is None:
-            tables = family_tables(self.X, self.y, self.cards, self.n_classes, node, parents,
-                                   extra)
+            if self._columns is None:  # column-major codes, read a column at a time
+                self._columns = compact_codes(self.X, self.cards)
+            tables = family_tables(self._columns, self.y, self.cards, self.n_classes, node,
+                                   parents, extra)
         else:
             flat = self.stats.tally(_flat_family_tables, (node, parents, extra, self._modes))
             sizes = [int(np.prod([self._card(u) for u in (node, *parents, t)]))

@@ -148,11 +148,14 @@ class _Cache:
         n = len(parents)
         self.add = np.full((n, n), NOTHING)
         self.delete = np.full((n, n), NOTHING)
-        self.update(range(n))
+        self.update(range(n), ahead=True)
 
-    def update(self, heads):
-        """Recompute the changes of ``heads`` (their families scored together)."""
-        families, adds = [], []
+    def update(self, heads, ahead: bool = False):
+        """Recompute the changes of ``heads`` (their families scored together); ``ahead``:
+        with the families a head has after any one addition less one of its parents, which
+        the update after that step asks for (from naive Bayes, each node given one
+        attribute: pairs, scored with the others rather than one step at a time)."""
+        families, adds, later = [], [], []
         for head in heads:
             parents = self.parents[head]
             families.append((head, parents, None))
@@ -160,7 +163,10 @@ class _Cache:
             if len(parents) < self.max_parents and tails:
                 families.append((head, parents, tails))
                 adds.append(head)
-        scores = iter(self.scorer.scores(families))
+                if ahead:
+                    later += [(head, parents[:i] + parents[i + 1:], tails)
+                              for i in range(len(parents))]
+        scores = iter(self.scorer.scores(families + later))
         for head in heads:
             parents = self.parents[head]
             base, *without = next(scores)
@@ -171,12 +177,16 @@ class _Cache:
                 self.add[head, tails] = next(scores) - base
 
 
+def _arcs(parents) -> tuple[np.ndarray, np.ndarray]:
+    """Every arc's ``(tails, heads)``."""
+    heads = np.repeat(np.arange(len(parents)), [len(pa) for pa in parents])
+    return np.array([t for pa in parents for t in pa], dtype=np.intp), heads
+
+
 def _ancestors(parents) -> np.ndarray:
     """``out[a, b]``: ``a`` is ``b`` or one of its ancestors."""
-    n = len(parents)
-    reach = np.eye(n, dtype=bool)
-    for v, pa in enumerate(parents):
-        reach[pa, v] = True
+    reach = np.eye(len(parents), dtype=bool)
+    reach[_arcs(parents)] = True
     while True:  # transitive closure by squaring: log2(n) products at most (BLAS, in float)
         as_float = reach.astype(np.float64)
         wider = (as_float @ as_float) > 0
@@ -192,10 +202,9 @@ def _best_operation(cache: _Cache, parents, max_parents: int, tabu=()):
     # allowed[head, tail]: adding tail -> head closes no cycle (head is no ancestor of tail),
     # is no arc yet, and head has room for a parent.
     allowed = ~_ancestors(parents)
-    for head, pa in enumerate(parents):
-        allowed[head, pa] = False
-        if len(pa) >= max_parents:
-            allowed[head, :] = False
+    tails, heads = _arcs(parents)
+    allowed[heads, tails] = False
+    allowed[[len(pa) >= max_parents for pa in parents]] = False
     for kind, tail, head in tabu:
         if kind == ADD:
             allowed[head, tail] = False
