@@ -107,7 +107,7 @@ def pair_count_matrix(X: np.ndarray, y: np.ndarray, cards: Sequence[int],
     column is ones minus the attribute's other columns, so the counts are
     ``E^T (O'^T O') E`` for a small matrix ``E`` of 0 and +-1, and the product
     over rows shrinks by about a half. Products are taken in float32 over
-    blocks of a few thousand rows (every partial sum an integer float32 holds
+    blocks of at most 16,384 rows (every partial sum an integer float32 holds
     exactly) and summed in float64, where the expansion is exact too. When the
     attributes have many values the one-hot product costs more than it saves
     (:func:`gram_pays`), and the blocks come from :func:`pair_counts` instead.
@@ -242,8 +242,8 @@ class _OneHot:
     Columns of ``O'``: ones; then per attribute its values, without the last of an
     attribute that no row misses; a missing or unknown value sets none of its
     attribute's. ``expand`` (float64, one row per column, one column per attribute
-    value) gives the full coding as ``O' @ expand``. Blocks of a few thousand rows keep
-    the buffer in cache for the product.
+    value) gives the full coding as ``O' @ expand``. Blocks of at most 16,384 rows (and
+    :data:`_GRAM_BYTES`) bound the buffer's memory.
     """
 
     def __init__(self, X, cards, starts, order, clean):
@@ -262,7 +262,7 @@ class _OneHot:
         self.expand[0, values[~own]] = 1.0
         others = own & clean[of]
         self.expand[(self.first[of] + place)[others], starts[of[others] + 1] - 1] = -1.0
-        self.rows = int(max(1, min(8192, _GRAM_BYTES // (4 * width))))
+        self.rows = int(max(1, min(16384, _GRAM_BYTES // (4 * width))))
         self.columns_of = [(j, int(self.first[j]), int(kept[j])) for j in range(cards.size)]
         self.buffer = np.empty(self.rows * width, dtype=np.float32)
         self.width = width

@@ -46,6 +46,7 @@ the flat table.
 """
 from __future__ import annotations
 
+import math
 from typing import NamedTuple, Sequence
 
 import numpy as np
@@ -132,7 +133,7 @@ class _FlatTables:
                 self.limits[d, v], self.real[d, v] = cards[c], True
                 mult *= int(cards[c])
             self.is_value[width - len(node.attributes):, v] = True
-            self.n_values[v] = int(np.prod([cards[a] for a in node.attributes], dtype=np.int64))
+            self.n_values[v] = math.prod(int(cards[a]) for a in node.attributes)
         self.is_value &= self.real
         # Digits that need no gather (node v reads column v) or no multiplication.
         everything = np.arange(structure.n_attributes)

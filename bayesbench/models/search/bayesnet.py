@@ -266,12 +266,13 @@ class BayesNet(StatisticsANB):
     def _learn(self, counts: FamilyCounts, cards, names):
         parents = self._search(counts)
         m, k = counts.m, counts.n_classes
-        structure = Structure(
+        # The data's cardinalities and names given at once (``_place`` would copy it).
+        self.structure_ = Structure(
             [Node((v,), [p for p in parents[v] if p != m], class_parent=m in parents[v])
              for v in range(m)], m, class_parents=parents[m], augmented=False,
             info={"learner": "bayesnet", "search": self.search,
-                  "score": self.get_params()["score"]})
-        self._place(structure, cards, names)
+                  "score": self.get_params()["score"]},
+            cardinalities=tuple(int(c) for c in cards), attribute_names=names)
         self.counts_ = [self._our_layout(counts.table(v, parents[v]), parents[v], cards, m, k)
                         for v in range(m)]
         alpha = float(self.alpha)

@@ -44,10 +44,10 @@ def _dirichlet_terms(counts: np.ndarray, real: np.ndarray, configurations: np.nd
     (``cell``, ``configuration`` and ``r`` per family; 0 for a padded cell or
     configuration, where ``real`` or ``configurations`` is False)."""
     n, q, width = counts.shape
-    out = np.empty((n, q, width + 3))
+    out = np.zeros((n, q, width + 3))
     cells = counts + cell[:, None, None]
-    # lnG(1) is 0.0 exactly: a padded cell's term
-    gammaln(np.where(real, cells, 1.0), out=out[:, :, :width])
+    values = out[:, :, :width]
+    values[real] = gammaln(cells[real])
     cells[~real] = 0.0  # a padded cell adds nothing to the total either
     total = cells[:, :, 0].copy()  # Weka adds the cells one by one
     for k in range(1, width):
@@ -133,20 +133,19 @@ def family_scores(tables: Sequence, score: str, n_rows: int) -> np.ndarray:
     True
     """
     items = [t if isinstance(t, Stacked) else Stacked(np.asarray(t)[None]) for t in tables]
-    sizes = np.array([item.counts.shape for item in items], dtype=np.int64).reshape(-1, 3)
-    out = np.zeros(int(sizes[:, 0].sum()))
-    if not out.size:
-        return out
-    first = np.concatenate([[0], np.cumsum(sizes[:, 0])])
-    padded = out.size * int(sizes[:, 1].max() * sizes[:, 2].max())
-    if padded <= PADDING * int((sizes[:, 0] * sizes[:, 1] * sizes[:, 2]).sum()):
-        groups = [range(len(items))]
-    else:
-        by_shape: dict = {}
-        for i, shape in enumerate(map(tuple, sizes[:, 1:])):
-            by_shape.setdefault(shape, []).append(i)
-        groups = list(by_shape.values())
-    for group in groups:
+    sizes = [item.counts.shape for item in items]
+    n = sum(size[0] for size in sizes)
+    if not n:
+        return np.zeros(0)
+    padded = n * max(size[1] for size in sizes) * max(size[2] for size in sizes)
+    if padded <= PADDING * sum(math.prod(size) for size in sizes):
+        return _padded_scores(items, score, n_rows)
+    out = np.zeros(n)
+    first = np.concatenate([[0], np.cumsum([size[0] for size in sizes])])
+    groups: dict = {}
+    for i, size in enumerate(sizes):
+        groups.setdefault(size[1:], []).append(i)
+    for group in groups.values():
         members = np.concatenate([np.arange(first[i], first[i + 1]) for i in group])
         out[members] = _padded_scores([items[i] for i in group], score, n_rows)
     return out
@@ -167,8 +166,10 @@ def _padded_scores(items: Sequence[Stacked], score: str, n_rows: int) -> np.ndar
         real[at:at + size, :q, :width] = True if valid is None else valid
         at += size
     stack[~real] = 0.0
-    configurations = real.any(axis=2)
-    r = real.any(axis=1).sum(axis=1).astype(np.float64)
-    terms = _terms(stack, real, configurations, configurations.sum(axis=1).astype(np.float64),
-                   r, score, n_rows)
+    # Every value of a configuration is real or none: a family's configurations are those
+    # whose first value is, its values those of its first configuration.
+    configurations = real[:, :, 0]
+    q = configurations.sum(axis=1, dtype=np.float64)
+    r = real[:, 0, :].sum(axis=1, dtype=np.float64)
+    terms = _terms(stack, real, configurations, q, r, score, n_rows)
     return np.cumsum(terms, axis=1)[:, -1]
