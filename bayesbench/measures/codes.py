@@ -195,8 +195,10 @@ def column_extreme(ufunc, X: np.ndarray) -> np.ndarray:
     """
     n, m = X.shape
     per_block = _BLOCK_VALUES // max(m, 1)
-    if not m or not X.flags.c_contiguous or per_block < 2 or n < 2 * per_block:
+    if not m or not X.flags.c_contiguous or per_block < 2:
         return ufunc.reduce(X, axis=0)
+    if n < 2 * per_block:  # a few blocks' worth: column-major at once
+        return ufunc.reduce(np.ascontiguousarray(X.T), axis=1)
     whole = n - n % per_block
     blocks = ufunc.reduce(X[:whole].reshape(-1, per_block * m), axis=0)
     # The blocks' extremes and the rows left over, column-major: each column one long row.

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..core.base import fresh_fit, parameter_named_like_method
 from ..core.constraints import Interval, StrOptions
-from ..core.counting import log_table, unseen_log_prob
+from ..core.counting import log_table, smoothed_tables
 from ..core.inference import joint_log_likelihood
 from ..core.input_checks import check_discrete_predict_X, start_discrete_fit
 from ..core.structure import Node, Structure
@@ -276,8 +276,7 @@ class BayesNet(StatisticsANB):
         self.counts_ = [self._our_layout(counts.table(v, parents[v]), parents[v], cards, m, k)
                         for v in range(m)]
         alpha = float(self.alpha)
-        self.tables_ = [log_table(c, alpha) for c in self.counts_]
-        self.unseen_ = [unseen_log_prob(c, alpha) for c in self.counts_]
+        self.tables_, self.unseen_ = smoothed_tables(self.counts_, alpha)
         class_table = log_table(counts.table(m, parents[m]), alpha)
         self.class_log_prior_ = class_table[0] if not parents[m] else class_table
         self.node_weights_ = self.weighting_ = None

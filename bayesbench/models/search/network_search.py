@@ -26,6 +26,7 @@ Weka's Markov blanket correction (``-mbc``) is off in all of them, its default.
 """
 from __future__ import annotations
 
+import itertools
 from typing import Sequence
 
 import numpy as np
@@ -79,9 +80,11 @@ class LocalScorer:
                 order += positions
                 tables += part
             scores = family_scores(tables, self.score_name, self.n_rows)
-            self._known.update(zip((keys[i] for i in order), scores))
+            self._known.update(zip((keys[i] for i in order), scores.tolist()))
         known = self._known
-        return [np.array([known[key] for key in wanted]) for wanted in asked]
+        flat = np.array([known[key] for wanted in asked for key in wanted])
+        ends = list(itertools.accumulate(len(wanted) for wanted in asked))
+        return [flat[end - len(wanted):end] for wanted, end in zip(asked, ends)]
 
 
 def initial_parents(n_nodes: int, naive: bool) -> list[list[int]]:
