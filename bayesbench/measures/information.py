@@ -165,6 +165,9 @@ def _check_pair_tables(widths, n_classes):
     """:func:`~.codes.check_table_size` of every pair's table (``widths`` values each,
     :func:`_pair_widths`), first pair over the limit in pair order, before anything is
     allocated (as :func:`_bincount_pairs` checks them)."""
+    widest = int(widths.max(initial=0))
+    if widest * widest * n_classes <= current_table_limit():  # no pair is larger
+        return
     cells = np.triu(np.outer(widths.astype(float), widths.astype(float)) * n_classes, k=1)
     # Float products only find the pairs near the limit; those are checked exactly.
     for i, j in zip(*np.nonzero(cells > 0.5 * current_table_limit())):
@@ -185,7 +188,7 @@ def _count_blocks(X, y, cards, n_classes, clean):
     order = np.argsort(y.astype(np.int8) if small else y.astype(np.int64), kind="stable")
     bounds = np.searchsorted(y[order], np.arange(n_classes + 1))
     X = np.asarray(X)
-    coder = _OneHot(X.astype(code_dtype(X, cards), copy=False), cards, starts, order, clean)
+    coder = _OneHot(X.astype(code_dtype(X, cards), copy=False), cards, order, clean)
     for lo, hi in _attribute_blocks(cards, starts, n_classes):
         whole = lo == 0 and hi == m     # one product of the contiguous buffer
         left, right = coder.columns(lo, hi, whole), coder.columns(lo, m, whole)
@@ -209,6 +212,36 @@ def _count_blocks(X, y, cards, n_classes, clean):
             counts = (coder.expand[left][:, first:starts[hi]].T @ reduced
                       @ coder.expand[right][:, first:])
         yield lo, hi, counts
+
+
+@functools.lru_cache(maxsize=64)
+def _coding(cards: tuple, clean: tuple, dtype: str):
+    """The layout of :class:`_OneHot`'s coding of attributes of ``cards`` values (``clean``
+    ones missing no value), once per layout (the folds of a data set share one): each
+    attribute's first column, ``expand``, each column's attribute and value (codes of
+    ``dtype``). The arrays are read-only."""
+    cards, clean = np.asarray(cards, dtype=np.int64), np.asarray(clean, dtype=bool)
+    starts = value_offsets(cards)
+    kept = cards - clean                              # values with a column, per attribute
+    first = np.zeros(cards.size + 1, dtype=np.int64)
+    np.cumsum(kept, out=first[1:])
+    first += 1                                        # after the ones column
+    width = int(first[-1])
+    values = np.arange(int(starts[-1]))
+    of = np.repeat(np.arange(cards.size), cards)      # each value's attribute
+    place = values - starts[of]                       # its code
+    own = place < kept[of]                            # has a column
+    expand = np.zeros((width, int(starts[-1])))
+    expand[(first[of] + place)[own], values[own]] = 1.0
+    # The last value of a clean attribute: ones minus the attribute's other columns.
+    expand[0, values[~own]] = 1.0
+    others = own & clean[of]
+    expand[(first[of] + place)[others], starts[of[others] + 1] - 1] = -1.0
+    # Each column's attribute and value, after the ones column.
+    attribute_of, value_of = of[own], place[own].astype(dtype)[:, None]
+    for array in (first, expand, attribute_of, value_of):
+        array.flags.writeable = False
+    return first, expand, attribute_of, value_of
 
 
 #: Memory of a block of one-hot rows, and of a block of counts.
@@ -246,26 +279,13 @@ class _OneHot:
     :data:`_GRAM_BYTES`) bound the buffer's memory.
     """
 
-    def __init__(self, X, cards, starts, order, clean):
-        kept = cards - clean                          # values with a column, per attribute
-        self.first = np.zeros(cards.size + 1, dtype=np.int64)
-        np.cumsum(kept, out=self.first[1:])
-        self.first += 1                               # after the ones column
-        self.X, self.order, width = X, order, int(self.first[-1])
-        values = np.arange(int(starts[-1]))
-        of = np.repeat(np.arange(cards.size), cards)  # each value's attribute
-        place = values - starts[of]                   # its code
-        own = place < kept[of]                        # has a column
-        self.expand = np.zeros((width, int(starts[-1])))
-        self.expand[(self.first[of] + place)[own], values[own]] = 1.0
-        # The last value of a clean attribute: ones minus the attribute's other columns.
-        self.expand[0, values[~own]] = 1.0
-        others = own & clean[of]
-        self.expand[(self.first[of] + place)[others], starts[of[others] + 1] - 1] = -1.0
-        self.rows = int(max(1, min(16384, _GRAM_BYTES // (4 * width))))
-        self.columns_of = [(j, int(self.first[j]), int(kept[j])) for j in range(cards.size)]
-        self.buffer = np.empty(self.rows * width, dtype=np.float32)
-        self.width = width
+    def __init__(self, X, cards, order, clean):
+        self.X, self.order = X, order
+        self.first, self.expand, self.attribute_of, self.value_of = _coding(
+            tuple(cards.tolist()), tuple(clean.tolist()), X.dtype.str)
+        self.width = int(self.first[-1])
+        self.rows = int(max(1, min(16384, _GRAM_BYTES // (4 * self.width))))
+        self.buffer = np.empty(self.rows * self.width, dtype=np.float32)
 
     def columns(self, lo, hi, whole=False):
         """The ones column and the columns of attributes ``lo`` to ``hi - 1`` (all: ``whole``)."""
@@ -281,9 +301,9 @@ class _OneHot:
                  else self.X.T.take(rows, axis=1))
         out = self.buffer[:n * self.width].reshape(self.width, n)
         out[0] = 1.0
-        for j, first, count in self.columns_of:
-            for value in range(count):  # one comparison per column, into the float32 row
-                np.equal(codes[j], value, out=out[first + value], casting="unsafe")
+        # Every column at once: its attribute's codes against its value, into float32.
+        np.equal(codes.take(self.attribute_of, axis=0), self.value_of, out=out[1:],
+                 casting="unsafe")
         return out
 
 
