@@ -23,6 +23,7 @@ counted, and pair counts of rows with missing values are filled exactly
 """
 from __future__ import annotations
 
+import functools
 from typing import Sequence
 
 import numpy as np
@@ -246,43 +247,17 @@ class FamilyCounts:
         none of their nodes), each attribute's values padded to the most any family's
         attribute in its place has, the padding marked."""
         node, parents = families[0]
-        variables = (*parents, node)
-        is_class = [u == self.m for u in variables]
-        k, o = self.n_classes, self._offsets
-        held = np.array([[u for u in (*p, v) if u != self.m] for v, p in families],
-                        dtype=np.intp).reshape(len(families), -1)
-        if not held.shape[1]:  # the class alone
+        if node == self.m and not parents:  # the class alone
             counts = np.broadcast_to(np.asarray(self._class_counts, dtype=np.float64),
-                                     (len(families), 1, k))
+                                     (len(families), 1, self.n_classes))
             return Stacked(counts, None)
-        sizes = np.asarray(self.cards)[held]                       # (F, attributes)
-        width = sizes.max(axis=0)
-        R = int(o[-1])
-        # The flat place of N(c, s_a + i, s_b + j) (of N(s_a + i, s_b + j) summed over the
-        # class): one attribute is on the diagonal (its two places the same).
-        scale = [R, 1] if held.shape[1] == 2 else [R + 1]
-        index = np.zeros([len(families)] + [1] * len(variables), dtype=np.intp)
-        valid = np.ones_like(index, dtype=bool)
-        j = 0
-        for d, c in enumerate(is_class):
-            axis = [len(families)] + [1] * len(variables)
-            if c:
-                axis[0], axis[d + 1] = 1, k
-                index = index + (np.arange(k) * R * R).reshape(axis)
-                continue
-            values = np.arange(int(width[j]))
-            axis[d + 1] = values.size
-            ok = values < sizes[:, j, None]
-            place = np.where(ok, o[held[:, j], None] + values, 0)
-            index = index + (place * scale[j]).reshape(axis)
-            valid = valid & ok.reshape(axis)
-            j += 1
-        source = self._pair_counts() if any(is_class) else self._summed_pairs()
-        counts = np.asarray(source.ravel().take(index), dtype=np.float64)
-        valid = np.broadcast_to(valid, counts.shape)
-        r = counts.shape[-1]
-        return Stacked(counts.reshape(len(families), -1, r),
-                       valid.reshape(len(families), -1, r))
+        families, cards = tuple(families), tuple(self.cards)
+        # Plans of at most _PLAN_CELLS cells are kept (a few megabytes in all).
+        widest = max(cards) ** (len(parents) + (node != self.m)) * self.n_classes
+        plan = _gather_plan if len(families) * widest <= _PLAN_CELLS else _gather_plan.__wrapped__
+        index, valid = plan(families, cards, self.n_classes)
+        source = self._pair_counts() if self.m in (node, *parents) else self._summed_pairs()
+        return Stacked(np.asarray(source.ravel().take(index), dtype=np.float64), valid)
 
     def _attribute_counts(self) -> np.ndarray:
         """``N(c, x_i = a)`` at ``[c, s_i + a]``: the diagonal of the pair counts."""
@@ -301,6 +276,54 @@ class FamilyCounts:
         if self._summed is None:
             self._summed = self._pair_counts().sum(axis=0)
         return self._summed
+
+
+#: The most cells a kept gather plan may have (:func:`_gather_plan`).
+_PLAN_CELLS = 1 << 16
+
+
+@functools.lru_cache(maxsize=32)
+def _gather_plan(families: tuple, cards: tuple, n_classes: int):
+    """Where :meth:`FamilyCounts._gather` takes each cell of the tables of ``families`` (of
+    one pattern, at most two attributes each; the class is node ``len(cards)``) from the
+    flat pair counts ``(n_classes, R, R)`` (or those summed over the class, ``(R, R)``),
+    and which cells are the families' own: ``(families, q, r)`` each, read-only. Kept for
+    the same families and cardinalities when small (K2's first round asks for the same
+    ones in every fold of a data set)."""
+    m, k = len(cards), n_classes
+    node, parents = families[0]
+    variables = (*parents, node)
+    is_class = [u == m for u in variables]
+    o = value_offsets(cards)
+    R = int(o[-1])
+    held = np.array([[u for u in (*p, v) if u != m] for v, p in families],
+                    dtype=np.intp).reshape(len(families), -1)
+    sizes = np.asarray(cards, dtype=np.int64)[held]                     # (F, attributes)
+    width = sizes.max(axis=0)
+    # The flat place of N(c, s_a + i, s_b + j) (of N(s_a + i, s_b + j) summed over the
+    # class): one attribute is on the diagonal (its two places the same).
+    scale = [R, 1] if held.shape[1] == 2 else [R + 1]
+    index = np.zeros([len(families)] + [1] * len(variables), dtype=np.intp)
+    valid = np.ones_like(index, dtype=bool)
+    j = 0
+    for d, c in enumerate(is_class):
+        axis = [len(families)] + [1] * len(variables)
+        if c:
+            axis[0], axis[d + 1] = 1, k
+            index = index + (np.arange(k) * R * R).reshape(axis)
+            continue
+        values = np.arange(int(width[j]))
+        axis[d + 1] = values.size
+        ok = values < sizes[:, j, None]
+        place = np.where(ok, o[held[:, j], None] + values, 0)
+        index = index + (place * scale[j]).reshape(axis)
+        valid = valid & ok.reshape(axis)
+        j += 1
+    valid = np.broadcast_to(valid, index.shape)
+    shape = (len(families), -1, index.shape[-1])
+    index, valid = index.reshape(shape), valid.reshape(shape)
+    index.flags.writeable = valid.flags.writeable = False
+    return index, valid
 
 
 def _flat_family_tables(X, y, cardinalities, n_classes, request) -> np.ndarray:
