@@ -209,9 +209,14 @@ class BayesNet(StatisticsANB):
     def _check_tables(self, cards, n_classes):
         """Refuse, before counting, a ``max_parents`` whose largest table would exceed the
         table limit."""
+        limit = current_table_limit()
+        # A table has the node's values, the class's and at most max(max_parents, 1) more
+        # parents': none can be over the limit when that many of the most values are not.
+        most = max(int(max(cards, default=1)), int(n_classes))
+        if most ** (2 + max(int(self.max_parents), 1)) <= limit:
+            return
         node, shape = largest_family(cards, n_classes, int(self.max_parents), self.search,
                                      self._naive(), self.random_state is not None)
-        limit = current_table_limit()
         if math.prod(shape) > limit:
             names = getattr(self, "feature_names_in_", None)
             what = "the class" if node == len(cards) else (
