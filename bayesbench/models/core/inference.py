@@ -97,15 +97,17 @@ class _FlatTables:
             unseen_bases.append(size + n_pa * n_val)
             if unseen is not None:
                 part.append(unseen[k].T)
-            part = np.concatenate(part) if len(part) > 1 else part[0]
-            if n_classes < prior.shape[1]:  # a node the class is not a parent of
-                part = np.repeat(part, prior.shape[1], axis=1)
-            if node_weights is not None:
-                # A weight of 0 drops the node, even where its term is -inf (alpha = 0).
-                w = node_weights[k]
-                part = w * part if w else np.zeros_like(part)
-            segments.append(part)
-            size += part.shape[0]
+            if n_classes < prior.shape[1] or node_weights is not None:
+                part = np.concatenate(part) if len(part) > 1 else part[0]
+                if n_classes < prior.shape[1]:  # a node the class is not a parent of
+                    part = np.repeat(part, prior.shape[1], axis=1)
+                if node_weights is not None:
+                    # A weight of 0 drops the node, even where its term is -inf (alpha = 0).
+                    w = node_weights[k]
+                    part = w * part if w else np.zeros_like(part)
+                part = [part]
+            segments += part  # the table's rows then its unseen rows, copied once below
+            size += sum(piece.shape[0] for piece in part)
         self.zero, self.prior = size, size + 1
         table = np.concatenate(segments + [np.zeros((1, prior.shape[1])), prior])
         self.table = np.exp(table) if plain else table

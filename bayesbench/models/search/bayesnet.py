@@ -285,9 +285,11 @@ class BayesNet(StatisticsANB):
         class_table = log_table(counts.table(m, parents[m]), alpha)
         self.class_log_prior_ = class_table[0] if not parents[m] else class_table
         self.node_weights_ = self.weighting_ = None
-        if self.modes_ is None:  # every value given: each node's table counts its values
-            self.modes_ = np.array([int(np.argmax(c.sum(axis=(0, 1)))) for c in self.counts_],
-                                   dtype=np.int64)
+        if self.modes_ is None:  # every value given: the counts of each attribute's values
+            modes = counts.modes()
+            self.modes_ = (modes.astype(np.int64) if modes is not None else
+                           np.array([int(np.argmax(c.sum(axis=(0, 1)))) for c in self.counts_],
+                                    dtype=np.int64))
 
     @staticmethod
     def _our_layout(table, parents, cards, the_class, n_classes) -> np.ndarray:

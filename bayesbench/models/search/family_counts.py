@@ -259,6 +259,18 @@ class FamilyCounts:
         source = self._pair_counts() if self.m in (node, *parents) else self._summed_pairs()
         return Stacked(np.asarray(source.ravel().take(index), dtype=np.float64), valid)
 
+    def modes(self) -> np.ndarray | None:
+        """Each attribute's most frequent value, the lowest code among equals, from the pair
+        counts (None when there are none)."""
+        if self._pair_counts() is None:
+            return None
+        cards = np.asarray(self.cards)
+        by_attribute = np.full((cards.size, int(cards.max(initial=1))), -1.0)
+        of = np.repeat(np.arange(cards.size), cards)
+        by_attribute[of, np.arange(int(self._offsets[-1])) - self._offsets[of]] = \
+            self._value_counts()
+        return by_attribute.argmax(axis=1)
+
     def _attribute_counts(self) -> np.ndarray:
         """``N(c, x_i = a)`` at ``[c, s_i + a]``: the diagonal of the pair counts."""
         if self._by_class is None:
