@@ -45,10 +45,10 @@ def _dirichlet_terms(counts: np.ndarray, real: np.ndarray, configurations: np.nd
     configuration, where ``real`` or ``configurations`` is False)."""
     n, q, width = counts.shape
     out = np.zeros((n, q, width + 3))
-    cells = counts + cell[:, None, None]
+    cells = np.zeros_like(counts)  # a padded cell adds nothing to the total either
+    np.add(counts, cell[:, None, None], out=cells, where=real)
     values = out[:, :, :width]
     values[real] = gammaln(cells[real])
-    cells[~real] = 0.0  # a padded cell adds nothing to the total either
     total = cells[:, :, 0].copy()  # Weka adds the cells one by one
     for k in range(1, width):
         total += cells[:, :, k]
@@ -160,12 +160,15 @@ def _padded_scores(items: Sequence[Stacked], score: str, n_rows: int) -> np.ndar
     stack = np.zeros((n, q_max, r_max))
     real = np.zeros((n, q_max, r_max), dtype=bool)
     at = 0
-    for counts, valid in items:
+    for counts, valid in items:  # a padded place's count is 0
         size, q, width = counts.shape
-        stack[at:at + size, :q, :width] = counts
-        real[at:at + size, :q, :width] = True if valid is None else valid
+        if valid is None:
+            stack[at:at + size, :q, :width] = counts
+            real[at:at + size, :q, :width] = True
+        else:
+            np.copyto(stack[at:at + size, :q, :width], counts, where=valid)
+            real[at:at + size, :q, :width] = valid
         at += size
-    stack[~real] = 0.0
     # Every value of a configuration is real or none: a family's configurations are those
     # whose first value is, its values those of its first configuration.
     configurations = real[:, :, 0]
