@@ -9,8 +9,10 @@ place of ``K2``), so their errors agree. The data are files of ``datasets/`` and
 on the same stratified folds, the data already in memory:
 
 - ``bayesbench (rows)``: ``BayesNet(...).fit`` on the training folds plus ``predict_proba``
-  on the test fold, summed over the folds (the folds' rows cut before the clock starts, as
-  on the Java side).
+  on the test fold, summed over the folds (the folds' rows cut before both clocks start, as
+  on the Java side; row-major, as numpy cuts them). What bayesbench keeps per cardinalities
+  and structure (the pair counts' coding, a search's gather plans, the inference's digits)
+  carries over from fold to fold and from the untimed warm-up, as in a run's worker.
 - ``bayesbench (counts)``: as the runner fits it: the whole data set's counts once, then
   per fold ``fit_statistics(total - test part)`` plus ``predict_proba``; the counting of
   the whole data set is timed too.
@@ -26,6 +28,7 @@ CPU columns (this process, one BLAS thread; the JVM's timing thread, its compile
 collector threads left out) are steadier than wall time on a machine that other work shares.
 
     python benchmarks/bench_bayesnet.py                         # nursery and 10^5 x 20
+    python benchmarks/bench_bayesnet.py --datasets nursery --adtree --repeats 7
     python benchmarks/bench_bayesnet.py --datasets car --folds 5 --repeats 1
 """
 from __future__ import annotations
@@ -190,8 +193,8 @@ def _rows(name, timed) -> list[list[str]]:
         predict = float(np.median([p for _, p, _, _ in runs]))
         total = float(np.median([f + p for f, p, _, _ in runs]))
         cpu = float(np.median([c for _, _, c, _ in runs]))
-        out.append([name, label, f"{runs[-1][3]:.4f}", f"{fit:.3f}", f"{predict:.3f}",
-                    f"{total:.3f}", f"{total / ours:.2f}", f"{cpu:.3f}", f"{cpu / ours_cpu:.2f}"])
+        out.append([name, label, f"{runs[-1][3]:.4f}", f"{fit:.4f}", f"{predict:.4f}",
+                    f"{total:.4f}", f"{total / ours:.2f}", f"{cpu:.4f}", f"{cpu / ours_cpu:.2f}"])
     return out
 
 
