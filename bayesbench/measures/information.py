@@ -209,8 +209,9 @@ def _count_blocks(X, y, cards, n_classes, clean):
                     else:
                         reduced[c] += rows[left] @ rows[right].T
             first = int(starts[lo])
-            counts = (coder.expand[left][:, first:starts[hi]].T @ reduced
-                      @ coder.expand[right][:, first:])
+            expand = coder.expand
+            counts = ((expand if whole else expand[left])[:, first:starts[hi]].T @ reduced
+                      @ (expand if whole else expand[right])[:, first:])
         yield lo, hi, counts
 
 

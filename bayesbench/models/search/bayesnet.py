@@ -21,7 +21,7 @@ import numpy as np
 
 from ..core.base import fresh_fit, parameter_named_like_method
 from ..core.constraints import Interval, StrOptions
-from ..core.counting import log_table, smoothed_tables
+from ..core.counting import smoothed_tables
 from ..core.inference import joint_log_likelihood
 from ..core.input_checks import check_discrete_predict_X, start_discrete_fit
 from ..core.structure import Node, Structure
@@ -280,9 +280,10 @@ class BayesNet(StatisticsANB):
             cardinalities=tuple(int(c) for c in cards), attribute_names=names)
         self.counts_ = [self._our_layout(counts.table(v, parents[v]), parents[v], cards, m, k)
                         for v in range(m)]
-        alpha = float(self.alpha)
-        self.tables_, self.unseen_ = smoothed_tables(self.counts_, alpha)
-        class_table = log_table(counts.table(m, parents[m]), alpha)
+        # The class's table smoothed with the nodes' (its unseen row is not used).
+        tables, unseen = smoothed_tables([*self.counts_, counts.table(m, parents[m])],
+                                         float(self.alpha))
+        self.tables_, self.unseen_, class_table = tables[:-1], unseen[:-1], tables[-1]
         self.class_log_prior_ = class_table[0] if not parents[m] else class_table
         self.node_weights_ = self.weighting_ = None
         if self.modes_ is None:  # every value given: the counts of each attribute's values

@@ -134,7 +134,7 @@ def k2(scorer: LocalScorer, parents: list[list[int]], max_parents: int,
         best.update((v, own[0]) for (v, _, _), own in zip(first, scored[len(requests):]))
         growing = []
         for (v, _, tails), scores in zip(requests, scored):
-            j = int(np.argmax(scores))  # the first of the best in order, as Weka's scan
+            j = int(scores.argmax())  # the first of the best in order, as Weka's scan
             if scores[j] > best[v]:
                 parents[v].append(tails[j])
                 best[v] = scores[j]
