@@ -41,6 +41,8 @@ _REGISTRY: dict[str, str] = {
     "kdb": "learners.kdb:KDB",
     "aode": "learners.aode:AODE",
     "ande": "learners.ande:ANDE",
+    "hnb": "learners.hnb:HNB",
+    "waode": "learners.waode:WAODE",
     "skdb": "learners.skdb:SKDB",
     "eskdb": "learners.skdb:ESKDB",
     "gnb": "learners.gaussian:GaussianNB",
