@@ -38,7 +38,8 @@ def test_discrete_classes_follow_the_estimator_conventions(name):
 def test_make_classifier_sets_parameters():
     model = bayesbench.make_classifier("kdb", k=3, alpha=0.5)
     assert model.get_params() == {"alpha": 0.5, "k": 3, "weights": None, "estimator": "laplace",
-                                  "iterations": 1000, "tying": "level", "random_state": None}
+                                  "iterations": 1000, "tying": "level", "random_state": None,
+                                  "l2": 0.0, "max_iter": 1000, "tol": 1e-4}
 
 
 def test_unknown_name_lists_known_names():
@@ -167,7 +168,8 @@ def test_classifier_info_reads_signature_constraints_and_docstring():
     assert info.source == "built-in" and info.input == "codes"
     assert info.defaults == {"alpha": "1.0", "root": "0", "criterion": "'cmi'", "weights": "None",
                              "estimator": "'laplace'", "iterations": "1000",
-                             "tying": "'level'", "random_state": "None"}
+                             "tying": "'level'", "random_state": "None", "l2": "0.0",
+                             "max_iter": "1000", "tol": "0.0001"}
     assert info.constraints["alpha"] == "a number >= 0"
     assert info.summary.startswith("Tree-augmented naive Bayes") and "Parameters" in info.doc
     path = classifier_info("sklearn.tree:DecisionTreeClassifier")

@@ -24,7 +24,10 @@ class does it at ``fit``, the registry at construction); a broken one is a one-l
 ``TAN: parameter 'alpha' must be a number >= 0, got -1`` whose ``parameter``
 attribute names the parameter, so that the config layer can add its key path.
 Parameters without a declared constraint are not checked (a subclass written in a
-test may add one); every registered learner declares all of its parameters.
+test may add one); every registered learner declares all of its parameters. Parameters
+that constrain one another (an estimator that needs ``alpha > 0``) are checked after the
+single ones by the model's ``_validate_combination()``, when it has one, which raises
+:func:`parameter_error` naming the parameter to change.
 """
 from __future__ import annotations
 
@@ -180,3 +183,6 @@ def validate_params(model) -> None:
     for name, value in model.get_params().items():
         if name in constraints:
             check_parameter(owner, name, value, constraints[name])
+    combination = getattr(model, "_validate_combination", None)
+    if callable(combination):
+        combination()

@@ -11,6 +11,7 @@ from numbers import Real
 import numpy as np
 
 from ..core import export
+from ...errors import ClassifierError
 from ..core.base import BaseClassifier, StructureLearner, check_fitted, fresh_fit
 from ..core.counting import counts, log_table, unseen_log_prob
 from ..core.inference import joint_log_likelihood
@@ -18,7 +19,8 @@ from ..core.input_checks import check_discrete_predict_X, start_discrete_fit
 from ..core.scores import ModelScores
 from ..core.sufficient import StatisticsLearner, StatisticsNotSufficient
 from ..core.structure import Structure
-from ..core.constraints import Interval
+from ..core.constraints import Interval, parameter_error
+from ..parameters.cll import cll_parameters
 from ..parameters.estimators import class_log_prior, node_tables
 from ..parameters.weighting import WEIGHTS_CONSTRAINT, learn_weights
 
@@ -46,12 +48,17 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
         Parameter learning beyond smoothing, for every structure (Hall's
         attribute weights, Dash and Cooper's model averaging, Zaidi et al.'s
         CLL-optimal weights; see :mod:`~bayesbench.models.parameters.weighting`).
-    estimator : {'laplace', 'm', 'hdp'}, default 'laplace'
+    estimator : {'laplace', 'm', 'hdp', 'cll'}, default 'laplace'
         On the learners that take it (``nb``, ``tan``, ``kdb``): ``laplace`` is the
         smoothing with ``alpha`` above; ``m`` and ``hdp`` back a configuration off to its
         parents' prefix (:mod:`~bayesbench.models.parameters.estimators`), with HDP's
         ``iterations``, ``tying`` and ``random_state`` (HDP's seed; None: 0, and the
-        runner gives an HDP fit the task's seed).
+        runner gives an HDP fit the task's seed); ``cll`` weighs every cell of the
+        ``laplace`` tables to maximise the training data's conditional log-likelihood
+        (WANBIA-C for naive Bayes, ALR for the others;
+        :mod:`~bayesbench.models.parameters.cll`), with the penalty ``l2`` and L-BFGS's
+        ``max_iter`` and ``tol``; it needs ``alpha > 0`` and no ``weights``. Each
+        estimator's settings are read by that estimator alone.
 
     Attributes
     ----------
@@ -71,6 +78,12 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
         The exponent of each node (``weights`` awnb or wanbia), else None.
     weighting_ : LearnedWeights or None
         What ``weights`` learned (attribute weights, MANB's arc posteriors).
+    discriminative_ : Discriminative or None
+        With ``estimator="cll"``: the weights of every cell and class, the training
+        conditional log-likelihood before and after, L-BFGS's iterations and whether it
+        converged (:class:`~bayesbench.models.parameters.cll.Discriminative`); ``tables_``
+        and ``class_log_prior_`` then hold the weighted terms ``w log p``, which are no
+        probabilities. Else None.
 
     Model scores (log-likelihood, conditional log-likelihood, free parameters,
     AIC, BIC) are methods, from :class:`~bayesbench.models.core.scores.ModelScores`.
@@ -83,6 +96,7 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
     # ``estimator`` and its settings: additive smoothing with ``alpha``.
     weights = None
     estimator, iterations, tying = "laplace", 1000, "level"
+    l2, max_iter, tol = 0.0, 1000, 1e-4
 
     def __init__(self, *, alpha: float = 1.0, weights=None):
         self.alpha = alpha
@@ -104,8 +118,9 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
         (:mod:`~bayesbench.models.parameters.estimators`, ``alpha`` then unused)."""
         alpha = float(self.alpha)
         self.class_count_ = np.asarray(class_count, dtype=np.float64)
-        self.node_weights_ = self.weighting_ = None
-        if self.estimator == "laplace":
+        self.node_weights_ = self.weighting_ = self.discriminative_ = None
+        # cll starts from the smoothed tables (fit then weighs them: it needs the rows).
+        if self.estimator in ("laplace", "cll"):
             self.tables_ = [log_table(c, alpha) for c in self.counts_]
             self.unseen_ = [unseen_log_prob(c, alpha) for c in self.counts_]
             self.class_log_prior_ = log_table(self.class_count_[None, None, :], alpha)[0, 0]
@@ -126,6 +141,8 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
         structure = self._place(self._learn_structure(X, codes, cards, k), cards, names)
         self.counts_ = counts(structure, X, codes, cards, k)
         self._set_tables(np.bincount(codes, minlength=k))
+        if self.estimator == "cll":
+            self._set_discriminative(X, codes)
         if self.weights is not None:
             # AWNB's bootstrap follows the learner's seed when it has one, else a fixed one.
             seed = getattr(self, "random_state", None)
@@ -137,12 +154,40 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
             self.node_weights_ = self.weighting_.node_weights
         return self
 
+    def _validate_combination(self):
+        if self.estimator != "cll":
+            return
+        owner = type(self).__name__
+        if self.weights is not None:
+            raise parameter_error(owner, "weights", "None with estimator='cll' (which learns "
+                                  "a weight for every cell)", self.weights)
+        if not self.alpha > 0:
+            raise parameter_error(owner, "alpha", "> 0 with estimator='cll' (its weights "
+                                  "multiply the log-probabilities, which must be finite)",
+                                  self.alpha)
+
+    def _set_discriminative(self, X, codes):
+        """Weigh the smoothed tables' cells to maximise the training rows' conditional
+        log-likelihood (:mod:`~bayesbench.models.parameters.cll`); a value beyond the
+        cardinality known at ``fit`` is then left out, as logistic regression's one-hot
+        coding leaves out a category it never saw."""
+        found = cll_parameters(self.structure_, self.tables_, self.class_log_prior_, X, codes,
+                               l2=float(self.l2), max_iter=int(self.max_iter),
+                               tol=float(self.tol))
+        self.discriminative_ = found
+        self.tables_, self.class_log_prior_ = found.tables, found.log_prior
+        self.unseen_ = [np.zeros(t.shape[:2]) for t in found.tables]
+
     def bayesian_network(self, class_name: str | None = None) -> list[export.Variable]:
         """The fitted model as one Bayesian network (:mod:`~bayesbench.models.core.export`):
         the class (named ``class_name``, default the structure's) and one variable per
         node, with the model's tables; a value's state is its category when the model was
         fitted on categorical columns, else its code."""
         check_fitted(self)
+        if getattr(self, "discriminative_", None) is not None:
+            raise ClassifierError("a model with estimator='cll' weighs the logarithms of its "
+                                  "tables, which are no longer probabilities: it is no "
+                                  "Bayesian network to export")
         categories = getattr(self, "categories_", None) or [None] * len(self.cardinalities_)
         states = [[str(v) for v in cats] if cats is not None and len(cats) == card
                   else [str(code) for code in range(card)]
@@ -181,10 +226,12 @@ class StatisticsANB(StatisticsLearner, AugmentedNaiveBayes):
         raise NotImplementedError
 
     def _fit_statistics(self, stats):
-        if self.weights is not None:
+        if self.weights is not None or self.estimator == "cll":
+            what = (f"weights='{self.weights}'" if self.weights is not None
+                    else "estimator='cll'")
             raise StatisticsNotSufficient(
-                f"{type(self).__name__} with weights='{self.weights}' learns its weights "
-                f"from the rows; fit it with fit")
+                f"{type(self).__name__} with {what} learns its weights from the rows; fit "
+                f"it with fit")
         structure = self._place(self._statistics_structure(stats), stats.cardinalities,
                                 stats.attribute_names)
         self.counts_ = [stats.node_counts(n.attributes, n.parents) for n in structure.nodes]

@@ -20,7 +20,7 @@ from ..core.constraints import Interval, StrOptions
 from ..core.input_checks import start_discrete_fit
 from ...measures.codes import check_table_size, compact_codes
 from ...measures.information import pair_count_matrix, value_offsets
-from ..parameters.estimators import ESTIMATORS
+from ..parameters.estimators import COUNT_ESTIMATORS
 from .aode import AODE
 
 
@@ -89,8 +89,9 @@ class ANDE(AODE):
     _parameter_constraints = {**AODE._parameter_constraints,
                               "n": [Interval(Integral, 1, 2, closed="both")],
                               "subsumption": [None, Interval(Integral, 0, None, closed="left")],
-                              # HDP estimates of A2DE's tables are not implemented.
-                              "estimator": [StrOptions(set(ESTIMATORS) - {"hdp"})],
+                              # HDP estimates of A2DE's tables are not implemented; cll
+                              # weighs the terms of one network, not of an average of them.
+                              "estimator": [StrOptions(set(COUNT_ESTIMATORS) - {"hdp"})],
                               "m": [Interval(Real, 0, None, closed="neither")]}
 
     def __init__(self, *, n: int = 2, alpha: float = 1.0, min_frequency: int = 1,

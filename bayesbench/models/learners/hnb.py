@@ -12,7 +12,10 @@ import numpy as np
 
 from ...measures.information import value_offsets, weka_conditional_information_matrix
 from ..core.input_checks import check_discrete_predict_X
-from .aode import _ROWS, AODE
+from .aode import AODE
+
+# Floats gathered at a time: one child's (attributes, rows, classes) terms, a few megabytes.
+_TERMS = 1 << 18
 
 
 class HNB(AODE):
@@ -83,8 +86,10 @@ class HNB(AODE):
                        / (attribute_counts + 1.0)).T
         prior = np.log((self.class_counts_ + 1.0 / k) / (self.class_counts_.sum() + 1.0))
         jll = np.empty((X.shape[0], k))
-        for lo in range(0, X.shape[0], _ROWS):
-            hi = min(X.shape[0], lo + _ROWS)
+        # Blocks of rows bound the (attributes, rows, classes) gather of one child.
+        rows = max(1, _TERMS // max(1, cards.size * table.shape[1]))
+        for lo in range(0, X.shape[0], rows):
+            hi = min(X.shape[0], lo + rows)
             jll[lo:hi] = prior + self._children(X[lo:hi], starts, table, values, naive)
         return jll
 
@@ -99,11 +104,17 @@ class HNB(AODE):
         parent = np.ascontiguousarray(slot.T)
         value = np.where(present, X, 0) + values[:-1]
         out = np.zeros((X.shape[0], k))
+        complete = bool(present.all())
         for i in range(cards.size):
-            weights = present * self.hidden_weights_[i]                # (rows, attributes)
-            total = weights.sum(axis=1)
-            mixed = np.einsum("jrc,rj->rc", table.take(parent + slot[:, i] * slots, axis=0),
-                              weights)[:, :k]
+            terms = table.take(parent + slot[:, i] * slots, axis=0)   # (attributes, rows, K)
+            if complete:
+                # Every row has every parent: one weighted sum over them for all rows.
+                total = np.full(X.shape[0], self.hidden_weights_[i].sum())
+                mixed = np.tensordot(self.hidden_weights_[i], terms, axes=1)[:, :k]
+            else:
+                weights = present * self.hidden_weights_[i]            # (rows, attributes)
+                total = weights.sum(axis=1)
+                mixed = np.einsum("jrc,rj->rc", terms, weights)[:, :k]
             with np.errstate(divide="ignore", invalid="ignore"):
                 term = np.where(total[:, None] > 0, np.log(mixed / total[:, None]),
                                 naive.take(value[:, i], axis=0))

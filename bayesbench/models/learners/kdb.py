@@ -81,12 +81,14 @@ class KDB(EstimatorChoice, StatisticsANB):
 
     def __init__(self, *, alpha: float = 1.0, k: int = 2, weights=None,
                  estimator: str = "laplace", iterations: int = 1000,
-                 tying: str = "level", random_state=None):
+                 tying: str = "level", random_state=None, l2: float = 0.0,
+                 max_iter: int = 1000, tol: float = 1e-4):
         self.alpha = alpha
         self.k = k
         self.weights = weights
         self.estimator, self.iterations = estimator, iterations
         self.tying, self.random_state = tying, random_state
+        self.l2, self.max_iter, self.tol = l2, max_iter, tol
 
     def _learn_structure(self, X, y, cardinalities, n_classes):
         mi = mutual_information_with_class(X, y, cardinalities, n_classes)

@@ -47,13 +47,15 @@ class NaiveBayes(EstimatorChoice, StatisticsANB):
 
     def __init__(self, *, alpha: float = 1.0, log: bool = True, weights=None,
                  estimator: str = "laplace", iterations: int = 1000,
-                 tying: str = "level", random_state=None, width: str = "values"):
+                 tying: str = "level", random_state=None, width: str = "values",
+                 l2: float = 0.0, max_iter: int = 1000, tol: float = 1e-4):
         self.alpha = alpha
         self.log = log
         self.weights = weights
         self.estimator, self.iterations = estimator, iterations
         self.tying, self.random_state = tying, random_state
         self.width = width
+        self.l2, self.max_iter, self.tol = l2, max_iter, tol
 
     def _set_tables(self, class_count):
         super()._set_tables(class_count)

@@ -135,13 +135,15 @@ class TAN(EstimatorChoice, StatisticsANB):
     def __init__(self, *, alpha: float = 1.0, root: int = 0, criterion: str = "cmi",
                  weights=None,
                  estimator: str = "laplace", iterations: int = 1000,
-                 tying: str = "level", random_state=None):
+                 tying: str = "level", random_state=None, l2: float = 0.0,
+                 max_iter: int = 1000, tol: float = 1e-4):
         self.alpha = alpha
         self.root = root
         self.criterion = criterion
         self.weights = weights
         self.estimator, self.iterations = estimator, iterations
         self.tying, self.random_state = tying, random_state
+        self.l2, self.max_iter, self.tol = l2, max_iter, tol
 
     def _measure(self) -> str:
         return self.criterion

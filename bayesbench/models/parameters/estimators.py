@@ -1,4 +1,5 @@
-"""The parameter estimators of the count-based learners: ``laplace``, ``m`` and ``hdp``.
+"""The parameter estimators of the count-based learners: ``laplace``, ``m`` and ``hdp`` (and
+the names of all, ``cll`` among them, whose optimiser is :mod:`.cll`).
 
 Each turns the counts of a table under the prefixes of its parents
 (:class:`~bayesbench.models.core.prefix_counts.PrefixCounts`) into a probability of the
@@ -16,7 +17,7 @@ of a row that occurs (a parent configuration never seen backs off to its parent'
 from __future__ import annotations
 
 import inspect
-from numbers import Integral
+from numbers import Integral, Real
 from typing import Sequence
 
 import numpy as np
@@ -25,14 +26,22 @@ from ..core.constraints import Interval, StrOptions
 from ..core.prefix_counts import PrefixCounts
 from .hdp import TYINGS, hdp_estimates
 
-#: The estimator choice of every learner that has one (declared here once).
-ESTIMATORS = ("laplace", "m", "hdp")
-ESTIMATOR_CONSTRAINT = [StrOptions(set(ESTIMATORS))]
-#: The estimator choice and its settings, declared once for every learner that takes them.
-ESTIMATOR_PARAMETERS = {"estimator": ESTIMATOR_CONSTRAINT,
+#: The estimator choice of every learner that has one (declared here once); ``cll`` needs the
+#: training rows, not only their counts (:mod:`.cll`).
+ESTIMATORS = ("laplace", "m", "hdp", "cll")
+#: The estimators computed from counts alone.
+COUNT_ESTIMATORS = ("laplace", "m", "hdp")
+ESTIMATOR_CONSTRAINT = [StrOptions(set(COUNT_ESTIMATORS))]
+#: The estimator choice and its settings, declared once for every learner that takes them:
+#: HDP's ``iterations``, ``tying`` and ``random_state``, and the ``cll`` optimiser's ``l2``,
+#: ``max_iter`` and ``tol`` (each read only by its estimator).
+ESTIMATOR_PARAMETERS = {"estimator": [StrOptions(set(ESTIMATORS))],
                         "iterations": [Interval(Integral, 1, None, closed="left")],
                         "tying": [StrOptions(set(TYINGS))],
-                        "random_state": [None, Interval(Integral, 0, None, closed="left")]}
+                        "random_state": [None, Interval(Integral, 0, None, closed="left")],
+                        "l2": [Interval(Real, 0, None, closed="left")],
+                        "max_iter": [Interval(Integral, 1, None, closed="left")],
+                        "tol": [Interval(Real, 0, None, closed="neither")]}
 class EstimatorChoice:
     """Mixin of the learners that take :data:`ESTIMATOR_PARAMETERS`: ``random_state`` seeds
     their HDP sampler (None: seed 0), the only random numbers they draw."""
