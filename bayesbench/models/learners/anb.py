@@ -78,6 +78,10 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
         The exponent of each node (``weights`` awnb or wanbia), else None.
     weighting_ : LearnedWeights or None
         What ``weights`` learned (attribute weights, MANB's arc posteriors).
+    n_iter_ : int
+        The parameter estimator's iterations (scikit-learn's attribute of a learner with
+        ``max_iter``): L-BFGS's with ``cll``, the sampler's sweeps with ``hdp``, 1 (one
+        pass over the counts) with ``laplace`` and ``m``.
     discriminative_ : Discriminative or None
         With ``estimator="cll"``: the weights of every cell and class, the training
         conditional log-likelihood before and after, L-BFGS's iterations and whether it
@@ -119,6 +123,7 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
         alpha = float(self.alpha)
         self.class_count_ = np.asarray(class_count, dtype=np.float64)
         self.node_weights_ = self.weighting_ = self.discriminative_ = None
+        self.n_iter_ = int(self.iterations) if self.estimator == "hdp" else 1
         # cll starts from the smoothed tables (fit then weighs them: it needs the rows).
         if self.estimator in ("laplace", "cll"):
             self.tables_ = [log_table(c, alpha) for c in self.counts_]
@@ -174,7 +179,7 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
         found = cll_parameters(self.structure_, self.tables_, self.class_log_prior_, X, codes,
                                l2=float(self.l2), max_iter=int(self.max_iter),
                                tol=float(self.tol))
-        self.discriminative_ = found
+        self.discriminative_, self.n_iter_ = found, found.n_iter
         self.tables_, self.class_log_prior_ = found.tables, found.log_prior
         self.unseen_ = [np.zeros(t.shape[:2]) for t in found.tables]
 

@@ -69,6 +69,9 @@ class KDB(EstimatorChoice, StatisticsANB):
         Maximum number of attribute parents (bnclassify's ``kdbk`` default).
     weights : {None, 'awnb', 'manb', 'wanbia'}, default None
         See :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
+    estimator, iterations, tying, random_state, l2, max_iter, tol
+        The parameter estimator (``laplace``, ``m``, ``hdp`` or ``cll``) and its settings:
+        see :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
 
     Attributes
     ----------

@@ -38,6 +38,9 @@ class NaiveBayes(EstimatorChoice, StatisticsANB):
         correction (sec. 3.2, ``V_k``), the number of classes, which sums to 1 only when the
         two are equal. The class prior keeps ``r`` = the number of classes either way. With
         ``estimator="laplace"`` only (the other estimators have their own denominators).
+    estimator, iterations, tying, random_state, l2, max_iter, tol
+        The parameter estimator (``laplace``, ``m``, ``hdp`` or ``cll``) and its settings:
+        see :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
     """
 
     # "boolean": a string such as "no" is truthy and would silently mean log=True.

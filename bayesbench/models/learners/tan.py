@@ -120,6 +120,9 @@ class TAN(EstimatorChoice, StatisticsANB):
         Not named ``score``, which is every estimator's accuracy method.
     weights : {None, 'awnb', 'manb', 'wanbia'}, default None
         See :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
+    estimator, iterations, tying, random_state, l2, max_iter, tol
+        The parameter estimator (``laplace``, ``m``, ``hdp`` or ``cll``) and its settings:
+        see :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
 
     Attributes
     ----------
