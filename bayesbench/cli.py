@@ -13,6 +13,7 @@ import os
 import signal
 import sys
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -20,8 +21,8 @@ import click
 from . import __version__
 from .errors import (BayesbenchError, ConfigChangedError, ConfigError, DataChangedError, DataError,
                      Interrupted, naming)
-from .report.tables import FORMATS, render
-from .spec import MAX_REPEATS
+from .report.tables import extensions, format_names, render
+from .spec import MAX_REPEATS, CompareSpec
 
 # What an interrupted command says (ctx.meta key): the run command names its directory.
 INTERRUPTED = "bayesbench.interrupted"
@@ -128,6 +129,19 @@ class _Choice(click.Choice):
         return tuple(getattr(importlib.import_module(module), name))
 
 
+class _FormatChoice(click.Choice):
+    """The table formats (:data:`~bayesbench.report.tables.FORMATS`, read when first needed;
+    with ``prose``, those that read among lines of text), and ``json``."""
+
+    def __init__(self, prose: bool = False):
+        self.prose = prose
+        self.case_sensitive = True
+
+    @property
+    def choices(self):
+        return (*format_names(prose=self.prose), "json")
+
+
 class _Default:
     """A click default read, when first needed, from the module that owns it (shown in
     ``--help`` as its value, not as "dynamic")."""
@@ -182,7 +196,7 @@ class _Names(click.ParamType):
     name = "names"
 
     def __init__(self, choices=None, what="name"):
-        self.choices = choices
+        self.choices = choices  # a list, or a function that returns it when asked
         self.what = what
 
     def convert(self, value, param, ctx):
@@ -191,10 +205,11 @@ class _Names(click.ParamType):
         names = tuple(v.strip() for v in value.split(",") if v.strip())
         if not names:
             self.fail("expected one name or more, separated by commas", param, ctx)
-        unknown = [n for n in names if self.choices is not None and n not in self.choices]
+        choices = self.choices() if callable(self.choices) else self.choices
+        unknown = [n for n in names if choices is not None and n not in choices]
         if unknown:
             self.fail(f"unknown {self.what}(s) {', '.join(unknown)}; expected "
-                      f"{', '.join(self.choices)}", param, ctx)
+                      f"{', '.join(choices)}", param, ctx)
         return names
 
 
@@ -309,16 +324,17 @@ def main():
 @click.option("--force", is_flag=True,
               help="Never reuse the existing directory: write into <output>-2, -3, ...")
 @click.option("-q", "--quiet", is_flag=True, help="No progress and no tables on the terminal.")
-@click.option("--format", "formats", multiple=True, metavar="FORMAT", type=_Names(FORMATS, "format"),
+@click.option("--format", "formats", multiple=True, metavar="FORMAT", type=_Names(format_names, "format"),
               help=f"Summary table formats, repeatable or comma-separated: "
-                   f"{', '.join(FORMATS)} (config key 'format'; default all).")
+                   f"{', '.join(format_names())} (config key 'format'; default all).")
 @click.option("--skip-missing", is_flag=True,
               help="Data sets given by name that are found nowhere are named, with the "
                    "directories searched, as a warning, and the others run (without it "
                    "they are a config error).")
 @click.option("--repeats", type=click.IntRange(min=1, max=MAX_REPEATS), metavar="N",
-              help="Override cv.repeats (k-fold and holdout), e.g. 1 for a smoke test; "
-                   "a different experiment, so give it its own --output.")
+              help="Override cv.repeats (k-fold and holdout), or evaluation.repeats (the "
+                   "decompositions of a bias-variance run), e.g. 1 for a smoke test; a "
+                   "different experiment, so give it its own --output.")
 @click.option("--datasets", "only", metavar="NAME[,NAME...]", type=_Names(),
               help="Run only these data sets of the config (by their names in results).")
 @click.option("--rerun-changed", is_flag=True,
@@ -394,25 +410,29 @@ def _overridden(loaded, **overrides):
 
     try:
         return override(loaded, **overrides)
-    except ConfigError as exc:  # the data sets chosen are the only override that can fail
+    except ConfigError as exc:  # the data sets chosen and the repeats can fail, by name
         raise click.BadParameter("; ".join(m for _, m in exc.problems),
-                                 param_hint="--datasets") from None
+                                 param_hint=f"--{exc.problems[0][0]}") from None
 
 
 def _print_runs(results, first_metric: str, quiet: bool) -> None:
-    """Each run's table of the first metric (in the most readable format written) and counts."""
-    from .report.plotting import SKIPPED_MESSAGE  # lazy: see run
-    from .report.summary import FAILED_STEM, file_stem  # lazy: imports pandas, see run
+    """Each run's table of the first metric and, when the run made them, of its bias-variance
+    decomposition and its bootstrap estimate (each in the most readable format written), and
+    counts."""
+    from .report.figures.plotting import SKIPPED_MESSAGE  # lazy: see run
+    from .report.run import bootstrap_estimates, decomposition  # lazy: pandas, see run
+    from .report.run.summary_tables import FAILED_STEM, file_stem  # lazy: pandas, see run
 
     if any(r.figures_skipped for r in results):
         click.echo(SKIPPED_MESSAGE, err=True)
+    stems = (file_stem(first_metric), decomposition.STEM, bootstrap_estimates.STEM)
     for result in results:
         if not quiet:
-            tables = [result.run_dir / "summary" / f"{file_stem(first_metric)}.{ext}"
-                      for ext in ("txt", "md", "csv", "tex")]
-            table = next((t for t in tables if t.exists()), None)
-            if table is not None:
-                click.echo(table.read_text())
+            for stem in stems:
+                tables = [result.run_dir / "summary" / f"{stem}.{ext}" for ext in extensions()]
+                table = next((t for t in tables if t.exists()), None)
+                if table is not None:
+                    click.echo(table.read_text())
             click.echo(f"{result.run_dir}: {result.n_tasks} tasks ({result.n_skipped} already "
                        f"done, {result.n_run} run, {len(result.errors)} failed); tables in "
                        f"{result.run_dir / 'summary'}")
@@ -479,6 +499,8 @@ def classifiers(name):
               default="mdl", show_default=True, help="How cut points are chosen.")
 @click.option("--bins", type=click.IntRange(min=1), default=10, show_default=True,
               help="Number of bins for 'width' and 'frequency'.")
+@click.option("--max-cuts", type=click.IntRange(min=1), default=None, metavar="N",
+              help="At most N cut points per attribute for 'mdl', the best first.")
 @click.option("--class", "class_attribute", metavar="NAME",
               help="Class attribute (default: the last one).")
 @click.option("--delimiter", metavar="CHAR", type=_Checked("character", _character_problem),
@@ -487,14 +509,17 @@ def classifiers(name):
               help="Also write the discretized data here as ARFF (Weka-style range labels).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="How to print the cut points.")
-def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
+def discretize(data, method, class_attribute, delimiter, output, fmt, **settings):
     """Print the cut points that discretize the numeric attributes of DATA.
 
     DATA is an ARFF, CSV or libsvm file, or the name of a bundled data set
     (iris, vote, ...). The cut points are fitted on all of DATA: 'mdl' is
     Fayyad and Irani's supervised method exactly as Weka's Discretize filter
-    computes it, 'fd' Freedman-Diaconis bins, 'width' and 'frequency' BINS
-    equal-width or equal-frequency bins. A value v falls in the bin (a, b]
+    computes it (at most --max-cuts of them, the best first), 'fd'
+    Freedman-Diaconis bins, 'width' and 'frequency' BINS equal-width or
+    equal-frequency bins, 'pki' Weka's PKIDiscretize (about sqrt(n) bins of
+    about sqrt(n) values), 'wpki' its weighted form (bins of at least 30
+    values more than their number). A value v falls in the bin (a, b]
     with a < v <= b. Nominal attributes are left alone; a data set without
     numeric attributes is an error. With --format json the output is
     {"attribute": [cut, ...], ...} for the numeric attributes.
@@ -506,8 +531,14 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
       bayesbench discretize glass.arff -o glass-mdl.arff
     """
     from .data import load_dataset, locate_dataset, write_arff  # lazy: numpy, see run
-    from .preprocess.discretize import Discretizer, cut_point_rows  # lazy: numpy, see run
+    from .preprocess.discretize import (Discretizer, cut_point_rows,  # lazy: numpy, see run
+                                        methods_reading)
 
+    # The methods' settings (bins, max_cuts) travel together to the Discretizer.
+    if settings["max_cuts"] is not None and method not in methods_reading("max_cuts"):
+        raise click.UsageError(f"--max-cuts bounds the cut points of "
+                               f"{', '.join(map(repr, methods_reading('max_cuts')))} only, "
+                               f"not of '{method}'")
     try:
         path = locate_dataset(data)
     except DataError as exc:  # DATA names no file and no bundled data set
@@ -525,7 +556,7 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
     if all(a.is_nominal for a in ds.attributes):
         raise DataError(f"no numeric attribute to discretize (its {len(ds.attributes)} "
                         f"attributes are all nominal)", path=path)
-    fitted = Discretizer(method=method, bins=bins).fit(ds)
+    fitted = Discretizer(method=method, **settings).fit(ds)
     if output:
         with naming(output):
             write_arff(fitted.transform(ds), output)
@@ -566,7 +597,7 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
               help="Monte Carlo draws of the Bayesian signed-rank test (baycomp's default); "
                    "fewer for many classifiers on many data sets, 0 to leave the test out.")
 @click.option("--format", "fmt", default="text", show_default=True,
-              type=click.Choice((*FORMATS, "json")),
+              type=_FormatChoice(),
               help="Table format; json: one document with every table, for scripts.")
 @click.option("-o", "--output", metavar="FILE", type=_OutputFile(),
               help="Write the tables to this file.")
@@ -620,23 +651,24 @@ def compare(inputs, metric, baseline, test, alpha, lower_is_better, rope, sample
       bayesbench compare results/a results/b --report cmp/
     """
     from .evaluation.metrics import METRIC_NAMES, is_metric  # lazy: scipy, see run
-    from .report.inputs import compare_paths  # lazy: pandas, see run
+    from .report.compare.inputs import compare_paths  # lazy: pandas, see run
 
     _check_compare_outputs(inputs, output, plot, report_dir)
     if metric is not None and not Path(inputs[0]).is_file() and not is_metric(metric):
         raise click.BadParameter(f"unknown metric '{metric}'; expected one of "
                                  f"{', '.join(METRIC_NAMES)} or a per-class score such as "
                                  f"f1[CLASS]", param_hint="--metric")
-    options = {"metric": metric, "test": test, "alpha": alpha,
-               "lower_is_better": lower_is_better, "rope": rope, "samples": samples}
+    settings = CompareSpec(metric=metric, baseline=baseline, test=test, alpha=alpha, rope=rope)
+    options = {"lower_is_better": lower_is_better, "samples": samples}
     try:
-        result = compare_paths(inputs, baseline=baseline, **options)
+        result = compare_paths(inputs, settings, **options)
     except BayesbenchError as exc:
         if baseline is not None:
-            _blame_option(exc, lambda: compare_paths(inputs, **options))
+            _blame_option(exc, lambda: compare_paths(inputs, replace(settings, baseline=None),
+                                                     **options))
         if metric is not None:
-            _blame_option(exc, lambda: compare_paths(inputs, baseline=baseline,
-                                                     **{**options, "metric": None}))
+            _blame_option(exc, lambda: compare_paths(inputs, replace(settings, metric=None),
+                                                     **options))
         raise
     _write_compared(result, inputs, fmt, output, plot, report_dir, quiet)
 
@@ -657,10 +689,11 @@ def _check_compare_outputs(inputs, output, plot, report_dir) -> None:
 
 def _write_compared(result, inputs, fmt, output, plot, report_dir, quiet=False) -> None:
     """Print (or write) the comparison, and draw what --plot and --report ask for."""
-    from .report.inputs import run_arcs, run_networks  # lazy: pandas, see run
-    from .report.pages import write_compare_report  # lazy: pandas, see run
-    from .report.plotting import SKIPPED_MESSAGE, plotting_available  # lazy: see run
-    from .report.render import comparison_json, plot_cd, render_comparison  # lazy: see run
+    from .report.compare.compare_report import write_compare_report  # lazy: pandas, see run
+    from .report.compare.inputs import run_arcs, run_networks  # lazy: pandas, see run
+    from .report.figures.cdplot import plot_cd  # lazy: see run
+    from .report.figures.plotting import SKIPPED_MESSAGE, plotting_available  # lazy: see run
+    from .report.render import comparison_json, render_comparison  # lazy: see run
 
     text = comparison_json(result) if fmt == "json" else render_comparison(result, fmt)
     if output:
@@ -686,8 +719,9 @@ def _write_compared(result, inputs, fmt, output, plot, report_dir, quiet=False) 
 @main.command(short_help="Hold a run against the table its paper printed.")
 @click.argument("run_dir", metavar="RUN_DIR", type=click.Path(exists=True, file_okay=False))
 @click.option("--format", "fmt", default="text", show_default=True,
-              type=click.Choice(("text", "markdown", "json")),
-              help="text or markdown tables; json: one document, a list of cells, for scripts.")
+              type=_FormatChoice(prose=True),
+              help="A table format that reads among lines of text (text, markdown); json: "
+                   "one document, a list of cells, for scripts.")
 def check(run_dir, fmt):
     """Hold RUN_DIR against the published table its config names.
 
@@ -706,8 +740,8 @@ def check(run_dir, fmt):
       bayesbench check results/hurley_ellingsen --format json
       bayesbench check results/barrow2011 --format markdown
     """
-    from .report.check import check_run  # lazy: pandas, see run
-    from .report.check_render import check_json, render_check  # lazy: pandas, see run
+    from .report.check.against import check_run  # lazy: pandas, see run
+    from .report.check.check_render import check_json, render_check  # lazy: pandas, see run
 
     result = check_run(run_dir)
     click.echo(check_json(result) if fmt == "json" else render_check(result, fmt), nl=False)

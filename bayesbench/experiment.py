@@ -17,8 +17,9 @@ from .evaluation.plan import Plan, plan
 from .evaluation.predictions import check_size
 from .evaluation.prepare import DataCache
 from .evaluation.rundir import open_run_dir
-from .report.summary import finalize_run, write_arm_comparison
-from .report.tables import FORMATS
+from .report.run.comparison import write_arm_comparison
+from .report.run.finalize import finalize_run
+from .report.tables import format_names
 from .spec import Experiment, RunOptions
 
 
@@ -26,7 +27,7 @@ from .spec import Experiment, RunOptions
 class RunResult:
     """What a run did: its directory, task counts, and the records of the experiment's
     tasks in the order written (failed ones also in ``errors``), and the warnings their
-    classifiers raised (:mod:`~bayesbench.report.run_warnings`)."""
+    classifiers raised (:mod:`~bayesbench.report.run.run_warnings`)."""
 
     run_dir: Path
     n_tasks: int
@@ -48,14 +49,17 @@ def run_experiment(experiment: Experiment, options: RunOptions = RunOptions()) -
     is written, and :class:`~bayesbench.errors.ResultStoreError` when a directory is
     locked by another run or holds a different experiment (unless resumed or forced).
     """
-    options = replace(options, formats=tuple(options.formats or FORMATS))
-    cache = DataCache()
-    plans = [plan(run, cache) for run in experiment.runs()]
-    check_size(plans, options.max_predictions_bytes)  # refused before any directory is made
-    # A scheduler that cannot be reached is an error before any directory is made.
-    with connected(options.scheduler) as scheduler:
-        results = [_run(run, work, options, scheduler)
-                   for run, work in zip(experiment.runs(), plans)]
+    options = replace(options, formats=tuple(options.formats or format_names()))
+    cache = DataCache(keep_ids=True)
+    try:
+        plans = [plan(run, cache) for run in experiment.runs()]
+        check_size(plans, options.max_predictions_bytes)  # refused before any directory is made
+        # A scheduler that cannot be reached is an error before any directory is made.
+        with connected(options.scheduler) as scheduler:
+            results = [_run(run, work, options, scheduler)
+                       for run, work in zip(experiment.runs(), plans)]
+    finally:
+        cache.close()  # the chunked data sets' ids kept on disk
     if experiment.arms:
         write_arm_comparison(experiment, [(r.run_dir, r.records) for r in results],
                              options.formats)

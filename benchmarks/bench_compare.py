@@ -50,9 +50,10 @@ import numpy as np
 
 from bayesbench.evaluation.store import RECORDS, encode_record
 from bayesbench.report.analysis import compare
-from bayesbench.report.inputs import read_runs, run_directories
+from bayesbench.report.compare.inputs import read_runs, run_directories
 from bayesbench.report.render import render_comparison
 from bayesbench.report.tables import render
+from bayesbench.spec import CompareSpec
 
 
 def write_run(run_dir: Path, n_classifiers: int, n_datasets: int, n_folds: int) -> int:
@@ -110,7 +111,7 @@ def measure(run_dir: Path, test: str, samples: int) -> dict:
     with _cpu(seconds, "read"):
         frame, declared = read_runs(run_directories([run_dir]), "accuracy")
     with _cpu(seconds, "analyse"):
-        result = compare(frame, metric="accuracy", test=test, datasets=declared, samples=samples)
+        result = compare(frame, CompareSpec(metric="accuracy", test=test), datasets=declared, samples=samples)
     with _cpu(seconds, "render"):
         render_comparison(result, "text")
     seconds["cpu"] = sum(seconds.values())

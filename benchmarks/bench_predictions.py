@@ -19,8 +19,8 @@ in one process (the figures, drawn after the folds ran on every core), the CPU s
 less. The size of the kept predictions is measured on the last run with them. Then one more run with predictions,
 in a process of its own that times bayesbench's functions from inside, splits the cost:
 seconds writing the prediction files (``evaluation.predictions.write``, checksum included),
-computing their figures' curves (``report.pages.prediction_curves``, in a thread while the
-run's other figures are drawn) and drawing them (``report.pages.draw_prediction_figures``),
+computing their figures' curves (``report.figures.pages.prediction_curves``, in a thread while the
+run's other figures are drawn) and drawing them (``report.figures.pages.draw_prediction_figures``),
 beside the run's total.
 
     python benchmarks/bench_predictions.py
@@ -84,7 +84,7 @@ import dataclasses, json, sys, time
 from bayesbench.config import load_config
 from bayesbench.evaluation import predictions
 from bayesbench.experiment import run_experiment
-from bayesbench.report import summary
+from bayesbench.report.run import finalize
 
 spent = {"write": 0.0, "curves": 0.0, "figures": 0.0}
 def timed(module, name, key):
@@ -97,8 +97,8 @@ def timed(module, name, key):
             spent[key] += time.perf_counter() - t0
     setattr(module, name, wrapper)
 timed(predictions, "write", "write")
-timed(summary, "prediction_curves", "curves")
-timed(summary, "draw_prediction_figures", "figures")
+timed(finalize, "prediction_curves", "curves")
+timed(finalize, "draw_prediction_figures", "figures")
 cfg = load_config(sys.argv[1])
 t0 = time.perf_counter()
 run_experiment(cfg.experiment, dataclasses.replace(cfg.options, output=sys.argv[2],

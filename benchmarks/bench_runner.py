@@ -27,7 +27,7 @@ from bayesbench.config import load_config, override, parse_config
 from bayesbench.data import bundled_dir, load_dataset
 from bayesbench.evaluation.splits import make_splits
 from bayesbench.experiment import run_experiment
-from bayesbench.spec import CVSpec
+from bayesbench.evaluation.schemes import KFold
 from bayesbench.report.tables import render
 
 DATASETS = ["iris", "wine", "glass", "diabetes"]
@@ -44,7 +44,7 @@ def _sklearn(repeats, n_jobs):
         ds = load_dataset(path)
         X = ds.numeric_matrix()
         for rep in range(repeats):
-            cv = [(s.train, s.test) for s in make_splits(ds.y, CVSpec(folds=10), seed=1,
+            cv = [(s.train, s.test) for s in make_splits(ds.y, KFold.spec(folds=10), seed=1,
                                                          dataset=name, repetition=rep)]
             cross_validate(GaussianNB(), X, ds.y, cv=cv, scoring=scoring, n_jobs=n_jobs)
 

@@ -19,8 +19,10 @@ import tempfile
 from pathlib import Path
 
 from bayesbench.report.analysis import compare_scores
-from bayesbench.report.inputs import read_scores_csv
-from bayesbench.report.render import plot_cd, render_comparison
+from bayesbench.report.compare.score_csv import read_scores_csv
+from bayesbench.report.figures.cdplot import plot_cd
+from bayesbench.report.render import render_comparison
+from bayesbench.spec import CompareSpec
 
 HERE = Path(__file__).resolve().parent
 REFERENCE = HERE.parent / "tests" / "reference" / "demsar2006.json"
@@ -39,7 +41,7 @@ def write_table6_csv(reference: Path, out: Path) -> Path:
 def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         scores = read_scores_csv(write_table6_csv(REFERENCE, Path(tmp) / "table6.csv")).scores
-    result = compare_scores(scores, metric="AUC", alpha=0.05)
+    result = compare_scores(scores, CompareSpec(metric="AUC", alpha=0.05))
     for suffix in (".png", ".svg"):
         plot_cd(result, HERE / f"cd_demsar2006{suffix}")
     print(render_comparison(result, "text"))

@@ -14,7 +14,7 @@ import pandas as pd
 import pytest
 
 from bayesbench.models.learners.anb import AugmentedNaiveBayes
-from bayesbench.report.run_warnings import WARNING_COLUMNS
+from bayesbench.report.run.run_warnings import WARNING_COLUMNS
 from bayesbench.models.core.structure import Node, Structure
 
 # The fields of a record that vary between identical runs.
@@ -42,6 +42,22 @@ def n_lines(path) -> int:
         return path.read_bytes().count(b"\n")
     except FileNotFoundError:
         return 0
+
+
+def choice_rows(table) -> list[str]:
+    """The Markdown rows with which a page of ``docs/`` lists the entries of one vocabulary
+    table (``{name: class}``, each class with a one-line ``summary``), in the table's order."""
+    return [f"| `{name}` | {entry.summary} |" for name, entry in table.items()]
+
+
+def documents_choices(page: str, table) -> bool:
+    """Whether ``docs/<page>`` lists ``table``'s entries as :func:`choice_rows`, one run of
+    lines (indented or not): what holds a page to its table, so that a new entry cannot go
+    undocumented."""
+    path = Path(__file__).resolve().parents[1] / "docs" / page
+    lines = [line.strip() for line in path.read_text().splitlines()]
+    rows = choice_rows(table)
+    return any(lines[i:i + len(rows)] == rows for i in range(len(lines)))
 
 
 def docs_script(name: str):
@@ -315,7 +331,8 @@ COMPARISON_COLUMNS = {
 
 
 def documented_columns(stem, metrics):
-    from bayesbench.report import arcs, pooled, summary
+    from bayesbench.report import arcs
+    from bayesbench.report.run import pooled, summary_tables as summary
 
     if stem in metrics:
         return summary.METRIC_COLUMNS

@@ -81,7 +81,7 @@ def test_cv_kinds_exclude_each_other(tmp_path, data_dir):
     problems = _problems(dict(base, cv={"folds": 5, "loo": True}), tmp_path)
     assert "cv" in problems
     cv = parse_config(dict(base, cv={"holdout": 0.25, "repeats": 3}), base_dir=tmp_path).experiment.cv
-    assert (cv.kind, cv.fraction, cv.n_repetitions) == ("holdout", 0.25, 3)
+    assert (cv.kind, cv.setting("holdout"), cv.n_repetitions) == ("holdout", 0.25, 3)
     cv = parse_config(dict(base, cv={"resubstitution": True}), base_dir=tmp_path).experiment.cv
     assert (cv.kind, cv.n_repetitions) == ("resubstitution", 1)
 
@@ -90,8 +90,8 @@ def test_fold_size_is_a_k_fold_choice_named_by_its_key(tmp_path, data_dir):
     base = {"name": "x", "datasets": [str(data_dir / "toy.csv")], "classifiers": ["nb"]}
     cv = parse_config(dict(base, cv={"folds": 2, "fold_size": "floor"}),
                       base_dir=tmp_path).experiment.cv
-    assert cv.fold_size == "floor"
-    assert parse_config(base, base_dir=tmp_path).experiment.cv.fold_size == "balanced"
+    assert cv.setting("fold_size") == "floor"
+    assert parse_config(base, base_dir=tmp_path).experiment.cv.setting("fold_size") is None  # the default, left out
     problems = _problems(dict(base, cv={"folds": 2, "fold_size": "int"}), tmp_path)
     assert set(problems) == {"cv.fold_size"}
     assert "balanced" in problems["cv.fold_size"] and "floor" in problems["cv.fold_size"]
@@ -175,6 +175,19 @@ def test_resolved_config_loads_back_to_the_same_experiment(tmp_path, data_dir):
     assert preprocess.noise.on == "train" and preprocess.scope == "fold"
 
 
+def test_max_cuts_bounds_mdl_only_and_leaves_older_identities_alone(tmp_path, data_dir):
+    base = {"name": "x", "datasets": [str(data_dir / "toy.csv")], "classifiers": ["nb"]}
+    problems = _problems({**base, "preprocess": {"discretize": "pki", "max_cuts": 2}}, tmp_path)
+    assert "mdl only" in problems["preprocess.max_cuts"]
+    problems = _problems({**base, "preprocess": {"max_cuts": 0}}, tmp_path)
+    assert set(problems) == {"preprocess.max_cuts"}
+    bounded = parse_config({**base, "preprocess": {"max_cuts": 3}}, base_dir=tmp_path)
+    assert bounded.experiment.preprocess.identity()["max_cuts"] == 3
+    plain = parse_config({**base, "preprocess": {"discretize": "wpki"}}, base_dir=tmp_path)
+    # Absent when unset: the result directories of older configs keep their identity.
+    assert "max_cuts" not in plain.experiment.preprocess.identity()
+
+
 def test_yaml_syntax_error_names_the_line(tmp_path):
     path = tmp_path / "broken.yaml"
     path.write_text("name: x\ndatasets: [a, b\nclassifiers: [nb]\n")
@@ -211,13 +224,13 @@ def test_arms_override_the_top_level_keys_and_write_their_own_directories(tmp_pa
     assert [a.arm for a in config.experiment.runs()] == ["clean", "noisy", "resub"]
     assert noisy.preprocess.noise.fraction == 0.5 and noisy.preprocess.bins == 2
     assert noisy.preprocess.impute == "mean_mode" and clean.preprocess.noise is None
-    assert resub.cv.kind == "resubstitution" and clean.cv.repeats == 3
+    assert resub.cv.kind == "resubstitution" and clean.cv.n_repetitions == 3
     assert config.options.run_dir(clean) == Path("results") / "x" / "clean"
     assert clean.compare.baseline == "nb" and config.experiment.compare.baseline == "clean/nb"
     moved = override(config, repeats=1, output=tmp_path / "out")
     assert [moved.options.run_dir(r) for r in moved.experiment.runs()] == [
         tmp_path / "out" / a for a in ("clean", "noisy", "resub")]
-    assert [r.cv.repeats for r in moved.experiment.runs()] == [1, 1, 1]
+    assert [r.cv.n_repetitions for r in moved.experiment.runs()] == [1, 1, 1]
     assert moved.experiment.runs()[2].cv.kind == "resubstitution"
     with pytest.raises(ConfigError, match="nope: not a data set of the config"):
         override(config, datasets=["nope"])
@@ -449,7 +462,7 @@ def test_open_classifier_mistakes_are_named_by_key_path(tmp_path, data_dir):
     assert "did you mean 'folds'" in problems["classifiers[4].tune.fold"]
     assert "no module named 'no'" in problems["classifiers[5].name"]
     assert "NoFit has no fit method" in problems["classifiers[6].name"]
-    assert "did you mean tan, stan, tan_hc?" in problems["classifiers[7].name"]
+    assert "did you mean tan, stan, tan_ld?" in problems["classifiers[7].name"]
 
 
 def test_a_config_with_input_and_tune_resolves_and_loads_back(tmp_path, data_dir):
@@ -498,22 +511,25 @@ def test_a_chunked_data_set_refuses_what_it_cannot_compute_by_key(tmp_path, monk
         datasets: [parts/*.csv]
         cv: {folds: 2, stratified: true}
         preprocess: {impute: mean_mode}
-        classifiers: [nb, gnb, {name: kdb, params: {k: [1, 2]}}, {name: tan, input: onehot},
-                      {name: ande, params: {n: [1, 2]}}, skdb]
-        metrics: [accuracy, error, auc_ovr, bic]
+        classifiers: [nb, gnb, {name: kdb, params: {k: [1, 2], weights: awnb}},
+                      {name: tan, input: onehot}, {name: ande, params: {n: [1, 2]}}, skdb]
+        metrics: [accuracy, error, auc_ovr, bic, rmse]
         """))
     result = CliRunner().invoke(main, ["run", str(config)])
     assert result.exit_code == 2
     lines = [ln for ln in result.output.splitlines() if ln.strip()]
-    for key in ("classifiers[1]:", "classifiers[2]:", "classifiers[3]:", "classifiers[4]:",
-                "metrics[2]:", "metrics[3]:", "cv.stratified:", "preprocess.impute:"):
-        assert sum(f"big.yaml: {key}" in ln for ln in lines) == 1, (key, result.output)
-    assert len(lines) == 8, result.output
-    # kdb of k >= 2 and A2DE count tables from rows, which a chunked data set does not keep.
-    assert "kdb(k=2)" in result.output and "kdb(k=1)" not in result.output
-    assert "ande(n=2)" in result.output and "ande(n=1)" not in result.output
-    assert "datasets[0]" in result.output
-    assert "classifiers[5]" not in result.output  # skdb fits in passes over the files
+    for key, n in (("classifiers[1]:", 1), ("classifiers[2]:", 2), ("classifiers[3]:", 1),
+                   ("metrics[2]:", 1), ("preprocess.impute:", 1)):
+        assert sum(f"big.yaml: {key}" in ln for ln in lines) == n, (key, result.output)
+    assert len(lines) == 6, result.output
+    # AUC ranks every test row; attribute weights are learned from the rows themselves.
+    assert "'auc_ovr' is not computed for the chunked data set 'parts' (datasets[0])" in \
+        result.output
+    # kdb of k >= 2 and A2DE count their tables beyond pairs in a pass over the files,
+    # skdb fits in passes over them; bic and rmse are sums over rows; stratified is hashed.
+    for key in ("classifiers[4]", "classifiers[5]", "metrics[3]", "metrics[4]",
+                "cv.stratified"):
+        assert key not in result.output
     assert not (tmp_path / "results").exists()
 
 
@@ -532,23 +548,20 @@ def test_a_chunked_data_set_refuses_the_floor_fold_size_by_key(tmp_path, monkeyp
     assert not (tmp_path / "results").exists()
 
 
-def test_a_numeric_chunked_data_set_is_discretized_on_all_its_rows_or_refused_by_key(tmp_path):
+def test_a_numeric_chunked_data_set_is_discretized_by_a_counting_method_or_refused_by_key(
+        tmp_path):
     (tmp_path / "parts").mkdir()
     (tmp_path / "parts" / "0.csv").write_text("a,n,class\nx,1.5,p\ny,?,q\nx,2,q\n")
     base = {"name": "c", "datasets": ["parts/"], "classifiers": ["nb"],
             "cv": {"folds": 2, "stratified": False}}
-    problems = _problems(base, tmp_path)  # the default scope is fold
-    assert set(problems) == {"preprocess.scope"}
-    assert problems["preprocess.scope"] == (
-        "per-fold discretization is not available for the chunked data set 'parts' "
-        "(datasets[0]), whose attribute 'n' is numeric: write global")
-    problems = _problems({**base, "preprocess": {"discretize": "fd", "scope": "global"}},
-                         tmp_path)
-    assert set(problems) == {"preprocess.discretize"} and "mdl or width" in \
-        problems["preprocess.discretize"]
-    for method in ("mdl", "width"):
-        parse_config({**base, "preprocess": {"discretize": method, "scope": "global"}},
-                     base_dir=tmp_path)
+    for scope in ("fold", "global"):
+        problems = _problems({**base, "preprocess": {"discretize": "fd", "scope": scope}},
+                             tmp_path)
+        assert set(problems) == {"preprocess.discretize"} and "mdl or width" in \
+            problems["preprocess.discretize"]
+        for method in ("mdl", "width"):
+            parse_config({**base, "preprocess": {"discretize": method, "scope": scope}},
+                         base_dir=tmp_path)
     (tmp_path / "parts" / "0.csv").write_text("a,n,class\nx,1.5,p\ny,?,q\nx,two,q\n")
     parse_config(base, base_dir=tmp_path)  # nominal: the per-fold scope is harmless
 

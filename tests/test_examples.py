@@ -42,7 +42,7 @@ def test_the_config_names_six_classifiers_of_three_origins(oner_plugin):
     assert [c.label for c in experiment.classifiers] == LABELS
     assert [c.learner for c in experiment.classifiers][3:] == [
         "sklearn.linear_model:LogisticRegression", "sklearn.tree:DecisionTreeClassifier", "oner"]
-    assert len(experiment.datasets) == 5 and (experiment.cv.folds, experiment.cv.repeats) == (2, 5)
+    assert len(experiment.datasets) == 5 and (experiment.cv.setting("folds"), experiment.cv.n_repetitions) == (2, 5)
 
 
 def test_every_classifier_is_fitted_on_the_input_it_takes(serial):

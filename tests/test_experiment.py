@@ -16,7 +16,7 @@ from bayesbench.evaluation.store import read_records
 from bayesbench.experiment import run_experiment
 from bayesbench.models.learners.naive_bayes import NaiveBayes
 from bayesbench.preprocess.discretize import Discretizer
-from bayesbench.spec import CVSpec
+from bayesbench.evaluation.schemes import KFold
 from click.testing import CliRunner
 from helpers import run, small_config, stable_order, without_timings
 
@@ -116,7 +116,7 @@ def test_gaussian_fold_scores_match_sklearn_on_the_same_folds(finished, uci_dir)
                if r["dataset"] == "iris" and r["classifier"] == "gnb"}
     X = ds.numeric_matrix()
     for rep in range(2):
-        for split in make_splits(ds.y, CVSpec(folds=4), seed=3, dataset="iris", repetition=rep):
+        for split in make_splits(ds.y, KFold.spec(folds=4), seed=3, dataset="iris", repetition=rep):
             r = records[rep, split.fold]
             assert r["fold_id"] == split.fold_id
             sk = SkGaussianNB().fit(X[split.train], ds.y[split.train])
@@ -131,7 +131,7 @@ def test_gaussian_fold_scores_match_sklearn_on_the_same_folds(finished, uci_dir)
 def test_discretizer_is_fitted_on_the_training_fold_only(finished, uci_dir):
     cfg, result = finished
     ds = load_dataset(uci_dir / "iris.arff")
-    split = make_splits(ds.y, CVSpec(folds=4), seed=3, dataset="iris", repetition=1)[2]
+    split = make_splits(ds.y, KFold.spec(folds=4), seed=3, dataset="iris", repetition=1)[2]
     disc = Discretizer("mdl").fit(ds.take(split.train))
     train, test = disc.transform(ds.take(split.train)), disc.transform(ds.take(split.test))
     nb = NaiveBayes().fit(train.codes(), train.y, cardinalities=train.cardinalities,
@@ -180,7 +180,7 @@ def test_global_scope_fits_the_discretizer_and_drop_on_all_data(uci_dir, tmp_pat
     assert sum(r["n_test"] for r in records if r["dataset"] == "house-votes-84") == complete
     iris = load_dataset(uci_dir / "iris.arff")
     whole = Discretizer("mdl").fit(iris).transform(iris)
-    split = make_splits(iris.y, CVSpec(folds=3), seed=3, dataset="iris", repetition=0)[1]
+    split = make_splits(iris.y, KFold.spec(folds=3), seed=3, dataset="iris", repetition=0)[1]
     nb = NaiveBayes().fit(whole.codes()[split.train], iris.y[split.train],
                           cardinalities=whole.cardinalities, n_classes=3)
     pred = nb.predict(whole.codes()[split.test])
@@ -190,7 +190,7 @@ def test_global_scope_fits_the_discretizer_and_drop_on_all_data(uci_dir, tmp_pat
 
 def test_compare_reads_only_the_tasks_of_the_current_config_after_resume(uci_dir, tmp_path):
     from bayesbench.evaluation.store import records_frame
-    from bayesbench.report.inputs import compare_paths
+    from bayesbench.report.compare.inputs import compare_paths
 
     first = run(small_config(uci_dir, tmp_path, datasets=["lenses", "iris"],
                              classifiers=["nb", "tan"], cv={"folds": 3}), jobs=1, quiet=True)

@@ -5,19 +5,20 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections.abc import Sequence
 
 from ..data.encode import INPUT_KINDS
 from ..errors import ClassifierError
-from ..evaluation import bias_variance
+from ..evaluation import bias_variance_sets
 from ..evaluation.metrics import METRIC_NAMES, PREDICTION_METRICS, is_metric
 from ..evaluation.prepare import NOISE_SIDES, SCOPES
-from ..evaluation.splits import FOLD_SIZES
+from ..evaluation.schemes import DEFAULT_SCHEME, SCHEMES
 from ..preprocess.noise import NOISE_MODES
 from ..models.registry import (classifier_class, is_import_path, make_classifier, make_step,
                                parameter_defaults)
-from ..preprocess.discretize import METHODS
+from ..preprocess.discretize import methods as discretizations, methods_reading
 from ..preprocess.impute import STRATEGIES
-from ..spec import (MAX_REPEATS, ClassifierSpec, CompareSpec, CVSpec, EvaluationSpec,
+from ..spec import (ClassifierSpec, CompareSpec, CVSpec, EvaluationSpec,
                     NoiseSpec, PreprocessSpec, TuneSpec)
 from ..stats import FOLD_TESTS
 from .problems import Problems, join, kind_of, shown, suggest
@@ -29,12 +30,29 @@ ARM_KEYS = ("name", "preprocess", "cv")
 CLASSIFIER_KEYS = ("name", "params", "label", "input", "tune", "steps")
 TUNE_KEYS = ("params", "folds", "metric")
 STEP_KEYS = ("name", "params")
-PREPROCESS_KEYS = ("impute", "discretize", "bins", "scope", "noise")
+PREPROCESS_KEYS = ("impute", "discretize", "bins", "max_cuts", "scope", "noise")
 NOISE_KEYS = ("fraction", "on", "mode")
-_CV_KINDS = ("holdout", "resubstitution", "loo")
-CV_KEYS = ("folds", "repeats", "stratified", "fold_size", *_CV_KINDS, "train_sizes")
+
+
+class _SchemeKeys(Sequence):
+    """The ``cv`` keys: every key a scheme of :data:`SCHEMES` takes, in the table's order, then
+    ``train_sizes``; read from the table when asked, so that a scheme added to it is a key the
+    parser accepts."""
+
+    def _keys(self) -> tuple[str, ...]:
+        keys = dict.fromkeys(s.key for scheme in SCHEMES.values() for s in scheme.settings)
+        return (*keys, "train_sizes")
+
+    def __getitem__(self, i):
+        return self._keys()[i]
+
+    def __len__(self) -> int:
+        return len(self._keys())
+
+
+CV_KEYS = _SchemeKeys()
 COMPARE_KEYS = ("metric", "baseline", "test", "alpha", "rope")
-EVALUATION_KEYS = ("kind", "method", "iterations", "train_fraction")
+EVALUATION_KEYS = ("kind", "method", "iterations", "train_fraction", "repeats")
 # Classifiers of one experiment, each setting of a parameter grid counted, and settings of
 # one classifier's tuning grid: a bound on the work a config check does and on the tasks
 # (or inner fits) it asks for.
@@ -46,11 +64,17 @@ MAX_TRAIN_SIZES = 20
 def preprocess(value, problems: Problems, at: str = "preprocess") -> PreprocessSpec:
     value = problems.mapping(value, at, PREPROCESS_KEYS)
     kw = {}
-    for key, choices in (("impute", STRATEGIES), ("discretize", METHODS), ("scope", SCOPES)):
+    for key, choices in (("impute", STRATEGIES), ("discretize", discretizations()), ("scope", SCOPES)):
         if key in value:
             kw[key] = problems.typed(value[key], f"{at}.{key}", str, choices=choices)
     if "bins" in value:
         kw["bins"] = problems.typed(value["bins"], f"{at}.bins", int, low=2)
+    if value.get("max_cuts") is not None:
+        kw["max_cuts"] = problems.typed(value["max_cuts"], f"{at}.max_cuts", int, low=1)
+        bounded = methods_reading("max_cuts")
+        if kw.get("discretize", "mdl") not in bounded:
+            problems.add(f"{at}.max_cuts", f"bounds the cut points of discretize: "
+                         f"{' or '.join(bounded)} only, not of {kw['discretize']}")
     if value.get("noise") is not None:
         kw["noise"] = _noise(value["noise"], problems, f"{at}.noise")
     return PreprocessSpec(**{k: v for k, v in kw.items() if v is not None})
@@ -71,50 +95,54 @@ def _noise(value, problems: Problems, at: str) -> NoiseSpec | None:
 
 
 def cv(value, problems: Problems, at: str = "cv") -> CVSpec:
+    """The ``cv`` mapping as the spec of the scheme its keys choose (:data:`SCHEMES`: the one
+    whose selector key is given, else the default), each key checked against the scheme's
+    declared :class:`~bayesbench.evaluation.schemes.Setting`."""
     value = problems.mapping(value, at, CV_KEYS)
-    kinds = [k for k in _CV_KINDS if k in value]
-    if len(kinds) > 1 or (kinds and "folds" in value):
-        problems.add(at, f"choose one of folds, holdout, resubstitution, loo; got "
-                  f"{', '.join(k for k in ('folds', *kinds) if k in value)}")
+    default = SCHEMES[DEFAULT_SCHEME]
+    chosen = [s for s in SCHEMES.values() if s is not default and s.selector() in value]
+    selectors = [s.selector() for s in SCHEMES.values()]
+    if len(chosen) > 1 or (chosen and default.selector() in value):
+        problems.add(at, f"choose one of {', '.join(selectors)}; got "
+                         f"{', '.join(k for k in selectors if k in value)}")
         return CVSpec()
-    kw = {}
-    if "repeats" in value:
-        kw["repeats"] = problems.typed(value["repeats"], f"{at}.repeats", int, low=1, high=MAX_REPEATS)
-    if "stratified" in value:
-        kw["stratified"] = problems.typed(value["stratified"], f"{at}.stratified", bool)
-    if "folds" in value:
-        kw["folds"] = problems.typed(value["folds"], f"{at}.folds", int, low=2)
-    if "fold_size" in value:
-        kw["fold_size"] = problems.typed(value["fold_size"], f"{at}.fold_size", str,
-                                         choices=tuple(FOLD_SIZES))
-        if kinds:
-            problems.add(f"{at}.fold_size", f"applies to k-fold only, not {kinds[0]}")
-    if kinds == ["holdout"]:
-        fraction = problems.typed(value["holdout"], f"{at}.holdout", float, low=0.0, high=1.0)
-        if fraction in (0.0, 1.0):
-            problems.add(f"{at}.holdout", "the test fraction must lie strictly between 0 and 1")
-        kw.update(kind="holdout", fraction=fraction)
-    elif kinds:
-        flag = problems.typed(value[kinds[0]], f"{at}.{kinds[0]}", bool)
-        if flag is False:
-            problems.add(f"{at}.{kinds[0]}", "write it as true, or leave it out for k-fold")
-        kw["kind"] = kinds[0]
-        if "repeats" in value and value["repeats"] != 1:
-            problems.add(f"{at}.repeats", f"{kinds[0]} is deterministic; repeats must be 1")
-    kw["train_sizes"] = _train_sizes(value, kinds, problems, f"{at}.train_sizes")
-    return CVSpec(**{k: v for k, v in kw.items() if v is not None})
+    scheme = chosen[0] if chosen else default
+    takes = {s.key: s for s in scheme.settings}
+    values = {}
+    for key in value:
+        if key == "train_sizes":
+            continue
+        if key not in takes:
+            others = [s.title for s in SCHEMES.values() if key in {t.key for t in s.settings}]
+            if others:  # else an unknown key, already reported
+                listed = " and ".join([", ".join(others[:-1]), others[-1]] if len(others) > 1
+                                      else others)
+                problems.add(f"{at}.{key}", f"applies to {listed} only, not {scheme.name}")
+            continue
+        setting = takes[key]
+        given = value[key] if setting.coerce is None else setting.coerce(value[key])
+        checked = problems.typed(given, f"{at}.{key}", setting.kind, low=setting.low,
+                                 high=setting.high, choices=setting.choices)
+        why = None if checked is None or setting.check is None else setting.check(checked)
+        if why:
+            problems.add(f"{at}.{key}", why)
+        elif checked is not None:
+            values[key] = checked
+    sizes = _train_sizes(value, scheme, problems, f"{at}.train_sizes")
+    return scheme.spec(**values, **({"train_sizes": sizes} if sizes else {}))
 
 
-def _train_sizes(cv: dict, kinds, problems: Problems, at: str) -> tuple | None:
+def _train_sizes(cv: dict, scheme, problems: Problems, at: str) -> tuple | None:
     """The sizes of a learning curve (``cv``'s ``train_sizes``; None without it): rows (an
     integer, at least 2) or fractions of the training part (a number in (0, 1]), distinct,
     at most :data:`MAX_TRAIN_SIZES`."""
     if "train_sizes" not in cv:
         return None
     value = cv["train_sizes"]
-    if kinds and kinds != ["holdout"]:
-        problems.add(at, f"a learning curve subsamples the training part of k-fold or holdout, "
-                         f"not of {kinds[0]}")
+    if not scheme.learning_curve:
+        curves = [s.title for s in SCHEMES.values() if s.learning_curve]
+        problems.add(at, f"a learning curve subsamples the training part of "
+                         f"{' or '.join(curves)}, not of {scheme.name}")
         return None
     sizes = problems.typed(value, at, list)
     if sizes is None:
@@ -136,16 +164,20 @@ def evaluation(value, problems: Problems, at: str = "evaluation") -> EvaluationS
     """The evaluation that replaces the ``cv`` scheme (None when the keys are unusable)."""
     value = problems.mapping(value, at, EVALUATION_KEYS)
     if "kind" not in value:
-        problems.add(f"{at}.kind", f"required (one of {', '.join(bias_variance.KINDS)})")
+        problems.add(f"{at}.kind", f"required (one of {', '.join(bias_variance_sets.KINDS)})")
         return None
-    kw = {"kind": problems.typed(value["kind"], f"{at}.kind", str, choices=bias_variance.KINDS)}
+    kw = {"kind": problems.typed(value["kind"], f"{at}.kind", str, choices=bias_variance_sets.KINDS)}
     if "method" in value:
         kw["method"] = problems.typed(value["method"], f"{at}.method", str,
-                                        choices=bias_variance.METHODS)
+                                        choices=bias_variance_sets.METHODS)
     if "iterations" in value:
         # Weka's estimate of bias² divides by iterations - 1.
         kw["iterations"] = problems.typed(value["iterations"], f"{at}.iterations", int, low=2,
-                                          high=bias_variance.MAX_ITERATIONS)
+                                          high=bias_variance_sets.MAX_ITERATIONS)
+    if "repeats" in value:
+        # Each decomposition is `iterations` tasks per classifier: bounded as cv.repeats is.
+        kw["repeats"] = problems.typed(value["repeats"], f"{at}.repeats", int, low=1,
+                                       high=bias_variance_sets.MAX_REPEATS)
     if "train_fraction" in value:
         fraction = problems.typed(value["train_fraction"], f"{at}.train_fraction", float,
                                   low=0.0, high=1.0)

@@ -21,6 +21,7 @@ import inspect
 import time
 import warnings
 from dataclasses import dataclass
+from typing import Sequence
 
 import numpy as np
 
@@ -45,6 +46,19 @@ class Outcome:
     cpu_seconds: float = 0.0
 
 
+@dataclass(frozen=True)
+class FitContext:
+    """What a classifier's ``fit`` may be told besides the rows (:func:`fit_options`): the
+    number of classes, each attribute's cardinality (class codes only) and the columns'
+    names (for an array, to a ``fit`` that takes them: bayesbench's own learners,
+    :func:`~bayesbench.models.core.base.fresh_fit`, which then need no DataFrame to learn
+    the attributes' names)."""
+
+    n_classes: int
+    cardinalities: Sequence[int] | None = None
+    feature_names: Sequence[str] | None = None
+
+
 def fit_options(clf, *, cardinalities=None, n_classes=None, feature_names=None) -> dict:
     """The keyword arguments of ``clf.fit`` among ``cardinalities``, ``n_classes`` and
     ``feature_names``: those its signature names (and that are given)."""
@@ -57,17 +71,16 @@ def fit_options(clf, *, cardinalities=None, n_classes=None, feature_names=None) 
     return {k: v for k, v in offered.items() if v is not None and k in named}
 
 
-def fit_predict(clf, X_train, y_train, X_test, *, n_classes: int,
-                cardinalities=None, statistics=None, feature_names=None) -> Outcome:
-    """Fit ``clf`` on ``(X_train, y_train)`` (class codes) and predict ``X_test``.
+def fit_predict(clf, X_train, y_train, X_test, context: FitContext, *,
+                statistics=None) -> Outcome:
+    """Fit ``clf`` on ``(X_train, y_train)`` (class codes), told what its ``fit`` takes of
+    ``context``, and predict ``X_test``.
 
     With ``statistics`` (the training part's counts), ``clf.fit_statistics(statistics)``
     fits it instead, the same model without the rows (``X_train`` and ``y_train`` are then
     not read, and may be None).
-    ``feature_names`` name the columns of an array ``X_train`` for a ``fit`` that takes
-    them (bayesbench's own learners, :func:`~bayesbench.models.core.base.fresh_fit`), which
-    then need no DataFrame to learn the attributes' names.
     """
+    n_classes = context.n_classes
     if statistics is not None:
         # The training part's classes, as its rows would give them.
         y_train = np.flatnonzero(statistics.class_counts)
@@ -79,8 +92,8 @@ def fit_predict(clf, X_train, y_train, X_test, *, n_classes: int,
             clf.fit_statistics(statistics)
         else:
             clf.fit(X_train, y_train, **fit_options(
-                clf, cardinalities=cardinalities, n_classes=n_classes,
-                feature_names=feature_names))
+                clf, cardinalities=context.cardinalities, n_classes=n_classes,
+                feature_names=context.feature_names))
         t1 = time.perf_counter()
         proba = aligned_proba(clf, X_test, n_classes)
         if proba is not None and isinstance(clf, BaseClassifier):

@@ -95,7 +95,7 @@ def describe(jobs: int | None, scheduler) -> str:
     return "serial" if jobs == 1 else f"processes ({jobs})"
 
 
-def execute(fn: Callable, jobs_list: Sequence, *, jobs: int | None = None,
+def map_jobs(fn: Callable, jobs_list: Sequence, *, jobs: int | None = None,
             scheduler=None, threads: int | None = None) -> Iterator[tuple[int, object]]:
     """Run ``fn`` on every job; yield ``(index, fn(job))`` as each finishes.
 
@@ -265,7 +265,7 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
 
 @contextmanager
 def connected(scheduler):
-    """``scheduler`` as :func:`execute` takes it, with an address replaced by a connected
+    """``scheduler`` as :func:`map_jobs` takes it, with an address replaced by a connected
     ``distributed.Client`` (closed on leaving): connecting first lets a caller report an
     unreachable scheduler before it writes anything."""
     if not isinstance(scheduler, str):

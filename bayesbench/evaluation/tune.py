@@ -18,7 +18,8 @@ import numpy as np
 
 from ..data.fold_assignment import kfold_assignment
 from ..errors import BayesbenchError
-from .adapter import fit_predict
+from ..spec import TuneSpec
+from .adapter import FitContext, fit_predict
 from .metrics import LOWER_IS_BETTER, PROBABILITY_METRICS, evaluate
 
 
@@ -41,14 +42,15 @@ def rows(X, index: np.ndarray):
     return X.iloc[index] if hasattr(X, "iloc") else X[index]
 
 
-def tune(make, grid: dict, X, y, *, n_classes: int, folds: int, metric: str, rng,
-         cardinalities=None) -> Tuned:
-    """Choose among ``candidates(grid)`` by ``folds``-fold stratified cross-validation
-    of ``make(**candidate)`` on ``(X, y)`` (class codes), scored by ``metric``.
+def tune(make, spec: TuneSpec, X, y, context: FitContext, rng) -> Tuned:
+    """Choose among ``candidates(spec.params)`` by ``spec.folds``-fold stratified
+    cross-validation of ``make(**candidate)`` on ``(X, y)`` (class codes, told what
+    ``context`` says of them), scored by ``spec.metric``.
 
     Raises :class:`BayesbenchError` when no candidate gets a score (a probability
     metric for a classifier without ``predict_proba``, or too few rows).
     """
+    grid, folds, metric, n_classes = spec.params, spec.folds, spec.metric, context.n_classes
     y = np.asarray(y, dtype=np.int64)
     assignment = kfold_assignment(y, folds, rng, stratified=True)
     parts = [np.flatnonzero(assignment == f) for f in range(folds)]
@@ -59,7 +61,7 @@ def tune(make, grid: dict, X, y, *, n_classes: int, folds: int, metric: str, rng
         per_fold = []
         for train, test in parts:
             out = fit_predict(make(**candidate), rows(X, train), y[train], rows(X, test),
-                              n_classes=n_classes, cardinalities=cardinalities)
+                              context)
             per_fold.append(evaluate(y[test], out.labels, out.proba, n_classes)["metrics"][metric])
         finite = [s for s in per_fold if np.isfinite(s)]
         scores.append(float(np.mean(finite)) if finite else float("nan"))

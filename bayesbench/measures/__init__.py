@@ -6,3 +6,5 @@ A layer below :mod:`bayesbench.models`, :mod:`bayesbench.preprocess` and
 use a G-test or the tie rule without importing the hypothesis tests' package, and the two
 never disagree on when two numbers tie.
 """
+
+__all__ = ["codes", "independence", "information", "likelihood_scores", "ties"]

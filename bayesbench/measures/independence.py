@@ -158,16 +158,17 @@ def _observed_codes(codes: np.ndarray, r: int, name: str) -> tuple[np.ndarray, i
     return inverse.reshape(-1), max(int(values.size), 1)
 
 
-def conditional_independence_test(x, y, c, r_x: int, r_y: int, r_c: int, *,
+def conditional_independence_test(x, y, c, cardinalities: tuple[int, int, int], *,
                                   min_average_count: float = MIN_AVERAGE_COUNT,
                                   attributes=()) -> GTestResult:
     """G-test of ``X _||_ Y | C`` from integer codes (-1 = missing).
 
-    ``r_x``, ``r_y`` and ``r_c`` are the declared cardinalities (Python ints
-    of any size); they set the degrees of freedom and the reliability rule.
+    ``cardinalities`` are the declared ``(r_x, r_y, r_c)`` (Python ints of any size);
+    they set the degrees of freedom and the reliability rule.
     ``attributes`` (positions in the learner's data) name X and Y when their table of
     counts would exceed the limit of :func:`~.codes.check_table_size`.
     """
+    r_x, r_y, r_c = cardinalities
     x, y, c = (np.asarray(v, dtype=np.int64) for v in (x, y, c))
     if not (x.shape == y.shape == c.shape) or x.ndim != 1:
         raise ValueError("x, y and c must be one-dimensional and of equal length")
@@ -186,7 +187,7 @@ def independence_test(x, c, r_x: int, r_c: int, *,
                       attributes=()) -> GTestResult:
     """G-test of ``X _||_ C`` from integer codes (-1 = missing)."""
     c = np.asarray(c, dtype=np.int64)
-    return conditional_independence_test(x, c, np.zeros_like(c), r_x, r_c, 1,
+    return conditional_independence_test(x, c, np.zeros_like(c), (r_x, r_c, 1),
                                          min_average_count=min_average_count,
                                          attributes=attributes)
 
@@ -265,7 +266,7 @@ def pairwise_conditional_tests(codes, c, cardinalities, r_c: int, *,
             if hi - lo == 1 and cells[lo] > limit:
                 j = int(rest[0])
                 results.append(conditional_independence_test(
-                    codes[:, i], codes[:, j], c, cardinalities[i], cardinalities[j], r_c,
+                    codes[:, i], codes[:, j], c, (cardinalities[i], cardinalities[j], r_c),
                     min_average_count=min_average_count, attributes=names[i] + names[j]))
                 continue
             widths = np.array([sizes[j] for j in rest], dtype=np.int64)

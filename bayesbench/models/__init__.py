@@ -12,8 +12,11 @@ Four rooms, imports pointing down (the import contract in ``pyproject.toml``):
 
 :mod:`.registry` names every classifier for configurations. The learners' classes are
 also reachable here by their class names (``bayesbench.models.TAN``), wherever their
-module lives.
+module lives; ``__all__`` names the rooms (a learner's class is not listed twice: the registry
+is the one list of them).
 """
+
+__all__ = ["registry", "pipeline", "core", "learners", "parameters", "search"]
 
 
 def __getattr__(name):

@@ -35,7 +35,7 @@ import numpy as np
 
 from ..data.dataset import Attribute, Dataset
 from ..errors import NotFittedError, PreprocessError
-from .discretize import Discretizer, bin_codes, range_labels
+from .discretize import CUT_METHODS, Discretizer, bin_codes, range_labels
 
 
 def _is_frame(X) -> bool:
@@ -87,7 +87,8 @@ class BinningTransformer:
         # dependencies.
         from sklearn.utils import InputTags, Tags, TargetTags, TransformerTags  # lazy: see above
 
-        return Tags(estimator_type=None, target_tags=TargetTags(required=self._method == "mdl"),
+        supervised = CUT_METHODS[self._method].supervised
+        return Tags(estimator_type=None, target_tags=TargetTags(required=supervised),
                     transformer_tags=TransformerTags(), input_tags=InputTags(allow_nan=True))
 
     # ------------------------------------------------------------------ fitting
@@ -107,7 +108,8 @@ class BinningTransformer:
         ds = Dataset("X", [Attribute(k, "numeric") for k, keep in zip(keys, numeric) if keep],
                      [c for c, keep in zip(columns, numeric) if keep],
                      Attribute("class", "nominal", classes), codes)
-        fitted = Discretizer(self._method, bins=int(bins)).fit(ds)
+        fitted = Discretizer(self._method, bins=int(bins),
+                             max_cuts=self.get_params().get("max_cuts")).fit(ds)
         self.cuts_ = [fitted.cuts_[k] if keep else None for k, keep in zip(keys, numeric)]
         self.n_features_in_ = len(columns)
         if names is not None:
@@ -119,9 +121,9 @@ class BinningTransformer:
     def _target(self, y, n: int):
         """Class codes and class names of ``y`` (one class when it is not needed)."""
         if y is None:
-            if self._method == "mdl":
+            if CUT_METHODS[self._method].supervised:
                 raise PreprocessError(f"{type(self).__name__} requires y to be passed, but the "
-                                      f"target y is None (MDL chooses cuts by the class)")
+                                      f"target y is None (its cuts are chosen by the class)")
             return np.zeros(n, dtype=np.int64), ("all",)
         y = np.asarray(y)
         if y.ndim != 1 or y.shape[0] != n:
@@ -227,12 +229,17 @@ class MDLDiscretizer(BinningTransformer):
 
     ``fit(X, y)`` needs the classes ``y``. See :mod:`bayesbench.preprocess.discretize`
     for the method, and :mod:`bayesbench.preprocess.transformers` for the output.
+
+    Parameters
+    ----------
+    max_cuts : int or None, default None
+        At most this many cut points per column, the best first (None: no limit).
     """
 
     _method = "mdl"
 
-    def __init__(self):
-        pass
+    def __init__(self, *, max_cuts=None):
+        self.max_cuts = max_cuts
 
 
 class FDDiscretizer(BinningTransformer):
@@ -272,6 +279,27 @@ class EqualFrequencyDiscretizer(BinningTransformer):
         self.bins = bins
 
 
+class PKIDiscretizer(BinningTransformer):
+    """Proportional k-interval discretization, exactly as Weka's ``PKIDiscretize``: about
+    ``sqrt(n)`` intervals of about ``sqrt(n)`` values (:mod:`~bayesbench.preprocess.proportional`)."""
+
+    _method = "pki"
+
+    def __init__(self):
+        pass
+
+
+class WPKIDiscretizer(BinningTransformer):
+    """Weighted proportional k-interval discretization: ``t`` intervals of ``s`` values with
+    ``s t = n`` and ``s - t = 30`` (:mod:`~bayesbench.preprocess.proportional`)."""
+
+    _method = "wpki"
+
+    def __init__(self):
+        pass
+
+
 # One transformer per discretization method of preprocess.discretize.CUT_METHODS.
 TRANSFORMERS = {cls._method: cls for cls in (MDLDiscretizer, FDDiscretizer,
-                                              EqualWidthDiscretizer, EqualFrequencyDiscretizer)}
+                                              EqualWidthDiscretizer, EqualFrequencyDiscretizer,
+                                              PKIDiscretizer, WPKIDiscretizer)}

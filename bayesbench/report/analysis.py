@@ -38,6 +38,7 @@ import pandas as pd
 from .. import stats
 from ..errors import StatsError
 from ..evaluation.metrics import LOWER_IS_BETTER, METRIC_NAMES
+from ..spec import CompareSpec
 
 __all__ = ["Comparison", "DatasetEffects", "FoldEffects", "compare", "compare_scores"]
 
@@ -175,24 +176,25 @@ def _resolve_baseline(names: list[str], baseline: str | None) -> str:
 
 # ---- one score per data set and classifier ---------------------------------------------------
 
-def compare_scores(scores: pd.DataFrame, *, metric: str = "score", baseline: str | None = None,
-                   alpha: float = 0.05, lower_is_better: bool = False,
-                   rope: float = 0.01, samples: int = SIGNED_RANK_SAMPLES) -> Comparison:
+def compare_scores(scores: pd.DataFrame, settings: CompareSpec = CompareSpec(metric="score"), *,
+                   lower_is_better: bool = False, samples: int = SIGNED_RANK_SAMPLES) -> Comparison:
     """Compare classifiers given one score per data set (rows) and classifier (columns).
 
     Only the tests over data sets apply; missing scores (NaN) leave a data set
-    out of them.
+    out of them. ``settings``: the metric's name (default "score"), the baseline (default
+    the first column), alpha and rope (its test over folds is not read: there are no folds).
     """
+    metric, alpha = settings.metric or "score", settings.alpha
     _check_options(None, alpha)
     if scores.shape[1] < 1 or scores.shape[0] < 1:
         raise StatsError("no scores to compare")
     mean = scores.astype(float)
     mean.index = [str(i) for i in mean.index]
     mean.columns = [str(c) for c in mean.columns]
-    base = _resolve_baseline(list(mean.columns), baseline)
+    base = _resolve_baseline(list(mean.columns), settings.baseline)
     return _over_datasets(dict(metric=metric, baseline=base, test=None, alpha=alpha,
                                lower_is_better=bool(lower_is_better), mean=mean,
-                               rope=_check_rope(rope)), [], samples)
+                               rope=_check_rope(settings.rope)), [], samples)
 
 
 # ---- the tests over data sets ----------------------------------------------------------------
@@ -325,22 +327,23 @@ class _Cells:
     incomplete: dict
 
 
-def compare(frame: pd.DataFrame, metric: str = "accuracy", baseline: str | None = None,
-            test: str | None = stats.DEFAULT_FOLD_TEST, alpha: float = 0.05,
-            lower_is_better: bool | None = None, *, datasets=None, rope: float = 0.01,
+def compare(frame: pd.DataFrame, settings: CompareSpec = CompareSpec(metric="accuracy"), *,
+            lower_is_better: bool | None = None, datasets=None,
             samples: int = SIGNED_RANK_SAMPLES) -> Comparison:
-    """Compare the classifiers of one or more runs on ``metric``.
+    """Compare the classifiers of one or more runs with the comparison ``settings``.
 
     ``frame`` has one row per finished (data set, repetition, fold, classifier)
     task, as ``bayesbench.evaluation.store.records_frame`` returns: columns
     ``dataset``, ``classifier``, ``repetition``, ``fold``, the metric, and for
     the paired tests ``fold_id`` (and ``n_train``/``n_test`` for the corrected
-    t-test); a ``run`` column tells runs apart. ``baseline`` defaults to the
-    first classifier; ``test`` is the test over the folds of each data set, a
-    key of :data:`bayesbench.stats.FOLD_TESTS`; ``lower_is_better`` defaults to
+    t-test); a ``run`` column tells runs apart. Of ``settings``
+    (:class:`~bayesbench.spec.CompareSpec`): ``metric`` (default accuracy), ``baseline``
+    (default the first classifier), ``test``, the test over the folds of each data set (a
+    key of :data:`bayesbench.stats.FOLD_TESTS`, or None for none), ``alpha``, and ``rope``,
+    the half-width of practical equivalence of the Bayesian tests, in the
+    metric's units. ``lower_is_better`` defaults to
     the metric's direction (:data:`~bayesbench.evaluation.metrics.LOWER_IS_BETTER`);
-    ``rope`` is the half-width of practical equivalence of the Bayesian tests, in the
-    metric's units; ``samples`` the Bayesian signed-rank test's draws (0: no such test).
+    ``samples`` is the Bayesian signed-rank test's draws (0: no such test).
 
     Rows whose ``status`` is not "ok" are failed tasks (``records_frame(..., failed=True)``).
     A cell lacking a score on a (repetition, fold) that its run (``run`` column; the whole
@@ -353,8 +356,10 @@ def compare(frame: pd.DataFrame, metric: str = "accuracy", baseline: str | None 
     records of parallel runs arrive in completion order, which must not
     change the table.
     """
+    metric, baseline, test = settings.metric or "accuracy", settings.baseline, settings.test
+    alpha = settings.alpha
     _check_options(test, alpha)
-    rope = _check_rope(rope)
+    rope = _check_rope(settings.rope)
     frame = _checked_records(frame, metric, test)
     if lower_is_better is None:
         lower_is_better = metric in LOWER_IS_BETTER

@@ -23,31 +23,22 @@
 then the notes. :func:`comparison_tables` gives the same tables as data, in a
 tidy layout for CSV (one value per cell; marks, means and p-values each in a
 column of their own), and :func:`comparison_json` as one JSON document.
-:func:`plot_cd` draws Demšar's critical-difference diagram.
+(:func:`~bayesbench.report.figures.cdplot.plot_cd` draws Demšar's critical-difference diagram.)
 """
 from __future__ import annotations
 
 import json
 import math
-from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
 from .. import stats
-from ..errors import StatsError
-from . import cdplot
 from .analysis import Comparison
-from .tables import render
+from .tables import TableFormat, render, table_format
 
 __all__ = ["ComparisonTable", "comparison_json", "comparison_tables", "render_comparison",
-           "plot_cd"]
-
-# Cells of the LaTeX table hold these control characters, which tables.render leaves
-# unescaped, and are turned into markup afterwards; they never occur in real labels.
-_BOLD_ON, _BOLD_OFF, _PM = "\x02", "\x03", "\x04"
-_LATEX_MARKUP = {_BOLD_ON: r"\textbf{", _BOLD_OFF: "}", _PM: r"$\pm$"}
-_NOTE_PREFIX = {"latex": "% ", "csv": "# ", "markdown": "- ", "text": ""}
+           "notes"]
 
 
 class ComparisonTable(NamedTuple):
@@ -61,59 +52,43 @@ class ComparisonTable(NamedTuple):
 
 
 def comparison_tables(result: Comparison, fmt: str = "text") -> list[ComparisonTable]:
-    """The tables of ``result``: for ``csv`` in the tidy layout (one value per cell, the
-    headers of docs/results.md), otherwise as :func:`render_comparison` prints them."""
-    tables = [_scores_table(result, fmt)]
+    """The tables of ``result``: in a tidy format (``csv``) in the tidy layout (one value
+    per cell, the headers of docs/results.md), otherwise as :func:`render_comparison`
+    prints them."""
+    form = table_format(fmt)
+    tables = [_scores_table(result, form)]
     over = []  # the tables of tests over data sets, which carry the comparison's warnings
     if result.friedman is not None:
-        over += [_tests_table(result, fmt), _posthoc_table(result, fmt)]
+        over += [_tests_table(result, form), _posthoc_table(result, form)]
     if result.nemenyi_pairs is not None:
-        over.append(_pairs_table(result, fmt))
+        over.append(_pairs_table(result, form))
     warned = [t._replace(caption="\n".join([*result.warnings, t.caption])) for t in over]
     tables += warned[:2]
     if result.effects is not None:
-        tables.append(_pvalues_table(result, fmt))
+        tables.append(_pvalues_table(result, form))
     return tables + warned[2:]
 
 
 def render_comparison(result: Comparison, fmt: str = "text") -> str:
     """The tables of :func:`comparison_tables` and the notes of ``result`` in ``fmt``
     (text, markdown, csv or latex)."""
-    render([], [], fmt)  # refuses an unknown format first
+    form = table_format(fmt)  # refuses an unknown format first
     parts = [render(t.rows, t.headers, fmt, caption=t.caption)
              for t in comparison_tables(result, fmt)]
-    parts.append("".join(f"{_NOTE_PREFIX[fmt]}{n}\n" for n in notes(result)))
-    out = "\n".join(parts)
-    if fmt == "latex":
-        for char, markup in _LATEX_MARKUP.items():
-            out = out.replace(char, markup)
-    return out
-
-
-def plot_cd(result: Comparison, path, *, title: str | None = None,
-            control: bool = False) -> Path | list[Path]:
-    """Write Demšar's critical-difference diagram of ``result`` (PNG, SVG or PDF by suffix);
-    given a list of paths, draw it once and write each (the list of files is returned).
-    ``control``: the Bonferroni-Dunn variant against the baseline (Demšar's Figure 2)."""
-    if result.nemenyi is None:
-        raise StatsError("a critical-difference diagram needs at least 2 data sets and 2 classifiers"
-                         + (f" ({result.notes[-1]})" if result.notes else ""))
-    cd = result.bonferroni_dunn_cd if control else result.nemenyi.critical_difference
-    return cdplot.plot_cd(result.classifiers, result.average_ranks.to_numpy(), cd, path,
-                          alpha=result.alpha, n_datasets=len(result.complete), title=title,
-                          control=result.classifiers.index(result.baseline) if control else None)
+    parts.append("".join(f"{form.note_prefix}{n}\n" for n in notes(result)))
+    return "\n".join(parts)
 
 
 def _direction(result: Comparison) -> str:
     return "lower is better" if result.lower_is_better else "higher is better"
 
 
-def _p(p: float, fmt: str):
+def _p(p: float, form: TableFormat):
     # A p-value too small for 4 decimals is shown as a bound rather than as 0.0000;
     # CSV keeps full precision for whoever reads it back.
     if p is None or not np.isfinite(p):  # undefined: an empty CSV cell (JSON null), as _prob
-        return "" if fmt == "csv" else "-"
-    if fmt == "csv":
+        return "" if form.tidy else "-"
+    if form.tidy:
         return float(p)
     return f"{p:.4f}" if p >= 1e-4 else "< 0.0001"
 
@@ -122,15 +97,14 @@ def _yes(flag) -> str:
     return "reject" if bool(flag) else "-"
 
 
-def _cell(mean: float, std: float, sign: int, best: bool, fmt: str) -> str:
+def _cell(mean: float, std: float, sign: int, best: bool, form: TableFormat) -> str:
     if not np.isfinite(mean):
         return "-"
     text = f"{mean:.4f}"
     if np.isfinite(std):
-        pm = {"latex": _PM, "csv": "+-"}.get(fmt, "±")
-        text += f" {pm} {std:.4f}"
+        text += f" {form.plus_minus} {std:.4f}"
     if best:
-        text = {"markdown": f"**{text}**", "latex": f"{_BOLD_ON}{text}{_BOLD_OFF}"}.get(fmt, text + " •")
+        text = form.bold(text)
     return text + {1: " v", -1: " *"}.get(sign, "")
 
 
@@ -143,14 +117,14 @@ def _best(mean: np.ndarray, lower_is_better: bool) -> np.ndarray:
     return finite & (signed == top)
 
 
-def _score_rows(result: Comparison, fmt: str) -> list[list]:
+def _score_rows(result: Comparison, form: TableFormat) -> list[list]:
     """One row per data set: mean +- std, the best marked, and the marks against the baseline."""
     mean = result.mean.to_numpy(dtype=float)
     std = result.std.to_numpy(dtype=float) if result.std is not None else np.full(mean.shape, np.nan)
     sign = result.sign.to_numpy(dtype=int, copy=True) if result.sign is not None else np.zeros(mean.shape, dtype=int)
     sign[:, result.classifiers.index(result.baseline)] = 0
     best = _best(mean, result.lower_is_better)
-    return [[ds] + [_cell(*cell, fmt) for cell in zip(mean[i], std[i], sign[i].tolist(), best[i])]
+    return [[ds] + [_cell(*cell, form) for cell in zip(mean[i], std[i], sign[i].tolist(), best[i])]
             for i, ds in enumerate(result.datasets)]
 
 
@@ -192,11 +166,11 @@ def _scores_caption(result: Comparison) -> str:
     return caption
 
 
-def _scores_table(result: Comparison, fmt: str) -> ComparisonTable:
-    if fmt == "csv":
+def _scores_table(result: Comparison, form: TableFormat) -> ComparisonTable:
+    if form.tidy:
         return _scores_long(result)
     names = result.classifiers
-    rows = _score_rows(result, fmt)
+    rows = _score_rows(result, form)
     if result.average_ranks is not None:
         rows.append([f"average rank ({len(result.complete)} data sets)"]
                     + [f"{result.average_ranks[n]:.3f}" for n in names])
@@ -210,25 +184,25 @@ def _scores_table(result: Comparison, fmt: str) -> ComparisonTable:
     return ComparisonTable("scores", _scores_caption(result), ["data set"] + names, rows)
 
 
-def _tests_table(result: Comparison, fmt: str) -> ComparisonTable:
+def _tests_table(result: Comparison, form: TableFormat) -> ComparisonTable:
     fr = result.friedman
     q_n, q_bd = result.nemenyi.q, result.bonferroni_dunn_cd / result.control.se
     rows = [
         ["Friedman chi2_F (Demsar 2006, no tie correction)", fr.statistic, str(fr.df),
-         _p(fr.pvalue, fmt)],
+         _p(fr.pvalue, form)],
         ["Friedman chi2_F, tie-corrected (scipy)", fr.corrected_statistic, str(fr.df),
-         _p(fr.corrected_pvalue, fmt)],
+         _p(fr.corrected_pvalue, form)],
         ["Friedman chi2_F, exact p (the ranks permuted)", fr.statistic, "",
-         _p(fr.exact_pvalue, fmt)],
+         _p(fr.exact_pvalue, form)],
         # at perfect agreement F_F is infinite and its p-value undefined ("-"), not 0
         ["Iman-Davenport F_F (from uncorrected chi2_F)", fr.f_statistic,
-         f"{fr.f_df[0]}, {fr.f_df[1]}", _p(fr.f_pvalue, fmt)],
+         f"{fr.f_df[0]}, {fr.f_df[1]}", _p(fr.f_pvalue, form)],
         [f"Nemenyi critical difference (q = {q_n:.3f})", result.nemenyi.critical_difference, "", ""],
         [f"Bonferroni-Dunn critical difference (q = {q_bd:.3f})", result.bonferroni_dunn_cd, "", ""],
     ]
     caption = (f"tests over {fr.n_datasets} data sets and {fr.n_classifiers} classifiers "
                f"(alpha = {result.alpha:g})")
-    if fmt != "csv":
+    if not form.tidy:
         return ComparisonTable("tests", caption, ["test", "statistic", "df", "p-value"], rows)
     # One value per cell: F_F's two degrees of freedom in two columns, q in its own.
     q = {4: q_n, 5: q_bd}
@@ -240,7 +214,7 @@ def _tests_table(result: Comparison, fmt: str) -> ComparisonTable:
                                               "pvalue", "q"], rows)
 
 
-def _posthoc_table(result: Comparison, fmt: str) -> ComparisonTable:
+def _posthoc_table(result: Comparison, form: TableFormat) -> ComparisonTable:
     names = result.classifiers
     others = [n for n in names if n != result.baseline]
     rows = []
@@ -250,15 +224,15 @@ def _posthoc_table(result: Comparison, fmt: str) -> ComparisonTable:
         wtl = result.win_tie_loss[name]
         sr = e.signed_rank or _NO_TEST
         rows.append([name, float(result.average_ranks[name]), float(result.control.statistic[i]),
-                     _p(result.control.pvalue[i], fmt), _p(result.holm.pvalue_adjusted[j], fmt),
+                     _p(result.control.pvalue[i], form), _p(result.holm.pvalue_adjusted[j], form),
                      _yes(result.holm.reject[j]), _yes(result.bonferroni.reject[j]),
-                     float(w.statistic), _p(w.pvalue, fmt), s.statistic, s.n, _p(s.pvalue, fmt),
-                     wtl.wins, wtl.ties, wtl.losses, _f(e.cohens_dz, fmt), _f(e.rank_biserial, fmt),
-                     _prob(sr.p_left, fmt), _prob(sr.p_rope, fmt), _prob(sr.p_right, fmt)])
+                     float(w.statistic), _p(w.pvalue, form), s.statistic, s.n, _p(s.pvalue, form),
+                     wtl.wins, wtl.ties, wtl.losses, _f(e.cohens_dz, form), _f(e.rank_biserial, form),
+                     _prob(sr.p_left, form), _prob(sr.p_rope, form), _prob(sr.p_right, form)])
     headers = ["classifier", "avg rank", "z", "p", "Holm p (adj.)", "Holm",
                "Bonferroni-Dunn", "Wilcoxon T", "Wilcoxon p", "sign wins", "sign n", "sign p",
                "wins", "ties", "losses", "d_z", "rank-biserial", "P(better)", "P(rope)", "P(worse)"]
-    if fmt == "csv":
+    if form.tidy:
         headers = ["classifier", "average_rank", "z", "pvalue", "holm_pvalue", "holm_reject",
                    "bonferroni_dunn_reject", "wilcoxon_statistic", "wilcoxon_pvalue", "sign_wins",
                    "sign_n", "sign_pvalue", "wins", "ties", "losses", "cohens_dz",
@@ -272,7 +246,7 @@ def _posthoc_table(result: Comparison, fmt: str) -> ComparisonTable:
     return ComparisonTable("posthoc", caption, headers, rows)
 
 
-def _pvalues_table(result: Comparison, fmt: str) -> ComparisonTable:
+def _pvalues_table(result: Comparison, form: TableFormat) -> ComparisonTable:
     """Per data set, each classifier against the baseline: fold test, effect size, Bayes."""
     e = result.effects
     diff = e.difference.to_numpy(dtype=float)
@@ -289,11 +263,11 @@ def _pvalues_table(result: Comparison, fmt: str) -> ComparisonTable:
     for i, j in zip(*np.nonzero(np.isfinite(diff))):
         if j == base:
             continue
-        cells = [{1: "v", -1: "*"}.get(int(sign[i, j]), "") if v is None else show(v[i, j], fmt)
+        cells = [{1: "v", -1: "*"}.get(int(sign[i, j]), "") if v is None else show(v[i, j], form)
                  for v, (_, show) in zip(values, columns)]
         rows.append([datasets[i], names[j], *cells])
     headers = (["dataset", "classifier", "pvalue", "mark", "difference", "ci_low", "ci_high",
-                "p_better", "p_rope", "p_worse"] if fmt == "csv" else
+                "p_better", "p_rope", "p_worse"] if form.tidy else
                ["data set", "classifier", "p", "mark", "difference", "95% CI low", "95% CI high",
                 "P(better)", "P(rope)", "P(worse)"])
     caption = (f"each classifier against {result.baseline} on each data set: "
@@ -303,16 +277,16 @@ def _pvalues_table(result: Comparison, fmt: str) -> ComparisonTable:
     return ComparisonTable("pvalues", caption, headers, rows)
 
 
-def _pairs_table(result: Comparison, fmt: str) -> ComparisonTable:
+def _pairs_table(result: Comparison, form: TableFormat) -> ComparisonTable:
     """Every pair of classifiers: Nemenyi and Holm-adjusted Wilcoxon p-values."""
     names, nem, wil = result.classifiers, result.nemenyi_pairs, result.wilcoxon_pairs
     rows = [[names[i], names[j], float(result.average_ranks[names[i]] - result.average_ranks[names[j]]),
-             _p(nem.pvalue[n], fmt), _yes(nem.reject[n]), _p(wil.pvalue[n], fmt),
-             _p(wil.pvalue_adjusted[n], fmt), _yes(wil.reject[n])]
+             _p(nem.pvalue[n], form), _yes(nem.reject[n]), _p(wil.pvalue[n], form),
+             _p(wil.pvalue_adjusted[n], form), _yes(wil.reject[n])]
             for n, (i, j) in enumerate(nem.pairs)]
     headers = ["classifier A", "classifier B", "rank difference", "Nemenyi p", "Nemenyi",
                "Wilcoxon p", "Wilcoxon Holm p (adj.)", "Wilcoxon Holm"]
-    if fmt == "csv":
+    if form.tidy:
         headers = ["classifier_a", "classifier_b", "rank_difference", "nemenyi_pvalue",
                    "nemenyi_reject", "wilcoxon_pvalue", "wilcoxon_holm_pvalue", "wilcoxon_holm_reject"]
         rows = [r[:4] + [r[4] == "reject"] + r[5:7] + [r[7] == "reject"] for r in rows]
@@ -331,16 +305,16 @@ class _NoTest(NamedTuple):
 _NO_TEST = _NoTest()  # a Bayesian signed-rank test not asked for: empty cells
 
 
-def _f(x, fmt):
+def _f(x, form: TableFormat):
     if x is None or not np.isfinite(x):
-        return "" if fmt == "csv" else "-"
-    return float(x) if fmt == "csv" else f"{x:+.4f}"
+        return "" if form.tidy else "-"
+    return float(x) if form.tidy else f"{x:+.4f}"
 
 
-def _prob(x, fmt):
+def _prob(x, form: TableFormat):
     if x is None or not np.isfinite(x):
-        return "" if fmt == "csv" else "-"
-    return float(x) if fmt == "csv" else f"{x:.3f}"
+        return "" if form.tidy else "-"
+    return float(x) if form.tidy else f"{x:.3f}"
 
 
 def notes(result: Comparison) -> list[str]:

@@ -20,7 +20,8 @@ import pytest
 
 from bayesbench import make_classifier
 from bayesbench.data import load_dataset
-from bayesbench.evaluation.splits import CVSpec, make_splits
+from bayesbench.evaluation.schemes import KFold
+from bayesbench.evaluation.splits import make_splits
 from bayesbench.preprocess.discretize import Discretizer
 from bayesbench.preprocess.impute import Imputer
 
@@ -66,7 +67,7 @@ def cv_accuracy(uci_dir: Path, name: str, learners=LEARNERS, repeats: int = 5, f
     X, y, cards, k = prepared(uci_dir, name)
     scores = {learner: [] for learner in learners}
     for rep in range(repeats):
-        for split in make_splits(y, CVSpec(folds=folds, repeats=repeats), seed=SEED,
+        for split in make_splits(y, KFold.spec(folds=folds, repeats=repeats), seed=SEED,
                                  dataset=name, repetition=rep):
             for learner in learners:
                 params = dict(WRAPPER_PARAMS, random_state=1000 * rep + split.fold) if (

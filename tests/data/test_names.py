@@ -12,7 +12,7 @@ from bayesbench.data import bundled_dir, find_dataset, load_dataset, locate_data
 from bayesbench.data.names import ALIASES, canonical, names_of
 from bayesbench.evaluation.splits import make_splits
 from bayesbench.evaluation.store import read_records
-from bayesbench.spec import CVSpec
+from bayesbench.evaluation.schemes import KFold
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -36,11 +36,11 @@ def test_vote_is_house_votes_84():
 def test_an_alias_gets_the_same_folds():
     y = load_dataset(locate_dataset("vote")).y
     for rep in range(3):
-        ours = make_splits(y, CVSpec(folds=10), seed=7, dataset="vote", repetition=rep)
-        theirs = make_splits(y, CVSpec(folds=10), seed=7, dataset="house-votes-84",
+        ours = make_splits(y, KFold.spec(folds=10), seed=7, dataset="vote", repetition=rep)
+        theirs = make_splits(y, KFold.spec(folds=10), seed=7, dataset="house-votes-84",
                              repetition=rep)
         assert all(np.array_equal(a.test, b.test) for a, b in zip(ours, theirs))
-    other = make_splits(y, CVSpec(folds=10), seed=7, dataset="vote-copy", repetition=0)
+    other = make_splits(y, KFold.spec(folds=10), seed=7, dataset="vote-copy", repetition=0)
     assert not all(np.array_equal(a.test, b.test) for a, b in zip(ours, other))  # guard
 
 

@@ -8,7 +8,7 @@ from sklearn.linear_model import LogisticRegression
 
 from bayesbench import make_classifier
 from bayesbench.errors import ClassifierError
-from bayesbench.evaluation.adapter import fit_options, fit_predict
+from bayesbench.evaluation.adapter import FitContext, fit_options, fit_predict
 from bayesbench.evaluation.metrics import PROBABILITY_METRICS, evaluate
 from helpers import Majority, Unseen
 
@@ -45,8 +45,8 @@ def test_bayesbench_learners_fitted_on_named_codes_equal_a_dataframe_fit():
     frame = pd.DataFrame(X, columns=names)
     for name in ("nb", "tan"):
         named = make_classifier(name)
-        out = fit_predict(named, X[:60], y[:60], X[60:], n_classes=2, cardinalities=[3, 3, 3],
-                          feature_names=names)
+        out = fit_predict(named, X[:60], y[:60], X[60:],
+                          FitContext(2, cardinalities=[3, 3, 3], feature_names=names))
         reference = make_classifier(name).fit(frame[:60], y[:60], cardinalities=[3, 3, 3],
                                               n_classes=2)
         np.testing.assert_array_equal(out.proba, reference.predict_proba(frame[60:]))
@@ -57,7 +57,7 @@ def test_bayesbench_learners_fitted_on_named_codes_equal_a_dataframe_fit():
 def test_a_class_absent_from_training_gets_a_zero_column():
     X, y = _data()
     train = y != 1  # class 1 never seen in training
-    out = fit_predict(LogisticRegression(), X[train], y[train], X, n_classes=3)
+    out = fit_predict(LogisticRegression(), X[train], y[train], X, FitContext(3))
     reference = LogisticRegression().fit(X[train], y[train])
     assert out.proba.shape == (60, 3)
     np.testing.assert_array_equal(out.proba[:, 1], 0.0)
@@ -71,8 +71,8 @@ def test_a_class_absent_from_training_gets_a_zero_column():
 def test_bayesbench_learners_predict_the_most_probable_class():
     X, y = _data(1)
     codes = (X > 1).astype(int)
-    out = fit_predict(make_classifier("nb"), codes, y, codes, n_classes=3,
-                      cardinalities=[2, 2])
+    out = fit_predict(make_classifier("nb"), codes, y, codes,
+                      FitContext(3, cardinalities=[2, 2]))
     np.testing.assert_array_equal(out.labels, out.proba.argmax(axis=1))
     np.testing.assert_array_equal(
         out.labels, make_classifier("nb").fit(codes, y, cardinalities=[2, 2],
@@ -81,7 +81,7 @@ def test_bayesbench_learners_predict_the_most_probable_class():
 
 def test_without_predict_proba_probability_metrics_are_not_computed():
     X, y = _data(2)
-    out = fit_predict(Majority(), X, y, X, n_classes=3)
+    out = fit_predict(Majority(), X, y, X, FitContext(3))
     assert out.proba is None
     np.testing.assert_array_equal(out.labels, np.bincount(y).argmax())
     metrics = evaluate(y, out.labels, out.proba, 3)["metrics"]
@@ -93,12 +93,12 @@ def test_labels_never_seen_in_training_are_refused_in_one_line():
     X, y = _data(3)
     with pytest.raises(ClassifierError, match=r"predict returned labels not seen in training: "
                                               r"\d+ \(the training part's classes are 0, 1, 2\)"):
-        fit_predict(Unseen(), X, y, X, n_classes=3)
+        fit_predict(Unseen(), X, y, X, FitContext(3))
 
 
 def test_warnings_are_kept_once_each_not_printed():
     X, y = _data(4)
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # any warning escaping the adapter fails the test
-        out = fit_predict(LogisticRegression(max_iter=1), X, y, X, n_classes=3)
+        out = fit_predict(LogisticRegression(max_iter=1), X, y, X, FitContext(3))
     assert len(out.warnings) == 1 and out.warnings[0].startswith("ConvergenceWarning: ")

@@ -11,9 +11,11 @@ from bayesbench.evaluation.seeding import task_seed
 from bayesbench.evaluation.plan import plan
 from bayesbench.evaluation.prepare import TUNE_STREAM
 from bayesbench.evaluation.store import read_records
+from bayesbench.evaluation.adapter import FitContext
 from bayesbench.evaluation.tune import tune
 from bayesbench.models.registry import make_classifier
 from bayesbench.preprocess.discretize import Discretizer
+from bayesbench.spec import TuneSpec
 from helpers import run
 
 
@@ -128,10 +130,9 @@ def test_a_tuned_tan_records_the_alpha_each_outer_fold_chose(tmp_path, uci_dir):
         job = jobs[r["fold"]]
         # The same choice made by hand on the outer training part alone.
         train = Discretizer("mdl").fit_transform(ds.take(job.train))
-        expected = tune(lambda **c: make_classifier("tan", **c), {"alpha": grid}, train.codes(),
-                        train.y, n_classes=3, folds=4, metric="accuracy",
-                        rng=fold_rng(5, "iris", 0, r["fold"], TUNE_STREAM),
-                        cardinalities=train.cardinalities)
+        expected = tune(lambda **c: make_classifier("tan", **c), TuneSpec({"alpha": grid}, 4, "accuracy"),
+                        train.codes(), train.y, FitContext(3, train.cardinalities),
+                        fold_rng(5, "iris", 0, r["fold"], TUNE_STREAM))
         assert r["tuned"] == expected.params and r["params"] == expected.params
         assert r["tune_scores"] == pytest.approx(list(expected.scores))
         assert r["tuned"]["alpha"] in grid
@@ -215,7 +216,8 @@ COUNTED = [{"name": "nb", "params": {"alpha": [0, 0.5, 1]}}, "tan", "ddr_tan",
      "classifiers": ["nb", "tan"]},
 ])
 def test_count_subtraction_leaves_every_record_unchanged(uci_dir, tmp_path, monkeypatch, over):
-    import bayesbench.evaluation.execute as execute
+    import bayesbench.evaluation.classifier_task as task
+    import bayesbench.evaluation.fold_job as fold_job
     from bayesbench.models.core.sufficient import StatisticsLearner
     from helpers import small_config, stable_order, without_timings
 
@@ -225,7 +227,8 @@ def test_count_subtraction_leaves_every_record_unchanged(uci_dir, tmp_path, monk
                         lambda self, stats: counted.append(1) or original(self, stats))
     with_counts = run(small_config(uci_dir, tmp_path / "a", **over), jobs=1, quiet=True)
     n_counted = len(counted)
-    monkeypatch.setattr(execute, "fits_from_statistics", lambda clf: False)
+    for module in (task, fold_job):  # no task fitted from counts, no fold given them
+        monkeypatch.setattr(module, "fits_from_statistics", lambda clf: False)
     from_rows = run(small_config(uci_dir, tmp_path / "b", **over), jobs=1, quiet=True)
     assert len(counted) == n_counted  # the second run fitted every learner from rows
     # Counted exactly where the discrete view keeps the whole data set's codes.
@@ -238,13 +241,13 @@ def test_count_subtraction_leaves_every_record_unchanged(uci_dir, tmp_path, monk
 
 def test_the_runners_learners_share_one_compact_code_matrix_per_fold(uci_dir, tmp_path,
                                                                      monkeypatch):
-    import bayesbench.evaluation.execute as execute
-    from bayesbench.evaluation.execute import run_fold, with_statistics
+    import bayesbench.evaluation.classifier_task as task
+    from bayesbench.evaluation.fold_job import run_fold, with_statistics
     from helpers import small_config
     given = []
-    original = execute.fit_predict
-    monkeypatch.setattr(execute, "fit_predict", lambda clf, X, y, X_test, **kw: given.append(
-        (X, X_test, kw["feature_names"])) or original(clf, X, y, X_test, **kw))
+    original = task.fit_predict
+    monkeypatch.setattr(task, "fit_predict", lambda clf, X, y, X_test, context, **kw: given.append(
+        (X, X_test, context.feature_names)) or original(clf, X, y, X_test, context, **kw))
     cfg = small_config(uci_dir, tmp_path, datasets=["house-votes-84"], cv={"folds": 3},
                        classifiers=["bsej", "fss", "kdb", "nb", "tan",
                                     {"name": "nb", "input": "onehot", "label": "nb1h"}])
@@ -270,7 +273,7 @@ def test_a_continuous_learner_given_arrays_scores_as_fitted_on_a_dataframe(uci_d
     # probabilities to the last bit (row-major ones differ in the last bit on some folds).
     import pandas as pd
 
-    from bayesbench.evaluation.execute import run_fold
+    from bayesbench.evaluation.fold_job import run_fold
     from bayesbench.evaluation.metrics import evaluate
     from helpers import small_config
     cfg = small_config(uci_dir, tmp_path, datasets=["wine", "glass"], seed=1,
@@ -288,25 +291,53 @@ def test_a_continuous_learner_given_arrays_scores_as_fitted_on_a_dataframe(uci_d
 
 
 def test_save_networks_writes_each_folds_network_that_pgmpy_reads(tmp_path):
+    import json
+    from pathlib import Path
+
     from pgmpy.readwrite import BIFReader, XMLBIFReader
 
-    raw = {"name": "nets", "seed": 1, "datasets": ["car"], "cv": {"folds": 3},
+    from bayesbench.models.core.export import bif_name
+    from bayesbench.preprocess.discretize import range_labels
+
+    raw = {"name": "nets", "seed": 1, "datasets": ["car", "iris"], "cv": {"folds": 3},
            "classifiers": ["nb", "tan", "aode", "gnb"], "save_networks": ["bif", "xmlbif"],
            "output": str(tmp_path / "run")}
-    result = run(parse_config(raw, base_dir=tmp_path), jobs=2, quiet=True)
+    config = parse_config(raw, base_dir=tmp_path)
+    result = run(config, jobs=2, quiet=True)
     where = result.run_dir / "networks" / "car"
     # One network per fold of each learner whose model is one network; none for the others.
     assert sorted(p.name for p in where.iterdir()) == ["nb", "tan"]
     assert sorted(p.name for p in (where / "tan").iterdir()) == sorted(
-        f"0-{f}{s}" for f in range(3) for s in (".bif", ".xml"))
-    first = next(r for r in result.records if r["classifier"] == "tan" and r["fold"] == 0)
+        f"0-{f}{s}" for f in range(3) for s in (".bif", ".bifxml"))
+    first = next(r for r in result.records if r["classifier"] == "tan" and r["fold"] == 0
+                 and r["dataset"] == "car")
     for network in (BIFReader(str(where / "tan" / "0-0.bif")).get_model(),
-                    XMLBIFReader(str(where / "tan" / "0-0.xml")).get_model()):
+                    XMLBIFReader(str(where / "tan" / "0-0.bifxml")).get_model()):
         assert network.check_model()
         # The tree the record describes: each attribute's parent besides the class.
         names = first["network"]["attributes"]
         expected = {names[a[0]]: sorted(["class", *(names[p] for p in parents)])
                     for a, parents in first["network"]["nodes"]}
         assert {v: sorted(network.get_parents(v)) for v in expected} == expected
+        # States are the data's values, in the order of the file's declaration.
+        assert network.get_cpds("buying").state_names["buying"] == ["vhigh", "high", "med", "low"]
+        assert network.get_cpds("doors").state_names["doors"] == ["2", "3", "4", "5more"]
+        assert network.get_cpds("class").state_names["class"] == ["unacc", "acc", "good", "vgood"]
+    # Iris is discretized in each fold: its cut points lie beside each network, those of a
+    # discretizer fitted on the fold's training rows, and name the network's states (Weka's
+    # range labels, as the BIF grammar takes them).
+    jobs = [j for j in plan(config.experiment).jobs if j.dataset.name == "iris"]
+    for job in jobs:
+        stem = result.run_dir / "networks" / "iris" / "nb" / f"0-{job.fold}"
+        cuts = json.loads(Path(f"{stem}.cuts.json").read_text())
+        assert cuts["method"] == "mdl" and cuts["scope"] == "fold"
+        fitted = Discretizer("mdl").fit(job.data.imputed.take(job.train)).cuts_
+        assert {n: e["cut_points"] for n, e in cuts["attributes"].items()} == {
+            n: c.tolist() for n, c in fitted.items()}
+        network = BIFReader(f"{stem}.bif").get_model()
+        for name, entry in cuts["attributes"].items():
+            assert entry["states"] == list(range_labels(fitted[name]))
+            assert network.get_cpds(name).state_names[name] == [bif_name(s, state=True)
+                                                                  for s in entry["states"]]
     # The records themselves carry no network text.
     assert all("_networks" not in r for r in read_records(result.run_dir))

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from bayesbench.cli import main
 from bayesbench.config import parse_config
-from bayesbench.evaluation.executors import execute
+from bayesbench.evaluation.executors import map_jobs
 from bayesbench.evaluation.store import read_records
 from helpers import run, stable_order, without_timings
 
@@ -24,7 +24,7 @@ def _raw(uci_dir, out):
                            "noise": {"fraction": 0.3, "on": "both"}},
             "cv": {"folds": 3, "repeats": 2},
             "classifiers": ["nb", "tan", "gnb", {"name": "fss", "params": {"inner_folds": 2}},
-                            "hnb", "waode",
+                            "tan_ld", "kdb_ld", "aode_ld", "hnb", "waode",
                             {"name": "tan", "label": "tan_cll", "params": {"estimator": "cll"}}],
             "output": str(out)}
 
@@ -41,7 +41,7 @@ def _records(run_dir):
 def serial(uci_dir, tmp_path_factory):
     out = tmp_path_factory.mktemp("serial") / "run"
     result = run(_config(uci_dir, out), jobs=1, quiet=True)
-    assert result.n_run == 2 * 2 * 3 * 7
+    assert result.n_run == 2 * 2 * 3 * 10
     return _records(out)
 
 
@@ -97,9 +97,9 @@ def test_workers_die_with_their_parent_and_leave_signals_to_it():
     import os
     import signal
 
-    from bayesbench.evaluation.executors import execute
+    from bayesbench.evaluation.executors import map_jobs
 
-    states = [state for _, state in execute(_worker_state, list(range(6)), jobs=2)]
+    states = [state for _, state in map_jobs(_worker_state, list(range(6)), jobs=2)]
     assert all(pid != os.getpid() for pid, *_ in states)
     assert {state[1:] for state in states} == {(int(signal.SIGKILL), signal.SIG_IGN,
                                                 signal.SIG_DFL)}
@@ -115,10 +115,10 @@ def _slow(seconds):
 def test_an_interrupted_pool_ends_its_workers_at_once():
     import time
 
-    from bayesbench.evaluation.executors import execute
+    from bayesbench.evaluation.executors import map_jobs
 
     started = time.monotonic()
-    results = execute(_slow, [0.0, 30.0, 30.0, 30.0], jobs=2)
+    results = map_jobs(_slow, [0.0, 30.0, 30.0, 30.0], jobs=2)
     assert next(results)[1] == 0.0
     results.close()  # as when Ctrl-C or SIGTERM unwinds the consumer
     assert time.monotonic() - started < 15, "the running jobs were waited for"
@@ -142,7 +142,7 @@ def test_forked_workers_inherit_the_shared_part_instead_of_receiving_it(tmp_path
     from helpers import shared_sum
 
     jobs, log = _sharing_jobs(tmp_path)
-    assert dict(execute(shared_sum, jobs, jobs=2)) == _expected(jobs)
+    assert dict(map_jobs(shared_sum, jobs, jobs=2)) == _expected(jobs)
     assert log.read_text() == ""  # never pickled: before, once with each of the 12 jobs
 
 
@@ -154,7 +154,7 @@ def test_dask_sends_each_shared_part_at_most_once_to_a_worker(tmp_path):
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
-        assert dict(execute(shared_sum, jobs, scheduler=client)) == _expected(jobs)
+        assert dict(map_jobs(shared_sum, jobs, scheduler=client)) == _expected(jobs)
         copies = Counter(log.read_text().split())
         # At most one copy of each part per worker (2 parts, 2 workers), where every job
         # carried its own before; and none is left on the cluster once its jobs are done.
@@ -194,11 +194,11 @@ def test_worker_processes_get_their_share_of_the_cores_and_the_serial_path_is_le
     assert {"blas", "openmp"} <= apis, apis  # both kinds are limited, not just one
     before = _pools(None)
     share = max(1, _cores() // 2)
-    assert {pools for _, pools in execute(_pools, list(range(4)), jobs=2)} == {
+    assert {pools for _, pools in map_jobs(_pools, list(range(4)), jobs=2)} == {
         (frozenset({share}), str(share))}
-    assert {pools for _, pools in execute(_pools, list(range(4)), jobs=2, threads=3)} == {
+    assert {pools for _, pools in map_jobs(_pools, list(range(4)), jobs=2, threads=3)} == {
         (frozenset({3}), "3")}
-    assert {pools for _, pools in execute(_pools, list(range(4)), jobs=1)} == {before}
+    assert {pools for _, pools in map_jobs(_pools, list(range(4)), jobs=1)} == {before}
     assert _pools(None) == before  # the limits stayed in the workers
 
 
@@ -209,7 +209,7 @@ def test_dask_workers_get_their_share_of_their_host(tmp_path):
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
-        pools = {p[0] for _, p in execute(_pools, list(range(6)), scheduler=client)}
+        pools = {p[0] for _, p in map_jobs(_pools, list(range(6)), scheduler=client)}
     assert pools == {frozenset({share})}
 
 

@@ -8,8 +8,10 @@ from sklearn.model_selection import GridSearchCV, PredefinedSplit
 from bayesbench import make_classifier
 from bayesbench.data.fold_assignment import fold_rng, kfold_assignment
 from bayesbench.errors import BayesbenchError
+from bayesbench.evaluation.adapter import FitContext
 from bayesbench.evaluation.tune import candidates, tune
 from bayesbench.preprocess.transformers import MDLDiscretizer
+from bayesbench.spec import TuneSpec
 from helpers import Majority
 
 
@@ -32,8 +34,8 @@ def _grid_search(estimator, grid, X, y, folds, seed, scoring, **fit_params):
 def test_tan_alpha_is_chosen_as_grid_search_chooses_it(iris_codes):
     X, y, _ = iris_codes
     grid = {"alpha": [0.01, 0.5, 1.0, 20.0]}
-    tuned = tune(lambda **c: make_classifier("tan", **c), grid, X, y, n_classes=3, folds=5,
-                 metric="accuracy", rng=fold_rng(9, "iris", 0), cardinalities=[3, 3, 3, 3])
+    tuned = tune(lambda **c: make_classifier("tan", **c), TuneSpec(grid, 5, "accuracy"), X, y,
+                 FitContext(3, cardinalities=[3, 3, 3, 3]), fold_rng(9, "iris", 0))
     search = _grid_search(make_classifier("tan"), grid, X, y, 5, 9, "accuracy",
                           cardinalities=[3, 3, 3, 3], n_classes=3)
     np.testing.assert_allclose(tuned.scores, search.cv_results_["mean_test_score"])
@@ -43,8 +45,8 @@ def test_tan_alpha_is_chosen_as_grid_search_chooses_it(iris_codes):
 def test_a_scikit_learn_classifier_tuned_on_log_loss_lower_is_better(iris_codes):
     _, y, X = iris_codes
     grid = {"C": [0.001, 0.1, 10.0]}
-    tuned = tune(lambda **c: LogisticRegression(max_iter=1000, **c), grid, X, y, n_classes=3, folds=3,
-                 metric="log_loss", rng=fold_rng(4, "iris", 0))
+    tuned = tune(lambda **c: LogisticRegression(max_iter=1000, **c), TuneSpec(grid, 3, "log_loss"),
+                 X, y, FitContext(3), fold_rng(4, "iris", 0))
     search = _grid_search(LogisticRegression(max_iter=1000), grid, X, y, 3, 4, "neg_log_loss")
     np.testing.assert_allclose(tuned.scores, -search.cv_results_["mean_test_score"], rtol=1e-9)
     assert tuned.params == search.best_params_
@@ -58,5 +60,5 @@ def test_candidates_vary_the_last_parameter_fastest():
 def test_a_probability_metric_without_predict_proba_is_an_error(iris_codes):
     X, y, _ = iris_codes
     with pytest.raises(BayesbenchError, match="log_loss needs predict_proba"):
-        tune(lambda **c: Majority(**c), {"shift": [0]}, X, y, n_classes=3, folds=3,
-             metric="log_loss", rng=fold_rng(1, "iris", 0))
+        tune(lambda **c: Majority(**c), TuneSpec({"shift": [0]}, 3, "log_loss"), X, y,
+             FitContext(3), fold_rng(1, "iris", 0))

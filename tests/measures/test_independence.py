@@ -53,7 +53,7 @@ def test_codes_route_matches_scipy_on_random_data(r_x, r_y, r_c, seed):
     strata = [t for t in table if (t.sum(0) > 0).all() and (t.sum(1) > 0).all()]
     if len(strata) != r_c:
         return  # scipy cannot take a stratum with an empty row or column
-    result = conditional_independence_test(x, y, c, r_x, r_y, r_c)
+    result = conditional_independence_test(x, y, c, (r_x, r_y, r_c))
     assert result.statistic == pytest.approx(scipy_conditional_g(table), rel=1e-9, abs=1e-9)
     assert result.n == n
 
@@ -88,11 +88,11 @@ def test_reliability_rule_boundary_and_no_rejection_when_unreliable():
     assert is_reliable(40, 8) and not is_reliable(39, 8)
     # A perfect dependence on too few cases: significant, yet unreliable, so not rejected.
     x = np.array([0, 1, 2, 3] * 4)
-    result = conditional_independence_test(x, x, np.zeros(16, int), 4, 4, 1)
+    result = conditional_independence_test(x, x, np.zeros(16, int), (4, 4, 1))
     assert result.pvalue < 1e-3
     assert not result.reliable and not result.rejects(0.05)
     # Declared cardinalities, not observed ones, set dof and cells.
-    wider = conditional_independence_test(x, x, np.zeros(16, int), 10, 10, 2)
+    wider = conditional_independence_test(x, x, np.zeros(16, int), (10, 10, 2))
     assert wider.statistic == pytest.approx(result.statistic)
     assert wider.dof == 9 * 9 * 2 and wider.cells == 200
 
@@ -101,8 +101,8 @@ def test_missing_rows_are_left_out():
     x = np.array([0, 1, 0, 1, -1, 0])
     y = np.array([0, 1, 0, 1, 1, -1])
     c = np.zeros(6, int)
-    full = conditional_independence_test(x[:4], y[:4], c[:4], 2, 2, 1)
-    assert conditional_independence_test(x, y, c, 2, 2, 1) == full
+    full = conditional_independence_test(x[:4], y[:4], c[:4], (2, 2, 1))
+    assert conditional_independence_test(x, y, c, (2, 2, 1)) == full
     assert full.n == 4
 
 
@@ -111,9 +111,9 @@ def test_huge_declared_cardinality_needs_no_huge_table():
     x = rng.integers(0, 50, 200) * 10**12  # codes of a joined variable with 10**14 values
     y = rng.integers(0, 2, 200)
     c = rng.integers(0, 2, 200)
-    big = conditional_independence_test(x, y, c, 10**14, 2, 2)
+    big = conditional_independence_test(x, y, c, (10**14, 2, 2))
     _, small_x = np.unique(x, return_inverse=True)
-    small = conditional_independence_test(small_x, y, c, 50, 2, 2)
+    small = conditional_independence_test(small_x, y, c, (50, 2, 2))
     assert big.statistic == pytest.approx(small.statistic, rel=1e-12)
     assert big.dof == (10**14 - 1) * 2 and not big.reliable
 
@@ -143,8 +143,8 @@ def test_batched_tests_match_scipy_and_the_single_tests_exactly(monkeypatch, see
         if result.dof:
             assert result.pvalue == pytest.approx(chi2.sf(expected, result.dof), rel=1e-9)
         # The batch computes what the single test computes, to the last bit.
-        assert result == conditional_independence_test(X[:, i], X[:, j], c, cards[i], cards[j],
-                                                        r_c)
+        assert result == conditional_independence_test(X[:, i], X[:, j], c,
+                                                        (cards[i], cards[j], r_c))
     singles = independence_tests(X, c, cards, r_c)
     for j, result in enumerate(singles):
         keep = X[:, j] >= 0
@@ -163,5 +163,5 @@ def test_batched_tests_relabel_huge_declared_cardinalities():
     codes = np.column_stack([x, rng.integers(0, 2, 200)])
     c = rng.integers(0, 2, 200)
     (pair,) = pairwise_conditional_tests(codes, c, [10**14, 2], 2)
-    assert pair == conditional_independence_test(codes[:, 0], codes[:, 1], c, 10**14, 2, 2)
+    assert pair == conditional_independence_test(codes[:, 0], codes[:, 1], c, (10**14, 2, 2))
     assert pair.dof == (10**14 - 1) * 2 and not pair.reliable

@@ -16,7 +16,7 @@ from bayesbench.data import load_dataset, locate_dataset
 from bayesbench.errors import ConfigError
 from bayesbench.evaluation.splits import make_splits
 from bayesbench.evaluation.store import read_records
-from bayesbench.spec import CVSpec
+from bayesbench.evaluation.schemes import KFold
 
 SEED, FOLDS = 4, 5
 STEPS = {
@@ -45,7 +45,7 @@ def records(tmp_path_factory):
 @pytest.mark.parametrize("label", list(STEPS))
 def test_steps_give_scikit_learns_pipeline_scores_on_the_same_folds(records, dataset, label):
     ds = load_dataset(locate_dataset(dataset))
-    folds = [(s.train, s.test) for s in make_splits(ds.y, CVSpec(folds=FOLDS), seed=SEED,
+    folds = [(s.train, s.test) for s in make_splits(ds.y, KFold.spec(folds=FOLDS), seed=SEED,
                                                     dataset=dataset, repetition=0)]
     ours = {r["fold"]: r for r in records if r["dataset"] == dataset and r["classifier"] == label}
     assert all(r["status"] == "ok" for r in ours.values())

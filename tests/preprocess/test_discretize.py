@@ -1,8 +1,6 @@
-"""Discretization: MDL against Weka 3.6.14's cut points, the semantics of the bins,
-properties of every method (hypothesis), the unsupervised rules against numpy, and a chunked
-data set's cut points against the in-memory discretizer's on the same rows."""
-import json
-import math
+"""Discretization: the semantics of the bins, properties of every method (hypothesis), the one
+table of methods, and a chunked data set's cut points against the in-memory discretizer's on
+the same rows. Each method's own rules are tested beside it (test_mdl.py, test_binning.py)."""
 
 import numpy as np
 import pytest
@@ -12,74 +10,11 @@ from bayesbench.data import Attribute, Dataset, load_dataset
 from bayesbench.errors import DataError, NotFittedError, PreprocessError
 from bayesbench.preprocess import discretize
 from bayesbench.data.chunks import chunks, scan
+from bayesbench.preprocess.binning import frequency_cuts, width_cuts
 from bayesbench.preprocess.discretize import (CUT_METHODS, Discretizer, bin_codes,
-                                              discretize_chunked, fd_cuts, frequency_cuts,
-                                              mdl_cuts, range_labels, width_cuts)
+                                              discretize_chunked, range_labels)
 from helpers import write_numeric_parts
 
-
-def reference_cases(reference_dir):
-    ref = json.loads((reference_dir / "weka_mdl_cuts.json").read_text())
-    return ref["about"]["datasets"], ref["cuts"]
-
-
-def test_cut_points_equal_wekas_on_every_reference_data_set(reference_dir, uci_dir):
-    names, cuts = reference_cases(reference_dir)
-    assert sorted(names) == sorted(cuts) and len(names) == 22
-    n_checked = 0
-    for name in names:
-        ds = load_dataset(uci_dir / f"{name}.arff")
-        fitted = Discretizer("mdl").fit(ds).cuts_
-        assert set(fitted) == set(cuts[name]), name
-        for att, expected in cuts[name].items():
-            got = fitted[att]
-            assert got.shape == (len(expected),), (name, att, got, expected)
-            np.testing.assert_allclose(got, expected, rtol=0, atol=1e-9, err_msg=f"{name}.{att}")
-            n_checked += 1
-    assert n_checked == sum(len(v) for v in cuts.values())
-
-
-def _entropy_bits(counts):
-    counts = np.asarray(counts, dtype=float)
-    p = counts[counts > 0] / counts.sum()
-    return float(-(p * np.log2(p)).sum())
-
-
-def test_hand_computed_split_and_stopping_rule():
-    # Eight values, two classes perfectly separated between 4 and 5.
-    x = np.array([1, 2, 3, 4, 5, 6, 7, 8], dtype=float)
-    y = np.array([0, 0, 0, 0, 1, 1, 1, 1])
-    # Gain = 1 bit; delta = log2(3^2 - 2) - (2 * 1 - 0 - 0); threshold = (log2(7) + delta) / 8
-    threshold = (math.log2(7) + math.log2(7) - 2) / 8
-    assert 1.0 > threshold
-    np.testing.assert_array_equal(mdl_cuts(x, y, 2), [4.5])
-    # Three values: best split 1 | 2 3, gain H(1,2) = 0.918 bits;
-    # delta = log2(7) - 2 H(1,2), threshold = (log2(2) + delta) / 3 = 0.657: accepted.
-    h = _entropy_bits([1, 2])
-    assert h > (math.log2(2) + math.log2(7) - 2 * h) / 3
-    np.testing.assert_array_equal(mdl_cuts(np.array([1.0, 2.0, 3.0]), np.array([0, 1, 1]), 2),
-                                  [1.5])
-    # Six values 0 0 1 0 1 1: best split 1 2 | 3..6 (entropy 0.541), gain 0.459;
-    # delta = log2(7) - (2 * 1 - 2 * H(1,3) - 1 * 0), threshold = (log2(5) + delta) / 6 = 0.792.
-    gain = 1 - 4 / 6 * _entropy_bits([1, 3])
-    threshold = (math.log2(5) + math.log2(7) - (2 - 2 * _entropy_bits([1, 3]))) / 6
-    assert gain < threshold
-    assert mdl_cuts(np.arange(1.0, 7.0), np.array([0, 0, 1, 0, 1, 1]), 2).size == 0
-
-
-def test_cut_is_half_way_between_distinct_values_and_ties_stay_together():
-    # The class changes inside a run of equal values: no cut may split the run.
-    x = np.array([1, 1, 1, 2, 2, 2, 2, 9, 9, 9, 9, 9, 9, 9, 9, 9] * 3, dtype=float)
-    y = np.array([0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1] * 3)
-    cuts = mdl_cuts(x, y, 2)
-    assert cuts.tolist() == [5.5]
-
-
-def test_missing_values_are_left_out_and_stay_missing():
-    x = np.array([1, 2, 3, 4, np.nan, 5, 6, 7, 8, np.nan], dtype=float)
-    y = np.array([0, 0, 0, 0, 1, 1, 1, 1, 1, 0])
-    np.testing.assert_array_equal(mdl_cuts(x, y, 2), [4.5])
-    assert bin_codes(x, np.array([4.5])).tolist() == [0, 0, 0, 0, -1, 1, 1, 1, 1, -1]
 
 
 def test_labels_as_weka_writes_them(uci_dir):
@@ -196,50 +131,13 @@ def test_mdl_cuts_lie_half_way_between_adjacent_distinct_values(data):
     assert np.isin(cuts, mids).all()
 
 
-@settings(max_examples=40, deadline=None)
-@given(x=st.lists(st.floats(-1e4, 1e4, allow_nan=False), min_size=2, max_size=200))
-def test_fd_agrees_with_numpy(x):
-    x = np.array(x)
-    cuts = fd_cuts(x)
-    q75, q25 = np.percentile(x, [75, 25])
-    fd_width = 2 * (q75 - q25) / len(x) ** (1 / 3)
-    if x.min() == x.max():
-        assert cuts.size == 0
-    elif q75 > q25 and (x.max() - x.min()) / fd_width <= len(x):
-        np.testing.assert_array_equal(cuts, np.unique(np.histogram_bin_edges(x, "fd")[1:-1]))
-    else:  # documented fallback: Sturges when the IQR is zero or FD gives more bins than values
-        np.testing.assert_array_equal(cuts, np.histogram_bin_edges(x, "sturges")[1:-1])
-
-
-def test_fd_width_and_fallback_by_hand():
-    x = np.arange(1.0, 9.0)  # IQR = 6.25 - 2.75 = 3.5, n = 8: width = 2 * 3.5 / 2 = 3.5
-    n_bins = int(np.ceil(7 / 3.5))
-    np.testing.assert_allclose(fd_cuts(x), np.linspace(1, 8, n_bins + 1)[1:-1])
-    tied = np.array([0.0] * 10 + [1.0, 5.0])  # IQR 0: Sturges, ceil(log2 12) + 1 = 5 bins
-    np.testing.assert_allclose(fd_cuts(tied), [1.0, 2.0, 3.0, 4.0])
-    # IQR 0.55 against a range of 1000: FD would ask for about 2080 bins for 12 values: Sturges
-    outlier = np.array([0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1000.0])
-    np.testing.assert_allclose(fd_cuts(outlier), [200.0, 400.0, 600.0, 800.0])
-
-
-def test_width_and_frequency_by_hand():
-    x = np.array([0.0, 1, 2, 3, 4, 5, 6, 7, 8, 10, np.nan])
-    np.testing.assert_allclose(width_cuts(x, 4), [2.5, 5.0, 7.5])
-    # quartiles of 10 values fall at 2.25, 4.5, 6.75: cuts move to mid-points 2.5, 4.5, 6.5
-    np.testing.assert_allclose(frequency_cuts(x, 4), [2.5, 4.5, 6.5])
-    counts = np.bincount(bin_codes(x[:-1], frequency_cuts(x, 4)))
-    assert counts.tolist() == [3, 2, 2, 3]
-    # the 0.2..0.8 quantiles all lie in [1, 1.2]: ties cannot be split, one cut is left
-    heavy = np.array([1.0] * 8 + [2.0, 3.0])
-    np.testing.assert_allclose(frequency_cuts(heavy, 5), [1.5])
-    assert width_cuts(np.array([3.0, 3.0]), 5).size == 0
-    assert frequency_cuts(np.array([np.nan, np.nan]), 5).size == 0
-
 
 # ------------------------------------------------ choice list, errors, infinities, bins
 def test_method_list_and_none_keeps_numeric_attributes(uci_dir):
-    assert CUT_METHODS == ("mdl", "fd", "width", "frequency")
-    assert discretize.METHODS == CUT_METHODS + ("none",)
+    assert tuple(CUT_METHODS) == ("mdl", "fd", "width", "frequency", "pki", "wpki")
+    assert discretize.methods() == (*CUT_METHODS, "none")
+    assert discretize.chunked_methods() == ("mdl", "width")
+    assert discretize.methods_reading("max_cuts") == ("mdl",)
     ds = load_dataset(uci_dir / "iris.arff")
     fitted = Discretizer("none").fit(ds)
     assert fitted.cuts_ == {}
@@ -261,8 +159,9 @@ def test_parameter_errors_speak_of_the_method_not_of_config_keys(uci_dir, method
 
 
 def _with_infinity(values):
+    n = len(values)  # the first half of the rows class a, the rest b
     return Dataset("inf", [Attribute("x", "numeric")], [np.array(values, dtype=float)],
-                   Attribute("c", "nominal", ("a", "b")), [0, 0, 0, 1, 1, 1])
+                   Attribute("c", "nominal", ("a", "b")), np.arange(n) * 2 // n)
 
 
 @pytest.mark.parametrize("method", CUT_METHODS)
@@ -278,7 +177,8 @@ def test_infinite_training_values_are_refused_naming_the_attribute(method):
 
 @pytest.mark.parametrize("method", CUT_METHODS)
 def test_infinite_values_to_transform_fall_into_the_outer_bins(method):
-    train = _with_infinity([1.0, 2.0, 3.0, 10.0, 11.0, 12.0])
+    # WPKI makes two intervals from 64 values on (s t = n, s - t = 30): the six values 11 times.
+    train = _with_infinity([1.0, 2.0, 3.0, 10.0, 11.0, 12.0] * (11 if method == "wpki" else 1))
     fitted = Discretizer(method, 2).fit(train)
     cuts = fitted.cuts_["x"]
     assert cuts.size >= 1 and np.isfinite(cuts).all()
@@ -302,18 +202,6 @@ def test_bins_are_bounded_by_the_number_of_distinct_values():
     np.testing.assert_allclose(frequency_cuts(x, 6), [0.5, 1.5])
     ds = _with_infinity([0.0, 1.0, 1.0, 2.0, 2.0, 2.0])
     assert Discretizer("width", 10 ** 12).fit_transform(ds).attributes[0].cardinality == 3
-
-
-@settings(max_examples=60, deadline=None)
-@given(x=st.lists(st.integers(-5, 5).map(float), min_size=2, max_size=60),
-       extra=st.integers(0, 200))
-def test_frequency_with_a_quantile_per_value_cuts_every_gap(x, extra):
-    # why bounding bins by the number of values changes nothing: with bins >= n every
-    # gap between adjacent distinct values already holds a quantile
-    x = np.array(x)
-    distinct = np.unique(x)
-    every_gap = (distinct[:-1] + distinct[1:]) / 2
-    np.testing.assert_array_equal(frequency_cuts(x, x.size + extra), every_gap)
 
 
 @pytest.mark.parametrize("name", ["pima-indians-diabetes", "iris"])
@@ -349,19 +237,49 @@ def test_a_chunked_data_set_takes_only_the_methods_it_can_count(uci_dir, tmp_pat
         next(chunks(source, 0))
 
 
-def test_mdl_with_more_classes_than_a_float_power_of_three_holds_is_wekas(tmp_path):
-    """A 1,000-class data set ended in OverflowError (3.0 ** k): Weka's Math.pow(3, k) is
-    infinite there, so its MDL test accepts no split; Weka itself is the reference."""
-    import subprocess
+# ------------------------------------------------ one table of methods
+def test_the_methods_page_lists_the_table():
+    from helpers import documents_choices
 
-    path = tmp_path / "many.csv"
-    x = [round(i * 0.37 % 5, 3) for i in range(1400)]
-    path.write_text("a,c\n" + "".join(f"{v},k{i % 700}\n" for i, v in enumerate(x)))
-    out = subprocess.run(["java", "-cp", "/usr/share/java/weka.jar",
-                          "weka.filters.supervised.attribute.Discretize", "-R", "first", "-c",
-                          "last", "-i", str(path)], capture_output=True, text=True,
-                         check=True).stdout
-    weka_bins = next(line for line in out.splitlines() if line.startswith("@attribute a"))
-    assert weka_bins == "@attribute a {'\\'All\\''}"  # one bin: no cut point
-    ds = load_dataset(path)
-    assert discretize.mdl_cuts(ds.columns[0], ds.y, ds.n_classes).size == 0
+    assert documents_choices("data.md", CUT_METHODS)
+
+
+class _Midrange(discretize.CutMethod):
+    """One cut half-way across the training range (a method a test adds)."""
+
+    name = "midrange"
+    summary = "one cut half-way across the training range"
+    calls = []
+
+    def cuts(self, x, y, n_classes):
+        type(self).calls.append(x.size)
+        x = x[~np.isnan(x)]
+        return np.array([(x.min() + x.max()) / 2]) if x.size and x.min() < x.max() else x[:0]
+
+
+def test_a_new_method_is_one_entry_seen_by_the_config_the_run_and_the_docs(
+        uci_dir, tmp_path, monkeypatch):
+    import types
+
+    from helpers import documents_choices, run, small_config
+    from bayesbench.errors import ConfigError
+
+    over = {"datasets": ["iris"], "classifiers": ["nb"], "cv": {"folds": 2},
+            "preprocess": {"discretize": "midrange"}}
+    with pytest.raises(ConfigError, match=r"preprocess\.discretize: .*midrange"):
+        small_config(uci_dir, tmp_path, **over)
+    monkeypatch.setattr(discretize, "CUT_METHODS",
+                        types.MappingProxyType({**CUT_METHODS, "midrange": _Midrange}))
+    result = run(small_config(uci_dir, tmp_path, **over), jobs=1, quiet=True)
+    # the run discretized each training fold's four numeric attributes with it
+    assert _Midrange.calls == [75] * 8 and len(result.records) == 2
+    assert not documents_choices("data.md", discretize.CUT_METHODS)
+    assert Discretizer("midrange").fit(load_dataset(uci_dir / "iris.arff")).cuts_[
+        "petallength"].tolist() == [3.95]
+
+
+def test_the_docstring_examples_of_discretize():
+    import doctest
+
+    result = doctest.testmod(discretize)
+    assert result.attempted and not result.failed

@@ -7,7 +7,9 @@ from helpers import check_latex, fold_records, table6_scores, three_datasets, wi
 from bayesbench import stats as S
 from bayesbench.errors import StatsError
 from bayesbench.report.analysis import compare, compare_scores
-from bayesbench.report.render import plot_cd, render_comparison
+from bayesbench.report.figures.cdplot import plot_cd
+from bayesbench.report.render import render_comparison
+from bayesbench.spec import CompareSpec
 
 
 @pytest.fixture(scope="module")
@@ -42,9 +44,9 @@ def test_fold_tests_mark_cells_like_weka(ttest_frame, ttest_ref):
     assert "0.8556 ± 0.0601 • v" in text  # ex2: A best in its row and significantly better than B
     assert "(1/1/0)" in text and "2/0/0" in text
     # The uncorrected paired t-test also flags ex1 (p = 0.0052); the reversed baseline gives '*'.
-    assert compare(ttest_frame, test="paired-t").sign["A"].tolist() == [1, 1]
-    assert compare(ttest_frame, baseline="A").sign["B"].tolist() == [0, -1]
-    wil = compare(ttest_frame, test="wilcoxon")
+    assert compare(ttest_frame, CompareSpec(test="paired-t")).sign["A"].tolist() == [1, 1]
+    assert compare(ttest_frame, CompareSpec(baseline="A")).sign["B"].tolist() == [0, -1]
+    wil = compare(ttest_frame, CompareSpec(test="wilcoxon"))
     direct = S.wilcoxon(ttest_ref["accuracy_A"], ttest_ref["accuracy_B"])
     assert wil.pvalue.at["ex1", "A"] == pytest.approx(direct.pvalue)
     check_latex(render_comparison(cmp, "latex"))
@@ -52,7 +54,7 @@ def test_fold_tests_mark_cells_like_weka(ttest_frame, ttest_ref):
 
 
 def test_error_metric_is_lower_is_better(ttest_frame):
-    cmp = compare(ttest_frame, metric="error")
+    cmp = compare(ttest_frame, CompareSpec(metric="error"))
     assert cmp.lower_is_better
     assert cmp.sign["A"].tolist() == [0, 1]  # less error = better: still 'v'
     assert cmp.win_tie_loss["A"] == S.WinTieLoss(2, 0, 0)
@@ -63,7 +65,7 @@ def test_paired_tests_refuse_different_folds(ttest_frame, ttest_ref):
     frame = pd.concat([ttest_frame, other], ignore_index=True)
     with pytest.raises(StatsError, match="data set 'ex1': 'C' and 'B' were not evaluated on the same folds"):
         compare(frame)
-    unpaired = compare(frame, test="unpaired-t")
+    unpaired = compare(frame, CompareSpec(test="unpaired-t"))
     a, b = ttest_ref["accuracy_B"], ttest_ref["accuracy_B"]
     assert unpaired.pvalue.at["ex1", "C"] == pytest.approx(S.unpaired_ttest(a, b).pvalue)
     assert np.isnan(unpaired.pvalue.at["ex2", "C"])  # C has no ex2: no test, no mark
@@ -80,7 +82,7 @@ def test_single_data_set_skips_tests_over_data_sets(ttest_frame):
 
 def test_unknown_metric_and_empty_frame(ttest_frame):
     with pytest.raises(StatsError, match="unknown metric 'auc'.*accuracy, error"):
-        compare(ttest_frame, metric="auc")
+        compare(ttest_frame, CompareSpec(metric="auc"))
     with pytest.raises(StatsError, match="no finished records"):
         compare(ttest_frame.iloc[:0])
 

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from bayesbench.cli import main
 from bayesbench.errors import CheckError, NoPublishedTable
 from bayesbench.evaluation.store import RecordWriter, records_frame
-from bayesbench.report.check import check_run
+from bayesbench.report.check.against import check_run
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,7 +11,7 @@ from helpers import (fold_records, run_config_text, three_datasets, with_failure
                      write_table6_csv)
 
 from bayesbench.cli import main
-from bayesbench.report.inputs import compare_paths
+from bayesbench.report.compare.inputs import compare_paths
 
 
 @pytest.fixture

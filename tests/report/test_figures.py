@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 from bayesbench.errors import ReportError
-from bayesbench.report.figures import dataset_means, plot_against_baseline, plot_fold_scores
+from bayesbench.report.figures.score_figures import dataset_means, plot_against_baseline, plot_fold_scores
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -147,9 +147,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from bayesbench.models.core.structure import Node, Structure
-from bayesbench.report.cdplot import plot_cd
-from bayesbench.report.figures import dataset_means, plot_against_baseline, plot_fold_scores
-from bayesbench.report.network import plot_network
+from bayesbench.report.figures.cdplot import Diagram, draw_cd
+from bayesbench.report.figures.score_figures import dataset_means, plot_against_baseline, plot_fold_scores
+from bayesbench.report.figures.network import plot_network
 
 out = Path(sys.argv[1])
 rng = np.random.default_rng(3)
@@ -162,8 +162,8 @@ for suffix in (".png", ".svg", ".pdf"):
     plot_fold_scores(scores, out / f"folds{suffix}", metric="accuracy")
     plot_against_baseline(dataset_means(scores), "nb", out / f"baseline{suffix}", metric="accuracy")
     plot_network(structure, out / f"network{suffix}", title="bsej on toy")
-    plot_cd(["nb", "tan", "aode", "kdb"], [3.1, 1.9, 1.4, 3.6], 1.2, out / f"cd{suffix}", alpha=0.05,
-            n_datasets=12)
+    draw_cd(Diagram(["nb", "tan", "aode", "kdb"], [3.1, 1.9, 1.4, 3.6], 1.2, alpha=0.05,
+                    n_datasets=12), out / f"cd{suffix}")
 """
 
 

@@ -12,7 +12,7 @@ from helpers import check_page, chromium
 from bayesbench.errors import ReportError
 from bayesbench.models.core.structure import Node, Structure
 from bayesbench.report.html import Figure, Section, Table, inline_svg, render_report_html, write_report_html
-from bayesbench.report.network import plot_network
+from bayesbench.report.figures.network import plot_network
 
 @pytest.fixture(scope="module")
 def figures(tmp_path_factory):

@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 
 from bayesbench.cli import main
 from bayesbench.errors import StatsError
-from bayesbench.report.inputs import compare_paths, read_scores_csv
+from bayesbench.report.compare.inputs import compare_paths
+from bayesbench.report.compare.score_csv import read_scores_csv
+from bayesbench.spec import CompareSpec
 from helpers import run_config_text
 
 CONFIG = """\
@@ -34,7 +36,7 @@ def small_run(tmp_path_factory):
 @pytest.mark.parametrize("metric", ["accuracy", "error"])
 def test_a_summary_table_gives_the_ranks_of_its_run(small_run, metric):
     # Before: the std columns were read as classifiers of their own and Friedman said p < 0.0001.
-    from_run = compare_paths([small_run], metric=metric)
+    from_run = compare_paths([small_run], CompareSpec(metric=metric))
     table = small_run / "summary" / f"{metric}.csv"
     assert read_scores_csv(table).layout == "summary"
     from_table = compare_paths([table])
@@ -67,14 +69,14 @@ def test_a_long_table_with_folds_gets_wekas_corrected_t_test(tmp_path, ttest_ref
                          [ds, label, rep, fold, 450, 50, "error", 1 - v]]
     table = _write(tmp_path / "scores.csv", ["dataset", "classifier", "repetition", "fold", "n_train",
                                               "n_test", "metric", "value"], rows)
-    cmp = compare_paths([table], metric="accuracy")
+    cmp = compare_paths([table], CompareSpec(metric="accuracy"))
     assert cmp.baseline == "B" and cmp.test == "corrected-t"
     assert cmp.pvalue.at["ex1", "A"] == pytest.approx(ttest_ref["weka_check"]["example_1"]["p_corrected"],
                                                       abs=1e-12)
     assert cmp.pvalue.at["ex2", "A"] == pytest.approx(ttest_ref["weka_check"]["second_example"]["p_corrected"],
                                                       abs=1e-12)
     assert cmp.sign["A"].tolist() == [0, 1]
-    assert compare_paths([table], metric="error").sign["A"].tolist() == [0, 1]  # less error: still better
+    assert compare_paths([table], CompareSpec(metric="error")).sign["A"].tolist() == [0, 1]  # less error: still better
     with pytest.raises(StatsError, match="holds the metrics accuracy, error; name the one to compare"):
         compare_paths([table])
 
@@ -117,7 +119,7 @@ def test_the_corrected_t_test_needs_the_fold_sizes(tmp_path):
     with pytest.raises(StatsError, match="the corrected resampled t-test needs the training and test "
                                          "set size of each fold"):
         compare_paths([table])
-    cmp = compare_paths([table], test="paired-t")
+    cmp = compare_paths([table], CompareSpec(test="paired-t"))
     assert cmp.sign["B"].tolist() == [1, 1]  # B is 0.02 better on every fold
 
 
@@ -132,7 +134,7 @@ def _record(dataset, label, fold, accuracy, **extra):
 @pytest.mark.parametrize("metric", ["accuracy", "error", "f1[a]", "f1[b]", "kappa"])
 def test_read_runs_holds_the_records_frame_columns_that_compare_reads(tmp_path, metric):
     from bayesbench.evaluation.store import RECORDS, TASKS, RecordWriter, records_frame
-    from bayesbench.report.inputs import read_runs
+    from bayesbench.report.compare.inputs import read_runs
 
     records = {"one": [_record(ds, c, f, 0.5 + 0.1 * f + 0.01 * i) for i, c in enumerate("AB")
                        for ds in ("d1", "d2") for f in range(3)],

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from bayesbench.report.learning_curves import CURVE_COLUMNS
+from bayesbench.report.run.learning_curves import CURVE_COLUMNS
 from helpers import check_page, run, small_config
 
 SIZES = [16, 50, 1.0]

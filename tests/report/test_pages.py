@@ -20,7 +20,8 @@ from helpers import check_page, check_summary_csvs, chromium
 
 from bayesbench.cli import main
 from bayesbench.evaluation.store import records_frame
-from bayesbench.report.inputs import compare_paths
+from bayesbench.report.compare.inputs import compare_paths
+from bayesbench.spec import CompareSpec
 
 QUICKSTART = Path(__file__).resolve().parents[2] / "configs" / "quickstart.yaml"
 FIGURES = ["cd", "cd-control", "folds", "baseline"]
@@ -84,7 +85,7 @@ def test_compare_on_the_summary_accuracy_table_gives_the_ranks_of_the_run(quicks
     assert from_table.classifiers == from_run.classifiers == ["nb", "tan", "kdb", "aode", "gnb"]
     assert from_table.average_ranks.tolist() == pytest.approx(from_run.average_ranks.tolist(), abs=1e-12)
     # The long scores.csv with folds gets the fold tests too, with the run's p-values.
-    from_scores = compare_paths([quickstart / "summary" / "scores.csv"], metric="accuracy")
+    from_scores = compare_paths([quickstart / "summary" / "scores.csv"], CompareSpec(metric="accuracy"))
     np.testing.assert_allclose(from_scores.pvalue.loc[from_run.datasets, from_run.classifiers],
                                from_run.pvalue.to_numpy(float), atol=1e-12)
 
@@ -152,7 +153,7 @@ def test_networks_whose_names_collide_get_a_figure_each(tmp_path_factory, pairs)
     # set a with b-c, or nb(a/b) and nb(a_b), were drawn over each other while the report
     # captioned both; so was every classifier of a data set with a dot in its name
     # (network-weather.nominal-nb.svg was written as network-weather.svg).
-    from bayesbench.report.pages import Network, draw_figures  # lazy: with matplotlib
+    from bayesbench.report.figures.pages import Network, draw_figures  # lazy: with matplotlib
     out = tmp_path_factory.mktemp("nets")
     data = {"class": "c", "attributes": ["x", "y"], "nodes": [[[0], []], [[1], [0]]]}
     drawn = draw_figures(out, None, [Network(d, c, data) for d, c in pairs])
@@ -169,7 +170,7 @@ def test_networks_whose_names_collide_get_a_figure_each(tmp_path_factory, pairs)
 def test_a_run_draws_at_most_max_network_figures_and_says_so(tmp_path, monkeypatch):
     # A grid of 500 settings drew 500 networks (93 s, 1.4 GB): the figures are capped, and
     # the report's "Figures not drawn" says how many there were.
-    from bayesbench.report import pages  # lazy: with matplotlib
+    from bayesbench.report.figures import pages  # lazy: with matplotlib
     monkeypatch.setattr(pages, "MAX_NETWORK_FIGURES", 3)
     data = {"class": "c", "attributes": ["x", "y"], "nodes": [[[0], []], [[1], [0]]]}
     drawn = pages.draw_figures(tmp_path, None,

@@ -6,7 +6,7 @@ import textwrap
 import pytest
 
 from bayesbench.errors import ReportError
-from bayesbench.report.plotting import (FORMATS, SKIPPED_MESSAGE, check_figure_path, plotting_available,
+from bayesbench.report.figures.plotting import (FORMATS, SKIPPED_MESSAGE, check_figure_path, plotting_available,
                                         save_figure, styled_figure)
 
 
@@ -24,8 +24,8 @@ def test_importing_the_figure_modules_does_not_import_matplotlib():
     # `bayesbench --help` and runs without figures must not pay matplotlib's import time.
     res = _python("""
         import sys
-        import bayesbench.report.plotting, bayesbench.report.figures, bayesbench.report.network
-        import bayesbench.report.cdplot, bayesbench.report.html
+        import bayesbench.report.figures.plotting, bayesbench.report.figures.score_figures, bayesbench.report.figures.network
+        import bayesbench.report.figures.cdplot, bayesbench.report.html
         print("matplotlib" in sys.modules)
     """)
     assert res.returncode == 0, res.stderr
@@ -38,8 +38,8 @@ def test_without_matplotlib_plotting_is_unavailable_and_drawing_says_how_to_inst
         import sys
         sys.modules["matplotlib"] = None
         from bayesbench.errors import ReportError
-        from bayesbench.report.plotting import plotting_available
-        from bayesbench.report.network import plot_network
+        from bayesbench.report.figures.plotting import plotting_available
+        from bayesbench.report.figures.network import plot_network
         from bayesbench.models.core.structure import Structure
         print(plotting_available())
         try:
@@ -101,7 +101,7 @@ def test_the_users_matplotlibrc_does_not_change_the_figure(tmp_path):
     rc.mkdir()
     (rc / "matplotlibrc").write_text("lines.linewidth: 6\nfont.size: 22\naxes.facecolor: yellow\n")
     code = """
-        from bayesbench.report.plotting import save_figure, styled_figure
+        from bayesbench.report.figures.plotting import save_figure, styled_figure
         with styled_figure(2, 1.5) as fig:
             ax = fig.add_subplot()
             ax.plot([0, 1, 2], [1, 0, 2])

@@ -8,7 +8,7 @@ from sklearn.metrics import (accuracy_score, cohen_kappa_score, f1_score, log_lo
                              mean_squared_error, roc_auc_score)
 
 import bayesbench
-from bayesbench.report.pooled import POOLED_COLUMNS
+from bayesbench.report.run.pooled import POOLED_COLUMNS
 from helpers import check_summary_csvs, run, small_config
 
 METRICS = ["accuracy", "kappa", "f1_macro", "log_loss", "rmse", "auc_ovr", "cpu_seconds"]

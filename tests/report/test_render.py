@@ -9,19 +9,21 @@ from helpers import check_latex, table6_scores
 
 from bayesbench.errors import StatsError
 from bayesbench.report.analysis import compare_scores
-from bayesbench.report.render import plot_cd, render_comparison
+from bayesbench.report.figures.cdplot import plot_cd
+from bayesbench.report.render import render_comparison
 from bayesbench.report.tables import render
+from bayesbench.spec import CompareSpec
 
 
 def test_latex_output_is_a_well_formed_table(demsar):
-    text = render_comparison(compare_scores(table6_scores(demsar), metric="AUC"), "latex")
+    text = render_comparison(compare_scores(table6_scores(demsar), CompareSpec(metric="AUC")), "latex")
     check_latex(text)
     assert text.count(r"\begin{table}") == 4  # scores, tests, post-hoc, all pairs
     assert r"\textbf{0.7980}" in text
 
 
 def test_cd_diagram_svg_names_every_classifier_and_groups(tmp_path, demsar):
-    cmp = compare_scores(table6_scores(demsar), alpha=0.10)
+    cmp = compare_scores(table6_scores(demsar), CompareSpec(alpha=0.10))
     # At 0.10 (CD 1.118) C4.5 is separated from C4.5+m and C4.5+m+cf; C4.5+cf sits in both groups.
     assert cmp.groups() == [["C4.5+m+cf", "C4.5+m", "C4.5+cf"], ["C4.5+cf", "C4.5"]]
     svg = plot_cd(cmp, tmp_path / "cd.svg").read_text()
@@ -44,7 +46,7 @@ def test_fewer_than_five_data_sets_carry_a_warning_in_text_json_and_cli(demsar, 
     from bayesbench.report.render import comparison_json
 
     scores = table6_scores(demsar).iloc[:n]
-    cmp = compare_scores(scores, metric="AUC")
+    cmp = compare_scores(scores, CompareSpec(metric="AUC"))
     warning = f"WARNING: only {n} data sets"
     text = render_comparison(cmp, "text")
     doc = json.loads(comparison_json(cmp))
@@ -69,7 +71,7 @@ def test_fewer_than_five_data_sets_carry_a_warning_in_text_json_and_cli(demsar, 
 def test_bonferroni_dunn_diagram_marks_one_cd_around_the_control(tmp_path, demsar):
     # Demšar's Figure 2: Table 6 against C4.5 at alpha 0.05; q = 2.394 (his Table 5b, k = 4),
     # CD = q sqrt(k (k + 1) / (6 N)) = 2.394 sqrt(20 / 84) = 1.168 by hand.
-    cmp = compare_scores(table6_scores(demsar), baseline="C4.5", alpha=0.05)
+    cmp = compare_scores(table6_scores(demsar), CompareSpec(baseline="C4.5", alpha=0.05))
     svg = plot_cd(cmp, tmp_path / "cd-control.svg", control=True).read_text()
     assert "CD = 1.168 (Bonferroni-Dunn" in svg
     assert 'id="control-interval"' in svg

@@ -9,8 +9,8 @@ from sklearn import metrics as skm
 from helpers import check_summary_csvs
 
 from bayesbench.evaluation.store import read_records
-from bayesbench.report import summary as S
-from bayesbench.report.summary import metric_table
+from bayesbench.report.run import summary_tables as S
+from bayesbench.report.run.summary_tables import metric_table
 
 def test_summary_tables_agree_with_the_records(finished):
     cfg, result = finished
@@ -147,7 +147,7 @@ def test_a_probability_table_names_the_classifiers_without_predict_proba(tmp_pat
                 min_size=2, max_size=6, unique=True))
 def test_per_class_tables_get_distinct_stable_file_names(labels):
     """f1[a/b], f1[a_b] and f1[a b] shared one file name and the last written won."""
-    from bayesbench.report.summary import file_stem
+    from bayesbench.report.run.summary_tables import file_stem
 
     metrics = [f"f1[{label}]" for label in labels] + ["f1_macro", "accuracy"]
     stems = [file_stem(m) for m in metrics]

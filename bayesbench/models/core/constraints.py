@@ -24,12 +24,14 @@ class does it at ``fit``, the registry at construction); a broken one is a one-l
 ``TAN: parameter 'alpha' must be a number >= 0, got -1`` whose ``parameter``
 attribute names the parameter, so that the config layer can add its key path.
 Parameters without a declared constraint are not checked (a subclass written in a
-test may add one); every registered learner declares all of its parameters. Parameters
-that constrain one another (an estimator that needs ``alpha > 0``) are checked after the
-single ones by the model's ``_validate_combination()``, when it has one, which raises
-:func:`parameter_error` naming the parameter to change.
+test may add one); every registered learner declares all of its parameters. A value
+allowed alone but not beside another parameter's (``missing="exact"`` with attribute
+weights) is refused by the class's ``_check_combinations()``, which :func:`validate_params`
+calls after the single checks, so that it too is refused at construction.
 """
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 import math
 from numbers import Integral, Real
@@ -111,10 +113,11 @@ class Interval:
 
 
 class StrOptions:
-    """One string among ``options``."""
+    """One string among ``options``; a mapping is read as it is when checked (a table of
+    classes found by name, to which a test may add an entry)."""
 
     def __init__(self, options):
-        self.options = frozenset(options)
+        self.options = options if isinstance(options, Mapping) else frozenset(options)
 
     def is_satisfied_by(self, value) -> bool:
         return isinstance(value, str) and value in self.options
@@ -183,6 +186,6 @@ def validate_params(model) -> None:
     for name, value in model.get_params().items():
         if name in constraints:
             check_parameter(owner, name, value, constraints[name])
-    combination = getattr(model, "_validate_combination", None)
-    if callable(combination):
-        combination()
+    combinations = getattr(model, "_check_combinations", None)
+    if callable(combinations):
+        combinations()

@@ -7,22 +7,24 @@ from __future__ import annotations
 
 from dataclasses import replace
 from numbers import Real
+from pathlib import Path
 
 import numpy as np
 
-from ..core import export
 from ...errors import ClassifierError
+from ...measures.codes import TableTooLarge
+from ..core import export
 from ..core.base import BaseClassifier, StructureLearner, check_fitted, fresh_fit
-from ..core.counting import counts, log_table, unseen_log_prob
-from ..core.inference import joint_log_likelihood
-from ..core.input_checks import check_discrete_predict_X, start_discrete_fit
+from ..core.counting import counts
+from ..core.inference import MISSING_CONSTRAINT, joint_log_likelihood
+from ..core.input_checks import (check_discrete_predict_X, start_discrete_fit,
+                                 target_name_of)
 from ..core.scores import ModelScores
 from ..core.sufficient import StatisticsLearner, StatisticsNotSufficient
 from ..core.structure import Structure
 from ..core.constraints import Interval, parameter_error
-from ..parameters.cll import cll_parameters
-from ..parameters.estimators import class_log_prior, node_tables
-from ..parameters.weighting import WEIGHTS_CONSTRAINT, learn_weights
+from ..parameters.estimators import ESTIMATORS
+from ..parameters.weighting import WEIGHTS_CONSTRAINT, Smoothed, learn_weights
 
 
 class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
@@ -34,9 +36,9 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
 
         p(v | pa, c) = (N(c, pa, v) + alpha) / (N(c, pa) + alpha * r_v)
 
-    Missing values (code ``-1``) are left out: of the counts of the node they
-    occur in (or parent), and of the product at prediction. A value never seen
-    in training gets the smoothed probability of a zero count.
+    Missing values (code ``-1``) are left out of the counts of the node they occur
+    in (or parent), and at prediction follow ``missing``. A value never seen in
+    training gets the smoothed probability of a zero count.
 
     Parameters
     ----------
@@ -48,7 +50,7 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
         Parameter learning beyond smoothing, for every structure (Hall's
         attribute weights, Dash and Cooper's model averaging, Zaidi et al.'s
         CLL-optimal weights; see :mod:`~bayesbench.models.parameters.weighting`).
-    estimator : {'laplace', 'm', 'hdp', 'cll'}, default 'laplace'
+    estimator : {'laplace', 'm', 'hdp'}, default 'laplace'
         On the learners that take it (``nb``, ``tan``, ``kdb``): ``laplace`` is the
         smoothing with ``alpha`` above; ``m`` and ``hdp`` back a configuration off to its
         parents' prefix (:mod:`~bayesbench.models.parameters.estimators`), with HDP's
@@ -57,8 +59,14 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
         ``laplace`` tables to maximise the training data's conditional log-likelihood
         (WANBIA-C for naive Bayes, ALR for the others;
         :mod:`~bayesbench.models.parameters.cll`), with the penalty ``l2`` and L-BFGS's
-        ``max_iter`` and ``tol``; it needs ``alpha > 0`` and no ``weights``. Each
-        estimator's settings are read by that estimator alone.
+        ``max_iter`` and ``tol``; it needs ``alpha > 0``, no ``weights`` and
+        ``missing='skip'``. Each estimator's settings are read by that estimator alone.
+    missing : {'skip', 'exact'}, default 'skip'
+        How prediction (and the model scores) treat a missing value
+        (:mod:`~bayesbench.models.core.inference`): ``skip`` leaves out each node that holds
+        or reads it, exact for a leaf only; ``exact`` sums the missing attributes out of the
+        network, as exact inference in the exported network does. Counting and the
+        structure search are the same under both.
 
     Attributes
     ----------
@@ -95,24 +103,57 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
 
     input_kind = "discrete"
     _parameter_constraints = {"alpha": [Interval(Real, 0, None, closed="left")],
-                              "weights": WEIGHTS_CONSTRAINT}
+                              "weights": WEIGHTS_CONSTRAINT, "missing": MISSING_CONSTRAINT}
     # For subclasses whose __init__ does not take ``weights``: they learn no weights; nor
-    # ``estimator`` and its settings: additive smoothing with ``alpha``.
+    # ``estimator`` and its settings: additive smoothing with ``alpha``; nor ``missing``:
+    # the ``skip`` rule.
     weights = None
     estimator, iterations, tying = "laplace", 1000, "level"
-    l2, max_iter, tol = 0.0, 1000, 1e-4
+    missing = "skip"
 
-    def __init__(self, *, alpha: float = 1.0, weights=None):
+    def __init__(self, *, alpha: float = 1.0, weights=None, missing: str = "skip"):
         self.alpha = alpha
         self.weights = weights
+        self.missing = missing
+
+    def _check_combinations(self):
+        owner = type(self).__name__
+        if self.missing == "exact" and self.weights in ("awnb", "wanbia"):
+            raise parameter_error(owner, "missing",
+                                  f"'skip' with weights={self.weights!r} (attribute weights "
+                                  f"make no network to sum the missing values out of)",
+                                  self.missing)
+        chosen = ESTIMATORS.get(self.estimator)
+        if chosen is None or not chosen.needs_rows:
+            return
+        # cll weighs the logarithms of the smoothed tables' cells, one weight each.
+        if self.weights is not None:
+            raise parameter_error(owner, "weights", f"None with estimator={self.estimator!r} "
+                                  f"(which learns a weight for every cell)", self.weights)
+        if not self.alpha > 0:
+            raise parameter_error(owner, "alpha", f"> 0 with estimator={self.estimator!r} "
+                                  f"(its weights multiply the log-probabilities, which must be "
+                                  f"finite)", self.alpha)
+        if self.missing == "exact":
+            raise parameter_error(owner, "missing", f"'skip' with estimator={self.estimator!r} "
+                                  f"(weighted tables make no network to sum the missing "
+                                  f"values out of)", self.missing)
+
+    def _estimation(self):
+        """The chosen parameter estimator, made with the settings it reads."""
+        chosen = ESTIMATORS[self.estimator]
+        return chosen(rng=self.estimation_rng() if chosen.stochastic else None,
+                      **{name: getattr(self, name) for name in chosen.settings})
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
         raise NotImplementedError
 
-    def _place(self, structure: Structure, cards, names) -> Structure:
-        """``structure`` with the data's cardinalities and (unless it has its own) names."""
+    def _place(self, structure: Structure, cards, names, class_name=None) -> Structure:
+        """``structure`` with the data's cardinalities and (unless it has its own) names,
+        and the class named ``class_name`` (a named Series target's) if given."""
         structure = replace(structure, cardinalities=tuple(int(c) for c in cards),
-                            attribute_names=structure.attribute_names or names)
+                            attribute_names=structure.attribute_names or names,
+                            class_name=class_name or structure.class_name)
         self.structure_ = structure
         return structure
 
@@ -124,18 +165,11 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
         self.class_count_ = np.asarray(class_count, dtype=np.float64)
         self.node_weights_ = self.weighting_ = self.discriminative_ = None
         self.n_iter_ = int(self.iterations) if self.estimator == "hdp" else 1
-        # cll starts from the smoothed tables (fit then weighs them: it needs the rows).
-        if self.estimator in ("laplace", "cll"):
-            self.tables_ = [log_table(c, alpha) for c in self.counts_]
-            self.unseen_ = [unseen_log_prob(c, alpha) for c in self.counts_]
-            self.class_log_prior_ = log_table(self.class_count_[None, None, :], alpha)[0, 0]
-            return
+        estimator = self._estimation()
         cards = self.structure_.cardinalities
-        self.tables_, self.unseen_ = node_tables(
-            self.counts_, [[cards[p] for p in n.parents] for n in self.structure_.nodes],
-            self.estimator, iterations=int(self.iterations), tying=self.tying,
-            rng=self.estimation_rng())
-        self.class_log_prior_ = class_log_prior(self.class_count_, self.estimator)
+        self.tables_, self.unseen_ = estimator.node_tables(
+            self.counts_, [[cards[p] for p in n.parents] for n in self.structure_.nodes], alpha)
+        self.class_log_prior_ = estimator.node_class_log_prior(self.class_count_, alpha)
 
     @fresh_fit
     def fit(self, X, y, *, cardinalities=None, n_classes=None):
@@ -143,72 +177,84 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
         alpha = float(self.alpha)
         X, cards, codes, names = start_discrete_fit(self, X, y, cardinalities, n_classes)
         k = len(self.classes_)
-        structure = self._place(self._learn_structure(X, codes, cards, k), cards, names)
+        structure = self._place(self._learn_structure(X, codes, cards, k), cards, names,
+                                target_name_of(y))
         self.counts_ = counts(structure, X, codes, cards, k)
         self._set_tables(np.bincount(codes, minlength=k))
-        if self.estimator == "cll":
+        if ESTIMATORS[self.estimator].needs_rows:
             self._set_discriminative(X, codes)
         if self.weights is not None:
             # AWNB's bootstrap follows the learner's seed when it has one, else a fixed one.
             seed = getattr(self, "random_state", None)
             seed = 0 if seed is None else seed
-            self.weighting_ = learn_weights(
-                self.weights, structure, X, codes, self.counts_, self.tables_, self.unseen_,
-                self.class_log_prior_, cards, k, alpha, np.random.default_rng(seed))
+            smoothed = Smoothed(structure, self.counts_, self.tables_, self.unseen_,
+                                self.class_log_prior_)
+            self.weighting_ = learn_weights(self.weights, smoothed, X, codes, cards, alpha,
+                                            np.random.default_rng(seed))
             self.tables_, self.unseen_ = self.weighting_.tables, self.weighting_.unseen
             self.node_weights_ = self.weighting_.node_weights
         return self
 
-    def _validate_combination(self):
-        if self.estimator != "cll":
-            return
-        owner = type(self).__name__
-        if self.weights is not None:
-            raise parameter_error(owner, "weights", "None with estimator='cll' (which learns "
-                                  "a weight for every cell)", self.weights)
-        if not self.alpha > 0:
-            raise parameter_error(owner, "alpha", "> 0 with estimator='cll' (its weights "
-                                  "multiply the log-probabilities, which must be finite)",
-                                  self.alpha)
-
     def _set_discriminative(self, X, codes):
-        """Weigh the smoothed tables' cells to maximise the training rows' conditional
-        log-likelihood (:mod:`~bayesbench.models.parameters.cll`); a value beyond the
-        cardinality known at ``fit`` is then left out, as logistic regression's one-hot
-        coding leaves out a category it never saw."""
-        found = cll_parameters(self.structure_, self.tables_, self.class_log_prior_, X, codes,
-                               l2=float(self.l2), max_iter=int(self.max_iter),
-                               tol=float(self.tol))
+        """Weigh the smoothed tables' cells with the training rows (``cll``,
+        :mod:`~bayesbench.models.parameters.cll`); a value beyond the cardinality known at
+        ``fit`` is then left out, as logistic regression's one-hot coding leaves out a
+        category it never saw."""
+        found = self._estimation().refine(self.structure_, self.tables_,
+                                          self.class_log_prior_, X, codes)
         self.discriminative_, self.n_iter_ = found, found.n_iter
         self.tables_, self.class_log_prior_ = found.tables, found.log_prior
         self.unseen_ = [np.zeros(t.shape[:2]) for t in found.tables]
 
-    def bayesian_network(self, class_name: str | None = None) -> list[export.Variable]:
+    def bayesian_network(self, class_name: str | None = None, states=None,
+                         class_states=None) -> list[export.Variable]:
         """The fitted model as one Bayesian network (:mod:`~bayesbench.models.core.export`):
-        the class (named ``class_name``, default the structure's) and one variable per
-        node, with the model's tables; a value's state is its category when the model was
-        fitted on categorical columns, else its code."""
+        the class and one variable per node, with the model's tables.
+
+        The class is named ``class_name``, else as the structure names it (a named Series
+        target's name, else ``class``); its states are ``class_states``, else the labels of
+        ``classes_``. Each attribute's states are ``states[j]`` (its values, by code), else its
+        categories when the model was fitted on categorical columns, else its codes.
+        """
         check_fitted(self)
         if getattr(self, "discriminative_", None) is not None:
             raise ClassifierError("a model with estimator='cll' weighs the logarithms of its "
                                   "tables, which are no longer probabilities: it is no "
                                   "Bayesian network to export")
         categories = getattr(self, "categories_", None) or [None] * len(self.cardinalities_)
-        states = [[str(v) for v in cats] if cats is not None and len(cats) == card
-                  else [str(code) for code in range(card)]
-                  for cats, card in zip(categories, self.cardinalities_)]
+        if states is None:
+            states = [cats if cats is not None and len(cats) == card else range(card)
+                      for cats, card in zip(categories, self.cardinalities_)]
+        if len(states) != len(self.cardinalities_) or any(
+                len(s) != c for s, c in zip(states, self.cardinalities_)):
+            raise ClassifierError(f"states name {[len(s) for s in states]} values, the model "
+                                  f"has {[int(c) for c in self.cardinalities_]}")
+        if class_states is not None and len(class_states) != len(self.classes_):
+            raise ClassifierError(f"{len(class_states)} class states for "
+                                  f"{len(self.classes_)} classes")
         return export.network(self.structure_, self.tables_, self.class_log_prior_,
-                              class_name or self.structure_.class_name, self.classes_, states,
-                              self.node_weights_)
+                              class_name or self.structure_.class_name,
+                              self.classes_ if class_states is None else class_states,
+                              [[str(v) for v in s] for s in states], self.node_weights_)
 
-    def to_bif(self, path, class_name: str | None = None):
-        """Write the fitted network as a BIF file (names and states made BIF-safe:
-        characters other than letters, digits, ``_ . -`` become ``_``); returns the path."""
-        return export.to_bif(self.bayesian_network(class_name), path, type(self).__name__)
+    def to_bif(self, path=None, class_name: str | None = None):
+        """The fitted network as BIF text, or written to ``path`` (then the path is
+        returned); names and states as :func:`~bayesbench.models.core.export.bif_name`
+        writes them."""
+        return self._written(export.bif_text, path, class_name)
 
-    def to_xmlbif(self, path, class_name: str | None = None):
-        """Write the fitted network as an XMLBIF 0.3 file; returns the path."""
-        return export.to_xmlbif(self.bayesian_network(class_name), path, type(self).__name__)
+    def to_xmlbif(self, path=None, class_name: str | None = None):
+        """The fitted network as XMLBIF 0.3 text, or written to ``path`` in UTF-8 (then the
+        path is returned; pyAgrum reads it under the suffix ``.bifxml``)."""
+        return self._written(export.xmlbif_text, path, class_name)
+
+    def _written(self, text_of, path, class_name):
+        text = text_of(self.bayesian_network(class_name), type(self).__name__)
+        if path is None:
+            return text
+        path = Path(path)
+        path.write_text(text, encoding="utf-8")
+        return path
 
     def to_pgmpy(self, class_name: str | None = None):
         """The fitted network as pgmpy's ``DiscreteBayesianNetwork`` (needs pgmpy)."""
@@ -216,9 +262,14 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
 
     def _joint_log_likelihood(self, X, plain: bool = False) -> np.ndarray:
         X = check_discrete_predict_X(self, X)
-        return joint_log_likelihood(self.structure_, self.tables_, X, self.class_log_prior_,
-                                    unseen=self.unseen_, plain=plain,
-                                    node_weights=self.node_weights_)
+        try:
+            return joint_log_likelihood(self.structure_, self.tables_, X,
+                                        self.class_log_prior_, unseen=self.unseen_,
+                                        plain=plain, node_weights=self.node_weights_,
+                                        missing=self.missing)
+        except TableTooLarge as exc:  # summing missing values out: name the attributes
+            exc.name_attributes(self.structure_.names())
+            raise
 
 
 class StatisticsANB(StatisticsLearner, AugmentedNaiveBayes):
@@ -231,13 +282,13 @@ class StatisticsANB(StatisticsLearner, AugmentedNaiveBayes):
         raise NotImplementedError
 
     def _fit_statistics(self, stats):
-        if self.weights is not None or self.estimator == "cll":
+        if self.weights is not None or ESTIMATORS[self.estimator].needs_rows:
             what = (f"weights='{self.weights}'" if self.weights is not None
-                    else "estimator='cll'")
+                    else f"estimator='{self.estimator}'")
             raise StatisticsNotSufficient(
                 f"{type(self).__name__} with {what} learns its weights from the rows; fit "
                 f"it with fit")
         structure = self._place(self._statistics_structure(stats), stats.cardinalities,
                                 stats.attribute_names)
-        self.counts_ = [stats.node_counts(n.attributes, n.parents) for n in structure.nodes]
+        self.counts_ = stats.nodes_counts(structure.nodes)
         self._set_tables(stats.class_counts)

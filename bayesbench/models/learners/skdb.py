@@ -42,6 +42,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from numbers import Integral
+from typing import NamedTuple
 
 import numpy as np
 
@@ -51,8 +52,8 @@ from ..core.input_checks import check_discrete_predict_X, start_discrete_fit
 from ..core.prefix_counts import PrefixCounts, deepest, prefix_codes
 from ..core.sufficient import Statistics, start_statistics_fit
 from ..core.structure import Structure
-from ..parameters.estimators import (ESTIMATOR_CONSTRAINT, M, class_log_prior, estimate)
-from ..parameters.hdp import TYINGS
+from ..parameters.estimation import M
+from ..parameters.estimators import COUNT_ESTIMATOR_PARAMETERS, estimator
 from .kdb import kdb_parents
 from ...measures.information import (conditional_mutual_information_matrix,
                                      mutual_information_with_class)
@@ -62,6 +63,10 @@ from ...measures.ties import tie_safe
 LOSSES = ("rmse", "zero_one")
 #: Draws of an ESKDB order before giving up on finding one not drawn yet.
 _ORDER_DRAWS = 100
+#: The most members of an ESKDB (docs/limits.md): each one is a full SKDB (its counts, its
+#: leave-one-out pass, its tables), and ``n_estimators: 1e9`` ran without end. Twenty times
+#: the default of 5.
+MAX_ESTIMATORS = 100
 #: Cells of the (depth, class, row) arrays of the leave-one-out pass and of predict: rows
 #: are taken in blocks of this many cells (8 MB of float64), whatever the chunk's size.
 _BLOCK_CELLS = 2 ** 20
@@ -94,17 +99,35 @@ def _loo_log_factors(table: PrefixCounts, X, x, parents, cards, codes, n_classes
     return np.log(factors)
 
 
-def _loss_sums(X, codes, cards, class_counts, order, parents, tables, k_max, loss):
+class _LeaveOneOut(NamedTuple):
+    """What the leave-one-out pass holds fixed for every member: the attributes'
+    cardinalities, the class counts of all the training rows, the largest ``k`` and the loss
+    (``rmse`` or ``zero_one``)."""
+
+    cards: object
+    class_counts: np.ndarray
+    k_max: int
+    loss: str
+
+
+class _Plan(NamedTuple):
+    """A member's attributes in its ``order``, their kDB ``parents`` and counted ``tables``."""
+
+    order: list
+    parents: dict
+    tables: dict
+
+
+def _loss_sums(X, codes, plan: _Plan, loo: _LeaveOneOut):
     """The leave-one-out pass over the rows ``X``: the sum over them of the loss of every
     ``(s, k)``, ``(len(order) + 1, k_max + 1)`` (the squared errors for ``rmse``, the errors
-    for ``zero_one``); ``class_counts`` are those of all the training rows."""
-    sums = np.zeros((len(order) + 1, k_max + 1))
+    for ``zero_one``)."""
+    sums = np.zeros((len(plan.order) + 1, loo.k_max + 1))
     # blocks of rows bound the (depth or k, class, row) arrays of the pass in memory
-    step = _block_rows(k_max, len(class_counts))
+    step = _block_rows(loo.k_max, len(loo.class_counts))
     for lo in range(0, len(codes), step):
         block = slice(lo, lo + step)
-        _add_block_losses(sums, X[block], codes[block], cards, class_counts, order, parents,
-                          tables, k_max, loss)
+        _add_block_losses(sums, X[block], codes[block], plan, loo)
     return sums
 
 
@@ -113,9 +136,10 @@ def _block_rows(depth, n_classes) -> int:
     return max(1, _BLOCK_CELLS // ((depth + 1) * n_classes))
 
 
-def _add_block_losses(sums, X, codes, cards, class_counts, order, parents, tables, k_max,
-                      loss):
+def _add_block_losses(sums, X, codes, plan: _Plan, loo: _LeaveOneOut):
     """Add the losses of the rows ``X`` to ``sums`` (see :func:`_loss_sums`)."""
+    order, parents, tables = plan
+    cards, class_counts, k_max, loss = loo
     n_classes = len(class_counts)
     codes = np.asarray(codes, dtype=np.int64)
     prior = ((class_counts[None, :] - np.eye(n_classes)[codes] + M / n_classes)
@@ -224,13 +248,17 @@ class SKDB(StructureLearner, BaseClassifier):
     Parameters
     ----------
     k_max : int, default 5
-        The order ``K`` of the full kDB; sub-models have ``k = 0 .. K`` parents.
+        The order ``K`` of the full kDB; sub-models have ``k = 0 .. K`` parents. No
+        attribute can have more than ``m - 1`` parents (``m`` attributes), so a larger
+        ``K`` is the same model as ``K = m - 1`` and is fitted as that one: the work never
+        grows with ``k_max`` beyond the data's (``k_max: 1e6`` ran without end).
     loss : {'rmse', 'zero_one'}, default 'rmse'
         What the leave-one-out pass minimises.
     estimator : {'laplace', 'm', 'hdp'}, default 'm'
         The tables' estimator (:mod:`~bayesbench.models.parameters.estimators`).
     iterations : int, default 1000
-        HDP sweeps (``estimator='hdp'``).
+        HDP sweeps (``estimator='hdp'``), at most
+        :data:`~bayesbench.models.parameters.estimators.MAX_ITERATIONS`.
     tying : {'level', 'single', 'none'}, default 'level'
         How HDP concentrations are shared.
     random_state : int or None
@@ -240,18 +268,17 @@ class SKDB(StructureLearner, BaseClassifier):
     ----------
     structure_ : Structure
         The chosen sub-model; ``info`` holds ``"order"``, ``"selected"`` (s),
-        ``"k"``, ``"losses"`` (``(n_attributes + 1, k_max + 1)``, row ``s``, column ``k``),
+        ``"k"``, ``"losses"`` (``(n_attributes + 1, K + 1)``, row ``s``, column ``k``,
+        ``K = min(k_max, n_attributes - 1)``),
         and ``"headline"`` (``"s=.. of m, k=.."``, shown in records).
     """
 
     input_kind = "discrete"
     _parameter_constraints = {
+        # Any k_max: the work is that of the deepest sub-model the data has (see fit).
         "k_max": [Interval(Integral, 0, None, closed="left")],
         "loss": [StrOptions(set(LOSSES))],
-        "estimator": ESTIMATOR_CONSTRAINT,
-        "iterations": [Interval(Integral, 1, None, closed="left")],
-        "tying": [StrOptions(set(TYINGS))],
-        "random_state": [None, Interval(Integral, 0, None, closed="left")],
+        **COUNT_ESTIMATOR_PARAMETERS,
     }
 
     def __init__(self, *, k_max: int = 5, loss: str = "rmse", estimator: str = "m",
@@ -296,18 +323,22 @@ class SKDB(StructureLearner, BaseClassifier):
         """Passes 2 (the counts) and 3 (leave-one-out) over the chunks ``read()`` yields,
         for the structure from ``mi`` and ``cmi`` (pass 1)."""
         rng = self._rng()
-        plans = [(order, _parents_in_order(order, cmi, int(self.k_max)))
+        # Sub-models of more parents than any attribute can have repeat the last column of
+        # the losses (ties go to lower k): the pass sizes its arrays by the deepest one.
+        k_max = min(int(self.k_max), max(len(cards) - 1, 0))
+        plans = [(order, _parents_in_order(order, cmi, k_max))
                  for order in self._orders(mi, rng)]
         # each (attribute, parents) once, however many members share it
         counted = _prefix_counts(dict.fromkeys((a, p[a]) for order, p in plans for a in order),
                                  read, cards, len(class_counts))
         weights = np.asarray(class_counts, dtype=np.float64)
+        loo = _LeaveOneOut(cards, weights, k_max, self.loss)
+        planned = [_Plan(order, parents, {a: counted[a, parents[a]] for a in order})
+                   for order, parents in plans]
         sums = [0.0] * len(plans)
         for X, codes in read():
-            for i, (order, parents) in enumerate(plans):
-                sums[i] = sums[i] + _loss_sums(
-                    X, codes, cards, weights, order, parents,
-                    {a: counted[a, parents[a]] for a in order}, int(self.k_max), self.loss)
+            for i, plan in enumerate(planned):
+                sums[i] = sums[i] + _loss_sums(X, codes, plan, loo)
         members = [_Member(order, parents, *_choice(total, weights.sum(), self.loss))
                    for (order, parents), total in zip(plans, sums)]
         self._set_tables(members, counted, class_counts, rng)
@@ -320,11 +351,12 @@ class SKDB(StructureLearner, BaseClassifier):
             for a, parents in m.nodes():
                 if (a, parents) not in chosen:
                     chosen[a, parents] = counted[a, m.parents[a]].truncated(len(parents))
-        logs = estimate(list(chosen.values()), self.estimator,
-                        iterations=int(self.iterations), tying=self.tying, rng=rng)
+        tables = estimator(self.estimator, iterations=int(self.iterations), tying=self.tying,
+                           rng=rng)
+        logs = tables.log_probabilities(list(chosen.values()))
         self.members_ = members
         self.tables_ = dict(zip(chosen, zip(chosen.values(), logs)))
-        self.class_log_prior_ = class_log_prior(np.asarray(class_counts), self.estimator)
+        self.class_log_prior_ = tables.class_log_prior(np.asarray(class_counts))
 
     def _structure(self, member, mi, cards, names):
         chosen = dict(member.nodes())
@@ -412,6 +444,7 @@ class ESKDB(SKDB):
     Parameters
     ----------
     n_estimators : int, default 5
+        At most :data:`MAX_ESTIMATORS`.
     k_max : int, default 5
     estimator : {'laplace', 'm', 'hdp'}, default 'hdp'
     iterations : int, default 1000
@@ -427,7 +460,8 @@ class ESKDB(SKDB):
     """
 
     _parameter_constraints = {**SKDB._parameter_constraints,
-                              "n_estimators": [Interval(Integral, 1, None, closed="left")]}
+                              "n_estimators": [Interval(Integral, 1, MAX_ESTIMATORS,
+                                                        closed="both")]}
 
     def __init__(self, *, n_estimators: int = 5, k_max: int = 5, estimator: str = "hdp",
                  iterations: int = 1000, loss: str = "rmse", tying: str = "level",

@@ -123,6 +123,9 @@ class TAN(EstimatorChoice, StatisticsANB):
     estimator, iterations, tying, random_state, l2, max_iter, tol
         The parameter estimator (``laplace``, ``m``, ``hdp`` or ``cll``) and its settings:
         see :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
+    missing : {'skip', 'exact'}, default 'skip'
+        How a missing value is treated at prediction; see
+        :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
 
     Attributes
     ----------
@@ -138,14 +141,15 @@ class TAN(EstimatorChoice, StatisticsANB):
     def __init__(self, *, alpha: float = 1.0, root: int = 0, criterion: str = "cmi",
                  weights=None,
                  estimator: str = "laplace", iterations: int = 1000,
-                 tying: str = "level", random_state=None, l2: float = 0.0,
-                 max_iter: int = 1000, tol: float = 1e-4):
+                 tying: str = "level", random_state=None, missing: str = "skip",
+                 l2: float = 0.0, max_iter: int = 1000, tol: float = 1e-4):
         self.alpha = alpha
         self.root = root
         self.criterion = criterion
         self.weights = weights
         self.estimator, self.iterations = estimator, iterations
         self.tying, self.random_state = tying, random_state
+        self.missing = missing
         self.l2, self.max_iter, self.tol = l2, max_iter, tol
 
     def _measure(self) -> str:
@@ -210,10 +214,12 @@ class DDRTAN(TAN):
                               for name, constraint in TAN._parameter_constraints.items()
                               if name != "criterion" and name not in ESTIMATOR_PARAMETERS}
 
-    def __init__(self, *, alpha: float = 1.0, root: int = 0, weights=None):
+    def __init__(self, *, alpha: float = 1.0, root: int = 0, weights=None,
+                 missing: str = "skip"):
         self.alpha = alpha
         self.root = root
         self.weights = weights
+        self.missing = missing
 
     def _measure(self) -> str:
         return "ddr"

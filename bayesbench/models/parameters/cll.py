@@ -48,11 +48,12 @@ import numpy as np
 
 from ..core.inference import flat_terms
 from ..core.structure import Structure
+from .smoothing import Laplace
 
 
 @dataclass(frozen=True)
 class Discriminative:
-    """What :func:`cll_parameters` learned.
+    """What :meth:`ConditionalLikelihood.refine` learned.
 
     ``tables`` and ``log_prior`` are the weighted terms ``w log p`` (the tables' shapes), to
     predict with; ``weights`` and ``prior_weights`` the weights themselves;
@@ -140,11 +141,10 @@ def conditional_log_likelihood(scores: np.ndarray, y: np.ndarray) -> float:
     return float(np.sum(scores[y, np.arange(y.size)] - norm))
 
 
-def node_cells(structure: Structure, tables, X: np.ndarray, cardinalities=None) -> list:
+def node_cells(structure: Structure, tables, X: np.ndarray) -> list:
     """For each node, the cell of its table each row of ``X`` reads (parent configuration
     major), or the table's size where the row leaves the node out."""
-    _, index = flat_terms(structure, tables, np.zeros(tables[0].shape[0] if tables else 0),
-                          X, cardinalities)
+    _, index = flat_terms(structure, tables, np.zeros(tables[0].shape[0] if tables else 0), X)
     out, base = [], 0
     for row, t in zip(index[1:], tables):
         size = t.shape[1] * t.shape[2]
@@ -156,31 +156,45 @@ def node_cells(structure: Structure, tables, X: np.ndarray, cardinalities=None) 
     return out
 
 
-def cll_parameters(structure: Structure, tables, log_prior, X: np.ndarray, y: np.ndarray, *,
-                   l2: float = 0.0, max_iter: int = 1000, tol: float = 1e-4,
-                   cardinalities=None) -> Discriminative:
-    """The weights maximising the conditional log-likelihood of ``(X, y)`` (codes, ``-1``
-    missing) under ``structure``, pre-conditioned by the generative log tables ``tables``
-    (finite: smoothed) and ``log_prior``; see the module docstring."""
-    from scipy.optimize import minimize  # lazy: 0.15 s at import, for every discrete learner
+class ConditionalLikelihood(Laplace):
+    """The ``cll`` estimator: the tables of additive smoothing with the learner's ``alpha``
+    (:meth:`node_tables`, as ``laplace``), then their cells weighed to maximise the training
+    rows' conditional log-likelihood (:meth:`refine`), with the learner's ``l2``,
+    ``max_iter`` and ``tol``."""
 
-    y = np.asarray(y, dtype=np.intp)
-    objective = _Objective(tables, log_prior, node_cells(structure, tables, X, cardinalities),
-                           y, l2)
-    start = np.ones(int(objective.ends[-1]))
-    initial = conditional_log_likelihood(objective.scores(*objective.weighted(start)), y)
-    result = minimize(objective, start, jac=True, method="L-BFGS-B",
-                      options={"maxiter": int(max_iter), "gtol": float(tol),
-                               # scikit-learn's: stop on the gradient, not on small steps
-                               "ftol": 64 * np.finfo(float).eps, "maxls": 50})
-    prior, nodes = objective.weighted(result.x)
-    final = conditional_log_likelihood(objective.scores(prior, nodes), y)
-    weights = [result.x[lo:lo + t.size].reshape(t.shape)
-               for t, lo in zip(tables, objective.ends[:-1])]
-    return Discriminative(
-        tables=[w[:, :-1].reshape(t.shape) for w, t in zip(nodes, tables)], log_prior=prior,
-        weights=weights, prior_weights=result.x[:objective.k].copy(), initial_cll=initial,
-        final_cll=final, n_iter=int(result.nit), converged=bool(result.success),
-        message=str(result.message))
+    name = "cll"
+    summary = ("the smoothed tables' cells weighed to maximise the training rows' conditional "
+               "log-likelihood (WANBIA-C, ALR)")
+    needs_rows = True
+    settings = ("l2", "max_iter", "tol")
 
+    def __init__(self, *, l2: float = 0.0, max_iter: int = 1000, tol: float = 1e-4,
+                 rng=None):
+        super().__init__(rng=rng)
+        self.l2, self.max_iter, self.tol = float(l2), int(max_iter), float(tol)
 
+    def refine(self, structure: Structure, tables, log_prior, X: np.ndarray,
+               y: np.ndarray) -> Discriminative:
+        """The weights maximising the conditional log-likelihood of ``(X, y)`` (codes, ``-1``
+        missing) under ``structure`` (with its cardinalities), pre-conditioned by the
+        generative log tables ``tables`` (finite: smoothed) and ``log_prior``; see the
+        module docstring."""
+        from scipy.optimize import minimize  # lazy: 0.15 s at import, for every discrete learner
+
+        y = np.asarray(y, dtype=np.intp)
+        objective = _Objective(tables, log_prior, node_cells(structure, tables, X), y, self.l2)
+        start = np.ones(int(objective.ends[-1]))
+        initial = conditional_log_likelihood(objective.scores(*objective.weighted(start)), y)
+        result = minimize(objective, start, jac=True, method="L-BFGS-B",
+                          options={"maxiter": self.max_iter, "gtol": self.tol,
+                                   # scikit-learn's: stop on the gradient, not on small steps
+                                   "ftol": 64 * np.finfo(float).eps, "maxls": 50})
+        prior, nodes = objective.weighted(result.x)
+        final = conditional_log_likelihood(objective.scores(prior, nodes), y)
+        weights = [result.x[lo:lo + t.size].reshape(t.shape)
+                   for t, lo in zip(tables, objective.ends[:-1])]
+        return Discriminative(
+            tables=[w[:, :-1].reshape(t.shape) for w, t in zip(nodes, tables)],
+            log_prior=prior, weights=weights, prior_weights=result.x[:objective.k].copy(),
+            initial_cll=initial, final_cll=final, n_iter=int(result.nit),
+            converged=bool(result.success), message=str(result.message))

@@ -55,6 +55,7 @@ import numpy as np
 from scipy.special import digamma
 
 from ..core.prefix_counts import PrefixCounts
+from .estimation import ParameterEstimator
 
 #: The ways concentrations are shared: one per depth of a table, one per table (every depth
 #: but the root's), or one per node (the authors' LEVEL, SINGLE and NONE).
@@ -335,3 +336,17 @@ def hdp_estimates(tables: Sequence[PrefixCounts], *, iterations: int, tying: str
     p = _posterior_mean(forest, conc, root, iterations, rng)
     return [[p[forest.starts[d] + levels[d].starts[i]:][:len(table.keys[d]), :table.n_values]
              for d in range(table.depth + 2)] for i, table in enumerate(tables)]
+
+
+class HDP(ParameterEstimator):
+    """Hierarchical Dirichlet process estimates (:func:`hdp_estimates`), drawn from the
+    generator given (seed 0 without one), with ``iterations`` sweeps and the concentrations
+    tied by ``tying``."""
+
+    name = "hdp"
+    summary = "hierarchical Dirichlet process estimates (Petitjean et al. 2018), sampled"
+    stochastic = True
+
+    def probabilities(self, tables):
+        return hdp_estimates(tables, iterations=self.iterations, tying=self.tying,
+                             rng=np.random.default_rng(0) if self.rng is None else self.rng)

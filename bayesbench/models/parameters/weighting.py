@@ -198,16 +198,28 @@ def wanbia_weights(terms: np.ndarray, log_prior: np.ndarray, y: np.ndarray) -> n
     return _newton_polish(np.clip(result.x, 0.0, 1.0), evaluate)
 
 
-def learn_weights(method: str, structure: Structure, X: np.ndarray, y: np.ndarray,
-                  counts: list, tables: list, unseen: list, log_prior: np.ndarray,
-                  cardinalities, n_classes: int, alpha: float,
-                  rng: np.random.Generator) -> LearnedWeights:
+@dataclass(frozen=True)
+class Smoothed:
+    """A fitted structure with the estimator's per-node raw ``counts``, smoothed log
+    ``tables`` (and their entries for ``unseen`` values) and the class ``log_prior``: what
+    a weighting starts from."""
+
+    structure: Structure
+    counts: list
+    tables: list
+    unseen: list
+    log_prior: np.ndarray
+
+
+def learn_weights(method: str, smoothed: Smoothed, X: np.ndarray, y: np.ndarray,
+                  cardinalities, alpha: float, rng: np.random.Generator) -> LearnedWeights:
     """Learn ``method``'s weights or tables for a fitted structure (see the module docstring).
 
-    ``counts``, ``tables`` and ``unseen`` are the estimator's per-node raw
-    counts and smoothed log tables; ``X``, ``y`` its training codes; ``rng``
-    draws AWNB's bootstrap samples.
+    ``X``, ``y`` are the estimator's training codes; ``rng`` draws AWNB's bootstrap samples.
     """
+    structure, counts, tables, unseen = (smoothed.structure, smoothed.counts, smoothed.tables,
+                                         smoothed.unseen)
+    log_prior, n_classes = smoothed.log_prior, len(smoothed.log_prior)
     if method not in WEIGHTS:
         raise ClassifierError(f"weights must be None or one of {', '.join(WEIGHTS)}, "
                               f"got {method!r}")

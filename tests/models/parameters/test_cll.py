@@ -10,7 +10,7 @@ from bayesbench import make_classifier
 from bayesbench.data import load_dataset
 from bayesbench.errors import ClassifierError
 from bayesbench.models.core.sufficient import Statistics, fits_from_statistics
-from bayesbench.models.parameters.cll import cll_parameters
+from bayesbench.models.parameters.cll import ConditionalLikelihood
 from helpers import random_codes
 
 LEARNERS = {"nb": {}, "tan": {}, "kdb": {"k": 2}}
@@ -192,6 +192,9 @@ def test_bad_settings_are_refused_naming_the_parameter():
         with pytest.raises(ClassifierError, match="'alpha' must be > 0 with") as err:
             make_classifier(name, estimator="cll", alpha=0.0)
         assert err.value.parameter == "alpha"
+        with pytest.raises(ClassifierError, match="'missing' must be 'skip' with") as err:
+            make_classifier(name, estimator="cll", missing="exact")
+        assert err.value.parameter == "missing"
         # And again at fit, for a model whose parameters were set afterwards.
         model = make_classifier(name, estimator="cll").set_params(alpha=0.0)
         with pytest.raises(ClassifierError, match="'alpha' must be > 0 with"):
@@ -218,12 +221,13 @@ def test_a_cll_model_needs_its_rows_and_is_no_network():
     assert scores.conditional_log_likelihood == pytest.approx(model.discriminative_.final_cll)
 
 
-def test_cll_parameters_without_attributes_fit_the_class_prior():
+def test_without_attributes_the_weights_fit_the_class_prior():
     from bayesbench.models.core.structure import Structure
 
     y = np.array([0, 0, 0, 1])
-    found = cll_parameters(Structure.naive(0), [], np.log([0.7, 0.3]),
-                           np.zeros((4, 0), dtype=np.int64), y, tol=1e-12, cardinalities=[])
+    found = ConditionalLikelihood(tol=1e-12).refine(
+        Structure.naive(0, cardinalities=()), [], np.log([0.7, 0.3]),
+        np.zeros((4, 0), dtype=np.int64), y)
     # Logistic regression with an intercept alone: the class frequencies.
     prior = np.exp(found.log_prior - np.logaddexp.reduce(found.log_prior))
     np.testing.assert_allclose(prior, [0.75, 0.25], atol=1e-6)

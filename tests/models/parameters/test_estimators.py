@@ -69,3 +69,61 @@ def test_hdp_is_seeded_and_differs_from_the_m_estimates():
     assert np.array_equal(p1, p2) and not np.array_equal(p1, p3)
     m = make_classifier("kdb", k=2, estimator="m").fit(X, y, cardinalities=cards)
     assert np.abs(m.predict_proba(X) - p1).max() > 1e-3
+
+
+# ------------------------------------------------ one table of estimators
+def test_the_estimators_page_lists_the_table():
+    from helpers import documents_choices
+    from bayesbench.models.parameters.estimators import ESTIMATORS
+
+    assert list(ESTIMATORS) == ["laplace", "m", "hdp", "cll"]
+    assert [name for name, e in ESTIMATORS.items() if e.stochastic] == ["hdp"]
+    assert [name for name, e in ESTIMATORS.items() if e.needs_rows] == ["cll"]
+    assert documents_choices("classifiers.md", ESTIMATORS)
+
+
+def test_a_learner_fitted_from_counts_alone_refuses_an_estimator_that_needs_rows():
+    from bayesbench.errors import ClassifierError
+    from bayesbench.models.parameters.estimators import COUNT_ESTIMATORS
+
+    assert list(COUNT_ESTIMATORS) == ["laplace", "m", "hdp"]
+    for name in ("skdb", "eskdb"):
+        with pytest.raises(ClassifierError, match="parameter 'estimator' must be one of "
+                                                  "'hdp', 'laplace', 'm', got 'cll'"):
+            make_classifier(name, estimator="cll")
+
+
+def test_a_new_estimator_is_one_entry_seen_by_the_config_the_run_and_the_docs(
+        uci_dir, tmp_path, monkeypatch):
+    from helpers import documents_choices, run, small_config
+    from bayesbench.errors import ConfigError
+    from bayesbench.models.core.counting import log_table
+    from bayesbench.models.parameters import estimators
+    from bayesbench.models.parameters.smoothing import Laplace
+
+    class Half(Laplace):
+        """Additive smoothing with one half per cell, whatever the learner's alpha."""
+
+        name = "half"
+        summary = "additive smoothing with one half per cell"
+
+        def node_tables(self, counts, parent_cards, alpha):
+            return super().node_tables(counts, parent_cards, 0.5)
+
+        def node_class_log_prior(self, class_counts, alpha):
+            return log_table(np.asarray(class_counts, float)[None, None, :], 0.5)[0, 0]
+
+    over = {"datasets": ["lenses", "iris"], "cv": {"folds": 3},
+            "classifiers": [{"name": "tan", "params": {"estimator": "half"}, "label": "half"},
+                            {"name": "tan", "params": {"alpha": 0.5}, "label": "alpha"}]}
+    with pytest.raises(ConfigError, match=r"classifiers\[0\]\.params\.estimator: .*'hdp'"):
+        small_config(uci_dir, tmp_path, **over)
+    monkeypatch.setitem(estimators._TABLE, "half", Half)
+    result = run(small_config(uci_dir, tmp_path, **over), jobs=1, quiet=True)
+    by_arm = {}
+    for r in result.records:
+        scores = {k: v for k, v in r["metrics"].items() if not k.endswith("seconds")}
+        by_arm.setdefault(r["classifier"], []).append((r["dataset"], r["fold"], scores))
+    half, alpha = sorted(by_arm["half"]), sorted(by_arm["alpha"])
+    assert len(half) == 6 and half == alpha  # the same tables as alpha 0.5
+    assert not documents_choices("classifiers.md", estimators.ESTIMATORS)

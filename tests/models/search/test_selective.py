@@ -72,7 +72,7 @@ def test_registry_names_resolve_to_these_learners():
     asb = make_classifier("asb", significance=0.01)
     assert type(asb) is ASB and asb.get_params() == {
         "alpha": 1.0, "inner_folds": 5, "epsilon": 0.0, "significance": 0.01,
-        "random_state": None, "weights": None, "root": "first"}
+        "random_state": None, "weights": None, "root": "first", "missing": "skip"}
 
 
 def test_invalid_significance_is_a_clear_error(dependent_pair_data):
@@ -100,7 +100,8 @@ def test_stan_selects_as_ffss_then_forests_the_kept_attributes(car):
 def test_stan_on_primary_tumor_is_ffss_as_in_paper_002(uci_dir):
     # Table 3: STAN and FFSS both 21.3 +- 2.0 on primary tumor. With 22 classes and
     # 132 complete rows no class test is reliable, so nothing is kept: the prior alone.
-    from bayesbench.evaluation.splits import CVSpec, make_splits
+    from bayesbench.evaluation.schemes import KFold
+    from bayesbench.evaluation.splits import make_splits
     from bayesbench.preprocess.impute import Imputer
 
     ds = load_dataset(uci_dir / "primary-tumor.arff")
@@ -113,7 +114,7 @@ def test_stan_on_primary_tumor_is_ffss_as_in_paper_002(uci_dir):
                                  cardinalities=cards, n_classes=k).predict(X[s.test])
                       == y[s.test])
               for rep in range(5)
-              for s in make_splits(y, CVSpec(folds=5, repeats=5), seed=1,
+              for s in make_splits(y, KFold.spec(folds=5, repeats=5), seed=1,
                                    dataset="primary-tumor", repetition=rep)]
     mean, se = 100 * np.mean(scores), 100 * np.std(scores, ddof=1) / 5
     assert abs(mean - 21.3) <= 2 * np.hypot(se, 2.0 / 5)

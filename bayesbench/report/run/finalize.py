@@ -1,0 +1,130 @@
+"""The end of a run: the summary tables (:mod:`.summary`), the figures (the comparison's, the
+first fold's learned networks, the learning curves, the prediction curves, the bias-variance
+bars, in ``<run>/figures``) and ``<run>/report.html``; with an evaluation or an estimate made of
+the tasks, its table (the bias-variance decomposition, the bootstrap's estimate)."""
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import NamedTuple
+
+from ...evaluation.schemes.bootstrap import Bootstrap
+from ...evaluation.store import validation_records
+from ...spec import Experiment
+from ..figures.decomposition_figure import draw_decomposition
+from ..figures.network import Network
+from ..figures.pages import (REPORT, comparison_sections, draw_figures, draw_learning_curves,
+                             draw_prediction_figures, prediction_curves, write_report)
+from ..figures.plotting import plotting_available
+from ..html import Section, Table
+from . import bootstrap_estimates, decomposition
+from .learning_curves import at_largest, has_curve
+from .protocol import protocol
+from .records import declared_order, task_order
+from .run_warnings import WARNING_COLUMNS, Warned, warned
+from .summary import arcs_of, curve_of, write_run_summary
+from .summary_tables import metric_tables
+
+__all__ = ["RunOutputs", "finalize_run", "warning_sections", "first_fold_networks"]
+
+
+class RunOutputs(NamedTuple):
+    """What the end of a run wrote: the summary files, figures included, and report.html;
+    ``figures_skipped`` when matplotlib is missing; the classifiers' warnings."""
+
+    files: list
+    report: Path
+    figures_skipped: bool
+    warnings: tuple[Warned, ...] = ()
+
+
+def finalize_run(run_dir, experiment: Experiment, records, formats, held=None) -> RunOutputs:
+    """The summary tables (:func:`~.summary.write_run_summary`), the figures (the
+    comparison's, the first fold's learned networks and, with kept predictions, the ROC,
+    precision-recall and reliability curves, in ``<run>/figures``) and ``<run>/report.html``;
+    ``held``: the predictions the session holds in memory (the others are read from their
+    files)."""
+    run_dir = Path(run_dir)
+    tasks, records = records, validation_records(records)  # apparent errors: their own table
+    every, largest = records, at_largest(records)  # a learning curve: its largest size
+    # The prediction figures' curves (a sort of every kept row of each classifier) are
+    # computed in a thread while the tables and the other figures are written: numpy
+    # releases the GIL and the workers have finished, so the end of a run of a million rows
+    # takes the longer of the two rather than their sum (benchmarks/bench_predictions.py).
+    with ThreadPoolExecutor(1) as pool:
+        curves = (pool.submit(prediction_curves, run_dir, task_order(largest, experiment),
+                              [d.name for d in experiment.datasets],
+                              [c.label for c in experiment.classifiers], held)
+                  if experiment.predictions and plotting_available() else None)
+        files, result, reason = write_run_summary(run_dir / "summary", experiment, every,
+                                                  formats, held)
+        drawn = draw_figures(run_dir, result, first_fold_networks(largest, experiment),
+                             arcs_of(task_order(largest, experiment), experiment))
+        if has_curve(every):
+            draw_learning_curves(run_dir, curve_of(task_order(every, experiment), experiment),
+                                 experiment.metrics, drawn)
+        if curves is not None:
+            draw_prediction_figures(run_dir, curves.result(), drawn)
+    raised = tuple(warned(task_order(largest, experiment)))
+    decomposed, sections = _bias_variance(run_dir, experiment, largest, formats, held)
+    estimated, more = _bootstrap(run_dir, experiment, tasks, formats, held)
+    decomposed, sections = decomposed + estimated, sections + more
+    report = write_report(run_dir / REPORT, title=f"bayesbench: {experiment.name}",
+                          protocol=protocol(experiment, tasks),
+                          tables=metric_tables(experiment, largest),
+                          sections=(comparison_sections(result, reason) + sections
+                                    + warning_sections(raised)),
+                          drawn=drawn)
+    return RunOutputs(files + decomposed + drawn.files, report, not plotting_available(), raised)
+
+
+def _bias_variance(run_dir: Path, experiment: Experiment, records, formats, held=None):
+    """The files and the report section of the bias-variance decomposition (none without
+    ``evaluation``), from the predictions of ``held`` in memory and the others' files."""
+    evaluation = experiment.evaluation
+    if evaluation is None:
+        return [], []
+    ordered = task_order(records, experiment)
+    datasets, classifiers = declared_order(ordered, experiment)
+    rows = decomposition.decomposition_rows(run_dir, ordered, datasets, classifiers, evaluation,
+                                            held)
+    files = decomposition.write_tables(run_dir / "summary", rows, evaluation, formats)
+    figures = []
+    if rows and plotting_available():
+        drawn, figures = draw_decomposition(run_dir, rows, decomposition.COLUMNS)
+        files += drawn
+    present = {(r[0], r[1]) for r in rows}
+    missing = [(d, c) for d in datasets for c in classifiers if (d, c) not in present]
+    return files, [decomposition.section(rows, evaluation, figures, missing)]
+
+
+def _bootstrap(run_dir: Path, experiment: Experiment, records, formats, held=None):
+    """The files and the report section of the bootstrap's estimate (none without
+    ``cv: {bootstrap: B}``), from every task's record, apparent errors included."""
+    cv = experiment.cv
+    if experiment.evaluation is not None or cv.kind != Bootstrap.name:
+        return [], []
+    ordered = task_order(records, experiment)
+    datasets, classifiers = declared_order(ordered, experiment)
+    rows = bootstrap_estimates.estimate_rows(run_dir, ordered, datasets, classifiers, cv, held)
+    files = bootstrap_estimates.write_tables(run_dir / "summary", rows, cv, formats)
+    present = {(r[0], r[1]) for r in rows}
+    missing = [(d, c) for d in datasets for c in classifiers if (d, c) not in present]
+    return files, [bootstrap_estimates.section(rows, cv, missing)]
+
+
+def warning_sections(raised) -> list[Section]:
+    """The report's section of the classifiers' warnings (none without any)."""
+    if not raised:
+        return []
+    return [Section("Warnings", text="Warnings the classifiers raised in fit or predict, "
+                                     "each once per data set and classifier, with the folds "
+                                     "that raised it (also in summary/warnings.csv).",
+                    tables=[Table("warnings", headers=WARNING_COLUMNS, rows=raised)])]
+
+
+def first_fold_networks(records, experiment: Experiment) -> list[Network]:
+    """The learned networks the records of the first fold hold, in config order."""
+    found = {(r["dataset"], r["classifier"]): r["network"] for r in records if r.get("network")}
+    return [Network(d.name, c.label, found[d.name, c.label]) for d in experiment.datasets
+            for c in experiment.classifiers if (d.name, c.label) in found]
