@@ -31,9 +31,9 @@ the generative model, and accepts only steps that decrease ``f``, so with ``l2 =
 conditional log-likelihood it ends with is never below the generative one. It minimises
 ``f / N`` (``N`` training rows) and stops after ``max_iter`` iterations or when the largest
 component of the gradient of ``f / N`` is at most ``tol`` (scikit-learn's
-``LogisticRegression`` stops on the same quantity, in its coefficients ``beta``: the
-gradient in ``w`` is ``log p`` times it, so the same ``tol`` stops closer to the optimum
-here). Deterministic: the same data give the same weights, bit for bit.
+``LogisticRegression`` stops on the gradient in its coefficients ``beta``; the gradient in
+``w`` is ``log p`` times it, so one ``tol`` is not one stopping point on both sides).
+Deterministic: the same data give the same weights, bit for bit.
 
 The value and the gradient are vectorised per node: each row's cell in the node's table
 (:func:`~bayesbench.models.core.inference.flat_terms`), the scores one ``take`` per node
