@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...evaluation.predictions import kept_arrays, task_files
+from ...evaluation.predictions import kept_arrays, promises, task_files
 from ...stats.bias_variance import kohavi_wolpert
 from ..html import Section, Table
 from ..tables import render, table_format
@@ -45,9 +45,9 @@ def decomposition_rows(run_dir, records, datasets, classifiers, held=None) -> li
     for d in datasets:
         for c in classifiers:
             rs = cells.get((d, c), [])
-            if not rs or any(r["status"] != "ok" or r["task_id"] not in files for r in rs):
+            if not rs or any(not promises(r) and r["task_id"] not in held for r in rs):
                 continue
-            true, counts = _counts([kept_arrays(r, files, held) for r in rs],
+            true, counts = _counts([kept_arrays(run_dir, r, files, held) for r in rs],
                                    len(rs[0]["classes"]))
             rows.append([d, c, *kohavi_wolpert(true, counts)])
     return rows
