@@ -32,9 +32,27 @@ from ..spec import Experiment, RunOptions, resolved_config
 from . import predictions
 from ..models.core.export import NETWORK_FORMATS
 from .executors import describe, worker_threads
-from .ownership import RUN, claim, refusal
+from .ownership import ARMS, RUN, check_claimable, claim, refusal
 from .provenance import classifier_provenance
 from .store import TASKS, RecordWriter, RunLock, drop_records, read_records, repair
+
+
+def check_outputs(experiment: Experiment, options: RunOptions) -> None:
+    """Refuse (:class:`ResultStoreError`), before anything runs, every directory of
+    ``experiment`` (with its arms) that is not bayesbench's to write
+    (:mod:`.ownership`): each run's result directory, unless ``force`` writes beside it,
+    and the directory that holds the arms and their comparison."""
+    for run in experiment.runs():
+        if not options.force:
+            check_claimable(options.run_dir(run), RUN)
+    if experiment.arms:
+        check_claimable(options.run_dir(experiment), ARMS)
+
+
+def claim_arms(experiment: Experiment, options: RunOptions) -> None:
+    """Make (and mark) the directory of ``experiment``'s arms, which holds their comparison."""
+    if experiment.arms:
+        claim(options.run_dir(experiment), ARMS)
 
 
 def choose_run_dir(experiment: Experiment, options: RunOptions) -> tuple[Path, bool]:

@@ -118,6 +118,22 @@ def iter_records(run_dir):
                     yield record
 
 
+def first_record(run_dir, limit: int = 1 << 24) -> dict | None:
+    """The first line of ``records.jsonl`` as a record, if it is one whose checksum holds
+    (None otherwise, also for a line of more than ``limit`` bytes): bayesbench's signature on
+    a directory it wrote before it left its marker (:mod:`.ownership`). Only that line is
+    read."""
+    path = Path(run_dir) / RECORDS
+    try:
+        if not path.is_file():
+            return None
+        with open(path, "rb") as fh:
+            line = fh.readline(limit + 1)
+    except OSError:
+        return None
+    return _parse(line) if len(line) <= limit else None
+
+
 def scan(run_dir) -> tuple[list[dict], int]:
     """``(valid records, number of damaged lines)`` of a result directory."""
     path = Path(run_dir) / RECORDS
