@@ -28,7 +28,7 @@ from ..data.load import DATA_ENV
 from .chunked_checks import chunked_problems
 from .datasets import DATASET_KEYS, data_dirs, datasets
 from .problems import Problems, kind_of, shown
-from .yaml_file import read_yaml
+from ..data.yaml_file import read_yaml
 
 __all__ = ["Config", "DATA_ENV", "key_path", "key_paths", "load_config", "override",
            "parse_config"]

@@ -15,11 +15,10 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import yaml
 
-from ...errors import StatsError
+from ...errors import ResultStoreError, StatsError
 from ...evaluation.metrics import LOWER_IS_BETTER, class_score, per_class_metric
-from ...evaluation.rundir import config_baseline
+from ...evaluation.rundir import config_baseline, stored_config
 from ...evaluation.store import RECORDS, current_tasks, iter_records, run_names
 from ...spec import CompareSpec
 from ..analysis import SIGNED_RANK_SAMPLES, Comparison, compare, compare_scores
@@ -124,8 +123,8 @@ def _run_config(run) -> dict | None:
     """A result directory's ``config.yaml``, None when unreadable: what a comparison takes
     from it (the data sets' order, the baseline) has a default."""
     try:
-        config = yaml.safe_load((Path(run) / "config.yaml").read_text())
-    except (OSError, yaml.YAMLError):
+        config = stored_config(run)
+    except ResultStoreError:
         return None
     return config if isinstance(config, dict) else None
 
