@@ -332,7 +332,8 @@ def main():
                    "directories searched, as a warning, and the others run (without it "
                    "they are a config error).")
 @click.option("--repeats", type=click.IntRange(min=1, max=MAX_REPEATS), metavar="N",
-              help="Override cv.repeats (k-fold and holdout), e.g. 1 for a smoke test; "
+              help="Override cv.repeats, e.g. 1 for a smoke test (leave-one-out and "
+                   "resubstitution run once; not with an evaluation); "
                    "a different experiment, so give it its own --output.")
 @click.option("--datasets", "only", metavar="NAME[,NAME...]", type=_Names(),
               help="Run only these data sets of the config (by their names in results).")
@@ -403,15 +404,21 @@ def run(config, output, jobs, scheduler, worker_threads, resume, force, quiet, f
     _print_runs(results, experiment.metrics[0], quiet)
 
 
+# The options of `run` that override a config key, by the key `override` names in its errors.
+_OVERRIDE_FLAGS = {"datasets": "--datasets", "repeats": "--repeats", "jobs": "--jobs",
+                   "worker_threads": "--worker-threads"}
+
+
 def _overridden(loaded, **overrides):
-    """``loaded`` with the command line's ``overrides`` (:func:`bayesbench.config.override`)."""
+    """``loaded`` with the command line's ``overrides`` (:func:`bayesbench.config.override`);
+    an override it refuses is a usage error naming the option."""
     from .config import override  # lazy: see run
 
     try:
         return override(loaded, **overrides)
-    except ConfigError as exc:  # the data sets chosen are the only override that can fail
+    except ConfigError as exc:
         raise click.BadParameter("; ".join(m for _, m in exc.problems),
-                                 param_hint="--datasets") from None
+                                 param_hint=_OVERRIDE_FLAGS[exc.problems[0][0]]) from None
 
 
 def _print_runs(results, first_metric: str, quiet: bool) -> None:
@@ -734,7 +741,8 @@ def check(run_dir, fmt):
 @main.command(short_help="List the data sets a name can refer to, or describe one.")
 @click.argument("name", required=False)
 @click.option("-d", "--data-dir", "data_dirs", multiple=True, metavar="DIR",
-              help="Search DIR first, as a config's data_dirs (repeatable).")
+              type=click.Path(exists=True, file_okay=False),
+              help="Search DIR first, as a config's data_dirs (repeatable; it must exist).")
 @click.option("--class", "class_attribute", metavar="NAME",
               help="Class attribute of NAME (default: the last one).")
 def datasets(name, data_dirs, class_attribute):

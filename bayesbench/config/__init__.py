@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import ConfigError, PlanError
-from ..evaluation.executors import address_problem
+from ..evaluation.executors import address_problem, unused_threads
 from ..evaluation.metrics import DEFAULT_METRICS, METRIC_NAMES, is_metric
+from ..evaluation.schemes import SCHEMES
 from ..models.core.export import NETWORK_FORMATS
 from ..report.tables import format_names
 from ..spec import CVSpec, Experiment, RunOptions
@@ -136,6 +137,8 @@ def _experiment(raw: dict, problems: Problems, base_dir: Path, missing
     kept = {k: problems.optional(raw, k, bool) or False for k in ("predictions", "pooled")}
     evaluation = (sections.evaluation(raw["evaluation"], problems)
                   if raw.get("evaluation") is not None else None)
+    if raw.get("evaluation") is not None:
+        sections.unused_cv(raw, problems)
     return Experiment(name=name, seed=seed, datasets=tuple(found), preprocess=preprocess, cv=cv,
                       classifiers=tuple(classifiers), metrics=tuple(metrics),
                       evaluation=evaluation, **kept), dirs, origins
@@ -159,6 +162,8 @@ def _options(raw: dict, problems: Problems, dirs: list, missing: list) -> RunOpt
     scheduler = problems.optional(raw, "scheduler", str)
     if scheduler is not None and address_problem(scheduler):
         problems.add("scheduler", address_problem(scheduler))
+    if unused_threads(jobs, scheduler, threads):
+        problems.add("worker_threads", unused_threads(jobs, scheduler, threads))
     return RunOptions(
         # An output path is relative to the working directory, not to the config file.
         output=None if output is None else os.path.expanduser(output),
@@ -213,17 +218,41 @@ def with_arms(experiment: Experiment, arms) -> Experiment:
 
 def override(config: Config, *, repeats: int | None = None, datasets=None, **options) -> Config:
     """``config`` with the command line's overrides, the one place they are applied:
-    ``repeats`` replaces ``cv.repeats`` (k-fold and holdout; the others run once),
-    ``datasets`` keeps the data sets it names (in the config's order; a name the config
-    does not list is a :class:`ConfigError`), and every other keyword given (not None)
-    replaces the run option of that name (``output``, ``jobs``, ``formats``, ...)."""
+    ``repeats`` replaces ``cv.repeats``, ``datasets`` keeps the data
+    sets it names (in the config's order), and every other keyword given (not None)
+    replaces the run option of that name (``output``, ``jobs``, ``formats``, ...). An
+    override that would be ignored (``repeats`` other than 1 of a deterministic scheme, or
+    under an ``evaluation``; ``worker_threads`` of a serial run) or a data set the config
+    does not list is a :class:`ConfigError` whose key is the override's name."""
     experiment, run = config.experiment, config.options
     if datasets is not None:
         experiment, run = _only(config, list(dict.fromkeys(datasets)))
     if repeats is not None:
+        _check_repeats(config, repeats)
         experiment = _each_run(experiment, lambda e: replace(e, cv=_with_repeats(e.cv, repeats)))
     run = replace(run, **{k: v for k, v in options.items() if v is not None})
+    unused = unused_threads(run.jobs, run.scheduler, run.worker_threads)
+    if unused and (options.get("jobs") is not None or options.get("worker_threads") is not None):
+        key = "worker_threads" if options.get("worker_threads") is not None else "jobs"
+        raise ConfigError([(key, unused)], path=config.source)
     return config._replace(experiment=experiment, options=run)
+
+
+def _check_repeats(config: Config, repeats: int) -> None:
+    """Refuse ``repeats`` where it would be ignored: under an ``evaluation``, which draws its
+    own training sets, or where the scheme's own ``repeats`` setting refuses the number
+    (leave-one-out and resubstitution are deterministic and run once)."""
+    for e in config.experiment.runs():
+        where = f"arm '{e.arm}': " if e.arm else ""
+        if e.evaluation is not None:
+            raise ConfigError([("repeats", f"{where}not used under evaluation: "
+                                           f"{e.evaluation.kind}, which draws its own training "
+                                           f"sets (its iterations)")], path=config.source)
+        setting = {s.key: s for s in SCHEMES[e.cv.kind].settings}.get("repeats")
+        why = (f"{SCHEMES[e.cv.kind].title} has no repetitions" if setting is None else
+               setting.check(repeats) if setting.check is not None else None)
+        if why:
+            raise ConfigError([("repeats", f"{where}{why}")], path=config.source)
 
 
 def _only(config: Config, wanted: list[str]):
@@ -249,7 +278,8 @@ def _each_run(experiment: Experiment, change) -> Experiment:
 
 
 def _with_repeats(cv: CVSpec, repeats: int) -> CVSpec:
-    """``cv`` repeated ``repeats`` times, if its scheme repeats at all."""
+    """``cv`` repeated ``repeats`` times, if its scheme repeats at all (a deterministic one
+    runs once, and :func:`_check_repeats` refused any other number)."""
     settings = dict(cv.settings)
     return replace(cv, settings=tuple({**settings, "repeats": repeats}.items())
                    ) if "repeats" in settings else cv

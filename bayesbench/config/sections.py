@@ -181,6 +181,20 @@ def evaluation(value, problems: Problems, at: str = "evaluation") -> EvaluationS
     return EvaluationSpec(**kw)
 
 
+def unused_cv(raw: dict, problems: Problems) -> None:
+    """Under ``evaluation``, which draws its own training and test sets, every key of
+    ``cv`` (top-level or an arm's) would be ignored: each is a problem, named."""
+    kind = raw["evaluation"].get("kind") if isinstance(raw.get("evaluation"), dict) else None
+    arms = raw.get("arms") if isinstance(raw.get("arms"), list) else []
+    given = [("cv", raw.get("cv"))] + [(f"arms[{i}].cv", arm.get("cv"))
+                                       for i, arm in enumerate(arms) if isinstance(arm, dict)]
+    for at, value in given:
+        for key in value if isinstance(value, dict) else ():
+            problems.add(f"{at}.{key}", f"not used under evaluation: {kind}, which draws its "
+                                        f"own training and test sets (evaluation.iterations, "
+                                        f"evaluation.train_fraction); leave {at} out")
+
+
 def classifiers(raw: dict, problems: Problems, origins: list | None = None) -> list[ClassifierSpec]:
     """The classifiers of the ``classifiers`` key; ``origins`` (a list) receives the index
     in that list of each one's entry (a grid makes several of one entry)."""
