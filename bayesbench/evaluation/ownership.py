@@ -12,7 +12,9 @@ signature instead: a result directory by the first line of its
 ``records.jsonl``, a record whose checksum holds (a SHA-256 of the record's canonical JSON,
 which no file of the user's carries by chance), and the first line of its ``tasks.txt``, a
 task id; the directory of a config's arms by its arms, result directories, beside nothing
-but the comparison files a run writes there. Claiming such a directory marks it.
+but the comparison files a run writes there. Claiming such a directory marks it. What
+``compare`` will not write into (:func:`owning_run`) is wider: any directory whose
+``records.jsonl`` starts with such a record.
 """
 from __future__ import annotations
 
@@ -98,7 +100,9 @@ def owning_run(path) -> Path | None:
     files, its summary tables, its report and figures. None if it lies in none."""
     path = Path(os.path.realpath(path))  # resolve() raises on a symbolic link loop
     for candidate in (path, *path.parents):
-        if candidate.is_dir() and is_run(candidate):
+        # Protected as much as claimed: a directory of bayesbench's records, even without
+        # its task list, is written into by nothing but its run.
+        if candidate.is_dir() and (is_run(candidate) or first_record(candidate) is not None):
             return candidate
     return None
 

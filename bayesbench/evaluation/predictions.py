@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import PlanError, ResultStoreError
-from .store import RECORDS, current_tasks, iter_records
+from .store import RECORDS, in_task_order, iter_records, task_list
 
 DIRECTORY = "predictions"
 # The record field through which a worker hands a task's predictions to the result
@@ -234,14 +234,16 @@ def load_predictions(run_dir) -> pd.DataFrame:
     (``bayesbench.load_predictions``): columns ``dataset``, ``classifier``, ``repetition``,
     ``fold``, ``row``, ``true``, ``predicted`` (class names) and ``p_<class>`` per class
     of any data set (NaN where a data set lacks the class, or a classifier has no
-    probabilities); rows in the order the records were written, each task's in its test
-    rows' order. Only the tasks of the directory's current config (``tasks.txt``) count."""
+    probabilities); rows in the canonical order of the tasks
+    (:func:`~.store.task_rank`, that of ``load_results``), each task's in its test rows'
+    order. Only the tasks of the directory's current config (``tasks.txt``) count."""
     run_dir = Path(run_dir)
     if not (run_dir / RECORDS).is_file():
         raise ResultStoreError(f"{run_dir}: not a result directory (no {RECORDS})")
-    files, tasks = task_files(run_dir), current_tasks(run_dir)
+    files, listed = task_files(run_dir), task_list(run_dir)
+    tasks = None if listed is None else set(listed)
     frames = []
-    for record in iter_records(run_dir):
+    for record in in_task_order(iter_records(run_dir), listed):
         if tasks is not None and record.get("task_id") not in tasks:
             continue
         # A record that names its file's SHA-256 promises that file, those bytes; one of

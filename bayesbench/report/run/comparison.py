@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ...errors import BayesbenchError
 from ...evaluation.metrics import LOWER_IS_BETTER
-from ...evaluation.store import records_to_frame, run_names
+from ...evaluation.store import in_task_order, records_to_frame, run_names, task_list
 from ...spec import CompareSpec, Experiment
 from ..analysis import compare
 from ..render import comparison_tables, render_comparison
@@ -56,7 +56,10 @@ def write_arm_comparison(experiment: Experiment, runs, formats) -> list[Path]:
     labelled ``<arm>/<classifier>``; ``runs`` holds each arm's ``(run_dir, records)``."""
     dirs = [Path(run_dir) for run_dir, _ in runs]
     settings = settings_of(experiment)
-    largest = [at_largest(records) for _, records in runs]  # a learning curve: its largest size
+    # Each arm's records in their canonical order (as its own summary reads them); a
+    # learning curve: its largest size.
+    largest = [at_largest(in_task_order(records, task_list(d))) for d, (_, records) in
+               zip(dirs, runs)]
     frame = records_to_frame([records_for(settings.metric, records, pooled_records(records),
                                           small_fold_datasets(records)) for records in largest],
                              run_names([d.resolve() for d in dirs]), failed=True,
