@@ -323,7 +323,9 @@ def main():
                    "still match are kept.")
 @click.option("--force", is_flag=True,
               help="Never reuse the existing directory: write into <output>-2, -3, ...")
-@click.option("-q", "--quiet", is_flag=True, help="No progress and no tables on the terminal.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="No progress and no tables on the terminal; warnings and errors are still "
+                   "printed.")
 @click.option("--format", "formats", multiple=True, metavar="FORMAT", type=_Names(format_names, "format"),
               help=f"Summary table formats, repeatable or comma-separated: "
                    f"{', '.join(format_names())} (config key 'format'; default all).")
@@ -441,7 +443,9 @@ def _print_runs(results, first_metric: str, quiet: bool) -> None:
             # No claim of figures that were not drawn (matplotlib missing: said above).
             drawn = "" if result.figures_skipped else f"figures in {result.run_dir / 'figures'}; "
             click.echo(f"{drawn}everything on one page: {result.report}")
-        for raised in () if quiet else result.warnings:
+        # Said even when quiet, as pip's -q keeps warnings and errors: -q hides progress,
+        # tables and where the files went.
+        for raised in result.warnings:
             click.echo(f"bayesbench: warning: {raised.line()}", err=True)
         if result.errors:
             click.echo(f"{len(result.errors)} task(s) failed; see "

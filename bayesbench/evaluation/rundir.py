@@ -363,8 +363,11 @@ def _open_session(env_path: Path, env, experiment: Experiment, options: RunOptio
 
 
 def _versions(scheduler) -> dict:
+    """Python's version, bayesbench's and that of each library it requires, as its own
+    metadata lists them (numba and threadpoolctl were left out of a list written here), and
+    Dask's when the run uses it."""
     out = {"python": platform.python_version()}
-    names = ["bayesbench", "numpy", "scipy", "pandas", "pyyaml", "liac-arff", "tabulate", "click"]
+    names = ["bayesbench", *_requirements()]
     if scheduler is not None:
         names += ["dask", "distributed"]
     for name in names:
@@ -373,6 +376,16 @@ def _versions(scheduler) -> dict:
         except metadata.PackageNotFoundError:
             out[name] = None
     return out
+
+
+def _requirements() -> list[str]:
+    """The distributions bayesbench requires (not those of its extras), by name."""
+    try:
+        required = metadata.requires("bayesbench") or []
+    except metadata.PackageNotFoundError:  # not installed: nothing to say which
+        return []
+    return [re.match(r"[A-Za-z0-9._-]+", r)[0] for r in required
+            if "extra" not in r.partition(";")[2]]
 
 
 def _sha256(path) -> str:

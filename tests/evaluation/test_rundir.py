@@ -433,3 +433,24 @@ def test_the_directory_of_arms_is_claimed_before_any_arm_runs(uci_dir, tmp_path)
     plain = small_config(uci_dir, tmp_path, datasets=["lenses"], classifiers=["nb"])
     with pytest.raises(ResultStoreError, match="it is a directory of arms"):
         run(plain, jobs=1, quiet=True)
+
+
+def test_quiet_keeps_what_the_user_must_know(uci_dir, tmp_path):
+    # -q hides progress and tables, as pip's -q, never a warning (issue 34, class 9).
+    from click.testing import CliRunner
+
+    from bayesbench.cli import main
+
+    config = tmp_path / "q.yaml"
+    config.write_text(yaml.safe_dump({"name": "q", "data_dirs": [str(uci_dir)],
+                                      "datasets": ["lenses"], "cv": {"folds": 2},
+                                      "classifiers": ["nb"]}))
+    args = ["run", str(config), "-o", str(tmp_path / "out"), "-j", "1", "-q", "--format", "csv"]
+    first = CliRunner().invoke(main, args)
+    assert first.exit_code == 0 and first.stdout == "" and first.stderr == ""
+    records = tmp_path / "out" / RECORDS
+    records.write_bytes(records.read_bytes()[:-5])  # the last record cut short
+    again = CliRunner().invoke(main, args)
+    assert again.exit_code == 0 and again.stdout == ""
+    assert again.stderr.splitlines() == [f"{tmp_path / 'out'}: 1 damaged record(s) dropped; "
+                                         f"their tasks run again"]
