@@ -175,6 +175,19 @@ def test_resolved_config_loads_back_to_the_same_experiment(tmp_path, data_dir):
     assert preprocess.noise.on == "train" and preprocess.scope == "fold"
 
 
+def test_max_cuts_bounds_mdl_only_and_leaves_older_identities_alone(tmp_path, data_dir):
+    base = {"name": "x", "datasets": [str(data_dir / "toy.csv")], "classifiers": ["nb"]}
+    problems = _problems({**base, "preprocess": {"discretize": "pki", "max_cuts": 2}}, tmp_path)
+    assert "mdl only" in problems["preprocess.max_cuts"]
+    problems = _problems({**base, "preprocess": {"max_cuts": 0}}, tmp_path)
+    assert set(problems) == {"preprocess.max_cuts"}
+    bounded = parse_config({**base, "preprocess": {"max_cuts": 3}}, base_dir=tmp_path)
+    assert bounded.experiment.preprocess.identity()["max_cuts"] == 3
+    plain = parse_config({**base, "preprocess": {"discretize": "wpki"}}, base_dir=tmp_path)
+    # Absent when unset: the result directories of older configs keep their identity.
+    assert "max_cuts" not in plain.experiment.preprocess.identity()
+
+
 def test_yaml_syntax_error_names_the_line(tmp_path):
     path = tmp_path / "broken.yaml"
     path.write_text("name: x\ndatasets: [a, b\nclassifiers: [nb]\n")
@@ -449,7 +462,7 @@ def test_open_classifier_mistakes_are_named_by_key_path(tmp_path, data_dir):
     assert "did you mean 'folds'" in problems["classifiers[4].tune.fold"]
     assert "no module named 'no'" in problems["classifiers[5].name"]
     assert "NoFit has no fit method" in problems["classifiers[6].name"]
-    assert "did you mean tan, stan, tan_hc?" in problems["classifiers[7].name"]
+    assert "did you mean tan, stan, tan_ld?" in problems["classifiers[7].name"]
 
 
 def test_a_config_with_input_and_tune_resolves_and_loads_back(tmp_path, data_dir):
@@ -678,16 +691,13 @@ _BV = {"kind": "bias_variance", "iterations": 3, "train_fraction": 0.5}
 
 
 @pytest.mark.parametrize("extra, key", [
-    ({"cv": {"train_sizes": [0.5]}}, "cv.train_sizes"),   # the example
-    ({"cv": {"folds": 5}}, "cv.folds"),                   # changed the task ids, not the run
-    ({"arms": [{"name": "a"}, {"name": "b", "cv": {"holdout": 0.3}}]}, "arms[1].cv.holdout"),
+    ({"cv": {"train_sizes": [0.5]}}, "cv"),              # the example
+    ({"arms": [{"name": "a"}, {"name": "b", "cv": {"train_sizes": [0.5]}}]}, "arms[1].cv"),
 ])
-def test_cv_keys_under_an_evaluation_are_refused_naming_the_key(tmp_path, extra, key):
+def test_a_learning_curve_under_an_evaluation_is_refused_naming_the_key(tmp_path, extra, key):
     problems = _problems({"name": "bv", "datasets": ["iris"], "classifiers": ["nb"],
                           "evaluation": _BV, **extra}, tmp_path)
-    assert key in problems and "not used under evaluation: bias_variance" in problems[key]
-    parse_config({"name": "bv", "datasets": ["iris"], "classifiers": ["nb"], "cv": {},
-                  "evaluation": _BV}, base_dir=tmp_path)  # an empty cv says nothing
+    assert problems[key].startswith("not used beside evaluation")
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -729,13 +739,13 @@ def test_worker_threads_of_a_serial_run_are_refused(tmp_path):
 
 @pytest.mark.parametrize("args, flag, words", [
     (["--worker-threads", "2", "-j", "1"], "--worker-threads", "jobs 1 runs every task"),
-    (["--repeats", "2", "-j", "2"], "--repeats", "not used under evaluation: bias_variance"),
+    (["--repeats", "2", "-j", "2"], "--repeats", "loo is deterministic; repeats must be 1"),
 ])
 def test_an_ignored_option_of_run_is_a_usage_error(tmp_path, monkeypatch, args, flag, words):
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "bv.yaml").write_text("name: bv\ndatasets: [iris]\nclassifiers: [nb]\n"
-                                      "evaluation: {kind: bias_variance, iterations: 3}\n")
-    res = CliRunner().invoke(main, ["run", "bv.yaml", "-o", "out", "-q", *args])
+    (tmp_path / "loo.yaml").write_text("name: loo\ndatasets: [lenses]\nclassifiers: [nb]\n"
+                                       "cv: {loo: true}\n")
+    res = CliRunner().invoke(main, ["run", "loo.yaml", "-o", "out", "-q", *args])
     assert res.exit_code == 2 and res.output.count("\n") == 1
     assert res.output.startswith(f"bayesbench: error: {flag}: ") and words in res.output
     assert not (tmp_path / "out").exists()
@@ -747,6 +757,13 @@ def test_repeats_of_a_deterministic_scheme_other_than_one_are_refused(tmp_path):
     with pytest.raises(ConfigError, match="loo is deterministic; repeats must be 1"):
         override(cfg, repeats=3)
     assert override(cfg, repeats=1).experiment.cv == cfg.experiment.cv  # a smoke test's 1
+    # A bootstrap's replicates are its `bootstrap`: more repeats were ignored.
+    arms = [{"name": "k"}, {"name": "b", "cv": {"bootstrap": 5}}]
+    both = parse_config({"name": "b", "datasets": ["iris"], "classifiers": ["nb"],
+                         "arms": arms}, base_dir=tmp_path)
+    with pytest.raises(ConfigError, match="arm 'b': the bootstrap has no repetitions"):
+        override(both, repeats=2)
+    assert override(both, repeats=1).experiment.arms[1].cv == both.experiment.arms[1].cv
 
 
 def test_a_missing_data_dir_of_datasets_is_a_usage_error(tmp_path):

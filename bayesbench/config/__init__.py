@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import ConfigError, PlanError
+from ..evaluation import bias_variance_sets
 from ..evaluation.executors import address_problem, unused_threads
 from ..evaluation.metrics import DEFAULT_METRICS, METRIC_NAMES, is_metric
 from ..evaluation.schemes import SCHEMES
@@ -108,6 +109,7 @@ def parse_config(raw, *, base_dir=None, source=None, skip_missing: bool = False)
             raw["compare"], problems, [c.label for c in experiment.classifiers], [a for a, _, _ in arms]))
     chunked_problems(raw, with_arms(experiment, arms), origins, problems)
     _prediction_problems(with_arms(experiment, arms), problems)
+    _scheme_problems(raw, with_arms(experiment, arms), origins, problems)
     problems.raise_any(source)
     return Config(with_arms(experiment, arms), options, None if source is None else str(source))
 
@@ -137,8 +139,6 @@ def _experiment(raw: dict, problems: Problems, base_dir: Path, missing
     kept = {k: problems.optional(raw, k, bool) or False for k in ("predictions", "pooled")}
     evaluation = (sections.evaluation(raw["evaluation"], problems)
                   if raw.get("evaluation") is not None else None)
-    if raw.get("evaluation") is not None:
-        sections.unused_cv(raw, problems)
     return Experiment(name=name, seed=seed, datasets=tuple(found), preprocess=preprocess, cv=cv,
                       classifiers=tuple(classifiers), metrics=tuple(metrics),
                       evaluation=evaluation, **kept), dirs, origins
@@ -174,21 +174,46 @@ def _options(raw: dict, problems: Problems, dirs: list, missing: list) -> RunOpt
 
 
 def _prediction_problems(experiment: Experiment, problems: Problems) -> None:
-    """Kept predictions (asked for, or the ones a bias-variance decomposition is computed
-    from) name each test row by its index in the data file: refused where that index is
-    lost (a chunked data set, rows dropped by imputation)."""
-    if not experiment.keeps_predictions:
+    """Kept predictions (asked for, or the ones a bias-variance decomposition or the
+    bootstrap's estimate is computed from) name each test row by its index in the data file:
+    refused where that index is lost (a chunked data set, rows dropped by imputation)."""
+    if not any(run.keeps_predictions for run in experiment.runs()):
         return
-    key = "predictions" if experiment.predictions else "evaluation"
-    for i, d in enumerate(experiment.datasets):
+    key = ("predictions" if experiment.predictions else
+           "evaluation" if experiment.evaluation is not None else "cv")
+    # A chunked data set refuses any scheme but k-fold, in one line of its own (chunked_checks).
+    for i, d in enumerate(experiment.datasets if key != "cv" else ()):
         if d.chunked or is_chunked(d.path):
             problems.add(key, f"not kept for the chunked data set '{d.name}' "
                               f"(datasets[{i}]); leave it out of this run")
     for run in experiment.runs():
-        if run.preprocess.impute == "drop":
+        if run.keeps_predictions and run.preprocess.impute == "drop":
             where = f"arm '{run.arm}': " if run.arm else ""
             problems.add(key, f"{where}impute: drop removes test rows, so they could not be "
                               f"matched to the data file's rows; choose another imputation")
+
+
+def _scheme_problems(raw: dict, experiment: Experiment, origins: list,
+                     problems: Problems) -> None:
+    """A ``cv`` beside ``evaluation`` (which draws its own training sets: the ``cv`` would be
+    ignored), and tuning by inner cross-validation where training parts repeat rows (the
+    bootstrap: copies of a row would be on both sides of an inner fold)."""
+    if experiment.evaluation is not None:
+        arms = raw.get("arms") if isinstance(raw.get("arms"), list) else []
+        given = (["cv"] if "cv" in raw else []) + [
+            f"arms[{k}].cv" for k, arm in enumerate(arms) if isinstance(arm, dict) and "cv" in arm]
+        for key in given:
+            problems.add(key, "not used beside evaluation, which draws its own training and "
+                              "test sets; leave it out")
+        return
+    for run in experiment.runs():
+        if not SCHEMES[run.cv.kind].repeats_rows:
+            continue
+        for spec, i in zip(experiment.classifiers, origins):
+            if spec.tune is not None:
+                problems.add(f"classifiers[{i}].tune", (
+                    f"not with {SCHEMES[run.cv.kind].title}: its training parts hold rows more "
+                    f"than once, so inner folds would test copies of their training rows"))
 
 
 def _published(value, problems: Problems, base_dir: Path) -> str | None:
@@ -218,18 +243,18 @@ def with_arms(experiment: Experiment, arms) -> Experiment:
 
 def override(config: Config, *, repeats: int | None = None, datasets=None, **options) -> Config:
     """``config`` with the command line's overrides, the one place they are applied:
-    ``repeats`` replaces ``cv.repeats``, ``datasets`` keeps the data
-    sets it names (in the config's order), and every other keyword given (not None)
-    replaces the run option of that name (``output``, ``jobs``, ``formats``, ...). An
-    override that would be ignored (``repeats`` other than 1 of a deterministic scheme, or
-    under an ``evaluation``; ``worker_threads`` of a serial run) or a data set the config
-    does not list is a :class:`ConfigError` whose key is the override's name."""
+    ``repeats`` replaces ``cv.repeats``, or ``evaluation.repeats`` when the experiment has
+    an evaluation, ``datasets`` keeps the data sets it names (in the config's order), and
+    every other keyword given (not None) replaces the run option of that name (``output``,
+    ``jobs``, ``formats``, ...). An override that would be ignored (``repeats`` other than 1
+    of a scheme that runs once; ``worker_threads`` of a serial run) or a data set the
+    config does not list is a :class:`ConfigError` whose key is the override's name."""
     experiment, run = config.experiment, config.options
     if datasets is not None:
         experiment, run = _only(config, list(dict.fromkeys(datasets)))
     if repeats is not None:
         _check_repeats(config, repeats)
-        experiment = _each_run(experiment, lambda e: replace(e, cv=_with_repeats(e.cv, repeats)))
+        experiment = _each_run(experiment, lambda e: _repeated(e, repeats))
     run = replace(run, **{k: v for k, v in options.items() if v is not None})
     unused = unused_threads(run.jobs, run.scheduler, run.worker_threads)
     if unused and (options.get("jobs") is not None or options.get("worker_threads") is not None):
@@ -239,17 +264,18 @@ def override(config: Config, *, repeats: int | None = None, datasets=None, **opt
 
 
 def _check_repeats(config: Config, repeats: int) -> None:
-    """Refuse ``repeats`` where it would be ignored: under an ``evaluation``, which draws its
-    own training sets, or where the scheme's own ``repeats`` setting refuses the number
-    (leave-one-out and resubstitution are deterministic and run once)."""
+    """Refuse ``repeats`` where it would be ignored: where the ``cv`` scheme's own
+    ``repeats`` setting refuses the number (leave-one-out and resubstitution are
+    deterministic and run once), or the scheme has none (a bootstrap's replicates are its
+    ``bootstrap``). An evaluation's repeats are its decompositions (:func:`_repeated`)."""
     for e in config.experiment.runs():
-        where = f"arm '{e.arm}': " if e.arm else ""
         if e.evaluation is not None:
-            raise ConfigError([("repeats", f"{where}not used under evaluation: "
-                                           f"{e.evaluation.kind}, which draws its own training "
-                                           f"sets (its iterations)")], path=config.source)
+            continue
+        where = f"arm '{e.arm}': " if e.arm else ""
         setting = {s.key: s for s in SCHEMES[e.cv.kind].settings}.get("repeats")
-        why = (f"{SCHEMES[e.cv.kind].title} has no repetitions" if setting is None else
+        why = (None if setting is None and repeats == 1 else
+               f"{SCHEMES[e.cv.kind].title} has no repetitions (it runs once)"
+               if setting is None else
                setting.check(repeats) if setting.check is not None else None)
         if why:
             raise ConfigError([("repeats", f"{where}{why}")], path=config.source)
@@ -275,6 +301,17 @@ def _only(config: Config, wanted: list[str]):
 def _each_run(experiment: Experiment, change) -> Experiment:
     """``change`` applied to ``experiment`` and to each of its arms."""
     return replace(change(experiment), arms=tuple(change(arm) for arm in experiment.arms))
+
+
+def _repeated(experiment: Experiment, repeats: int) -> Experiment:
+    """``experiment`` repeated ``repeats`` times: its evaluation's decompositions, else its
+    ``cv`` scheme's repetitions."""
+    if experiment.evaluation is not None:
+        if repeats > bias_variance_sets.MAX_REPEATS:
+            raise ConfigError([("repeats", f"{repeats} decompositions; evaluation.repeats is at "
+                                           f"most {bias_variance_sets.MAX_REPEATS}")])
+        return replace(experiment, evaluation=replace(experiment.evaluation, repeats=repeats))
+    return replace(experiment, cv=_with_repeats(experiment.cv, repeats))
 
 
 def _with_repeats(cv: CVSpec, repeats: int) -> CVSpec:

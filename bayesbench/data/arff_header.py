@@ -8,13 +8,19 @@ quoted with ``'`` or ``"`` and backslash escapes in them (``\\'``, ``\\t``,
 at the end of a line; keywords in any case, separated by spaces or tabs.
 
 Refused, naming the attribute and line: a nominal attribute that declares no
-category (``{}``) or one category twice, a name declared twice,
+category (``{}``) or one category twice, or whose braces do not hold values
+separated by commas (:func:`_categories_well_formed`), a name declared twice,
 ``relational`` attributes, and a date format using a pattern letter that
 :func:`date_format` does not translate.
 
 liac-arff parses the nominal categories (its quoting and escapes); names are
 parsed here, so that escapes and quotes inside names come out as Weka reads
-them.
+them. liac-arff is handed only declarations whose categories are well formed: its
+pattern for them backtracks exponentially in the number of commas when it fails
+to match (forty values and no closing brace ran without end). Its values go
+through Python's ``csv`` module, whose limit of 131,072 characters a field refused
+valid files with a longer value; :func:`liac` raises that limit to
+:data:`MAX_VALUE_CHARS`.
 """
 from __future__ import annotations
 
@@ -32,6 +38,14 @@ _ESCAPES = {"\\": "\\", '"': '"', "'": "'", "t": "\t", "n": "\n", "r": "\r", "b"
             "f": "\f", "%": "%"}
 _ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|[0-7]{1,3}|.)", re.DOTALL)
 _LIAC_LINE_SUFFIX = re.compile(r",?\s*(?:at|in) line (?:-?\d+|%d)\.?")
+
+#: The longest value liac-arff reads (Python's ``csv`` limit, whose default is 131,072):
+#: the largest the ``csv`` module takes on every platform, so a value is bounded by its file.
+MAX_VALUE_CHARS = 2 ** 31 - 1
+# the items of a nominal declaration: a quoted value, escapes inside, or a plain run
+_QUOTED_ITEM = {"'": re.compile(r"'(?:[^'\\]|\\.)*'"), '"': re.compile(r'"(?:[^"\\]|\\.)*"')}
+_PLAIN_ITEM = re.compile(r"[^\s,]*")
+_GAP = re.compile(r"\s*")
 
 #: Weka's default date format (ISO 8601 without a time zone).
 DEFAULT_DATE_FORMAT = "yyyy-MM-dd'T'HH:mm:ss"
@@ -69,6 +83,51 @@ class Header:
     attributes: tuple[Declared, ...]
     data_index: int
     liac_lines: tuple[str, ...]
+
+
+def liac():
+    """The ``arff`` module (liac-arff), its values read up to :data:`MAX_VALUE_CHARS`."""
+    import csv
+
+    import arff  # lazy: keeps `bayesbench --help` fast
+
+    # process-wide, and only ever raised, so that threads reading at once agree
+    if csv.field_size_limit() < MAX_VALUE_CHARS:
+        csv.field_size_limit(MAX_VALUE_CHARS)
+    return arff
+
+
+def _categories_well_formed(declared: str) -> bool:
+    """Whether ``{...}`` holds values separated by commas: each quoted (``'a b'``, escapes
+    inside) or a run without spaces and commas, with spaces around them; one linear pass.
+
+    Every declaration this admits is one liac-arff's pattern matches, and matches at once.
+    What it refuses liac-arff refused too, by its pattern (after a time exponential in the
+    commas) or by its reading of the values (tests/data/test_reader_hostile.py), but for a
+    brace among the values: liac-arff strips every brace at their ends, reading ``{a,''{}``
+    as ``a`` and the empty value, which Weka refuses. (Weka also separates values by spaces,
+    ``{a b, c}``, which liac-arff and this refuse.)
+    """
+    text = declared.rstrip()
+    if not (text.startswith("{") and text.endswith("}")):
+        return False
+    inner, pos, unclosed = text[1:-1], 0, set()
+    while True:
+        pos = _GAP.match(inner, pos).end()
+        quote = inner[pos:pos + 1]
+        item = None
+        if quote in _QUOTED_ITEM and quote not in unclosed:
+            item = _QUOTED_ITEM[quote].match(inner, pos)
+            if item is None:
+                # no later quote of this kind closes either: the scan that failed here
+                # passed each of them as escaped, and went on as a scan from it would
+                unclosed.add(quote)
+        pos = _GAP.match(inner, (item or _PLAIN_ITEM.match(inner, pos)).end()).end()
+        if pos == len(inner):
+            return True
+        if inner[pos] != ",":
+            return False
+        pos += 1
 
 
 def unescape(text: str) -> str:
@@ -131,7 +190,7 @@ def date_format(java: str, *, path=None, line=None, attribute=None) -> str:
 
 def liac_error(exc, lines: list[str], path) -> DataError:
     """liac-arff's exception as a one-line :class:`DataError` with the file's line."""
-    import arff  # lazy: keeps `bayesbench --help` fast
+    arff = liac()
 
     line = exc.line if getattr(exc, "line", -1) and exc.line > 0 else None
     try:
@@ -167,6 +226,10 @@ def _declaration(text: str, k: int, line: int, path) -> tuple[Declared | None, s
         if not rest[1:].rstrip("}").strip():
             raise DataError("declares no categories ({}); a nominal attribute needs at least "
                             "one", path=path, line=line, attribute=name)
+        if not _categories_well_formed(rest):
+            raise DataError("its categories are not {value, value, ...}: each value quoted "
+                            "or without spaces and commas, separated by commas, and nothing "
+                            "after the closing '}'", path=path, line=line, attribute=name)
         return Declared(name, "nominal", line=line), f"@attribute a{k} {rest}"
     words = rest.split(None, 1)
     kind = words[0].lower() if words else ""
@@ -203,7 +266,7 @@ def _liac_header(lines: list[str], path) -> tuple[list, list[str], int | None]:
 
 def read_header(lines: list[str], path) -> Header:
     """Parse the header of an ARFF file given as lines (see the module docstring)."""
-    import arff  # lazy: keeps `bayesbench --help` fast
+    arff = liac()
 
     declared, liac_lines, data_index = _liac_header(lines, path)
     try:

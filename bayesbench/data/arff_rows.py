@@ -17,7 +17,7 @@ import re
 
 import numpy as np
 
-from .arff_header import Header, invalid, liac_error, strip_comment
+from .arff_header import Header, invalid, liac, liac_error, strip_comment
 from .dataset import MISSING
 from .tokens import Factorized
 
@@ -60,7 +60,7 @@ def decode_rows(lines: list[str], header: Header, path, first_line: int | None =
     texts (the others), and the file line of every row. ``lines`` are the file's, or with
     ``first_line`` those of a block of the data section that starts at that line (the
     errors name the file's lines)."""
-    import arff  # lazy: keeps `bayesbench --help` fast
+    arff = liac()
 
     body, row_lines = data_lines(lines, header, first_line)
     # liac-arff numbers the lines it is given: the header's (line for line with the file),

@@ -17,7 +17,7 @@ from ..models.pipeline import Steps, make_model
 from ..models.registry import classifier_class, default_input, make_classifier
 from ..spec import ClassifierSpec
 from .adapter import FitContext, fit_predict
-from .fitted import NETWORKS, model_scores, network, network_texts, structure_text
+from .fitted import NETWORKS, model_scores, network, network_files, structure_text
 from .metrics import REQUESTED_SCORES, evaluate
 from .plan import FoldJob
 from .predictions import FIELD as PREDICTIONS, kept
@@ -75,8 +75,9 @@ def _inputs(cls, kind: str, views, record: dict, rows: bool = True):
         # columns: column-major matrices (the codes already are; the numbers as a
         # DataFrame gave them, so that their sums stay the same to the last bit).
         names = feature_names(train, kind)
-        X_train = None if X_train is None else np.asfortranarray(X_train)
-        X_test = np.asfortranarray(X_test)
+        if kind != "frame":  # a frame keeps its categorical columns (kernel_nb's nominal ones)
+            X_train = None if X_train is None else np.asfortranarray(X_train)
+            X_test = np.asfortranarray(X_test)
     record.update(n_train=int(n_train), n_test=int(test.n_rows),
                   classes=list(train.class_names))
     used = used_attributes(train, kind)
@@ -128,7 +129,7 @@ def run_classifier(spec: ClassifierSpec, views, job: FoldJob, networks=()) -> di
         learned = network(clf, train.target.name) if (job.repetition, job.fold) == (0, 0) else None
         if learned is not None:
             record["network"] = learned
-        texts = network_texts(clf, train.target.name, networks)
+        texts = network_files(clf, train, networks, views, job.preprocess)
         if texts:  # the calling process writes them (their size is no record's business)
             record[NETWORKS] = texts
     except Exception as exc:  # noqa: BLE001 - a learner that fails is recorded, the run goes on

@@ -2,10 +2,14 @@
 its learned network to draw, and its network's text in the export formats (``save_networks``)."""
 from __future__ import annotations
 
+import json
+
 from ..errors import ClassifierError
 from ..models.core.export import NETWORK_FORMATS
+from ..preprocess.discretize import cut_point_table
 
-__all__ = ["NETWORKS", "model_scores", "network", "structure_text", "network_texts"]
+__all__ = ["NETWORKS", "CUTS_SUFFIX", "model_scores", "network", "structure_text",
+           "network_files"]
 
 
 def model_scores(clf, X, y) -> dict:
@@ -46,14 +50,28 @@ def structure_text(clf) -> str:
 NETWORKS = "_networks"
 
 
-def network_texts(clf, class_name: str, formats) -> dict:
-    """``{format: text}`` of the fitted ``clf``'s Bayesian network in each of ``formats``
-    (:data:`~bayesbench.models.core.export.NETWORK_FORMATS`); empty for a model that is no
+# The suffix of the file of a fold's cut points, beside its networks.
+CUTS_SUFFIX = ".cuts.json"
+
+
+def network_files(clf, train, formats, views, preprocess) -> dict:
+    """``{file suffix: text}`` of the fitted ``clf``'s Bayesian network in each of ``formats``
+    (:data:`~bayesbench.models.core.export.NETWORK_FORMATS`), its variables and states named
+    by the training part ``train``'s attributes and values, and of the fold's cut points
+    (``views["cuts"]``) when it discretized some attribute; empty for a model that is no
     one network (AODE, Gaussian, other classes; attribute weights)."""
     if not formats or not callable(getattr(clf, "bayesian_network", None)):
         return {}
     try:
-        variables = clf.bayesian_network(class_name)
+        variables = clf.bayesian_network(train.target.name,
+                                         [a.categories for a in train.attributes],
+                                         train.class_names)
     except ClassifierError:
         return {}
-    return {f: NETWORK_FORMATS[f][1](variables, type(clf).__name__) for f in formats}
+    out = {NETWORK_FORMATS[f][0]: NETWORK_FORMATS[f][1](variables, type(clf).__name__)
+           for f in formats}
+    cuts = views["cuts"]()
+    if cuts:
+        out[CUTS_SUFFIX] = json.dumps({"method": preprocess.discretize, "scope": preprocess.scope,
+                                       "attributes": cut_point_table(cuts)}, indent=1) + "\n"
+    return out

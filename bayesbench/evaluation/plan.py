@@ -15,13 +15,14 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from ..data.chunks import is_chunked
-from ..errors import BayesbenchError, PlanError
-from ..spec import ClassifierSpec, DatasetSpec, Experiment, PreprocessSpec
+from ..errors import BayesbenchError, ClassifierError, PlanError
+from ..models.registry import classifier_class
+from ..spec import ClassifierSpec, CVSpec, DatasetSpec, Experiment, PreprocessSpec
 from .bias_variance_sets import bias_variance_splits
 from .chunked_run import ChunkedJob, HashedFold
 from .metrics import MODEL_SCORES, REQUESTED_SCORES, per_class_metric
 from .prepare import DataCache, PreparedData
-from .splits import Split, make_splits
+from .splits import Split, apparent_split, make_splits
 from .train_sizes import subsamples, too_large
 
 
@@ -44,6 +45,7 @@ class FoldJob:
     requested: tuple[str, ...] = ()  # the REQUESTED_SCORES its records hold
     predictions: bool = False  # keep each test row's prediction (evaluation/predictions.py)
     train_size: int | float | None = None  # a learning curve's size (train_sizes.py)
+    apparent: bool = False  # the apparent error of a bootstrap's estimate (schemes/bootstrap.py)
 
     # The executors send a data set, which every fold job of it shares, once to a worker.
     def detach(self) -> tuple[FoldJob, PreparedData]:
@@ -80,6 +82,11 @@ class Plan:
         return todo
 
 
+# The cv an evaluation's tasks hash: the default's, which they hashed when a cv beside an
+# evaluation was accepted and ignored (now refused), so that their ids stay the same.
+_REPLACED_CV = CVSpec().identity()
+
+
 def task_id(identity: dict, dataset: DatasetSpec, split: Split, clf: ClassifierSpec,
             model_scores: bool = False, requested=(), train_size=None) -> str:
     """The id of one task of the experiment whose :meth:`~Experiment.identity` is given;
@@ -91,7 +98,8 @@ def task_id(identity: dict, dataset: DatasetSpec, split: Split, clf: ClassifierS
     key = {"dataset": [dataset.name, dataset.path, dataset.class_attribute] + (
                [] if dataset.attributes is None else [list(dataset.attributes)]) + (
                [] if dataset.delimiter is None else [{"delimiter": dataset.delimiter}]),
-           "preprocess": identity["preprocess"], "cv": identity["cv"], "seed": identity["seed"],
+           "preprocess": identity["preprocess"], "cv": identity.get("cv", _REPLACED_CV),
+           "seed": identity["seed"],
            "repetition": split.repetition, "fold": split.fold, "fold_id": split.fold_id,
            "classifier": [clf.label, clf.learner, clf.params] + ([extra] if extra else [])}
     if model_scores:  # a record without them is not this task's (resuming recomputes it)
@@ -136,6 +144,7 @@ def plan(experiment: Experiment, cache: DataCache | None = None) -> Plan:
         try:
             data = cache.prepared(spec, experiment.preprocess, experiment.seed)
             problems += _missing_classes(experiment, data.imputed)
+            problems += _unmet_requirements(experiment, i, spec, data.imputed)
             splits = _splits(experiment, spec, data.imputed.y)
         except PlanError as exc:
             problems += exc.problems
@@ -165,7 +174,7 @@ def _fold_jobs(experiment: Experiment, spec: DatasetSpec, split: Split, data: Pr
                     split.fold_id, train, split.test, experiment.classifiers,
                     tuple(task_id(identity, spec, split, c, scored, requested, size)
                           for c in experiment.classifiers),
-                    data, scored, requested, experiment.keeps_predictions, size)
+                    data, scored, requested, experiment.keeps_predictions, size, split.apparent)
             for size, train in parts]
 
 
@@ -188,9 +197,10 @@ def _splits(experiment: Experiment, spec: DatasetSpec, y) -> list[Split]:
     if experiment.evaluation is not None:
         return bias_variance_splits(len(y), experiment.evaluation, seed=experiment.seed,
                                     dataset=spec.name)
+    apparent = apparent_split(y, experiment.cv)
     return [s for rep in range(experiment.cv.n_repetitions)
             for s in make_splits(y, experiment.cv, seed=experiment.seed, dataset=spec.name,
-                                 repetition=rep)]
+                                 repetition=rep)] + ([apparent] if apparent else [])
 
 
 def chunked_job(experiment: Experiment, spec: DatasetSpec, cache: DataCache) -> ChunkedJob:
@@ -220,3 +230,44 @@ def _missing_classes(experiment: Experiment, data) -> list:
             problems.append((field, f"'{metric}': '{score_class[1]}' is not a class of "
                                     f"{data.name} (its classes: {', '.join(data.class_names)})"))
     return problems
+
+
+def _unmet_requirements(experiment: Experiment, i: int, spec: DatasetSpec, ds) -> list:
+    """A problem for every classifier that requires of its data (its class's ``requires``,
+    :data:`~bayesbench.models.core.input_checks.REQUIREMENTS`) what the data set ``ds``
+    (``datasets[i]``, as imputed before splitting) lacks."""
+    problems = []
+    nominal = [a.name for a in ds.attributes if a.is_nominal]
+    numeric = [j for j, a in enumerate(ds.attributes) if not a.is_nominal]
+    holes = None  # the numeric attributes with missing values, found once
+    for clf in experiment.classifiers:
+        try:
+            needs = getattr(classifier_class(clf.learner), "requires", ())
+        except ClassifierError:
+            continue  # its tasks record why it cannot be made
+        at, says = ("datasets", i), f"{clf.label} cannot take data set {spec.name}"
+        if "numeric" in needs and not numeric:
+            problems.append((at, f"{says}: it has no numeric attribute"))
+        elif "numeric" in needs and nominal and clf.input != "numeric":
+            problems.append((at, f"{says}: it takes numeric attributes only, and "
+                                 f"{_listed(nominal, 'nominal')}; give the classifier "
+                                 f"'input: numeric' to leave them out"))
+        if "complete" in needs and experiment.preprocess.impute == "none" and numeric:
+            if holes is None:
+                holes = [ds.attributes[numeric[j]].name for j in
+                         np.flatnonzero(ds.missing_mask()[:, numeric].any(axis=0))]
+            if holes:
+                problems.append((at, f"{says}: {_listed(holes, 'missing values')}; set "
+                                     f"preprocess.impute (mean_mode, weighted_random or "
+                                     f"drop)"))
+    return problems
+
+
+def _listed(names: list[str], what: str) -> str:
+    """``attribute 'a' is nominal`` / ``attributes 'a', 'b' and 3 more have missing
+    values``: attribute names in a message, at most three."""
+    shown = ", ".join(f"'{n}'" for n in names[:3])
+    more = f" and {len(names) - 3} more" if len(names) > 3 else ""
+    verb = ("is" if len(names) == 1 else "are") if what == "nominal" else (
+        "has" if len(names) == 1 else "have")
+    return f"attribute{'' if len(names) == 1 else 's'} {shown}{more} {verb} {what}"

@@ -20,7 +20,7 @@ stream number per use, so that adding one use never shifts another.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from ..data import Dataset, load_dataset
 from ..data.chunks import ChunkedSource, scan
@@ -51,6 +51,8 @@ class PreparedData:
     discretized: Dataset
     #: The counts of every row of ``discretized`` (:func:`with_total_statistics`), or None.
     statistics: Statistics | None = None
+    #: The cut points of ``discretized``'s numeric attributes (``scope: global``), by name.
+    cuts: dict = field(default_factory=dict)
 
 
 def counts_subtract(preprocess: PreprocessSpec, data: PreparedData) -> bool:
@@ -104,10 +106,11 @@ class DataCache:
             raise PreprocessError(f"numeric attribute '{source.numeric_names[0]}': per-fold "
                                   f"discretization is not available for a chunked data set; "
                                   f"discretize on all its rows (global scope)")
-        key = (spec, preprocess.discretize, preprocess.bins)
+        key = (spec, preprocess.discretize, preprocess.bins, preprocess.max_cuts)
         if key not in self._prepared:
             self._prepared[key] = discretize_chunked(source, preprocess.discretize,
-                                                     preprocess.bins)
+                                                     preprocess.bins,
+                                                     max_cuts=preprocess.max_cuts)
         return self._prepared[key]
 
 
@@ -121,8 +124,8 @@ def load_prepared(spec: DatasetSpec, preprocess: PreprocessSpec, seed: int) -> P
         return PreparedData(ds, ds)
     rng = fold_rng(seed, spec.name, 0, 0, GLOBAL_IMPUTE_STREAM)
     imputed, _ = impute(ds, ds, preprocess.impute, rng)
-    discretized, _ = discretize(imputed, imputed, preprocess)
-    return PreparedData(imputed, discretized)
+    discretized, _, cuts = discretize(imputed, imputed, preprocess)
+    return PreparedData(imputed, discretized, cuts=cuts)
 
 
 def impute(train, test, strategy: str, rng):
@@ -134,11 +137,13 @@ def impute(train, test, strategy: str, rng):
 
 
 def discretize(train, test, preprocess: PreprocessSpec):
-    """``(train, test)`` discretized by cut points fitted on ``train``."""
+    """``(train, test, cuts)``: both parts discretized by cut points fitted on ``train``, and
+    those cut points by attribute name (empty when nothing is discretized)."""
     if preprocess.discretize == "none" or train.nominal_mask.all():
-        return train, test
-    disc = Discretizer(preprocess.discretize, bins=preprocess.bins).fit(train)
-    return disc.transform(train), disc.transform(test)
+        return train, test, {}
+    disc = Discretizer(preprocess.discretize, bins=preprocess.bins,
+                       max_cuts=preprocess.max_cuts).fit(train)
+    return disc.transform(train), disc.transform(test), disc.cuts_
 
 
 def add_noise(train, test, job):
@@ -160,8 +165,9 @@ def noisy(part, side: str, job):
 
 def prepare_fold(job) -> dict:
     """The fold's data for each kind of learner: ``{"discrete": (train, test), "continuous": ...}``,
-    ``"discrete test"`` the discrete test part alone, and ``"statistics"`` the training
-    part's counts (or None).
+    ``"discrete test"`` the discrete test part alone, ``"statistics"`` the training
+    part's counts (or None), and ``"cuts"`` the cut points of the discrete view's
+    discretized attributes (by name; empty for nominal data).
 
     A value is a callable so that a kind no classifier of the fold needs is
     never computed, and one that fails (say, a numeric attribute and
@@ -172,7 +178,7 @@ def prepare_fold(job) -> dict:
     """
     fold = _Fold(job)
     return {"discrete": fold.discrete, "discrete test": fold.discrete_test,
-            "continuous": fold.continuous, "statistics": fold.statistics}
+            "continuous": fold.continuous, "statistics": fold.statistics, "cuts": fold.cuts}
 
 
 class _Fold:
@@ -206,8 +212,15 @@ class _Fold:
             if self.as_whole:
                 train = self.data.discretized.take(self.job.train)
                 return noisy(train, "train", self.job), self.discrete_test()
-            return add_noise(*discretize(*self.imputed(), self.job.preprocess), self.job)
+            train, test, self.memo["cuts"] = discretize(*self.imputed(), self.job.preprocess)
+            return add_noise(train, test, self.job)
         return self._once("discrete", make)
+
+    def cuts(self) -> dict:
+        if self.as_whole:  # cut on the whole data set (global scope), or nothing to cut
+            return self.data.cuts
+        self.discrete()
+        return self.memo["cuts"]
 
     def discrete_test(self):
         def make():
@@ -221,7 +234,9 @@ class _Fold:
 
     def statistics(self):
         def make():
-            # None unless the job carries the total and its parts are complements.
+            # None unless the job carries the total and its parts are complements (a bootstrap
+            # replicate's n draws and its out-of-bag rows are more than n rows: it is fitted
+            # from its rows, every drawn copy counted).
             data, job = self.data, self.job
             if data.statistics is None or \
                     job.train.size + job.test.size != data.discretized.n_rows:

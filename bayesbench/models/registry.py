@@ -12,8 +12,8 @@ A name is resolved in this order:
 Any class with ``fit`` and ``predict`` is a classifier (``docs/plugins.md`` states the
 contract): scikit-learn's estimators and bayesbench's learners alike. What input it
 takes is its ``input_kind`` class attribute (one of
-:data:`~bayesbench.data.encode.INPUT_KINDS`; bayesbench's own ``discrete`` and
-``continuous`` read as ``codes`` and ``numeric``), ``onehot`` when it declares none.
+:data:`~bayesbench.data.encode.INPUT_KINDS`; bayesbench's own ``discrete``, ``continuous``
+and ``mixed`` read as ``codes``, ``numeric`` and ``frame``), ``onehot`` when it declares none.
 """
 from __future__ import annotations
 
@@ -47,6 +47,12 @@ _REGISTRY: dict[str, str] = {
     "full_bayes": "learners.gaussian:FullBayes",
     "linear_full_bayes": "learners.gaussian:LinearFullBayes",
     "knaive": "learners.knaive:KNaiveBayes",
+    "kernel_nb": "learners.kernel_nb:KernelNaiveBayes",
+    "gaussian_tan": "learners.gaussian_network:GaussianTAN",
+    "gaussian_kdb": "learners.gaussian_network:GaussianKDB",
+    "tan_ld": "learners.local_discretization:TANLd",
+    "kdb_ld": "learners.local_discretization:KDBLd",
+    "aode_ld": "learners.local_discretization:AODELd",
     "stan": "search.selective:STAN",
     "ffss": "search.selective:FFSS",
     "fss": "search.wrapper:FSS",
@@ -58,7 +64,7 @@ _REGISTRY: dict[str, str] = {
     "fssj": "search.hill_climbing:FSSJ",
 }
 # bayesbench's learners name their input by what it holds; the contract by its form.
-_OWN_INPUT = {"discrete": "codes", "continuous": "numeric"}
+_OWN_INPUT = {"discrete": "codes", "continuous": "numeric", "mixed": "frame"}
 DEFAULT_INPUT = "onehot"
 _ENTRY_POINTS: dict[tuple, dict[str, str]] = {}
 

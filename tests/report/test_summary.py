@@ -224,6 +224,7 @@ format: [csv]
 arms: [{{name: a}}, {{name: b, preprocess: {{discretize: fd}}}}]
 """, "order")
     once = _files(out)
+    compared = _compared(out)
     for records in out.rglob("records.jsonl"):
         lines = records.read_bytes().splitlines(keepends=True)
         random.Random(7).shuffle(lines)
@@ -231,3 +232,15 @@ arms: [{{name: a}}, {{name: b, preprocess: {{discretize: fd}}}}]
     again = run_config_text(tmp_path, (tmp_path / "order.yaml").read_text(), "order")
     changed = {p for p, data in _files(again).items() if once.get(p) != data}
     assert {p.name for p in changed} <= {"records.jsonl", "environment.json"}, sorted(changed)
+    assert _compared(out) == compared  # compare reads them in the same order
+
+
+def _compared(out):
+    from click.testing import CliRunner
+
+    from bayesbench.cli import main
+
+    res = CliRunner().invoke(main, ["compare", str(out / "a"), str(out / "b"), "--samples", "0",
+                                    "--format", "csv"])
+    assert res.exit_code == 0, res.output
+    return res.stdout

@@ -69,7 +69,8 @@ class BaseClassifier:
     :func:`fresh_fit`, and ``_joint_log_likelihood(X)``, which returns the
     ``(n_samples, n_classes)`` unnormalised log posterior ``log p(c, x)``.
     ``input_kind`` says what ``X`` holds: ``"discrete"`` (integer codes, -1
-    missing, or categorical columns) or ``"continuous"`` (finite numbers).
+    missing, or categorical columns), ``"continuous"`` (finite numbers) or ``"mixed"``
+    (numbers with NaN missing, and categorical DataFrame columns).
     """
 
     input_kind = "discrete"
@@ -86,13 +87,18 @@ class BaseClassifier:
         discrete = self.input_kind == "discrete"
         return Tags(estimator_type="classifier", target_tags=TargetTags(required=True),
                     classifier_tags=ClassifierTags(),
-                    input_tags=InputTags(allow_nan=discrete, categorical=discrete,
+                    input_tags=InputTags(allow_nan=self._takes_missing(), categorical=discrete,
                                          positive_only=discrete))
+
+    def _takes_missing(self) -> bool:
+        """Whether ``X`` may hold missing values (NaN): discrete and mixed input."""
+        return self.input_kind in ("discrete", "mixed")
 
     def _more_tags(self) -> dict:
         """The same tags for scikit-learn before 1.6."""
         discrete = self.input_kind == "discrete"
-        return {"allow_nan": discrete, "requires_positive_X": discrete, "requires_y": True,
+        return {"allow_nan": self._takes_missing(), "requires_positive_X": discrete,
+                "requires_y": True,
                 "X_types": ["2darray", "categorical"] if discrete else ["2darray"]}
 
     @classmethod

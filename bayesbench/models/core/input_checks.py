@@ -70,6 +70,12 @@ def attribute_names_of(X) -> tuple[str, ...] | None:
     return None
 
 
+def target_name_of(y) -> str | None:
+    """The name of a pandas Series target (None for an array or an unnamed Series)."""
+    name = getattr(y, "name", None)
+    return None if name is None else str(name)
+
+
 def as_2d_array(X) -> np.ndarray:
     """``X`` as a dense two-dimensional ndarray, refusing sparse and complex input."""
     if sparse.issparse(X):
@@ -467,3 +473,115 @@ def check_continuous_predict_X(model, X) -> np.ndarray:
     X, _ = check_continuous_X(X)
     _check_n_features(model, X.shape[1])
     return X
+
+
+def _mixed_column(s, name: str, fitting: bool, categories):
+    """One DataFrame column of mixed input as floats and its categories: a categorical one
+    as the codes of ``categories`` (its own when ``fitting``), a category not among them
+    missing (NaN); a numeric one as its numbers (NA missing), read as codes where
+    ``categories`` (seen at ``fit``) say the column is nominal."""
+    if str(s.dtype) == "category":
+        if not fitting and categories is None:
+            raise ClassifierError(f"X column '{name}' is categorical but was numeric at fit")
+        cats = s.cat.categories if fitting else categories
+        mapping = cats.get_indexer(s.cat.categories).astype(np.float64)
+        mapping[mapping < 0] = np.nan
+        # Code -1 (missing) picks the appended NaN.
+        return np.append(mapping, np.nan)[s.cat.codes.to_numpy()], cats
+    if getattr(s.dtype, "kind", "O") not in "biuf":
+        raise ClassifierError(f"X column '{name}' has dtype {s.dtype}; this learner takes "
+                              f"numeric columns and categorical ones (pandas 'category')")
+    values = s.to_numpy(dtype=np.float64, na_value=np.nan)
+    return (values if categories is None else _codes(values, categories, f"'{name}'"),
+            categories)
+
+
+def _codes(values: np.ndarray, categories, label: str) -> np.ndarray:
+    """A nominal column given as numbers: integral codes or NaN, a code beyond the
+    categories missing (as an unknown category is)."""
+    known = ~np.isnan(values)
+    if not np.all(values[known] == np.round(values[known])):
+        raise ClassifierError(f"X column {label} is nominal (categorical at fit) but holds "
+                              f"non-integer values; give category codes")
+    out = values.copy()
+    out[known & ((values < 0) | (values >= len(categories)))] = np.nan
+    return out
+
+
+def check_mixed_X(X, categories=None):
+    """Validate mixed input (numeric and nominal attributes, missing values) once.
+
+    Returns ``(values, names, categories)``: ``values`` a column-major float64 matrix
+    (a nominal column holds its codes, a numeric one its numbers, NaN a missing value),
+    ``names`` a DataFrame's column names (None for an array) and ``categories`` per column
+    the categories of a categorical column (None for a numeric one). At ``fit``
+    (``categories`` None) a DataFrame's categorical columns are nominal and an array's
+    columns numeric; at prediction ``categories`` are those seen at ``fit``: a categorical
+    column is read by value against them, and a nominal attribute given as numbers must
+    hold its codes.
+    """
+    fitting = categories is None
+    if is_frame(X):
+        names = [str(c) for c in X.columns]
+        given = [None] * len(names) if fitting else categories
+        values = np.empty((len(X), len(names)), order="F")
+        found = []
+        for j, name in enumerate(names):
+            values[:, j], cats = _mixed_column(X.iloc[:, j], name, fitting, given[j])
+            found.append(cats)
+        categories = found
+    else:
+        names = None
+        arr = as_2d_array(X)
+        try:
+            values = np.asfortranarray(arr, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ClassifierError(f"X must be a numeric matrix: {exc}") from None
+        if fitting:
+            categories = [None] * values.shape[1]
+        elif len(categories) == values.shape[1] and any(c is not None for c in categories):
+            values = np.asfortranarray(np.column_stack([
+                values[:, j] if cats is None else _codes(values[:, j], cats, str(j))
+                for j, cats in enumerate(categories)]))
+    infinite = np.isinf(values)
+    if infinite.any():
+        row, col = np.argwhere(infinite)[0]
+        label = names[col] if names is not None else str(col)
+        raise ClassifierError(f"X has an infinite value at row {row}, attribute {label}; "
+                              f"give a finite number or a missing value (NaN)")
+    return values, names, categories
+
+
+def start_mixed_fit(model, X, y, n_classes=None):
+    """The checks of a learner taking mixed input at ``fit``: sets ``classes_``,
+    ``n_features_in_``, ``feature_names_in_`` and ``categories_`` (per column, the
+    categories of a nominal one, None for a numeric one); returns ``(values, class_codes)``
+    (see :func:`check_mixed_X`)."""
+    X, names, categories = check_mixed_X(X)
+    names = _fit_names(names, X.shape[1])
+    classes, codes = encode_target(y, n_classes)
+    _check_rows(X.shape[0], codes)
+    if X.shape[1] == 0:
+        raise ClassifierError(f"X has 0 feature(s) (shape={X.shape}) while a minimum of 1 is "
+                              f"required by {type(model).__name__}")
+    _remember(model, X, classes, names)
+    model.categories_ = categories
+    return X, codes
+
+
+def check_mixed_predict_X(model, X) -> np.ndarray:
+    """``X`` as :func:`check_mixed_X`'s floats for a fitted ``model`` taking mixed input:
+    same attributes as at ``fit``, nominal columns read against its categories."""
+    _check_columns(model, X)
+    if is_frame(X):  # before its columns are read against the categories of fit's
+        _check_n_features(model, X.shape[1])
+    X, _, _ = check_mixed_X(X, model.categories_)
+    _check_n_features(model, X.shape[1])
+    return X
+
+
+#: What a learner may require of a data set before a run starts (its class attribute
+#: ``requires``; the planner checks it, :func:`~bayesbench.evaluation.plan.plan`):
+#: ``numeric``, numeric attributes only (a config's ``input: numeric`` leaves nominal ones
+#: out instead); ``complete``, no missing value in what it is given unless the run imputes.
+REQUIREMENTS = ("numeric", "complete")

@@ -14,8 +14,9 @@ For an augmented naive Bayes with parameters ``theta`` and data ``D`` of ``N`` r
   bnclassify's ``AIC`` and ``BIC`` are ``LL - k`` and ``LL - k ln N / 2``,
   i.e. ``-1/2`` times these: the same ranking of models.
 
-A missing value leaves its node out of ``log p(c, x)`` (see :mod:`.inference`),
-which is the marginal likelihood of the observed values when the node is a leaf.
+A missing value follows the model's ``missing`` rule (see :mod:`.inference`): left out of
+``log p(c, x)`` with its node (``skip``, the marginal likelihood of the observed values when
+the node is a leaf), or summed out of the network (``exact``, the marginal likelihood).
 
 AIC, BIC and the arc scores (what adding one arc between two attributes of a naive Bayes
 changes in these scores) are pure functions of counts in

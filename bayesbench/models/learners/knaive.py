@@ -9,6 +9,7 @@ sense (paper 001): its averaged dependence-derivative ratios are closest to 1.
 from __future__ import annotations
 
 import itertools
+import math
 from numbers import Integral
 
 import numpy as np
@@ -21,6 +22,13 @@ from ..core.constraints import Interval, parameter_error
 
 # The exhaustive search evaluates subsets in blocks of 2**_BLOCK_BITS bitmasks.
 _BLOCK_BITS = 16
+#: The largest ``exhaustive_limit`` (docs/limits.md): the exhaustive search scores all
+#: ``2^p`` subsets of ``p`` attributes, about 15 s a fit at 30 on one core, doubling with
+#: each attribute (``exhaustive_limit: 1e9`` on 40 attributes ran without end).
+MAX_EXHAUSTIVE = 30
+#: The most subsets a ``rank`` above 0 may order (docs/limits.md): every subset of size
+#: ``k`` is listed and scored one by one, C(p, k) of them (C(30, 15) is 155 million).
+MAX_RANKED_SUBSETS = 2 ** 20
 
 
 class KNaiveBayes(ContinuousClassifier):
@@ -87,13 +95,14 @@ class KNaiveBayes(ContinuousClassifier):
     residual_variance : {"marginal", "fitted"}, default "marginal"
         See ``LinearFullBayes``.
     exhaustive_limit : int, default 20
-        Largest number of attributes searched exhaustively.
+        Largest number of attributes searched exhaustively, at most :data:`MAX_EXHAUSTIVE`.
     rank : int, default 0
         Which subset of size ``k`` to take, counted from the most balanced: 0 is the
         maximally balanced one; ``r`` the one ``r`` places further from balance (ties by
         bitmask). Paper 000, sec. 3.3, forces each 1-naive classifier onto each attribute
         and orders them by the distance of their weight from 1. A rank above 0 needs a
-        fixed ``k`` and an exhaustive search.
+        fixed ``k``, an exhaustive search and at most :data:`MAX_RANKED_SUBSETS` subsets
+        of size ``k``.
 
     Attributes
     ----------
@@ -118,7 +127,7 @@ class KNaiveBayes(ContinuousClassifier):
         "strong": ["boolean"],
         "var_smoothing": VAR_SMOOTHING,
         "residual_variance": RESIDUAL_VARIANCE,
-        "exhaustive_limit": [Interval(Integral, 0, None, closed="left")],
+        "exhaustive_limit": [Interval(Integral, 0, MAX_EXHAUSTIVE, closed="both")],
         "rank": [Interval(Integral, 0, None, closed="left")],
     }
 
@@ -161,6 +170,12 @@ class KNaiveBayes(ContinuousClassifier):
             raise parameter_error(name, "rank", "0 unless k is fixed and the search is "
                                   f"exhaustive (at most exhaustive_limit={self.exhaustive_limit}"
                                   f" attributes; {p} here)", self.rank)
+        # Counted before any is listed: the list and its scores are C(p, k) long.
+        if math.comb(p, self.k) > MAX_RANKED_SUBSETS:
+            raise parameter_error(name, "rank", f"0 when there are more than "
+                                  f"{MAX_RANKED_SUBSETS:,} subsets of size k to order "
+                                  f"({math.comb(p, self.k):,} of {self.k} of {p} attributes)",
+                                  self.rank)
         subsets = list(itertools.combinations(range(p), self.k))
         if self.rank >= len(subsets):
             raise parameter_error(name, "rank", f"an integer in 0..{len(subsets) - 1} "

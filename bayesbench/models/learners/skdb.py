@@ -53,8 +53,7 @@ from ..core.prefix_counts import PrefixCounts, deepest, prefix_codes
 from ..core.sufficient import Statistics, start_statistics_fit
 from ..core.structure import Structure
 from ..parameters.estimation import M
-from ..parameters.estimators import ESTIMATOR_CONSTRAINT, estimator
-from ..parameters.hdp import TYINGS
+from ..parameters.estimators import ESTIMATOR_PARAMETERS, estimator
 from .kdb import kdb_parents
 from ...measures.information import (conditional_mutual_information_matrix,
                                      mutual_information_with_class)
@@ -64,6 +63,10 @@ from ...measures.ties import tie_safe
 LOSSES = ("rmse", "zero_one")
 #: Draws of an ESKDB order before giving up on finding one not drawn yet.
 _ORDER_DRAWS = 100
+#: The most members of an ESKDB (docs/limits.md): each one is a full SKDB (its counts, its
+#: leave-one-out pass, its tables), and ``n_estimators: 1e9`` ran without end. Twenty times
+#: the default of 5.
+MAX_ESTIMATORS = 100
 #: Cells of the (depth, class, row) arrays of the leave-one-out pass and of predict: rows
 #: are taken in blocks of this many cells (8 MB of float64), whatever the chunk's size.
 _BLOCK_CELLS = 2 ** 20
@@ -245,13 +248,17 @@ class SKDB(StructureLearner, BaseClassifier):
     Parameters
     ----------
     k_max : int, default 5
-        The order ``K`` of the full kDB; sub-models have ``k = 0 .. K`` parents.
+        The order ``K`` of the full kDB; sub-models have ``k = 0 .. K`` parents. No
+        attribute can have more than ``m - 1`` parents (``m`` attributes), so a larger
+        ``K`` is the same model as ``K = m - 1`` and is fitted as that one: the work never
+        grows with ``k_max`` beyond the data's (``k_max: 1e6`` ran without end).
     loss : {'rmse', 'zero_one'}, default 'rmse'
         What the leave-one-out pass minimises.
     estimator : {'laplace', 'm', 'hdp'}, default 'm'
         The tables' estimator (:mod:`~bayesbench.models.parameters.estimators`).
     iterations : int, default 1000
-        HDP sweeps (``estimator='hdp'``).
+        HDP sweeps (``estimator='hdp'``), at most
+        :data:`~bayesbench.models.parameters.estimators.MAX_ITERATIONS`.
     tying : {'level', 'single', 'none'}, default 'level'
         How HDP concentrations are shared.
     random_state : int or None
@@ -261,18 +268,17 @@ class SKDB(StructureLearner, BaseClassifier):
     ----------
     structure_ : Structure
         The chosen sub-model; ``info`` holds ``"order"``, ``"selected"`` (s),
-        ``"k"``, ``"losses"`` (``(n_attributes + 1, k_max + 1)``, row ``s``, column ``k``),
+        ``"k"``, ``"losses"`` (``(n_attributes + 1, K + 1)``, row ``s``, column ``k``,
+        ``K = min(k_max, n_attributes - 1)``),
         and ``"headline"`` (``"s=.. of m, k=.."``, shown in records).
     """
 
     input_kind = "discrete"
     _parameter_constraints = {
+        # Any k_max: the work is that of the deepest sub-model the data has (see fit).
         "k_max": [Interval(Integral, 0, None, closed="left")],
         "loss": [StrOptions(set(LOSSES))],
-        "estimator": ESTIMATOR_CONSTRAINT,
-        "iterations": [Interval(Integral, 1, None, closed="left")],
-        "tying": [StrOptions(set(TYINGS))],
-        "random_state": [None, Interval(Integral, 0, None, closed="left")],
+        **ESTIMATOR_PARAMETERS,
     }
 
     def __init__(self, *, k_max: int = 5, loss: str = "rmse", estimator: str = "m",
@@ -317,13 +323,16 @@ class SKDB(StructureLearner, BaseClassifier):
         """Passes 2 (the counts) and 3 (leave-one-out) over the chunks ``read()`` yields,
         for the structure from ``mi`` and ``cmi`` (pass 1)."""
         rng = self._rng()
-        plans = [(order, _parents_in_order(order, cmi, int(self.k_max)))
+        # Sub-models of more parents than any attribute can have repeat the last column of
+        # the losses (ties go to lower k): the pass sizes its arrays by the deepest one.
+        k_max = min(int(self.k_max), max(len(cards) - 1, 0))
+        plans = [(order, _parents_in_order(order, cmi, k_max))
                  for order in self._orders(mi, rng)]
         # each (attribute, parents) once, however many members share it
         counted = _prefix_counts(dict.fromkeys((a, p[a]) for order, p in plans for a in order),
                                  read, cards, len(class_counts))
         weights = np.asarray(class_counts, dtype=np.float64)
-        loo = _LeaveOneOut(cards, weights, int(self.k_max), self.loss)
+        loo = _LeaveOneOut(cards, weights, k_max, self.loss)
         planned = [_Plan(order, parents, {a: counted[a, parents[a]] for a in order})
                    for order, parents in plans]
         sums = [0.0] * len(plans)
@@ -435,6 +444,7 @@ class ESKDB(SKDB):
     Parameters
     ----------
     n_estimators : int, default 5
+        At most :data:`MAX_ESTIMATORS`.
     k_max : int, default 5
     estimator : {'laplace', 'm', 'hdp'}, default 'hdp'
     iterations : int, default 1000
@@ -450,7 +460,8 @@ class ESKDB(SKDB):
     """
 
     _parameter_constraints = {**SKDB._parameter_constraints,
-                              "n_estimators": [Interval(Integral, 1, None, closed="left")]}
+                              "n_estimators": [Interval(Integral, 1, MAX_ESTIMATORS,
+                                                        closed="both")]}
 
     def __init__(self, *, n_estimators: int = 5, k_max: int = 5, estimator: str = "hdp",
                  iterations: int = 1000, loss: str = "rmse", tying: str = "level",

@@ -22,9 +22,13 @@ from .smoothing import Laplace, MEstimate
 _TABLE = {e.name: e for e in (Laplace, MEstimate, HDP)}
 ESTIMATORS = MappingProxyType(_TABLE)
 ESTIMATOR_CONSTRAINT = [StrOptions(ESTIMATORS)]
+#: The most HDP sweeps a learner may ask for (docs/limits.md): the sampler's time is the
+#: sweeps times the table counts, and nothing but this bounds the sweeps (``iterations:
+#: 1e9`` ran without end). A hundred times the default of 1,000.
+MAX_ITERATIONS = 100_000
 #: The estimator choice and its settings, declared once for every learner that takes them.
 ESTIMATOR_PARAMETERS = {"estimator": ESTIMATOR_CONSTRAINT,
-                        "iterations": [Interval(Integral, 1, None, closed="left")],
+                        "iterations": [Interval(Integral, 1, MAX_ITERATIONS, closed="both")],
                         "tying": [StrOptions(set(TYINGS))],
                         "random_state": [None, Interval(Integral, 0, None, closed="left")]}
 

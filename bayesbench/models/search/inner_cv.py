@@ -122,6 +122,10 @@ class InnerCV:
     alpha : float > 0
         Additive smoothing, the same as the outer model's.
     n_folds : int >= 2
+        More folds than examples hold the same folds as one per example (leave-one-out:
+        the examples are dealt to folds ``0 .. n - 1`` either way), so at most ``n`` are
+        kept: the tables are sized by the folds, and ``inner_folds: 1e9`` asked for
+        billions of them.
     rng : numpy Generator that places the examples into folds
     """
 
@@ -132,7 +136,7 @@ class InnerCV:
         self.cardinalities = [int(r) for r in cardinalities]
         self.n_classes = int(n_classes)
         self.alpha = float(alpha)
-        self.n_folds = int(n_folds)
+        self.n_folds = min(int(n_folds), max(len(y), 1))
         self.folds = stratified_fold_ids(y, self.n_folds, rng)
         # Scratch index (fold, class) of every example, shared by every bincount.
         self._fold_class = self.folds * self.n_classes + y

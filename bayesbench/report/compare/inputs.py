@@ -19,7 +19,8 @@ import pandas as pd
 from ...errors import ResultStoreError, StatsError
 from ...evaluation.metrics import LOWER_IS_BETTER, class_score, per_class_metric
 from ...evaluation.rundir import config_baseline, stored_config
-from ...evaluation.store import RECORDS, current_tasks, iter_records, run_names
+from ...evaluation.store import (APPARENT, RECORDS, in_task_order, iter_records,
+                                 run_names, task_list)
 from ...spec import CompareSpec
 from ..analysis import SIGNED_RANK_SAMPLES, Comparison, compare, compare_scores
 from ..figures.network import Network
@@ -65,9 +66,12 @@ def read_runs(runs, metric: str) -> tuple[pd.DataFrame, list[str]]:
     # classifier are always there.
     unheld = {*_FIELDS, metric}.difference(("dataset", "classifier"))
     for run_dir, run_name in zip(dirs, run_names(dirs)):
-        tasks = current_tasks(run_dir)
-        for record in iter_records(run_dir):
-            if tasks is not None and record.get("task_id") not in tasks:
+        listed = task_list(run_dir)
+        tasks = None if listed is None else set(listed)
+        # In the canonical order of the run's tasks, as every table reads them (a sum of
+        # scores is then the same sum however the tasks interleaved).
+        for record in in_task_order(iter_records(run_dir), listed):
+            if (tasks is not None and record.get("task_id") not in tasks) or record.get(APPARENT):
                 continue
             try:
                 fields, complete = take(record), True

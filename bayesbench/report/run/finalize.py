@@ -1,13 +1,15 @@
 """The end of a run: the summary tables (:mod:`.summary`), the figures (the comparison's, the
 first fold's learned networks, the learning curves, the prediction curves, the bias-variance
-bars, in ``<run>/figures``) and ``<run>/report.html``."""
+bars, in ``<run>/figures``) and ``<run>/report.html``; with an evaluation or an estimate made of
+the tasks, its table (the bias-variance decomposition, the bootstrap's estimate)."""
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import NamedTuple
 
-from ...evaluation.store import in_task_order, task_list
+from ...evaluation.schemes.bootstrap import Bootstrap
+from ...evaluation.store import in_task_order, task_list, validation_records
 from ...spec import Experiment
 from ..figures.decomposition_figure import draw_decomposition
 from ..figures.network import Network
@@ -15,7 +17,7 @@ from ..figures.pages import (REPORT, comparison_sections, draw_figures, draw_lea
                              draw_prediction_figures, prediction_curves, write_report)
 from ..figures.plotting import plotting_available
 from ..html import Section, Table
-from . import decomposition
+from . import bootstrap_estimates, decomposition
 from .learning_curves import at_largest, has_curve
 from .protocol import protocol
 from .records import declared_order
@@ -45,7 +47,8 @@ def finalize_run(run_dir, experiment: Experiment, records, formats, held=None) -
     (:func:`~bayesbench.evaluation.store.in_task_order`): the order the tasks finished in
     changes no byte of them."""
     run_dir = Path(run_dir)
-    every = in_task_order(records, task_list(run_dir))
+    tasks = in_task_order(records, task_list(run_dir))
+    every = validation_records(tasks)  # apparent errors: their own table
     largest = at_largest(every)  # a learning curve: its largest size
     # The prediction figures' curves (a sort of every kept row of each classifier) are
     # computed in a thread while the tables and the other figures are written: numpy
@@ -67,8 +70,10 @@ def finalize_run(run_dir, experiment: Experiment, records, formats, held=None) -
             draw_prediction_figures(run_dir, curves.result(), drawn)
     raised = tuple(warned(largest))
     decomposed, sections = _bias_variance(run_dir, experiment, largest, formats, held)
+    estimated, more = _bootstrap(run_dir, experiment, tasks, formats, held)
+    decomposed, sections = decomposed + estimated, sections + more
     report = write_report(run_dir / REPORT, title=f"bayesbench: {experiment.name}",
-                          protocol=protocol(experiment, every),
+                          protocol=protocol(experiment, tasks),
                           tables=metric_tables(experiment, largest),
                           sections=(comparison_sections(result, reason) + sections
                                     + warning_sections(raised)),
@@ -83,15 +88,30 @@ def _bias_variance(run_dir: Path, experiment: Experiment, records, formats, held
     if evaluation is None:
         return [], []
     datasets, classifiers = declared_order(records, experiment)
-    rows = decomposition.decomposition_rows(run_dir, records, datasets, classifiers, held)
+    rows = decomposition.decomposition_rows(run_dir, records, datasets, classifiers, evaluation,
+                                            held)
     files = decomposition.write_tables(run_dir / "summary", rows, evaluation, formats)
     figures = []
     if rows and plotting_available():
-        drawn, figures = draw_decomposition(run_dir, rows)
+        drawn, figures = draw_decomposition(run_dir, rows, decomposition.COLUMNS)
         files += drawn
     present = {(r[0], r[1]) for r in rows}
     missing = [(d, c) for d in datasets for c in classifiers if (d, c) not in present]
     return files, [decomposition.section(rows, evaluation, figures, missing)]
+
+
+def _bootstrap(run_dir: Path, experiment: Experiment, records, formats, held=None):
+    """The files and the report section of the bootstrap's estimate (none without
+    ``cv: {bootstrap: B}``), from every task's record, apparent errors included."""
+    cv = experiment.cv
+    if experiment.evaluation is not None or cv.kind != Bootstrap.name:
+        return [], []
+    datasets, classifiers = declared_order(records, experiment)
+    rows = bootstrap_estimates.estimate_rows(run_dir, records, datasets, classifiers, cv, held)
+    files = bootstrap_estimates.write_tables(run_dir / "summary", rows, cv, formats)
+    present = {(r[0], r[1]) for r in rows}
+    missing = [(d, c) for d in datasets for c in classifiers if (d, c) not in present]
+    return files, [bootstrap_estimates.section(rows, cv, missing)]
 
 
 def warning_sections(raised) -> list[Section]:

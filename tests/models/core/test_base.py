@@ -6,6 +6,7 @@ from sklearn.base import clone
 
 import bayesbench
 from bayesbench.errors import ClassifierError, NotFittedError
+from bayesbench.models.core.base import StructureLearner
 from bayesbench.models.registry import classifier_class
 from bayesbench.models.parameters.weighting import WEIGHTS
 
@@ -123,9 +124,12 @@ def test_a_failed_refit_leaves_the_model_unfitted_not_half_updated(name):
     model.fit(X, rng.integers(0, 3, 30))
     with pytest.raises(ClassifierError):
         # Two classes now, and data the learner refuses (a code past the cardinality;
-        # constant attributes, which leave no variance).
+        # constant attributes, which leave no variance; an infinite value, which no kernel
+        # estimate takes).
         if discrete:
             model.fit(X, rng.integers(0, 2, 30), cardinalities=[1, 1], n_classes=2)
+        elif model.input_kind == "mixed":
+            model.fit(np.full((30, 2), np.inf), rng.integers(0, 2, 30))
         else:
             model.fit(np.ones((30, 2)), rng.integers(0, 2, 30))
     # GaussianNB used to keep the new classes with zero variances (NaN scores, shown as a
@@ -184,13 +188,14 @@ def test_tags_say_which_learners_take_categorical_input(name):
 
     model = bayesbench.make_classifier(name)
     discrete = name in DISCRETE
+    missing = discrete or model.input_kind == "mixed"  # NaN a missing value (kernel_nb too)
     tags = get_tags(model)
     assert is_classifier(model) and tags.target_tags.required
     assert tags.input_tags.categorical is discrete
-    assert tags.input_tags.allow_nan is discrete      # NaN is a missing code
+    assert tags.input_tags.allow_nan is missing
     assert tags.input_tags.positive_only is discrete
     old = model._more_tags()                        # scikit-learn before 1.6
-    assert ("categorical" in old["X_types"]) is discrete and old["allow_nan"] is discrete
+    assert ("categorical" in old["X_types"]) is discrete and old["allow_nan"] is missing
 
 
 @pytest.mark.parametrize("name", bayesbench.list_classifiers())
@@ -199,12 +204,16 @@ def test_every_structure_learner_draws_its_learned_network(name):
 
     label, X, y, cards, k, _ = CASES[0]
     model = bayesbench.make_classifier(name, **params_for(name, None))
-    if name not in DISCRETE:
-        assert not hasattr(model, "to_dot")     # no attribute graph to draw
+    if not isinstance(model, StructureLearner):
+        assert name not in DISCRETE and not hasattr(model, "to_dot")  # no graph to draw
         return
     with pytest.raises(NotFittedError):
         model.to_dot()
-    dot = model.fit(X, y, cardinalities=cards, n_classes=k).to_dot()
+    if name in DISCRETE:
+        model.fit(X, y, cardinalities=cards, n_classes=k)
+    else:  # the Gaussian networks
+        model.fit(np.random.default_rng(2).normal(size=(40, 4)), np.arange(40) % 2)
+    dot = model.to_dot()
     assert dot.startswith(f'digraph "{type(model).__name__}" {{')
     arcs = re.findall(r'^  "([^"]+)" -> "([^"]+)";$', dot, flags=re.M)
     assert arcs == model.structure_.edges()
