@@ -233,7 +233,7 @@ def run_networks(paths) -> list:
     found = []
     for run, prefix in _labelled_runs(paths):
         found += [Network(r["dataset"], prefix + r["classifier"], r["network"])
-                  for r in iter_records(run) if r.get("network")]
+                  for r in in_task_order(iter_records(run), task_list(run)) if r.get("network")]
     return found
 
 
