@@ -52,15 +52,18 @@ def run_experiment(experiment: Experiment, options: RunOptions = RunOptions()) -
     forced).
     """
     options = replace(options, formats=tuple(options.formats or format_names()))
-    cache = DataCache()
-    plans = [plan(run, cache) for run in experiment.runs()]
-    check_size(plans, options.max_predictions_bytes)  # refused before any directory is made
-    check_outputs(experiment, options)  # likewise: a directory that is not bayesbench's
-    # A scheduler that cannot be reached is an error before any directory is made.
-    with connected(options.scheduler) as scheduler:
-        claim_arms(experiment, options)
-        results = [_run(run, work, options, scheduler)
-                   for run, work in zip(experiment.runs(), plans)]
+    cache = DataCache(keep_ids=True)
+    try:
+        plans = [plan(run, cache) for run in experiment.runs()]
+        check_size(plans, options.max_predictions_bytes)  # refused before any directory is made
+        check_outputs(experiment, options)  # likewise: a directory that is not bayesbench's
+        # A scheduler that cannot be reached is an error before any directory is made.
+        with connected(options.scheduler) as scheduler:
+            claim_arms(experiment, options)
+            results = [_run(run, work, options, scheduler)
+                       for run, work in zip(experiment.runs(), plans)]
+    finally:
+        cache.close()  # the chunked data sets' ids kept on disk
     if experiment.arms:
         write_arm_comparison(experiment, [(r.run_dir, r.records) for r in results],
                              options.formats)

@@ -95,7 +95,10 @@ class CVSpec:
     its replicates ``bootstrap``, ``estimate``, ``stratified``).
     ``train_sizes`` (schemes that take a learning curve): each training part subsampled to
     each size (an int: rows; a float in (0, 1]: a fraction of the part), every task run once
-    per size (``evaluation/train_sizes.py``); empty: the whole part, once.
+    per size (``evaluation/train_sizes.py``); empty: the whole part, once. ``written``: the
+    settings the config wrote, beside their defaults (not part of the identity): a chunked
+    data set stratifies its hashed folds only when ``stratified: true`` is written
+    (:meth:`stratifies`).
     """
 
     kind: str = "kfold"
@@ -108,6 +111,7 @@ class CVSpec:
     # predictions, so that they are kept.
     repeated_by: str = "repeats"
     keeps_predictions: bool = False
+    written: tuple[str, ...] = ()
 
     def setting(self, key: str, default=None):
         """The value of one of :attr:`settings` (``default`` where it is left out)."""
@@ -118,6 +122,14 @@ class CVSpec:
         """Repetitions of the scheme: its ``repeats`` (a bootstrap's replicates), 1 for a
         scheme without."""
         return self.setting(self.repeated_by, 1)
+
+    def stratifies(self, chunked: bool = False) -> bool:
+        """Whether the splits are stratified by class (the ``stratified`` setting); for a
+        chunked data set only when the config wrote it (``written``): its hashed folds were
+        unstratified before the key applied to it, and those records stay as they were."""
+        if chunked and "stratified" not in self.written:
+            return False
+        return bool(self.setting("stratified", False))
 
     def identity(self) -> dict:
         # train_sizes is absent when unused, so that older result directories match.

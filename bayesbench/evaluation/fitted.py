@@ -26,15 +26,21 @@ def model_scores(clf, X, y) -> dict:
 
 def network(clf, class_name: str):
     """A learned structure as record data (``class``, ``attributes``, ``nodes`` as
-    ``[attributes, parents]`` index lists), or None when there is none to draw: no
-    ``structure_``, or plain naive Bayes over every attribute (naive Bayes, AODE)."""
+    ``[attributes, parents]`` index lists; a general network's also ``augmented: false``,
+    the ``class_children`` node indices and the ``class_parents`` attribute indices), or
+    None when there is none to draw: no ``structure_``, or plain naive Bayes over every
+    attribute (naive Bayes, AODE, ``bayesnet``'s default)."""
     structure = getattr(clf, "structure_", None)
     if not hasattr(structure, "nodes") or (
-            not structure.arcs() and not structure.dropped
-            and all(len(n.attributes) == 1 for n in structure.nodes)):
+            not structure.arcs() and not structure.dropped and not structure.class_parents
+            and all(len(n.attributes) == 1 and n.class_parent for n in structure.nodes)):
         return None
-    return {"class": class_name, "attributes": list(structure.names()),
-            "nodes": [[list(n.attributes), list(n.parents)] for n in structure.nodes]}
+    out = {"class": class_name, "attributes": list(structure.names()),
+           "nodes": [[list(n.attributes), list(n.parents)] for n in structure.nodes]}
+    if not structure.augmented:
+        out.update(augmented=False, class_parents=list(structure.class_parents),
+                   class_children=[k for k, n in enumerate(structure.nodes) if n.class_parent])
+    return out
 
 
 def structure_text(clf) -> str:

@@ -21,6 +21,7 @@ from ..spec import ClassifierSpec, CVSpec, DatasetSpec, Experiment, PreprocessSp
 from .bias_variance_sets import bias_variance_splits
 from .chunked_run import ChunkedJob, HashedFold
 from .metrics import MODEL_SCORES, REQUESTED_SCORES, per_class_metric
+from ..preprocess.discretize import chunked_cut_method
 from .prepare import DataCache, PreparedData
 from .splits import Split, apparent_split, make_splits
 from .train_sizes import subsamples, too_large
@@ -134,7 +135,7 @@ def plan(experiment: Experiment, cache: DataCache | None = None) -> Plan:
                                                         f"set {spec.name}: its folds are hashed"))
                 continue
             try:
-                jobs.append(chunked_job(experiment, spec, cache))
+                jobs.append(chunked_job(experiment, spec, cache, scored, requested))
             except BayesbenchError as exc:
                 problems.append((("datasets", i), str(exc)))
                 continue
@@ -203,18 +204,25 @@ def _splits(experiment: Experiment, spec: DatasetSpec, y) -> list[Split]:
                                  repetition=rep)] + ([apparent] if apparent else [])
 
 
-def chunked_job(experiment: Experiment, spec: DatasetSpec, cache: DataCache) -> ChunkedJob:
+def chunked_job(experiment: Experiment, spec: DatasetSpec, cache: DataCache,
+                scored: bool = False, requested: tuple = ()) -> ChunkedJob:
     """The k-fold cross-validation of the chunked data set ``spec`` (its first pass made
-    here, through ``cache``), every task in it."""
-    source = cache.chunked(spec, experiment.preprocess)
+    here, through ``cache``), every task in it; ``scored`` and ``requested`` as
+    :func:`task_id` takes them."""
+    preprocess = experiment.preprocess
+    source = cache.chunked(spec, preprocess)
     cv, identity = experiment.cv, experiment.identity()
-    folds = cv.setting("folds")
-    cells = tuple((rep, fold, ci, task_id(identity, spec, HashedFold(rep, fold, experiment.seed,
-                                                                     folds), clf))
+    folds, stratified = cv.setting("folds"), cv.stratifies(chunked=True)
+    cells = tuple((rep, fold, ci, task_id(identity, spec, HashedFold(
+        rep, fold, experiment.seed, folds, stratified), clf, scored, requested))
                   for rep in range(cv.n_repetitions) for fold in range(folds)
                   for ci, clf in enumerate(experiment.classifiers))
+    # numeric attributes not discretized on all the rows are, per fold, as the run goes
+    per_fold = chunked_cut_method(source, preprocess.discretize, bins=preprocess.bins,
+                                  max_cuts=preprocess.max_cuts) \
+        if source.numeric_names and preprocess.scope != "global" else None
     return ChunkedJob(spec, source, experiment.seed, folds, cv.n_repetitions,
-                      experiment.classifiers, cells)
+                      experiment.classifiers, cells, stratified, per_fold, requested, scored)
 
 
 def _missing_classes(experiment: Experiment, data) -> list:

@@ -20,14 +20,15 @@ stream number per use, so that adding one use never shifts another.
 """
 from __future__ import annotations
 
+import shutil
+import tempfile
 from dataclasses import dataclass, field, replace
 
 from ..data import Dataset, load_dataset
 from ..data.chunks import ChunkedSource, scan
 from ..data.fold_assignment import fold_rng
 from ..models.core.sufficient import Statistics
-from ..errors import PreprocessError
-from ..preprocess.discretize import Discretizer, discretize_chunked
+from ..preprocess.discretize import Discretizer, chunked_cut_method, discretize_chunked
 from ..preprocess.impute import Imputer
 from ..preprocess.noise import NOISE_MODES
 from ..spec import DatasetSpec, PreprocessSpec
@@ -84,8 +85,17 @@ def with_total_statistics(data: PreparedData) -> PreparedData:
 class DataCache:
     """The data sets of one run, each read and prepared once (arms share them)."""
 
-    def __init__(self):
+    def __init__(self, keep_ids: bool = False):
         self._prepared: dict = {}
+        # keep_ids: a chunked data set's scan keeps its rows' ids on disk for the passes
+        # after it (data/chunk_cache.py), until close()
+        self.keep_ids, self._caches = keep_ids, []
+
+    def close(self) -> None:
+        """Remove the chunked data sets' ids kept on disk by their scans."""
+        for directory in self._caches:
+            shutil.rmtree(directory, ignore_errors=True)
+        self._caches.clear()
 
     def prepared(self, spec: DatasetSpec, preprocess: PreprocessSpec, seed: int) -> PreparedData:
         key = (spec, preprocess, seed)
@@ -95,17 +105,22 @@ class DataCache:
 
     def chunked(self, spec: DatasetSpec, preprocess: PreprocessSpec) -> ChunkedSource:
         """A chunked data set's first pass (:func:`~bayesbench.data.chunks.scan`) and, if it
-        has numeric attributes, their discretization on all its rows, made once."""
+        has numeric attributes and ``preprocess`` discretizes on all the rows (global
+        scope), their discretization, made once; per fold, the run discretizes them
+        (:mod:`.chunked_folds`)."""
         if spec not in self._prepared:
+            if self.keep_ids:
+                self._caches.append(tempfile.mkdtemp(prefix="bayesbench-chunks-"))
             self._prepared[spec] = scan(spec.path, spec.class_attribute, name=spec.name,
-                                        attributes=spec.attributes, delimiter=spec.delimiter)
+                                        attributes=spec.attributes, delimiter=spec.delimiter,
+                                        cache=self._caches[-1] if self.keep_ids else None)
         source = self._prepared[spec]
         if not source.numeric_names:
             return source
         if preprocess.scope != "global":
-            raise PreprocessError(f"numeric attribute '{source.numeric_names[0]}': per-fold "
-                                  f"discretization is not available for a chunked data set; "
-                                  f"discretize on all its rows (global scope)")
+            chunked_cut_method(source, preprocess.discretize, bins=preprocess.bins,
+                               max_cuts=preprocess.max_cuts)
+            return source
         key = (spec, preprocess.discretize, preprocess.bins, preprocess.max_cuts)
         if key not in self._prepared:
             self._prepared[key] = discretize_chunked(source, preprocess.discretize,

@@ -62,6 +62,7 @@ _REGISTRY: dict[str, str] = {
     "tan_hcsp": "search.hill_climbing:TANHCSP",
     "kdb_hc": "search.hill_climbing:KDBHC",
     "fssj": "search.hill_climbing:FSSJ",
+    "bayesnet": "search.bayesnet:BayesNet",
 }
 # bayesbench's learners name their input by what it holds; the contract by its form.
 _OWN_INPUT = {"discrete": "codes", "continuous": "numeric", "mixed": "frame"}

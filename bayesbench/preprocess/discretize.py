@@ -213,11 +213,7 @@ def discretize_chunked(source: ChunkedSource, method: str, bins: int = 10,
     value's class counts, ``width`` from the distinct values. One more pass over the files."""
     if not source.numeric_names:
         return source
-    if method not in chunked_methods():
-        raise PreprocessError(f"numeric attribute '{source.numeric_names[0]}' of a chunked "
-                              f"data set: discretization '{method}' is not available for "
-                              f"chunked data; use one of {', '.join(chunked_methods())}")
-    finder = cut_method(method, bins=bins, max_cuts=max_cuts)
+    finder = chunked_cut_method(source, method, bins=bins, max_cuts=max_cuts)
     counts = chunked_value_counts(source, chunk_rows)
     for name, (values, _) in counts.items():
         if np.isinf(values).any():
@@ -225,3 +221,15 @@ def discretize_chunked(source: ChunkedSource, method: str, bins: int = 10,
                                   f"the data to discretize; cut points need finite numbers")
     cuts = {name: finder.cuts_from_counts(v, c) for name, (v, c) in counts.items()}
     return source.discretized(cuts, {name: range_labels(c) for name, c in cuts.items()})
+
+
+def chunked_cut_method(source: ChunkedSource, method: str, **settings) -> CutMethod:
+    """The method ``method`` (with the ``settings`` it reads: ``bins``, ``max_cuts``) that
+    finds the cut points of ``source``'s numeric attributes from their per-value class counts
+    (:meth:`CutMethod.cuts_from_counts`, the cut points it finds on the rows themselves);
+    refused in one line for a method that cannot (:func:`chunked_methods`)."""
+    if method not in chunked_methods():
+        raise PreprocessError(f"numeric attribute '{source.numeric_names[0]}' of a chunked "
+                              f"data set: discretization '{method}' is not available for "
+                              f"chunked data; use one of {', '.join(chunked_methods())}")
+    return cut_method(method, **settings)

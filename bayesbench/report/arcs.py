@@ -76,19 +76,28 @@ def consensus(rows, network) -> tuple[Structure, dict]:
     """The consensus network of one data set and classifier: a :class:`Structure` over every
     node its ``rows`` of :func:`arc_rows` name (a joined node, ``a+b``, as one) and the
     attributes of its first fold's ``network`` (a record's field) that none holds, with
-    the arcs of ``rows`` by decreasing share as far as they keep it acyclic; and
+    the arcs of ``rows`` by decreasing share as far as they keep it acyclic (a general
+    network's class arcs among them); and
     ``{(parent, child): share}`` of every row, those the structure left out included."""
     class_name = network["class"]
+    general = network.get("augmented", True) is False
     shares = {(r[2], r[3]): r[4] for r in rows}
     names = list(dict.fromkeys(n for pair in shares for n in pair if n != class_name))
     held = {a for n in names for a in n.split("+")}
     names += [a for a in network["attributes"] if a not in held and a not in names]
     selected = {c for p, c in shares if p == class_name}
     index = {n: i for i, n in enumerate(names)}
+    # A general network's class is a node like the others, its arcs kept as theirs are.
+    the_class = index[class_name] = len(names)
     parents = defaultdict(list)
     for (p, c), _ in sorted(shares.items(), key=lambda kv: -kv[1]):
-        if p != class_name and not _reaches(parents, index[p], index[c]):
+        if (general or p != class_name) and not _reaches(parents, index[p], index[c]):
             parents[index[c]].append(index[p])
+    if general:
+        return Structure([Node((i,), [p for p in parents[i] if p != the_class],
+                               class_parent=the_class in parents[i]) for i in range(len(names))],
+                         len(names), attribute_names=names, class_name=class_name,
+                         class_parents=parents[the_class], augmented=False), shares
     # A selective learner's rows name the attributes some fold selected; the others are dropped.
     kept = [i for i, n in enumerate(names) if not selected or set(n.split("+")) <= selected]
     return Structure([Node((i,), parents[i]) for i in kept], len(names), attribute_names=names,

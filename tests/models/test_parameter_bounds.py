@@ -45,6 +45,9 @@ CAPPED_BY_THE_DATA = {
                   "rows nothing is cut, the model of that many",
     "max_depth": "tan_ld, kdb_ld, aode_ld: MDLP's recursion is never deeper than the training "
                  "rows, so a larger depth is the model of that many",
+    "max_parents": "bayesnet: a node has at most the other nodes as parents, so a larger value "
+                   "is the model of that many; refused before counting when the largest table "
+                   "it allows would exceed max_table_cells",
 }
 
 

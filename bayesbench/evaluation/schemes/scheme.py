@@ -122,7 +122,8 @@ class CVScheme:
             if s.kept and not (s.omit_default and value == s.default):
                 kept.append((s.key, value))
         return CVSpec(cls.name, tuple(kept), tuple(values.get("train_sizes", ())),
-                      repeated_by=cls.repeated_by, keeps_predictions=cls.keeps_predictions)
+                      repeated_by=cls.repeated_by, keeps_predictions=cls.keeps_predictions,
+                      written=tuple(key for key in values if key != "train_sizes"))
 
     @classmethod
     def value(cls, spec: CVSpec, key: str):

@@ -8,8 +8,10 @@ values (first attribute most significant, states named ``a__b``); its parents ar
 class and the variables holding its parent attributes. Its tables are the model's own
 smoothed tables, so exact inference of ``P(class | attributes)`` in the network is the
 model's ``predict_proba`` for a complete row (and for any row with ``missing="exact"``,
-:mod:`.inference`). Dropped attributes are not in it. A model whose terms are not
-probabilities (attribute weights: ``awnb``, ``wanbia``) is no network and is refused.
+:mod:`.inference`). Dropped attributes are not in it. In a general network (``bayesnet``)
+the class is a parent of its children only and has the parents its structure gives it,
+with its table over their configurations. A model whose terms are not probabilities
+(attribute weights: ``awnb``, ``wanbia``) is no network and is refused.
 
 Names, so that every file reads back with one variable per node (the rule of
 docs/classifiers.md, "Learned networks out"):
@@ -84,14 +86,19 @@ def network(structure, tables, log_prior, class_name: str, class_states, attribu
                              for node in structure.nodes])
     var_states = [distinct(JOIN.join(map(str, parts)) for parts in itertools.product(
         *(attribute_states[a] for a in node.attributes))) for node in structure.nodes]
-    prior = np.exp(np.asarray(log_prior, dtype=np.float64))[None, :]
-    out = [Variable(class_name, tuple(distinct(map(str, class_states))), (), prior)]
+    prior = np.exp(np.asarray(log_prior, dtype=np.float64))
+    parents = list(dict.fromkeys(holder[p] for p in structure.class_parents))
+    prior = _table(structure, structure.class_parents, prior.reshape(1, -1, prior.shape[-1]),
+                   parents, holder)
+    out = [Variable(class_name, tuple(distinct(map(str, class_states))),
+                    tuple(var_names[p] for p in parents), prior)]
     for v, node in enumerate(structure.nodes):
         parents = list(dict.fromkeys(holder[p] for p in node.parents))
-        table = _table(structure, node, np.exp(np.asarray(tables[v], dtype=np.float64)),
-                       parents, holder)
+        table = _table(structure, node.parents,
+                       np.exp(np.asarray(tables[v], dtype=np.float64)), parents, holder)
         out.append(Variable(var_names[v], tuple(var_states[v]),
-                            (class_name, *(var_names[p] for p in parents)), table))
+                            (class_name,) * node.class_parent
+                            + tuple(var_names[p] for p in parents), table))
     for var in out:
         if not np.allclose(var.table.sum(axis=1), 1.0, rtol=0, atol=1e-9):
             raise ClassifierError(f"the table of '{var.name}' does not sum to 1 (alpha = 0 "
@@ -99,9 +106,10 @@ def network(structure, tables, log_prior, class_name: str, class_states, attribu
     return out
 
 
-def _table(structure, node, probs, parents, holder) -> np.ndarray:
-    """``probs`` (class, parent attribute configuration, value) as rows over the class and
-    the parent *variables* (a joined parent's states cover attributes the node ignores)."""
+def _table(structure, attribute_parents, probs, parents, holder) -> np.ndarray:
+    """``probs`` (class, configuration of ``attribute_parents``, value) as rows over the
+    class (none for a table of one class row) and the parent *variables* (a joined
+    parent's states cover attributes the node ignores)."""
     cards = structure.cardinalities
     n_classes = probs.shape[0]
     nodes = structure.nodes
@@ -114,7 +122,7 @@ def _table(structure, node, probs, parents, holder) -> np.ndarray:
             code = {a: value for p, values in zip(parents, combo)
                     for a, value in zip(nodes[p].attributes, values)}
             index = 0
-            for a in node.parents:  # mixed radix, the first parent most significant
+            for a in attribute_parents:  # mixed radix, the first parent most significant
                 index = index * cards[a] + code[a]
             rows.append(probs[c, index])
     return np.asarray(rows)

@@ -11,17 +11,26 @@ digit over the whole code matrix, and the terms of a block of rows are one
 prior first), as the term-by-term sum always was: the result is the same to the
 bit.
 
+In a general network (:class:`~.structure.Structure` with ``augmented=False``) a node the
+class is not a parent of has a table of one "class" row, the same term for every class,
+and the class's own term ``log p(c | x_pa(c))`` is a row of its table (one row per
+configuration of its parents: the prior's row in an augmented naive Bayes). The
+posterior of the class needs only the terms that depend on it: the class's own and its
+children's, the factors of its Markov blanket (``blanket=True`` leaves the others out).
+
 Missing values follow one of two rules (:data:`MISSING_RULES`, the ``missing`` parameter of
 the learners with one network):
 
 ``skip``
     A node whose value, or one of whose parents, is missing in a row contributes nothing
-    for that row. That is the exact marginal over the missing attribute when the node is a
-    leaf (naive Bayes: always); when a missing attribute is another node's parent, that
-    node's term is dropped too, which no marginal does.
+    for that row (nor does the class's own term when one of its parents is). That is the
+    exact marginal over the missing attribute when the node is a leaf (naive Bayes:
+    always); when a missing attribute is another node's parent, that node's term is
+    dropped too, which no marginal does.
 ``exact``
-    The missing attributes are summed out of the network (:mod:`.marginal`), rows that
-    miss the same attributes together: ``p(c, x_observed)``, the sum over every value of
+    The missing attributes are summed out of an augmented naive Bayes (:mod:`.marginal`;
+    a general network's learner, ``bayesnet``, fills them in first), rows that miss the
+    same attributes together: ``p(c, x_observed)``, the sum over every value of
     the missing attributes of the complete row's joint, what exact inference in the
     exported network gives. Where every missing attribute's node is a leaf (or only has
     missing descendants) both rules give the same numbers, to the bit.
@@ -37,7 +46,7 @@ the flat table.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
@@ -61,12 +70,15 @@ class _FlatTables:
 
     Rows: each node's table (parent configuration major, value minor), then its
     unseen-value row per parent configuration (when ``unseen`` is given), then one
-    row of zeros (a left-out term) and the class prior. Digit ``d`` of every node's
-    index is the code of column ``columns[d]`` times ``multipliers[d]`` (0 for the
-    leading digits a node with fewer columns lacks).
+    row of zeros (a left-out term) and the class's table (the prior, or one row per
+    configuration of the class's parents). Digit ``d`` of every node's index is the code
+    of column ``columns[d]`` times ``multipliers[d]`` (0 for the leading digits a node
+    with fewer columns lacks).
     """
 
     def __init__(self, structure, tables, cards, unseen, log_prior, node_weights, plain):
+        prior = np.asarray(log_prior, dtype=np.float64)
+        prior = prior.reshape(-1, prior.shape[-1]) if prior.size else prior.reshape(1, 0)
         segments, bases, unseen_bases = [], [], []
         size = 0
         for k, table in enumerate(tables):
@@ -77,19 +89,26 @@ class _FlatTables:
             if unseen is not None:
                 part.append(unseen[k].T)
             part = np.concatenate(part) if len(part) > 1 else part[0]
+            if n_classes < prior.shape[1]:  # a node the class is not a parent of
+                part = np.repeat(part, prior.shape[1], axis=1)
             if node_weights is not None:
                 # A weight of 0 drops the node, even where its term is -inf (alpha = 0).
                 w = node_weights[k]
                 part = w * part if w else np.zeros_like(part)
             segments.append(part)
             size += part.shape[0]
-        prior = np.asarray(log_prior, dtype=np.float64)
         self.zero, self.prior = size, size + 1
-        table = np.concatenate(segments + [np.zeros((1, prior.size)), prior[None, :]])
+        table = np.concatenate(segments + [np.zeros((1, prior.shape[1])), prior])
         self.table = np.exp(table) if plain else table
         self.has_unseen = unseen is not None
         self.bases = np.asarray(bases, dtype=np.intp)
         self.unseen_bases = np.asarray(unseen_bases, dtype=np.intp)
+        class_parents = structure.class_parents
+        self.class_parents = np.asarray(class_parents, dtype=np.intp)
+        self.class_radix = np.ones(len(class_parents), dtype=np.intp)
+        for d in range(len(class_parents) - 2, -1, -1):
+            self.class_radix[d] = self.class_radix[d + 1] * int(cards[class_parents[d + 1]])
+        self.class_limits = np.asarray([cards[p] for p in class_parents], dtype=np.intp)
         self.cardinalities = cards
         self._digits(structure, cards)
 
@@ -147,7 +166,19 @@ class _FlatTables:
         # column finds both kinds of value that must be left out.
         if n and (codes.view(np.uintp).max(axis=1) >= self._column_limits(codes.shape[0])).any():
             self._left_out(codes, out)
+        if self.class_parents.size:
+            index[0] += self._class_configuration(codes)
         return index
+
+    def _class_configuration(self, codes):
+        """Offset of the row of the class's table for each row of ``codes``: its parents'
+        configuration, or the zero row's (before the table) when one of them is missing or
+        unknown (an unseen configuration's distribution is uniform: no term)."""
+        digits = codes.take(self.class_parents, axis=0)
+        config = (digits * self.class_radix[:, None]).sum(axis=0)
+        bad = ((digits < 0) | (digits >= self.class_limits[:, None])).any(axis=0)
+        config[bad] = self.zero - self.prior
+        return config
 
     def node_rows(self, v: int, codes: dict) -> np.ndarray:
         """Rows of :attr:`table` of node ``v``'s term where its columns hold ``codes``
@@ -204,6 +235,28 @@ class _FlatTables:
         out[new] = unseen[new]
 
 
+class _Blanket(NamedTuple):
+    """The factors of a structure's class's Markov blanket, read as a structure is: its
+    nodes the class is a parent of (their parents need not be nodes here)."""
+
+    nodes: tuple
+    n_attributes: int
+    class_parents: tuple
+    cardinalities: tuple | None
+
+
+def _blanket(structure, tables, unseen, node_weights):
+    """``structure``, ``tables``, ``unseen`` and ``node_weights`` less the nodes the class is
+    not a parent of."""
+    keep = [k for k, node in enumerate(structure.nodes) if node.class_parent]
+    if len(keep) == len(structure.nodes):
+        return structure, tables, unseen, node_weights
+    return (_Blanket(tuple(structure.nodes[k] for k in keep), structure.n_attributes,
+                     structure.class_parents, structure.cardinalities),
+            [tables[k] for k in keep], None if unseen is None else [unseen[k] for k in keep],
+            None if node_weights is None else [node_weights[k] for k in keep])
+
+
 def _flat_tables(structure, tables, cardinalities, unseen=None, log_prior=(),
                  node_weights=None, plain=False) -> _FlatTables:
     cards = structure.cardinalities if cardinalities is None else cardinalities
@@ -232,7 +285,7 @@ def joint_log_likelihood(structure: Structure, tables: Sequence[np.ndarray], X: 
                          unseen: Sequence[np.ndarray] | None = None,
                          plain: bool = False,
                          node_weights: Sequence[float] | None = None,
-                         missing: str = "skip") -> np.ndarray:
+                         missing: str = "skip", blanket: bool = False) -> np.ndarray:
     """Unnormalised ``log p(c, x)`` for every row, shape ``(n_samples, n_classes)``.
 
     Parameters
@@ -243,7 +296,9 @@ def joint_log_likelihood(structure: Structure, tables: Sequence[np.ndarray], X: 
         Log-probability tables, one per node (:func:`counting.node_tables`).
     X : ndarray of int, shape (n_samples, n_attributes)
         Codes, ``-1`` missing.
-    log_prior : ndarray, shape (n_classes,)
+    log_prior : ndarray, shape (n_classes,) or (n_class_parent_configs, n_classes)
+        The class's table: its prior, or given the configuration of
+        ``structure.class_parents`` (mixed radix, the first parent most significant).
     unseen : list of ndarray, optional
         Per node, ``log p(unseen value | pa, c)`` (:func:`counting.unseen_log_prob`).
     plain : bool
@@ -256,8 +311,19 @@ def joint_log_likelihood(structure: Structure, tables: Sequence[np.ndarray], X: 
     missing : {"skip", "exact"}
         The rule for a missing value (see the module docstring); ``exact`` takes no
         ``node_weights``.
+    blanket : bool
+        Leave out the nodes the class is not a parent of: their terms are the same for
+        every class, so the result is ``log p(c, x)`` less a constant of the row, with the
+        same posterior (the class's Markov blanket's factors only).
     """
     X = np.asarray(X)
+    if missing == "exact" and not getattr(structure, "augmented", True):
+        raise ClassifierError("missing='exact' sums the missing values out of an augmented "
+                              "naive Bayes; a general network's learner (bayesnet) fills "
+                              "them in before inference")
+    if blanket:
+        structure, tables, unseen, node_weights = _blanket(structure, tables, unseen,
+                                                           node_weights)
     flat = _flat_tables(structure, tables, cardinalities, unseen, log_prior, node_weights,
                         plain)
     out = np.empty((X.shape[0], flat.table.shape[1]))

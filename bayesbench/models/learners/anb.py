@@ -235,5 +235,5 @@ class StatisticsANB(StatisticsLearner, AugmentedNaiveBayes):
                 f"from the rows; fit it with fit")
         structure = self._place(self._statistics_structure(stats), stats.cardinalities,
                                 stats.attribute_names)
-        self.counts_ = [stats.node_counts(n.attributes, n.parents) for n in structure.nodes]
+        self.counts_ = stats.nodes_counts(structure.nodes)
         self._set_tables(stats.class_counts)

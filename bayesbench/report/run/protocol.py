@@ -63,7 +63,8 @@ def validation_words(experiment: Experiment) -> str:
 
 def _hashed_words(cv, hashed) -> str:
     """The validation in words when ``hashed`` (data sets read in chunks) have their folds
-    dealt by a hash of the row index, which is not stratified whatever ``cv`` says."""
-    return (f"{cv.setting('folds')}-fold cross-validation, folds dealt by a hash of the row "
-            f"index (not stratified) on {', '.join(hashed)}"
-            + (", stratified on the others" if cv.setting("stratified") else ""))
+    dealt by a hash of the row index, stratified by class only when ``cv`` says so."""
+    how = ("a class-stratified hash of the row index" if cv.stratifies(chunked=True)
+           else "a hash of the row index (not stratified)")
+    return (f"{cv.setting('folds')}-fold cross-validation, folds dealt by {how} on "
+            f"{', '.join(hashed)}" + (", stratified on the others" if cv.stratifies() else ""))

@@ -151,6 +151,38 @@ def test_joint_log_likelihood_of_no_rows_and_of_no_nodes():
         np.tile(prior, (2, 1)))
 
 
+def test_a_general_networks_terms_by_hand():
+    # class <- x0 (3 values); x0 free of the class; x1 <- class, x0; x2 free of the class.
+    s = Structure((Node((0,), class_parent=False), Node((1,), (0,)),
+                   Node((2,), class_parent=False)), 3, cardinalities=(3, 2, 2),
+                  class_parents=(0,), augmented=False)
+    rng = np.random.default_rng(1)
+
+    def log_distribution(*shape):
+        p = rng.random(shape)
+        return np.log(p / p.sum(axis=-1, keepdims=True))
+
+    tables = [log_distribution(1, 1, 3), log_distribution(2, 3, 2), log_distribution(1, 1, 2)]
+    prior = log_distribution(3, 2)                          # log p(c | x0)
+    X = np.array([[2, 1, 0], [-1, 0, 1], [0, -1, 1], [5, 1, 0]])   # 5: a value never seen
+    full = joint_log_likelihood(s, tables, X, prior)
+    blanket = joint_log_likelihood(s, tables, X, prior, blanket=True)
+    for row, (x0, x1, x2) in enumerate(X):
+        for c in range(2):
+            expected = tables[2][0, 0, x2]
+            if 0 <= x0 < 3:  # a missing or unknown parent leaves the class's term out
+                expected += prior[x0, c] + tables[0][0, 0, x0]
+                if x1 >= 0:
+                    expected += tables[1][c, x0, x1]
+            assert full[row, c] == pytest.approx(expected, abs=1e-12)
+            # The Markov blanket's terms: the class's own and its child x1's.
+            assert blanket[row, c] - blanket[row, 0] == pytest.approx(
+                full[row, c] - full[row, 0], abs=1e-12)
+    assert np.allclose(blanket[0], prior[2] + tables[1][:, 2, 1])
+    with pytest.raises(ClassifierError, match="general network"):
+        joint_log_likelihood(s, tables, X, prior, missing="exact")
+
+
 # --------------------------------------------------------------- missing="exact"
 
 def test_exact_marginal_by_hand():
