@@ -118,12 +118,13 @@ def _intact(path: Path, digest: str | None) -> bool:
 
 
 def task_files(run_dir) -> dict[str, Path]:
-    """The predictions file of each task id that ``run_dir`` holds one for."""
+    """The predictions file of each task id that ``run_dir`` holds one for: regular files
+    only (a FIFO of a task's name would be read without end; it counts as missing)."""
     directory = Path(run_dir) / DIRECTORY
     if not directory.is_dir():
         return {}
     return {p.name.partition(".")[0]: p for p in directory.iterdir()
-            if p.suffix in (".parquet", ".npz") and not p.name.endswith(".tmp")}
+            if p.suffix in (".parquet", ".npz") and not p.name.endswith(".tmp") and p.is_file()}
 
 
 def reconcile(run_dir, records, wanted) -> set[str]:

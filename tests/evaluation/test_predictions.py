@@ -234,6 +234,7 @@ def _refused(run_dir):
     return message
 
 
+@pytest.mark.timeout(60)
 def test_swapped_deleted_and_truncated_files_are_refused_naming_the_file(kept_run, tmp_path):
     # Each gave 300 rows, 250 rows and pyarrow's ArrowInvalid (issue 34, class 2).
     assert len(bayesbench.load_predictions(kept_run)) == 300
@@ -251,6 +252,10 @@ def test_swapped_deleted_and_truncated_files_are_refused_naming_the_file(kept_ru
     assert f"no file {b.name.partition('.')[0]}.parquet or .npz" in message
     b.write_bytes(data_b[:100])
     assert "cut short" in _refused(copy)
+    b.unlink()
+    os.mkfifo(b)  # was read without end: a FIFO is no file
+    assert f"no file {b.name.partition('.')[0]}.parquet or .npz" in _refused(copy)
+    b.unlink()
     b.write_bytes(data_b)
     assert len(bayesbench.load_predictions(copy)) == 300
 
