@@ -228,10 +228,10 @@ class _Checked(click.ParamType):
         return value
 
 
-def _address_problem(value: str) -> str | None:
-    from .evaluation.executors import address_problem  # lazy: read only when one is given
+def _scheduler_problem(value: str) -> str | None:
+    from .evaluation.executors import scheduler_problem  # lazy: read only when one is given
 
-    return address_problem(value)
+    return scheduler_problem(value)
 
 
 def _character_problem(value: str) -> str | None:
@@ -313,8 +313,10 @@ def main():
               help="Result directory (config key 'output'; default results/<name>).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1),
               help="Worker processes (config key 'jobs'; default: all cores; 1 = serial).")
-@click.option("--scheduler", metavar="ADDRESS", type=_Checked("address", _address_problem),
-              help="Run on a Dask cluster, e.g. tcp://host:8786 (needs bayesbench[dask]).")
+@click.option("--scheduler", metavar="local|ADDRESS", type=_Checked("scheduler", _scheduler_problem),
+              help="Run on Dask (needs bayesbench[dask]; config key 'scheduler'): 'local' "
+                   "starts a cluster of --jobs workers on this machine for the run, an "
+                   "address such as tcp://host:8786 joins a running one.")
 @click.option("--worker-threads", type=click.IntRange(min=1), metavar="N",
               help="BLAS and OpenMP threads of each worker (config key 'worker_threads'; "
                    "default: its share of the cores; the serial run is left alone).")
@@ -364,6 +366,7 @@ def run(config, output, jobs, scheduler, worker_threads, resume, force, quiet, f
     Examples:
       bayesbench run configs/quickstart.yaml
       bayesbench run exp.yaml --jobs 1 --format markdown
+      bayesbench run exp.yaml --scheduler local --jobs 2
       bayesbench run exp.yaml --scheduler tcp://scheduler-host:8786
       bayesbench run exp.yaml --resume
       BAYESBENCH_DATA=$HOME/data bayesbench run exp.yaml --skip-missing

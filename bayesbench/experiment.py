@@ -53,8 +53,9 @@ def run_experiment(experiment: Experiment, options: RunOptions = RunOptions()) -
     cache = DataCache()
     plans = [plan(run, cache) for run in experiment.runs()]
     check_size(plans, options.max_predictions_bytes)  # refused before any directory is made
-    # A scheduler that cannot be reached is an error before any directory is made.
-    with connected(options.scheduler) as scheduler:
+    # A scheduler that cannot be reached is an error before any directory is made; a local
+    # cluster is started here and stopped when the last arm is done (or on an error).
+    with connected(options.scheduler, options.jobs, options.worker_threads) as scheduler:
         results = [_run(run, work, options, scheduler)
                    for run, work in zip(experiment.runs(), plans)]
     if experiment.arms:

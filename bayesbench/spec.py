@@ -250,7 +250,8 @@ class RunOptions:
 
     ``output`` is the result directory (None: ``results/<name>``; an arm goes into its
     ``<arm>`` subdirectory), ``jobs`` the worker processes (None: all cores),
-    ``scheduler`` a Dask scheduler address or ``distributed.Client``, ``formats`` the
+    ``scheduler`` a Dask scheduler address, ``"local"`` (a Dask cluster of ``jobs`` workers
+    started on this machine for the run) or a ``distributed.Client``, ``formats`` the
     table formats (None: every one). ``data_dirs`` (where data sets given by name were
     looked for) and ``skipped`` (``(name, reason)`` of data sets found nowhere) are
     recorded with the run. ``command`` (None: ``sys.argv``) is recorded in each

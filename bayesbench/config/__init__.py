@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import ConfigError, PlanError
-from ..evaluation.executors import address_problem
+from ..evaluation.executors import scheduler_problem
 from ..evaluation.metrics import DEFAULT_METRICS, METRIC_NAMES, is_metric
 from ..models.core.export import NETWORK_FORMATS
 from ..report.tables import format_names
@@ -157,8 +157,8 @@ def _options(raw: dict, problems: Problems, dirs: list, missing: list) -> RunOpt
     networks = (problems.str_list(raw["save_networks"], "save_networks", tuple(NETWORK_FORMATS))
                 if "save_networks" in raw else [])
     scheduler = problems.optional(raw, "scheduler", str)
-    if scheduler is not None and address_problem(scheduler):
-        problems.add("scheduler", address_problem(scheduler))
+    if scheduler is not None and scheduler_problem(scheduler):
+        problems.add("scheduler", scheduler_problem(scheduler))
     return RunOptions(
         # An output path is relative to the working directory, not to the config file.
         output=None if output is None else os.path.expanduser(output),
