@@ -190,6 +190,18 @@ class CompareSpec:
 
 
 @dataclass(frozen=True)
+class FigureSpec:
+    """How a run draws its figures; nothing here changes a record. ``formats``: the files
+    of every figure (``svg``, which report.html shows, and any of ``png``, ``pdf``);
+    ``consensus_threshold``: the least share of the folds that learned an arc for a
+    consensus network to draw it (0: every arc any fold learned; 1: those of every fold).
+    The defaults are those of a config that names neither."""
+
+    formats: tuple[str, ...] = ("svg", "png")
+    consensus_threshold: float = 0.5
+
+
+@dataclass(frozen=True)
 class Experiment:
     """What to run, complete: every field changes the records or the tables made of them.
 
@@ -270,6 +282,7 @@ class RunOptions:
     worker (None: its share of the cores); the serial path leaves them alone.
     ``save_networks``: the formats (``bif``, ``xmlbif``) in which each fold's fitted
     Bayesian network is written to ``<run>/networks/``.
+    ``figures``: the formats of the figures and the consensus networks' threshold.
     """
 
     output: str | None = None
@@ -289,6 +302,7 @@ class RunOptions:
     published: str | None = None
     worker_threads: int | None = None
     save_networks: tuple[str, ...] = ()
+    figures: FigureSpec = FigureSpec()
 
     def __post_init__(self):
         if self.resume and self.force:
@@ -323,4 +337,8 @@ def resolved_config(experiment: Experiment, options: RunOptions, run_dir) -> dic
         out["worker_threads"] = options.worker_threads
     if options.save_networks:  # likewise
         out["save_networks"] = list(options.save_networks)
+    if options.figures.formats != FigureSpec.formats:  # likewise
+        out["figure_format"] = list(options.figures.formats)
+    if options.figures.consensus_threshold != FigureSpec.consensus_threshold:  # likewise
+        out["consensus_threshold"] = options.figures.consensus_threshold
     return out

@@ -9,6 +9,7 @@ planned on its data. docs/configuration.md documents each key.
 """
 from __future__ import annotations
 
+import math
 import os
 import sys
 from contextlib import contextmanager
@@ -20,8 +21,9 @@ from ..errors import ConfigError, PlanError
 from ..evaluation.executors import scheduler_problem
 from ..evaluation.metrics import DEFAULT_METRICS, METRIC_NAMES, is_metric
 from ..models.core.export import NETWORK_FORMATS
+from ..report.figures.plotting import FORMAT_NAMES, figure_format_problem
 from ..report.tables import format_names
-from ..spec import CVSpec, Experiment, RunOptions
+from ..spec import CVSpec, Experiment, FigureSpec, RunOptions
 from . import sections
 from ..data.chunks import is_chunked
 from ..data.load import DATA_ENV
@@ -36,7 +38,8 @@ __all__ = ["Config", "DATA_ENV", "key_path", "key_paths", "load_config", "overri
 TOP_KEYS = ("name", "seed", "datasets", "data_dirs", "preprocess", "cv", "classifiers",
             "metrics", "output", "jobs", "scheduler", "format", "compare", "arms",
             "max_table_cells", "predictions", "pooled", "max_predictions_bytes", "published",
-            "worker_threads", "save_networks", "evaluation")
+            "worker_threads", "save_networks", "evaluation", "figure_format",
+            "consensus_threshold")
 # Every mapping a config holds and the keys it accepts, by where it lies: the tables the
 # parser checks against, which docs/configuration.md must document (tests/test_config_docs.py).
 KEY_TABLES = {"": TOP_KEYS, "datasets[]": DATASET_KEYS, "preprocess": sections.PREPROCESS_KEYS,
@@ -159,13 +162,29 @@ def _options(raw: dict, problems: Problems, dirs: list, missing: list) -> RunOpt
     scheduler = problems.optional(raw, "scheduler", str)
     if scheduler is not None and scheduler_problem(scheduler):
         problems.add("scheduler", scheduler_problem(scheduler))
-    return RunOptions(
+    return RunOptions(figures=_figures(raw, problems),
         # An output path is relative to the working directory, not to the config file.
         output=None if output is None else os.path.expanduser(output),
         jobs=jobs, scheduler=scheduler, formats=tuple(formats), data_dirs=tuple(dirs),
         skipped=tuple(missing), max_table_cells=max_cells,
         max_predictions_bytes=max_predictions, worker_threads=threads,
         save_networks=tuple(networks or ()))
+
+
+def _figures(raw: dict, problems: Problems) -> FigureSpec:
+    """The figures' formats and the consensus networks' threshold the keys set."""
+    figures = FigureSpec()
+    if "figure_format" in raw:
+        names = problems.str_list(raw["figure_format"], "figure_format", FORMAT_NAMES)
+        if names and figure_format_problem(names):
+            problems.add("figure_format", figure_format_problem(names))
+        figures = replace(figures, formats=tuple(n for n in FORMAT_NAMES if n in names))
+    threshold = problems.optional(raw, "consensus_threshold", float, low=0.0, high=1.0)
+    if threshold is not None and math.isnan(threshold):
+        problems.add("consensus_threshold", "expected a value between 0.0 and 1.0, got nan")
+    elif threshold is not None:
+        figures = replace(figures, consensus_threshold=threshold)
+    return figures
 
 
 def _prediction_problems(experiment: Experiment, problems: Problems) -> None:
@@ -216,8 +235,13 @@ def override(config: Config, *, repeats: int | None = None, datasets=None, **opt
     ``repeats`` replaces ``cv.repeats`` (k-fold and holdout; the others run once),
     ``datasets`` keeps the data sets it names (in the config's order; a name the config
     does not list is a :class:`ConfigError`), and every other keyword given (not None)
-    replaces the run option of that name (``output``, ``jobs``, ``formats``, ...)."""
+    replaces the run option of that name (``output``, ``jobs``, ``formats``, ...), the
+    figures' ``figure_formats`` and ``consensus_threshold`` those of ``figures``."""
     experiment, run = config.experiment, config.options
+    figures = {name: options.pop(key) for key, name in (("figure_formats", "formats"), (
+        "consensus_threshold", "consensus_threshold")) if options.get(key) is not None}
+    if figures:
+        options["figures"] = replace(run.figures, **figures)
     if datasets is not None:
         experiment, run = _only(config, list(dict.fromkeys(datasets)))
     if repeats is not None:

@@ -231,6 +231,9 @@ def _processes(fn, jobs_list, jobs, threads) -> Iterator[tuple[int, object]]:
 # Workers are forked on Linux (as Python <= 3.13 does by default) so that the process
 # that starts them is this one, the parent whose death they watch.
 _CONTEXT = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
+#: Whether local worker processes are forked, and so inherit the shared parts of the jobs
+#: (:func:`split_shared`) instead of receiving them pickled.
+FORKED = _CONTEXT is not None
 _PR_SET_PDEATHSIG = 1
 
 

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import NamedTuple
 
-from ...spec import Experiment
+from ...spec import Experiment, FigureSpec
 from ..figures.decomposition_figure import draw_decomposition
 from ..figures.network import Network
 from ..figures.pages import (REPORT, comparison_sections, draw_figures, draw_learning_curves,
@@ -35,18 +35,20 @@ class RunOutputs(NamedTuple):
     warnings: tuple[Warned, ...] = ()
 
 
-def finalize_run(run_dir, experiment: Experiment, records, formats, held=None) -> RunOutputs:
+def finalize_run(run_dir, experiment: Experiment, records, formats, held=None,
+                 figures: FigureSpec = FigureSpec(), jobs: int = 1) -> RunOutputs:
     """The summary tables (:func:`~.summary.write_run_summary`), the figures (the
     comparison's, the first fold's learned networks and, with kept predictions, the ROC,
-    precision-recall and reliability curves, in ``<run>/figures``) and ``<run>/report.html``;
-    ``held``: the predictions the session holds in memory (the others are read from their
-    files)."""
+    precision-recall and reliability curves, in ``<run>/figures``, in the formats of
+    ``figures``, the comparison's and the networks in ``jobs`` processes) and
+    ``<run>/report.html``; ``held``: the predictions the session holds in memory (the
+    others are read from their files)."""
     run_dir = Path(run_dir)
     every, largest = records, at_largest(records)  # a learning curve: its largest size
     # The prediction figures' curves (a sort of every kept row of each classifier) are
-    # computed in a thread while the tables and the other figures are written: numpy
-    # releases the GIL and the workers have finished, so the end of a run of a million rows
-    # takes the longer of the two rather than their sum (benchmarks/bench_predictions.py).
+    # computed in a thread while the tables are written: numpy releases the GIL and the
+    # workers have finished, so the end of a run of a million rows takes the longer of the
+    # two rather than their sum (benchmarks/bench_predictions.py).
     with ThreadPoolExecutor(1) as pool:
         curves = (pool.submit(prediction_curves, run_dir, task_order(largest, experiment),
                               [d.name for d in experiment.datasets],
@@ -54,15 +56,18 @@ def finalize_run(run_dir, experiment: Experiment, records, formats, held=None) -
                   if experiment.predictions and plotting_available() else None)
         files, result, reason = write_run_summary(run_dir / "summary", experiment, every,
                                                   formats, held)
-        drawn = draw_figures(run_dir, result, first_fold_networks(largest, experiment),
-                             arcs_of(task_order(largest, experiment), experiment))
-        if has_curve(every):
-            draw_learning_curves(run_dir, curve_of(task_order(every, experiment), experiment),
-                                 experiment.metrics, drawn)
-        if curves is not None:
-            draw_prediction_figures(run_dir, curves.result(), drawn)
+        # Done before the figures' worker processes are forked, with no other thread running.
+        curves = curves.result() if curves is not None else None
+    drawn = draw_figures(run_dir, result, first_fold_networks(largest, experiment),
+                         arcs_of(task_order(largest, experiment), experiment), figures, jobs)
+    if has_curve(every):
+        draw_learning_curves(run_dir, curve_of(task_order(every, experiment), experiment),
+                             experiment.metrics, drawn, figures.formats)
+    if curves is not None:
+        draw_prediction_figures(run_dir, curves, drawn, figures.formats)
     raised = tuple(warned(task_order(largest, experiment)))
-    decomposed, sections = _bias_variance(run_dir, experiment, largest, formats, held)
+    decomposed, sections = _bias_variance(run_dir, experiment, largest, formats, held,
+                                          figures.formats)
     report = write_report(run_dir / REPORT, title=f"bayesbench: {experiment.name}",
                           protocol=protocol(experiment, every),
                           tables=metric_tables(experiment, largest),
@@ -72,7 +77,8 @@ def finalize_run(run_dir, experiment: Experiment, records, formats, held=None) -
     return RunOutputs(files + decomposed + drawn.files, report, not plotting_available(), raised)
 
 
-def _bias_variance(run_dir: Path, experiment: Experiment, records, formats, held=None):
+def _bias_variance(run_dir: Path, experiment: Experiment, records, formats, held=None,
+                   figure_formats=FigureSpec.formats):
     """The files and the report section of the bias-variance decomposition (none without
     ``evaluation``), from the predictions of ``held`` in memory and the others' files."""
     evaluation = experiment.evaluation
@@ -84,7 +90,7 @@ def _bias_variance(run_dir: Path, experiment: Experiment, records, formats, held
     files = decomposition.write_tables(run_dir / "summary", rows, evaluation, formats)
     figures = []
     if rows and plotting_available():
-        drawn, figures = draw_decomposition(run_dir, rows)
+        drawn, figures = draw_decomposition(run_dir, rows, figure_formats)
         files += drawn
     present = {(r[0], r[1]) for r in rows}
     missing = [(d, c) for d in datasets for c in classifiers if (d, c) not in present]
