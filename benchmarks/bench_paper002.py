@@ -2,6 +2,7 @@
 
     python benchmarks/bench_paper002.py                       # this checkout, 3 runs
     python benchmarks/bench_paper002.py --against /tmp/main   # interleaved with another checkout
+    python benchmarks/bench_paper002.py --figure-format svg,png   # the networks' PNGs too
 
 Each run is the console command as a user types it, in a process of its own, into a fresh
 result directory: reading the fourteen data sets, 5 x 5 stratified folds of the seven
@@ -38,10 +39,11 @@ VARYING = {"fit_seconds", "predict_seconds", "tune_seconds", "cpu_seconds", "pea
            "checksum", "task_id"}
 
 
-def timed_run(checkout: Path, config: str, jobs: int, out: Path) -> dict:
-    """One `bayesbench run` of ``config`` from ``checkout``: wall and CPU seconds, loads."""
+def timed_run(checkout: Path, config: str, jobs: int, out: Path, extra=()) -> dict:
+    """One `bayesbench run` of ``config`` from ``checkout`` (``extra``: more options): wall
+    and CPU seconds, loads."""
     command = [sys.executable, "-m", "bayesbench.cli", "run", config, "--jobs", str(jobs), "-q",
-               "-o", str(out)]
+               "-o", str(out), *extra]
     before = os.getloadavg()[0]
     start = time.perf_counter()
     proc = subprocess.Popen(command, cwd=checkout, stdout=subprocess.DEVNULL,
@@ -76,11 +78,15 @@ def main(argv=None) -> None:
     parser.add_argument("--config", default=CONFIG, help="relative to each checkout")
     parser.add_argument("--against", type=Path, metavar="DIR",
                         help="another checkout, timed run for run beside this one")
+    parser.add_argument("--figure-format", metavar="FORMATS",
+                        help="passed to this checkout's runs (not to --against's)")
     args = parser.parse_args(argv)
+    extra = ("--figure-format", args.figure_format) if args.figure_format else ()
     checkouts = {"this checkout": ROOT}
     if args.against is not None:
         checkouts[f"--against {args.against}"] = args.against.resolve()
-    print(f"bayesbench run {args.config} --jobs {args.jobs}, on {os.cpu_count()} cores")
+    print(f"bayesbench run {args.config} --jobs {args.jobs} {' '.join(extra)}, on "
+          f"{os.cpu_count()} cores")
     print(f"{'checkout':<40} {'run':>3} {'wall s':>8} {'CPU s':>8} {'load before':>12} "
           f"{'load after':>11}")
     times = {name: [] for name in checkouts}
@@ -89,7 +95,8 @@ def main(argv=None) -> None:
         for i in range(args.repeats):
             for n, (name, checkout) in enumerate(checkouts.items()):
                 out = Path(tmp) / f"{n}-{i}"
-                t = timed_run(checkout, args.config, args.jobs, out)
+                t = timed_run(checkout, args.config, args.jobs, out,
+                              extra if checkout == ROOT else ())
                 times[name].append(t)
                 print(f"{name:<40} {i + 1:>3} {t['wall']:>8.2f} {t['cpu']:>8.2f} "
                       f"{t['load_before']:>12.2f} {t['load_after']:>11.2f}", flush=True)

@@ -67,6 +67,15 @@ def test_dask_local_cluster_matches_serial(serial, uci_dir, tmp_path):
     assert sessions[0]["executor"].startswith("dask (tcp://")
 
 
+def test_the_examples_of_the_executors_hold():
+    import doctest
+
+    from bayesbench.evaluation import executors
+
+    result = doctest.testmod(executors)
+    assert result.attempted >= 2 and result.failed == 0
+
+
 def _cluster_workers():
     """The worker processes of local Dask clusters this process started (spawned, not forked)."""
     import psutil
