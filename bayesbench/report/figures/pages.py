@@ -32,8 +32,9 @@ from .prediction_figures import drawable, panel_curves, plot_predictions
 from .score_figures import plot_against_baseline, plot_fold_scores, slug, unique_slugs
 
 __all__ = ["FIGURES", "REPORT", "MAX_NETWORK_FIGURES", "Network", "Drawn", "FigureJob",
-           "structure_of", "draw_figures", "draw_network", "PredictionCurves", "prediction_curves", "draw_prediction_figures",
-           "draw_learning_curves", "comparison_sections", "write_report"]
+           "structure_of", "draw_figures", "draw_network", "PredictionCurves",
+           "prediction_curves", "draw_prediction_figures", "draw_learning_curves",
+           "comparison_sections", "write_report"]
 
 # A grid of 500 settings drew 500 networks: 93 s and 1.4 GB for figures nobody reads one by
 # one; the report shows the first ones, and every structure stays in the records.
