@@ -355,8 +355,9 @@ def main():
                    "directories searched, as a warning, and the others run (without it "
                    "they are a config error).")
 @click.option("--repeats", type=click.IntRange(min=1, max=MAX_REPEATS), metavar="N",
-              help="Override cv.repeats (k-fold and holdout), e.g. 1 for a smoke test; "
-                   "a different experiment, so give it its own --output.")
+              help="Override cv.repeats (k-fold and holdout), or evaluation.repeats (the "
+                   "decompositions of a bias-variance run), e.g. 1 for a smoke test; a "
+                   "different experiment, so give it its own --output.")
 @click.option("--datasets", "only", metavar="NAME[,NAME...]", type=_Names(),
               help="Run only these data sets of the config (by their names in results).")
 @click.option("--rerun-changed", is_flag=True,
@@ -454,25 +455,29 @@ def _overridden(loaded, **overrides):
 
     try:
         return override(loaded, **overrides)
-    except ConfigError as exc:  # the data sets chosen are the only override that can fail
+    except ConfigError as exc:  # the data sets chosen and the repeats can fail, by name
         raise click.BadParameter("; ".join(m for _, m in exc.problems),
-                                 param_hint="--datasets") from None
+                                 param_hint=f"--{exc.problems[0][0]}") from None
 
 
 def _print_runs(results, first_metric: str, quiet: bool) -> None:
-    """Each run's table of the first metric (in the most readable format written) and counts."""
+    """Each run's table of the first metric and, when the run made them, of its bias-variance
+    decomposition and its bootstrap estimate (each in the most readable format written), and
+    counts."""
     from .report.figures.plotting import SKIPPED_MESSAGE  # lazy: see run
+    from .report.run import bootstrap_estimates, decomposition  # lazy: pandas, see run
     from .report.run.summary_tables import FAILED_STEM, file_stem  # lazy: pandas, see run
 
     if any(r.figures_skipped for r in results):
         click.echo(SKIPPED_MESSAGE, err=True)
+    stems = (file_stem(first_metric), decomposition.STEM, bootstrap_estimates.STEM)
     for result in results:
         if not quiet:
-            tables = [result.run_dir / "summary" / f"{file_stem(first_metric)}.{ext}"
-                      for ext in extensions()]
-            table = next((t for t in tables if t.exists()), None)
-            if table is not None:
-                click.echo(table.read_text())
+            for stem in stems:
+                tables = [result.run_dir / "summary" / f"{stem}.{ext}" for ext in extensions()]
+                table = next((t for t in tables if t.exists()), None)
+                if table is not None:
+                    click.echo(table.read_text())
             click.echo(f"{result.run_dir}: {result.n_tasks} tasks ({result.n_skipped} already "
                        f"done, {result.n_run} run, {len(result.errors)} failed); tables in "
                        f"{result.run_dir / 'summary'}")
@@ -539,6 +544,8 @@ def classifiers(name):
               default="mdl", show_default=True, help="How cut points are chosen.")
 @click.option("--bins", type=click.IntRange(min=1), default=10, show_default=True,
               help="Number of bins for 'width' and 'frequency'.")
+@click.option("--max-cuts", type=click.IntRange(min=1), default=None, metavar="N",
+              help="At most N cut points per attribute for 'mdl', the best first.")
 @click.option("--class", "class_attribute", metavar="NAME",
               help="Class attribute (default: the last one).")
 @click.option("--delimiter", metavar="CHAR", type=_Checked("character", _character_problem),
@@ -547,14 +554,17 @@ def classifiers(name):
               help="Also write the discretized data here as ARFF (Weka-style range labels).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table",
               show_default=True, help="How to print the cut points.")
-def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
+def discretize(data, method, class_attribute, delimiter, output, fmt, **settings):
     """Print the cut points that discretize the numeric attributes of DATA.
 
     DATA is an ARFF, CSV or libsvm file, or the name of a bundled data set
     (iris, vote, ...). The cut points are fitted on all of DATA: 'mdl' is
     Fayyad and Irani's supervised method exactly as Weka's Discretize filter
-    computes it, 'fd' Freedman-Diaconis bins, 'width' and 'frequency' BINS
-    equal-width or equal-frequency bins. A value v falls in the bin (a, b]
+    computes it (at most --max-cuts of them, the best first), 'fd'
+    Freedman-Diaconis bins, 'width' and 'frequency' BINS equal-width or
+    equal-frequency bins, 'pki' Weka's PKIDiscretize (about sqrt(n) bins of
+    about sqrt(n) values), 'wpki' its weighted form (bins of at least 30
+    values more than their number). A value v falls in the bin (a, b]
     with a < v <= b. Nominal attributes are left alone; a data set without
     numeric attributes is an error. With --format json the output is
     {"attribute": [cut, ...], ...} for the numeric attributes.
@@ -566,8 +576,14 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
       bayesbench discretize glass.arff -o glass-mdl.arff
     """
     from .data import load_dataset, locate_dataset, write_arff  # lazy: numpy, see run
-    from .preprocess.discretize import Discretizer, cut_point_rows  # lazy: numpy, see run
+    from .preprocess.discretize import (Discretizer, cut_point_rows,  # lazy: numpy, see run
+                                        methods_reading)
 
+    # The methods' settings (bins, max_cuts) travel together to the Discretizer.
+    if settings["max_cuts"] is not None and method not in methods_reading("max_cuts"):
+        raise click.UsageError(f"--max-cuts bounds the cut points of "
+                               f"{', '.join(map(repr, methods_reading('max_cuts')))} only, "
+                               f"not of '{method}'")
     try:
         path = locate_dataset(data)
     except DataError as exc:  # DATA names no file and no bundled data set
@@ -585,7 +601,7 @@ def discretize(data, method, bins, class_attribute, delimiter, output, fmt):
     if all(a.is_nominal for a in ds.attributes):
         raise DataError(f"no numeric attribute to discretize (its {len(ds.attributes)} "
                         f"attributes are all nominal)", path=path)
-    fitted = Discretizer(method=method, bins=bins).fit(ds)
+    fitted = Discretizer(method=method, **settings).fit(ds)
     if output:
         with naming(output):
             write_arff(fitted.transform(ds), output)

@@ -50,14 +50,17 @@ def run_experiment(experiment: Experiment, options: RunOptions = RunOptions()) -
     locked by another run or holds a different experiment (unless resumed or forced).
     """
     options = replace(options, formats=tuple(options.formats or format_names()))
-    cache = DataCache()
-    plans = [plan(run, cache) for run in experiment.runs()]
-    check_size(plans, options.max_predictions_bytes)  # refused before any directory is made
-    # A scheduler that cannot be reached is an error before any directory is made; a local
-    # cluster is started here and stopped when the last arm is done (or on an error).
-    with connected(options.scheduler, options.jobs, options.worker_threads) as scheduler:
-        results = [_run(run, work, options, scheduler)
-                   for run, work in zip(experiment.runs(), plans)]
+    cache = DataCache(keep_ids=True)
+    try:
+        plans = [plan(run, cache) for run in experiment.runs()]
+        check_size(plans, options.max_predictions_bytes)  # refused before any directory is made
+        # A scheduler that cannot be reached is an error before any directory is made; a
+        # local cluster is started here and stopped when the last arm is done (or on an error).
+        with connected(options.scheduler, options.jobs, options.worker_threads) as scheduler:
+            results = [_run(run, work, options, scheduler)
+                       for run, work in zip(experiment.runs(), plans)]
+    finally:
+        cache.close()  # the chunked data sets' ids kept on disk
     if experiment.arms:
         write_arm_comparison(experiment, [(r.run_dir, r.records) for r in results],
                              options.formats)

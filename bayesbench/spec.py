@@ -58,20 +58,25 @@ class NoiseSpec:
 
 @dataclass(frozen=True)
 class PreprocessSpec:
-    """Imputation strategy, discretization method and bins, where they are fitted
-    (``fold``: the training fold; ``global``: the whole data set) and the noise."""
+    """Imputation strategy, discretization method and bins (``max_cuts``: at most that many
+    MDL cut points per attribute), where they are fitted (``fold``: the training fold;
+    ``global``: the whole data set) and the noise."""
 
     impute: str = "none"
     discretize: str = "mdl"
     bins: int = 10
     scope: str = "fold"
     noise: NoiseSpec | None = None
+    max_cuts: int | None = None
 
     def identity(self) -> dict:
         noise = self.noise
-        return {"impute": self.impute, "discretize": self.discretize, "bins": self.bins,
-                "scope": self.scope,
-                "noise": None if noise is None else noise.identity()}
+        out = {"impute": self.impute, "discretize": self.discretize, "bins": self.bins,
+               "scope": self.scope,
+               "noise": None if noise is None else noise.identity()}
+        if self.max_cuts is not None:  # absent when unused, so older directories match
+            out["max_cuts"] = self.max_cuts
+        return out
 
 
 # Repetitions of a cross-validation: a bound on the work one experiment plans (published
@@ -82,20 +87,31 @@ MAX_REPEATS = 1000
 @dataclass(frozen=True)
 class CVSpec:
     """How to split: ``kind`` names a scheme of ``evaluation.schemes.SCHEMES`` (``kfold``,
-    ``holdout``, ``resubstitution``, ``loo``, ...) and ``settings`` holds its own settings as
-    ``(key, value)`` pairs, as its ``spec()`` builds them: exactly what identifies the scheme,
-    so that task ids hash it (k-fold: ``folds``, ``repeats``, ``stratified`` and a
+    ``holdout``, ``resubstitution``, ``loo``, ``bootstrap``) and ``settings`` holds its own
+    settings as ``(key, value)`` pairs, as its ``spec()`` builds them: exactly what identifies
+    the scheme, so that task ids hash it (k-fold: ``folds``, ``repeats``, ``stratified`` and a
     ``fold_size`` other than ``balanced``; holdout: the test share ``holdout``, ``repeats``,
-    ``stratified``; resubstitution and leave-one-out: their own name, true).
+    ``stratified``; resubstitution and leave-one-out: their own name, true; the bootstrap:
+    its replicates ``bootstrap``, ``estimate``, ``stratified``).
     ``train_sizes`` (schemes that take a learning curve): each training part subsampled to
     each size (an int: rows; a float in (0, 1]: a fraction of the part), every task run once
-    per size (``evaluation/train_sizes.py``); empty: the whole part, once.
+    per size (``evaluation/train_sizes.py``); empty: the whole part, once. ``written``: the
+    settings the config wrote, beside their defaults (not part of the identity): a chunked
+    data set stratifies its hashed folds only when ``stratified: true`` is written
+    (:meth:`stratifies`).
     """
 
     kind: str = "kfold"
     settings: tuple[tuple[str, object], ...] = (("folds", 10), ("repeats", 1),
                                                  ("stratified", True))
     train_sizes: tuple[int | float, ...] = ()
+    # What the scheme's class declares (its ``spec()`` copies them; not part of the identity,
+    # which its settings are): the setting that counts its repetitions (the bootstrap's
+    # replicates are ``bootstrap``), and whether its estimate reads every task's test
+    # predictions, so that they are kept.
+    repeated_by: str = "repeats"
+    keeps_predictions: bool = False
+    written: tuple[str, ...] = ()
 
     def setting(self, key: str, default=None):
         """The value of one of :attr:`settings` (``default`` where it is left out)."""
@@ -103,8 +119,17 @@ class CVSpec:
 
     @property
     def n_repetitions(self) -> int:
-        """Repetitions of the scheme: its ``repeats``, 1 for a scheme without."""
-        return self.setting("repeats", 1)
+        """Repetitions of the scheme: its ``repeats`` (a bootstrap's replicates), 1 for a
+        scheme without."""
+        return self.setting(self.repeated_by, 1)
+
+    def stratifies(self, chunked: bool = False) -> bool:
+        """Whether the splits are stratified by class (the ``stratified`` setting); for a
+        chunked data set only when the config wrote it (``written``): its hashed folds were
+        unstratified before the key applied to it, and those records stay as they were."""
+        if chunked and "stratified" not in self.written:
+            return False
+        return bool(self.setting("stratified", False))
 
     def identity(self) -> dict:
         # train_sizes is absent when unused, so that older result directories match.
@@ -119,16 +144,22 @@ class EvaluationSpec:
     ``method`` (``kohavi_wolpert``: Weka's ``BVDecompose``; ``subsampled_cv``: Webb's
     sub-sampled cross-validation, Weka's ``BVDecomposeSegCVSub``) ``iterations`` times;
     ``train_fraction`` is the share of the data in the training pool (``kohavi_wolpert``,
-    each training set half the pool) or in each training set (``subsampled_cv``)."""
+    each training set half the pool) or in each training set (``subsampled_cv``);
+    ``repeats`` independent decompositions, each drawn anew, give each quantity a standard
+    error."""
 
     kind: str = "bias_variance"
     method: str = "kohavi_wolpert"
     iterations: int = 50
     train_fraction: float = 0.5
+    repeats: int = 1
 
     def identity(self) -> dict:
-        return {"kind": self.kind, "method": self.method, "iterations": self.iterations,
-                "train_fraction": self.train_fraction}
+        out = {"kind": self.kind, "method": self.method, "iterations": self.iterations,
+               "train_fraction": self.train_fraction}
+        if self.repeats != 1:  # absent when 1, so that older result directories match
+            out["repeats"] = self.repeats
+        return out
 
 
 @dataclass(frozen=True)
@@ -237,8 +268,8 @@ class Experiment:
     @property
     def keeps_predictions(self) -> bool:
         """Whether every task keeps its test predictions: asked for, or needed by the
-        evaluation."""
-        return self.predictions or self.evaluation is not None
+        evaluation or by the estimate of the ``cv`` scheme (the bootstrap's)."""
+        return self.predictions or self.evaluation is not None or self.cv.keeps_predictions
 
     def runs(self) -> tuple["Experiment", ...]:
         """The experiments to run: the arms, or this experiment itself."""
@@ -253,6 +284,7 @@ class Experiment:
                "classifiers": [c.identity() for c in self.classifiers]}
         if self.evaluation is not None:  # absent when unused, so older directories match
             out["evaluation"] = self.evaluation.identity()
+            del out["cv"]  # which the evaluation replaces (its tasks hash the default cv)
         return out
 
 

@@ -241,7 +241,8 @@ BAD_VALUES = {
             "figure_formats": ["--figure-format", "png"],
             "consensus_threshold": ["--consensus-threshold", "1.5"]},
     "discretize": {"data": ["nowhere"], "method": ["--method", "median"],
-                   "bins": ["--bins", "0"], "class_attribute": ["--class", "colour"],
+                   "bins": ["--bins", "0"], "max_cuts": ["--max-cuts", "0"],
+                   "class_attribute": ["--class", "colour"],
                    "delimiter": ["--delimiter", ";;"], "output": ["-o", "nowhere/x.arff"],
                    "fmt": ["--format", "xml"]},
     "compare": {"inputs": ["missing"], "metric": ["--metric", "kapa"],
@@ -337,6 +338,20 @@ def test_json_prints_wekas_cut_points_for_iris(uci_dir, reference_dir):
     assert list(got) == list(expected)
     for name in expected:
         np.testing.assert_allclose(got[name], expected[name], rtol=0, atol=1e-9)
+
+
+def test_pki_prints_wekas_pki_cut_points_and_max_cuts_bounds_mdl(uci_dir, reference_dir):
+    expected = json.loads((reference_dir / "weka_pki_cuts.json").read_text())["cuts"]["glass"]
+    got = json.loads(discretize_ok(uci_dir / "glass.arff", "--method", "pki", "--format",
+                                   "json").stdout)
+    assert got == expected
+    full = json.loads(discretize_ok(uci_dir / "glass.arff", "--format", "json").stdout)
+    one = json.loads(discretize_ok(uci_dir / "glass.arff", "--max-cuts", "1", "--format",
+                                   "json").stdout)
+    assert all(len(one[a]) == min(1, len(c)) and set(one[a]) <= set(c) for a, c in full.items())
+    result = CliRunner().invoke(main, ["discretize", "iris", "--method", "pki",
+                                       "--max-cuts", "2"])
+    assert result.exit_code == 2 and "'mdl' only" in result.output
 
 
 def test_json_lists_numeric_attributes_only(uci_dir):

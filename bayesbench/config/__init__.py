@@ -18,7 +18,9 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ..errors import ConfigError, PlanError
+from ..evaluation import bias_variance_sets
 from ..evaluation.executors import scheduler_problem
+from ..evaluation.schemes import SCHEMES
 from ..evaluation.metrics import DEFAULT_METRICS, METRIC_NAMES, is_metric
 from ..models.core.export import NETWORK_FORMATS
 from ..report.figures.plotting import FORMAT_NAMES, figure_format_problem
@@ -110,6 +112,7 @@ def parse_config(raw, *, base_dir=None, source=None, skip_missing: bool = False)
             raw["compare"], problems, [c.label for c in experiment.classifiers], [a for a, _, _ in arms]))
     chunked_problems(raw, with_arms(experiment, arms), origins, problems)
     _prediction_problems(with_arms(experiment, arms), problems)
+    _scheme_problems(raw, with_arms(experiment, arms), origins, problems)
     problems.raise_any(source)
     return Config(with_arms(experiment, arms), options, None if source is None else str(source))
 
@@ -188,21 +191,46 @@ def _figures(raw: dict, problems: Problems) -> FigureSpec:
 
 
 def _prediction_problems(experiment: Experiment, problems: Problems) -> None:
-    """Kept predictions (asked for, or the ones a bias-variance decomposition is computed
-    from) name each test row by its index in the data file: refused where that index is
-    lost (a chunked data set, rows dropped by imputation)."""
-    if not experiment.keeps_predictions:
+    """Kept predictions (asked for, or the ones a bias-variance decomposition or the
+    bootstrap's estimate is computed from) name each test row by its index in the data file:
+    refused where that index is lost (a chunked data set, rows dropped by imputation)."""
+    if not any(run.keeps_predictions for run in experiment.runs()):
         return
-    key = "predictions" if experiment.predictions else "evaluation"
-    for i, d in enumerate(experiment.datasets):
+    key = ("predictions" if experiment.predictions else
+           "evaluation" if experiment.evaluation is not None else "cv")
+    # A chunked data set refuses any scheme but k-fold, in one line of its own (chunked_checks).
+    for i, d in enumerate(experiment.datasets if key != "cv" else ()):
         if d.chunked or is_chunked(d.path):
             problems.add(key, f"not kept for the chunked data set '{d.name}' "
                               f"(datasets[{i}]); leave it out of this run")
     for run in experiment.runs():
-        if run.preprocess.impute == "drop":
+        if run.keeps_predictions and run.preprocess.impute == "drop":
             where = f"arm '{run.arm}': " if run.arm else ""
             problems.add(key, f"{where}impute: drop removes test rows, so they could not be "
                               f"matched to the data file's rows; choose another imputation")
+
+
+def _scheme_problems(raw: dict, experiment: Experiment, origins: list,
+                     problems: Problems) -> None:
+    """A ``cv`` beside ``evaluation`` (which draws its own training sets: the ``cv`` would be
+    ignored), and tuning by inner cross-validation where training parts repeat rows (the
+    bootstrap: copies of a row would be on both sides of an inner fold)."""
+    if experiment.evaluation is not None:
+        arms = raw.get("arms") if isinstance(raw.get("arms"), list) else []
+        given = (["cv"] if "cv" in raw else []) + [
+            f"arms[{k}].cv" for k, arm in enumerate(arms) if isinstance(arm, dict) and "cv" in arm]
+        for key in given:
+            problems.add(key, "not used beside evaluation, which draws its own training and "
+                              "test sets; leave it out")
+        return
+    for run in experiment.runs():
+        if not SCHEMES[run.cv.kind].repeats_rows:
+            continue
+        for spec, i in zip(experiment.classifiers, origins):
+            if spec.tune is not None:
+                problems.add(f"classifiers[{i}].tune", (
+                    f"not with {SCHEMES[run.cv.kind].title}: its training parts hold rows more "
+                    f"than once, so inner folds would test copies of their training rows"))
 
 
 def _published(value, problems: Problems, base_dir: Path) -> str | None:
@@ -232,7 +260,8 @@ def with_arms(experiment: Experiment, arms) -> Experiment:
 
 def override(config: Config, *, repeats: int | None = None, datasets=None, **options) -> Config:
     """``config`` with the command line's overrides, the one place they are applied:
-    ``repeats`` replaces ``cv.repeats`` (k-fold and holdout; the others run once),
+    ``repeats`` replaces ``cv.repeats`` (k-fold and holdout; the others run once), or
+    ``evaluation.repeats`` when the experiment has an evaluation,
     ``datasets`` keeps the data sets it names (in the config's order; a name the config
     does not list is a :class:`ConfigError`), and every other keyword given (not None)
     replaces the run option of that name (``output``, ``jobs``, ``formats``, ...), the
@@ -245,7 +274,7 @@ def override(config: Config, *, repeats: int | None = None, datasets=None, **opt
     if datasets is not None:
         experiment, run = _only(config, list(dict.fromkeys(datasets)))
     if repeats is not None:
-        experiment = _each_run(experiment, lambda e: replace(e, cv=_with_repeats(e.cv, repeats)))
+        experiment = _each_run(experiment, lambda e: _repeated(e, repeats))
     run = replace(run, **{k: v for k, v in options.items() if v is not None})
     return config._replace(experiment=experiment, options=run)
 
@@ -270,6 +299,17 @@ def _only(config: Config, wanted: list[str]):
 def _each_run(experiment: Experiment, change) -> Experiment:
     """``change`` applied to ``experiment`` and to each of its arms."""
     return replace(change(experiment), arms=tuple(change(arm) for arm in experiment.arms))
+
+
+def _repeated(experiment: Experiment, repeats: int) -> Experiment:
+    """``experiment`` repeated ``repeats`` times: its evaluation's decompositions, else its
+    ``cv`` scheme's repetitions."""
+    if experiment.evaluation is not None:
+        if repeats > bias_variance_sets.MAX_REPEATS:
+            raise ConfigError([("repeats", f"{repeats} decompositions; evaluation.repeats is at "
+                                           f"most {bias_variance_sets.MAX_REPEATS}")])
+        return replace(experiment, evaluation=replace(experiment.evaluation, repeats=repeats))
+    return replace(experiment, cv=_with_repeats(experiment.cv, repeats))
 
 
 def _with_repeats(cv: CVSpec, repeats: int) -> CVSpec:

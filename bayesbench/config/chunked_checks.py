@@ -1,8 +1,8 @@
 """What a chunked data set (a directory or glob of files, or one file declared ``chunked``,
 docs/large-data.md) allows of the rest of a config, checked before any result directory is
-made: metrics that add up over chunks, classifiers fitted from counts, unstratified k-fold,
-no imputation or noise, and numeric attributes discretized on all the rows (global scope)
-by a method that counts."""
+made: metrics that add up over chunks, classifiers fitted from counts (or in passes over
+the rows), k-fold with balanced folds, no imputation or noise, and numeric attributes
+discretized by a method that counts."""
 from __future__ import annotations
 
 from ..data.chunks import is_chunked, numeric_look
@@ -26,12 +26,9 @@ def _from_counts(spec) -> bool:
         return True
 
 
-def _split_problems(run: Experiment, raw_cv: dict, at: str, problems: Problems, why: str) -> None:
+def _split_problems(run: Experiment, at: str, problems: Problems, why: str) -> None:
     if run.cv.kind != "kfold":
         problems.add(f"{at}cv", f"{run.cv.kind} splits need every row at once; {why} takes k-fold")
-    elif raw_cv.get("stratified") is True:
-        problems.add(f"{at}cv.stratified", f"{why} deals its folds by a hash of the row index, "
-                                    f"unstratified: leave the key out or write false")
     elif run.cv.setting("fold_size", "balanced") != "balanced":
         problems.add(f"{at}cv.fold_size", f"{why} deals its folds by a hash of the row index, "
                                           f"sizes equal only in expectation: leave the key out")
@@ -63,9 +60,6 @@ def _discretize_problems(run: Experiment, numeric, at: str, problems: Problems) 
     if run.preprocess.discretize not in usable:
         problems.add(f"{at}preprocess.discretize", f"{why} has a numeric attribute '{name}', which "
                                             f"chunked data discretize by {' or '.join(usable)}")
-    elif run.preprocess.scope != "global":
-        problems.add(f"{at}preprocess.scope", f"per-fold discretization is not available for {why}, "
-                                       f"whose attribute '{name}' is numeric: write global")
 
 
 def chunked_problems(raw: dict, experiment: Experiment, origins: list, problems: Problems) -> None:
@@ -78,8 +72,8 @@ def chunked_problems(raw: dict, experiment: Experiment, origins: list, problems:
            f"(datasets[{chunked[0]}])")
     for j, metric in enumerate(experiment.metrics):
         if metric in NOT_CHUNKED:
-            problems.add(f"metrics[{j}]", f"'{metric}' is not computed for {why} (it cannot be "
-                                   f"summed chunk by chunk)")
+            problems.add(f"metrics[{j}]", f"'{metric}' is not computed for {why} (it is no "
+                                          f"sum over rows, which chunks add up)")
     if experiment.compare.metric in NOT_CHUNKED:
         problems.add("compare.metric", f"'{experiment.compare.metric}' is not computed for {why}")
     for spec, i in zip(experiment.classifiers, origins):
@@ -92,6 +86,5 @@ def chunked_problems(raw: dict, experiment: Experiment, origins: list, problems:
     for k, run in enumerate(experiment.runs()):
         own = arms[k] if experiment.arms and k < len(arms) and isinstance(arms[k], dict) else {}
         at = f"arms[{k}]." if experiment.arms and ("cv" in own or "preprocess" in own) else ""
-        raw_cv = own.get("cv") if at and isinstance(own.get("cv"), dict) else raw.get("cv")
-        _split_problems(run, raw_cv if isinstance(raw_cv, dict) else {}, at, problems, why)
+        _split_problems(run, at, problems, why)
         _discretize_problems(run, numeric, at, problems)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from ..data import find_dataset
 from ..data.chunks import chunk_files, is_chunked
-from ..data.formats import CHUNK_SUFFIXES, WHOLE_SUFFIXES, format_of
+from ..data.formats import WHOLE_SUFFIXES, chunk_suffixes, directory_titles, format_of
 from ..data.load import search_dirs
 from ..data.names import names_of
 from ..errors import DataError
@@ -116,14 +116,14 @@ def _options(item: dict, key: str, problems: Problems) -> dict:
 def _chunked_file(path: Path, chunked, key: str, problems: Problems) -> bool:
     """Whether the ``chunked`` key fits the file (a directory or glob is always chunked; a
     Parquet file only ever is)."""
-    suffix = Path(path).suffix.lower()
+    suffix, chunk_kinds = Path(path).suffix.lower(), chunk_suffixes()
     if chunked is False and is_chunked(path):
         problems.add(join(key, "chunked"), "a directory or glob of files is always read in chunks; "
                                     "leave the key out")
-    elif chunked and not is_chunked(path) and suffix not in CHUNK_SUFFIXES:
+    elif chunked and not is_chunked(path) and suffix not in chunk_kinds:
         problems.add(join(key, "chunked"), f"'{suffix or '(no extension)'}' files are not read in "
-                                    f"chunks; chunked data sets read {', '.join(CHUNK_SUFFIXES)}")
-    elif not chunked and not is_chunked(path) and suffix in CHUNK_SUFFIXES \
+                                    f"chunks; chunked data sets read {', '.join(chunk_kinds)}")
+    elif not chunked and not is_chunked(path) and suffix in chunk_kinds \
             and not format_of(path).whole:
         problems.add(key, f"a {format_of(path).title} file is read only in chunks: add "
                    f"'chunked: true' (docs/large-data.md)")
@@ -144,7 +144,7 @@ def _delimiter(value, key, problems: Problems) -> str | None:
 def _locate(ref: str, key: str, problems: Problems, base_dir, dirs, missing) -> Path | None:
     """The data file ``ref`` names: a path, or a name looked for in ``dirs``."""
     looks_like_path = os.sep in ref or "/" in ref or Path(ref).suffix.lower() in (
-        *WHOLE_SUFFIXES, *CHUNK_SUFFIXES)
+        *WHOLE_SUFFIXES, *chunk_suffixes())
     if looks_like_path and is_chunked(relative(ref, base_dir)):
         return _chunked(ref, key, problems, base_dir)
     try:
@@ -166,7 +166,7 @@ def _locate(ref: str, key: str, problems: Problems, base_dir, dirs, missing) -> 
     if missing is not None and not looks_like_path:
         missing.append((ref, f"data file not found: {ref}{where}"))
     elif path is not None and Path(path).is_dir():
-        problems.add(key, f"{ref} is a directory; expected a data file (.arff, .csv, .libsvm, .svm)")
+        problems.add(key, f"{ref} is a directory; expected a data file ({', '.join(WHOLE_SUFFIXES)})")
     else:
         problems.add(key, f"data file not found: {ref}{where}")
     return None
@@ -179,9 +179,10 @@ def _chunked(ref: str, key: str, problems: Problems, base_dir) -> Path | None:
         chunk_files(path)
     except DataError as exc:
         empty = path.is_dir() and exc.path == str(path)
-        problems.add(key, f"{ref} is a directory without CSV or Parquet files; expected a data file "
-                   f"(.arff, .csv, .libsvm, .svm) or CSV or Parquet files" if empty
-              else str(exc))
+        titles = directory_titles()
+        problems.add(key, f"{ref} is a directory without {titles} files; expected a data file "
+                          f"({', '.join(WHOLE_SUFFIXES)}) or {titles} files" if empty
+                     else str(exc))
         return None
     return path
 

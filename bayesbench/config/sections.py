@@ -16,7 +16,7 @@ from ..evaluation.schemes import DEFAULT_SCHEME, SCHEMES
 from ..preprocess.noise import NOISE_MODES
 from ..models.registry import (classifier_class, is_import_path, make_classifier, make_step,
                                parameter_defaults)
-from ..preprocess.discretize import methods as discretizations
+from ..preprocess.discretize import methods as discretizations, methods_reading
 from ..preprocess.impute import STRATEGIES
 from ..spec import (ClassifierSpec, CompareSpec, CVSpec, EvaluationSpec,
                     NoiseSpec, PreprocessSpec, TuneSpec)
@@ -30,7 +30,7 @@ ARM_KEYS = ("name", "preprocess", "cv")
 CLASSIFIER_KEYS = ("name", "params", "label", "input", "tune", "steps")
 TUNE_KEYS = ("params", "folds", "metric")
 STEP_KEYS = ("name", "params")
-PREPROCESS_KEYS = ("impute", "discretize", "bins", "scope", "noise")
+PREPROCESS_KEYS = ("impute", "discretize", "bins", "max_cuts", "scope", "noise")
 NOISE_KEYS = ("fraction", "on", "mode")
 
 
@@ -52,7 +52,7 @@ class _SchemeKeys(Sequence):
 
 CV_KEYS = _SchemeKeys()
 COMPARE_KEYS = ("metric", "baseline", "test", "alpha", "rope")
-EVALUATION_KEYS = ("kind", "method", "iterations", "train_fraction")
+EVALUATION_KEYS = ("kind", "method", "iterations", "train_fraction", "repeats")
 # Classifiers of one experiment, each setting of a parameter grid counted, and settings of
 # one classifier's tuning grid: a bound on the work a config check does and on the tasks
 # (or inner fits) it asks for.
@@ -69,6 +69,12 @@ def preprocess(value, problems: Problems, at: str = "preprocess") -> PreprocessS
             kw[key] = problems.typed(value[key], f"{at}.{key}", str, choices=choices)
     if "bins" in value:
         kw["bins"] = problems.typed(value["bins"], f"{at}.bins", int, low=2)
+    if value.get("max_cuts") is not None:
+        kw["max_cuts"] = problems.typed(value["max_cuts"], f"{at}.max_cuts", int, low=1)
+        bounded = methods_reading("max_cuts")
+        if kw.get("discretize", "mdl") not in bounded:
+            problems.add(f"{at}.max_cuts", f"bounds the cut points of discretize: "
+                         f"{' or '.join(bounded)} only, not of {kw['discretize']}")
     if value.get("noise") is not None:
         kw["noise"] = _noise(value["noise"], problems, f"{at}.noise")
     return PreprocessSpec(**{k: v for k, v in kw.items() if v is not None})
@@ -108,11 +114,14 @@ def cv(value, problems: Problems, at: str = "cv") -> CVSpec:
             continue
         if key not in takes:
             others = [s.title for s in SCHEMES.values() if key in {t.key for t in s.settings}]
-            problems.add(f"{at}.{key}", f"applies to {' and '.join(others)} only, "
-                                        f"not {scheme.name}")
+            if others:  # else an unknown key, already reported
+                listed = " and ".join([", ".join(others[:-1]), others[-1]] if len(others) > 1
+                                      else others)
+                problems.add(f"{at}.{key}", f"applies to {listed} only, not {scheme.name}")
             continue
         setting = takes[key]
-        checked = problems.typed(value[key], f"{at}.{key}", setting.kind, low=setting.low,
+        given = value[key] if setting.coerce is None else setting.coerce(value[key])
+        checked = problems.typed(given, f"{at}.{key}", setting.kind, low=setting.low,
                                  high=setting.high, choices=setting.choices)
         why = None if checked is None or setting.check is None else setting.check(checked)
         if why:
@@ -165,6 +174,10 @@ def evaluation(value, problems: Problems, at: str = "evaluation") -> EvaluationS
         # Weka's estimate of bias² divides by iterations - 1.
         kw["iterations"] = problems.typed(value["iterations"], f"{at}.iterations", int, low=2,
                                           high=bias_variance_sets.MAX_ITERATIONS)
+    if "repeats" in value:
+        # Each decomposition is `iterations` tasks per classifier: bounded as cv.repeats is.
+        kw["repeats"] = problems.typed(value["repeats"], f"{at}.repeats", int, low=1,
+                                       high=bias_variance_sets.MAX_REPEATS)
     if "train_fraction" in value:
         fraction = problems.typed(value["train_fraction"], f"{at}.train_fraction", float,
                                   low=0.0, high=1.0)

@@ -306,11 +306,12 @@ def _inferred(series) -> bool:
 def _csv_column(frame, j: int, again):
     """Stripped Factorized texts of column ``j``, or float64 values when pandas found every
     value a number (which the reader's typing would conclude too); ``again`` holds the
-    texts of the columns pandas read as integers or booleans."""
+    texts of the columns pandas read as integers or booleans (and, for a reader of texts
+    only, as floats)."""
     series = frame[j]
     if series.dtype == object:
         raw = _factorized(series)
-    elif _inferred(series):
+    elif j in again:
         raw = _factorized(again[j])
     else:
         cats, codes = series.array.categories, np.asarray(series.array.codes)
@@ -321,11 +322,15 @@ def _csv_column(frame, j: int, again):
     return Factorized(stripped.uniques, stripped.codes[raw.codes])
 
 
-def csv_columns(body: bytes, n: int, delimiter: str, text_columns=()) -> list | None:
+def csv_columns(body: bytes, n: int, delimiter: str, text_columns=(), *,
+                texts: bool = False) -> list | None:
     """The columns of a CSV body (the records after the header), or None.
 
     Each is stripped :class:`Factorized` texts, or float64 values for a column
-    whose values are all numbers; ``text_columns`` (the class) are always texts.
+    whose values are all numbers; ``text_columns`` (the class) are always texts, and with
+    ``texts`` every column is (a chunked data set's, whose numbers are read from their
+    texts once every file is seen). Every column is read as categories, in C; only those
+    that pandas took for numbers are read again as texts.
     Records whose fields are all blank are left out, as the ``csv`` module path does.
     """
     d = delimiter.encode()
@@ -342,7 +347,8 @@ def csv_columns(body: bytes, n: int, delimiter: str, text_columns=()) -> list | 
     if frame is None or body.count(d) - _delimiters_in_quotes(body, d, quoted) != (n - 1) * len(
             frame):
         return None  # a record with fewer fields than the header: the csv module names it
-    inferred = [j for j in range(n) if frame[j].dtype != object and _inferred(frame[j])]
+    inferred = [j for j in range(n) if frame[j].dtype != object and (
+        _inferred(frame[j]) or (texts and frame[j].array.categories.dtype.kind == "f"))]
     # their texts read again, all in one pass over the body rather than one per column
     again = _read_csv(body, usecols=inferred, dtype=object, **options) if inferred else {}
     if again is None:

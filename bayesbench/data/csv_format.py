@@ -136,7 +136,7 @@ def body_columns(body: bytes, n: int, delimiter: str, path, first_line: int) -> 
     records, from line ``first_line`` of the file): through the C reader, else the ``csv``
     module, which names the line of a record the in-memory reader refuses with the same
     words (a short or a long record, a stray quote)."""
-    columns = c_reader.csv_columns(body, n, delimiter, range(n))
+    columns = c_reader.csv_columns(body, n, delimiter, texts=True)
     if columns is not None:
         return columns
     return _checked_rows(_records(body.decode("utf-8"), delimiter, path, first_line), n, path)

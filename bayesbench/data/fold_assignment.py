@@ -53,9 +53,48 @@ def hashed_folds(rows: np.ndarray, k: int, rng: np.random.Generator) -> np.ndarr
     the other rows: a 64-bit mix (SplitMix64's finalizer) of the index plus a salt drawn
     from ``rng``, modulo ``k``. Not stratified; fold sizes are equal only in expectation."""
     salt = rng.integers(0, 2 ** 63, dtype=np.uint64)
+    return (_mix(np.asarray(rows, dtype=np.uint64) + salt) % np.uint64(k)).astype(np.int64)
+
+
+def stratified_hashed_folds(ranks: np.ndarray, classes: np.ndarray, k: int,
+                            rng: np.random.Generator) -> np.ndarray:
+    """Fold number (``0..k-1``) of rows of class ``classes`` that are the ``ranks``-th rows of
+    their class (counted from 0 in the data set's row order), dealt without seeing the other
+    rows yet stratified: the rows of each class are taken ``k`` at a time in their order
+    (block ``rank // k``), and each block deals one row to each fold, in the order of a
+    permutation of the folds drawn by hashing ``(salt, class, block, fold)`` (the mix of
+    :func:`hashed_folds`, the salt drawn from ``rng``). Each fold thus holds
+    ``floor(n_c / k)`` or ``ceil(n_c / k)`` of the ``n_c`` rows of class ``c``: each class's
+    share within one row per fold.
+
+    Examples
+    --------
+    >>> y = np.repeat([0, 1, 2], [23, 7, 40])
+    >>> ranks = np.concatenate([np.arange(23), np.arange(7), np.arange(40)])
+    >>> folds = stratified_hashed_folds(ranks, y, 5, np.random.default_rng(0))
+    >>> [np.bincount(folds[y == c], minlength=5).tolist() for c in range(3)]
+    [[4, 5, 4, 5, 5], [1, 1, 2, 2, 1], [8, 8, 8, 8, 8]]
+    """
+    salt = rng.integers(0, 2 ** 63, dtype=np.uint64)
+    ranks = np.asarray(ranks, dtype=np.uint64)
+    k64 = np.uint64(k)
+    blocks, slot = ranks // k64, (ranks % k64).astype(np.int64)
+    # one key per (class, block): a class code takes at most 16 bits (a chunked data set's
+    # classes are at most 1000), a block at most 48 (2^48 rows)
+    keys, at = np.unique((np.asarray(classes, dtype=np.uint64) << np.uint64(48)) | blocks,
+                         return_inverse=True)
     with np.errstate(over="ignore"):
-        z = np.asarray(rows, dtype=np.uint64) + salt + np.uint64(0x9E3779B97F4A7C15)
+        base = _mix(_mix(salt + (keys >> np.uint64(48))) + (keys & np.uint64(2 ** 48 - 1)))
+        scores = _mix(base[:, None] + np.arange(k, dtype=np.uint64)[None, :])
+    # The fold of the row in slot j of its block: the j-th fold of the block's permutation.
+    order = np.argsort(scores, axis=1, kind="stable")
+    return order[at.reshape(-1), slot]
+
+
+def _mix(z: np.ndarray) -> np.ndarray:
+    """SplitMix64's step and finalizer of each 64-bit ``z`` (wrapping arithmetic)."""
+    with np.errstate(over="ignore"):
+        z = z + np.uint64(0x9E3779B97F4A7C15)
         z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
         z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        z = z ^ (z >> np.uint64(31))
-    return (z % np.uint64(k)).astype(np.int64)
+        return z ^ (z >> np.uint64(31))

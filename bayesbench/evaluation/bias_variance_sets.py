@@ -16,6 +16,12 @@ classified once per iteration.
 
 Every draw is a pure function of ``(seed, data set name, iteration)`` (the first shuffle of
 ``(seed, data set name)``), as the folds of cross-validation are: any executor, any order.
+
+``repeats`` independent decompositions (each quantity's standard error comes from their
+spread) each draw anew: decomposition ``r`` shuffles the data with the generator of ``(seed,
+data set name, r)``, and its iterations are the tasks' repetitions ``r x iterations`` to
+``(r + 1) x iterations - 1``, each drawn from its own repetition's generator, so that the
+first decomposition is the one a run without ``repeats`` draws, task for task.
 The decomposition itself is :mod:`bayesbench.stats.bias_variance`.
 """
 from __future__ import annotations
@@ -35,6 +41,9 @@ METHODS = ("kohavi_wolpert", "subsampled_cv")
 # Iterations: a bound on the tasks one decomposition asks for (Weka's default is 50; each
 # iteration adds one task per classifier, or one per fold of every segment).
 MAX_ITERATIONS = 1000
+# Independent decompositions: a bound on their number (100 give each quantity's standard error
+# a tenth of one decomposition's spread; each adds `iterations` tasks per classifier).
+MAX_REPEATS = 100
 # The fold_rng streams of the first shuffle and of each iteration's draws, apart from the
 # streams of evaluation/prepare.py (1 to 5) that the same (iteration, fold) also seeds.
 _SHUFFLE_STREAM, _DRAW_STREAM = 6, 7
@@ -47,10 +56,22 @@ def pool_size(n: int, spec: EvaluationSpec) -> int:
 
 
 def bias_variance_splits(n: int, spec: EvaluationSpec, *, seed: int, dataset: str) -> list[Split]:
-    """Every train/test split of the decomposition of a data set of ``n`` rows, iteration
-    by iteration (``repetition`` is the iteration, ``fold`` its segment's fold)."""
+    """Every train/test split of the decompositions of a data set of ``n`` rows, iteration
+    by iteration (``repetition`` is the iteration, counted over the ``repeats``
+    decompositions, ``fold`` its segment's fold)."""
+    return [s for r in range(spec.repeats) for s in _decomposition(n, spec, seed, dataset, r)]
+
+
+def repeat_of(repetition: int, spec: EvaluationSpec) -> int:
+    """The decomposition (0 to ``repeats - 1``) of a task's ``repetition``."""
+    return repetition // spec.iterations
+
+
+def _decomposition(n: int, spec: EvaluationSpec, seed: int, dataset: str, r: int) -> list[Split]:
+    """The splits of decomposition ``r``."""
     size = pool_size(n, spec)
-    order = fold_rng(seed, dataset, 0, 0, _SHUFFLE_STREAM).permutation(n)
+    order = fold_rng(seed, dataset, r, 0, _SHUFFLE_STREAM).permutation(n)
+    first = r * spec.iterations  # the repetition of its first iteration
     if spec.method == "kohavi_wolpert":
         if size < 2 or size >= n:
             raise PlanError([(("evaluation", "train_fraction"), (
@@ -58,10 +79,10 @@ def bias_variance_splits(n: int, spec: EvaluationSpec, *, seed: int, dataset: st
                 f"training set of {size // 2} rows or no test row"))])
         pool, test = order[:size], np.sort(order[size:])
         return [Split(i, 0, np.sort(_draws(seed, dataset, i).permutation(pool)[:size // 2]), test)
-                for i in range(spec.iterations)]
+                for i in range(first, first + spec.iterations)]
     if spec.method != "subsampled_cv":
         raise ValueError(f"unknown method {spec.method!r}; expected one of {', '.join(METHODS)}")
-    return _subsampled_cv(order, size, spec.iterations, seed, dataset)
+    return _subsampled_cv(order, size, range(first, first + spec.iterations), seed, dataset)
 
 
 def _draws(seed: int, dataset: str, iteration: int) -> np.random.Generator:
@@ -75,7 +96,7 @@ def n_folds(n: int, m: int) -> int:
     return -(-n // (n - m))
 
 
-def _subsampled_cv(order, m: int, iterations: int, seed: int, dataset: str) -> list[Split]:
+def _subsampled_cv(order, m: int, iterations: range, seed: int, dataset: str) -> list[Split]:
     n = order.size
     if m < 1 or m >= n - 1:
         raise PlanError([(("evaluation", "train_fraction"), (
@@ -85,7 +106,7 @@ def _subsampled_cv(order, m: int, iterations: int, seed: int, dataset: str) -> l
     # Fold sizes as Weka deals them: the first n % k folds one row longer.
     bounds = np.concatenate([[0], np.cumsum([n // k + (f < n % k) for f in range(k)])])
     out = []
-    for i in range(iterations):
+    for i in iterations:
         rng = _draws(seed, dataset, i)
         segment = rng.permutation(order)
         for f in range(k):

@@ -17,7 +17,7 @@ from ..models.pipeline import Steps, make_model
 from ..models.registry import classifier_class, default_input, make_classifier
 from ..spec import ClassifierSpec
 from .adapter import FitContext, fit_predict
-from .fitted import NETWORKS, model_scores, network, network_texts, structure_text
+from .fitted import NETWORKS, model_scores, network, network_files, structure_text
 from .metrics import REQUESTED_SCORES, evaluate
 from .plan import FoldJob
 from .predictions import FIELD as PREDICTIONS, kept
@@ -129,7 +129,7 @@ def run_classifier(spec: ClassifierSpec, views, job: FoldJob, networks=()) -> di
         learned = network(clf, train.target.name) if (job.repetition, job.fold) == (0, 0) else None
         if learned is not None:
             record["network"] = learned
-        texts = network_texts(clf, train.target.name, networks)
+        texts = network_files(clf, train, networks, views, job.preprocess)
         if texts:  # the calling process writes them (their size is no record's business)
             record[NETWORKS] = texts
     except Exception as exc:  # noqa: BLE001 - a learner that fails is recorded, the run goes on

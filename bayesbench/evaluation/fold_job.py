@@ -10,6 +10,7 @@ from ..models.registry import make_classifier
 from .classifier_task import run_classifier
 from .plan import FoldJob
 from .prepare import counts_subtract, prepare_fold, with_total_statistics
+from .store import APPARENT
 
 __all__ = ["run_fold", "with_statistics"]
 
@@ -63,6 +64,8 @@ def _run_fold(job: FoldJob, networks=()) -> list[dict]:
                   "task_id": tid}
         if job.train_size is not None:  # absent without a learning curve, as records were
             record["train_size"] = job.train_size
+        if job.apparent:  # likewise: a bootstrap's apparent error, which no table averages
+            record[APPARENT] = True
         record.update(run_classifier(spec, views, job, networks))
         records.append(record)
     return records

@@ -17,12 +17,13 @@ import numpy as np
 from ..data.chunks import is_chunked
 from ..errors import BayesbenchError, ClassifierError, PlanError
 from ..models.registry import classifier_class
-from ..spec import ClassifierSpec, DatasetSpec, Experiment, PreprocessSpec
+from ..spec import ClassifierSpec, CVSpec, DatasetSpec, Experiment, PreprocessSpec
 from .bias_variance_sets import bias_variance_splits
 from .chunked_run import ChunkedJob, HashedFold
 from .metrics import MODEL_SCORES, REQUESTED_SCORES, per_class_metric
+from ..preprocess.discretize import chunked_cut_method
 from .prepare import DataCache, PreparedData
-from .splits import Split, make_splits
+from .splits import Split, apparent_split, make_splits
 from .train_sizes import subsamples, too_large
 
 
@@ -45,6 +46,7 @@ class FoldJob:
     requested: tuple[str, ...] = ()  # the REQUESTED_SCORES its records hold
     predictions: bool = False  # keep each test row's prediction (evaluation/predictions.py)
     train_size: int | float | None = None  # a learning curve's size (train_sizes.py)
+    apparent: bool = False  # the apparent error of a bootstrap's estimate (schemes/bootstrap.py)
 
     # The executors send a data set, which every fold job of it shares, once to a worker.
     def detach(self) -> tuple[FoldJob, PreparedData]:
@@ -81,6 +83,11 @@ class Plan:
         return todo
 
 
+# The cv an evaluation's tasks hash: the default's, which they hashed when a cv beside an
+# evaluation was accepted and ignored (now refused), so that their ids stay the same.
+_REPLACED_CV = CVSpec().identity()
+
+
 def task_id(identity: dict, dataset: DatasetSpec, split: Split, clf: ClassifierSpec,
             model_scores: bool = False, requested=(), train_size=None) -> str:
     """The id of one task of the experiment whose :meth:`~Experiment.identity` is given;
@@ -92,7 +99,8 @@ def task_id(identity: dict, dataset: DatasetSpec, split: Split, clf: ClassifierS
     key = {"dataset": [dataset.name, dataset.path, dataset.class_attribute] + (
                [] if dataset.attributes is None else [list(dataset.attributes)]) + (
                [] if dataset.delimiter is None else [{"delimiter": dataset.delimiter}]),
-           "preprocess": identity["preprocess"], "cv": identity["cv"], "seed": identity["seed"],
+           "preprocess": identity["preprocess"], "cv": identity.get("cv", _REPLACED_CV),
+           "seed": identity["seed"],
            "repetition": split.repetition, "fold": split.fold, "fold_id": split.fold_id,
            "classifier": [clf.label, clf.learner, clf.params] + ([extra] if extra else [])}
     if model_scores:  # a record without them is not this task's (resuming recomputes it)
@@ -127,7 +135,7 @@ def plan(experiment: Experiment, cache: DataCache | None = None) -> Plan:
                                                         f"set {spec.name}: its folds are hashed"))
                 continue
             try:
-                jobs.append(chunked_job(experiment, spec, cache))
+                jobs.append(chunked_job(experiment, spec, cache, scored, requested))
             except BayesbenchError as exc:
                 problems.append((("datasets", i), str(exc)))
                 continue
@@ -167,7 +175,7 @@ def _fold_jobs(experiment: Experiment, spec: DatasetSpec, split: Split, data: Pr
                     split.fold_id, train, split.test, experiment.classifiers,
                     tuple(task_id(identity, spec, split, c, scored, requested, size)
                           for c in experiment.classifiers),
-                    data, scored, requested, experiment.keeps_predictions, size)
+                    data, scored, requested, experiment.keeps_predictions, size, split.apparent)
             for size, train in parts]
 
 
@@ -190,23 +198,31 @@ def _splits(experiment: Experiment, spec: DatasetSpec, y) -> list[Split]:
     if experiment.evaluation is not None:
         return bias_variance_splits(len(y), experiment.evaluation, seed=experiment.seed,
                                     dataset=spec.name)
+    apparent = apparent_split(y, experiment.cv)
     return [s for rep in range(experiment.cv.n_repetitions)
             for s in make_splits(y, experiment.cv, seed=experiment.seed, dataset=spec.name,
-                                 repetition=rep)]
+                                 repetition=rep)] + ([apparent] if apparent else [])
 
 
-def chunked_job(experiment: Experiment, spec: DatasetSpec, cache: DataCache) -> ChunkedJob:
+def chunked_job(experiment: Experiment, spec: DatasetSpec, cache: DataCache,
+                scored: bool = False, requested: tuple = ()) -> ChunkedJob:
     """The k-fold cross-validation of the chunked data set ``spec`` (its first pass made
-    here, through ``cache``), every task in it."""
-    source = cache.chunked(spec, experiment.preprocess)
+    here, through ``cache``), every task in it; ``scored`` and ``requested`` as
+    :func:`task_id` takes them."""
+    preprocess = experiment.preprocess
+    source = cache.chunked(spec, preprocess)
     cv, identity = experiment.cv, experiment.identity()
-    folds = cv.setting("folds")
-    cells = tuple((rep, fold, ci, task_id(identity, spec, HashedFold(rep, fold, experiment.seed,
-                                                                     folds), clf))
+    folds, stratified = cv.setting("folds"), cv.stratifies(chunked=True)
+    cells = tuple((rep, fold, ci, task_id(identity, spec, HashedFold(
+        rep, fold, experiment.seed, folds, stratified), clf, scored, requested))
                   for rep in range(cv.n_repetitions) for fold in range(folds)
                   for ci, clf in enumerate(experiment.classifiers))
+    # numeric attributes not discretized on all the rows are, per fold, as the run goes
+    per_fold = chunked_cut_method(source, preprocess.discretize, bins=preprocess.bins,
+                                  max_cuts=preprocess.max_cuts) \
+        if source.numeric_names and preprocess.scope != "global" else None
     return ChunkedJob(spec, source, experiment.seed, folds, cv.n_repetitions,
-                      experiment.classifiers, cells)
+                      experiment.classifiers, cells, stratified, per_fold, requested, scored)
 
 
 def _missing_classes(experiment: Experiment, data) -> list:

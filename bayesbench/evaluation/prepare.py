@@ -20,14 +20,15 @@ stream number per use, so that adding one use never shifts another.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import shutil
+import tempfile
+from dataclasses import dataclass, field, replace
 
 from ..data import Dataset, load_dataset
 from ..data.chunks import ChunkedSource, scan
 from ..data.fold_assignment import fold_rng
 from ..models.core.sufficient import Statistics
-from ..errors import PreprocessError
-from ..preprocess.discretize import Discretizer, discretize_chunked
+from ..preprocess.discretize import Discretizer, chunked_cut_method, discretize_chunked
 from ..preprocess.impute import Imputer
 from ..preprocess.noise import NOISE_MODES
 from ..spec import DatasetSpec, PreprocessSpec
@@ -51,6 +52,8 @@ class PreparedData:
     discretized: Dataset
     #: The counts of every row of ``discretized`` (:func:`with_total_statistics`), or None.
     statistics: Statistics | None = None
+    #: The cut points of ``discretized``'s numeric attributes (``scope: global``), by name.
+    cuts: dict = field(default_factory=dict)
 
 
 def counts_subtract(preprocess: PreprocessSpec, data: PreparedData) -> bool:
@@ -82,8 +85,17 @@ def with_total_statistics(data: PreparedData) -> PreparedData:
 class DataCache:
     """The data sets of one run, each read and prepared once (arms share them)."""
 
-    def __init__(self):
+    def __init__(self, keep_ids: bool = False):
         self._prepared: dict = {}
+        # keep_ids: a chunked data set's scan keeps its rows' ids on disk for the passes
+        # after it (data/chunk_cache.py), until close()
+        self.keep_ids, self._caches = keep_ids, []
+
+    def close(self) -> None:
+        """Remove the chunked data sets' ids kept on disk by their scans."""
+        for directory in self._caches:
+            shutil.rmtree(directory, ignore_errors=True)
+        self._caches.clear()
 
     def prepared(self, spec: DatasetSpec, preprocess: PreprocessSpec, seed: int) -> PreparedData:
         key = (spec, preprocess, seed)
@@ -93,21 +105,27 @@ class DataCache:
 
     def chunked(self, spec: DatasetSpec, preprocess: PreprocessSpec) -> ChunkedSource:
         """A chunked data set's first pass (:func:`~bayesbench.data.chunks.scan`) and, if it
-        has numeric attributes, their discretization on all its rows, made once."""
+        has numeric attributes and ``preprocess`` discretizes on all the rows (global
+        scope), their discretization, made once; per fold, the run discretizes them
+        (:mod:`.chunked_folds`)."""
         if spec not in self._prepared:
+            if self.keep_ids:
+                self._caches.append(tempfile.mkdtemp(prefix="bayesbench-chunks-"))
             self._prepared[spec] = scan(spec.path, spec.class_attribute, name=spec.name,
-                                        attributes=spec.attributes, delimiter=spec.delimiter)
+                                        attributes=spec.attributes, delimiter=spec.delimiter,
+                                        cache=self._caches[-1] if self.keep_ids else None)
         source = self._prepared[spec]
         if not source.numeric_names:
             return source
         if preprocess.scope != "global":
-            raise PreprocessError(f"numeric attribute '{source.numeric_names[0]}': per-fold "
-                                  f"discretization is not available for a chunked data set; "
-                                  f"discretize on all its rows (global scope)")
-        key = (spec, preprocess.discretize, preprocess.bins)
+            chunked_cut_method(source, preprocess.discretize, bins=preprocess.bins,
+                               max_cuts=preprocess.max_cuts)
+            return source
+        key = (spec, preprocess.discretize, preprocess.bins, preprocess.max_cuts)
         if key not in self._prepared:
             self._prepared[key] = discretize_chunked(source, preprocess.discretize,
-                                                     preprocess.bins)
+                                                     preprocess.bins,
+                                                     max_cuts=preprocess.max_cuts)
         return self._prepared[key]
 
 
@@ -121,8 +139,8 @@ def load_prepared(spec: DatasetSpec, preprocess: PreprocessSpec, seed: int) -> P
         return PreparedData(ds, ds)
     rng = fold_rng(seed, spec.name, 0, 0, GLOBAL_IMPUTE_STREAM)
     imputed, _ = impute(ds, ds, preprocess.impute, rng)
-    discretized, _ = discretize(imputed, imputed, preprocess)
-    return PreparedData(imputed, discretized)
+    discretized, _, cuts = discretize(imputed, imputed, preprocess)
+    return PreparedData(imputed, discretized, cuts=cuts)
 
 
 def impute(train, test, strategy: str, rng):
@@ -134,11 +152,13 @@ def impute(train, test, strategy: str, rng):
 
 
 def discretize(train, test, preprocess: PreprocessSpec):
-    """``(train, test)`` discretized by cut points fitted on ``train``."""
+    """``(train, test, cuts)``: both parts discretized by cut points fitted on ``train``, and
+    those cut points by attribute name (empty when nothing is discretized)."""
     if preprocess.discretize == "none" or train.nominal_mask.all():
-        return train, test
-    disc = Discretizer(preprocess.discretize, bins=preprocess.bins).fit(train)
-    return disc.transform(train), disc.transform(test)
+        return train, test, {}
+    disc = Discretizer(preprocess.discretize, bins=preprocess.bins,
+                       max_cuts=preprocess.max_cuts).fit(train)
+    return disc.transform(train), disc.transform(test), disc.cuts_
 
 
 def add_noise(train, test, job):
@@ -160,8 +180,9 @@ def noisy(part, side: str, job):
 
 def prepare_fold(job) -> dict:
     """The fold's data for each kind of learner: ``{"discrete": (train, test), "continuous": ...}``,
-    ``"discrete test"`` the discrete test part alone, and ``"statistics"`` the training
-    part's counts (or None).
+    ``"discrete test"`` the discrete test part alone, ``"statistics"`` the training
+    part's counts (or None), and ``"cuts"`` the cut points of the discrete view's
+    discretized attributes (by name; empty for nominal data).
 
     A value is a callable so that a kind no classifier of the fold needs is
     never computed, and one that fails (say, a numeric attribute and
@@ -172,7 +193,7 @@ def prepare_fold(job) -> dict:
     """
     fold = _Fold(job)
     return {"discrete": fold.discrete, "discrete test": fold.discrete_test,
-            "continuous": fold.continuous, "statistics": fold.statistics}
+            "continuous": fold.continuous, "statistics": fold.statistics, "cuts": fold.cuts}
 
 
 class _Fold:
@@ -206,8 +227,15 @@ class _Fold:
             if self.as_whole:
                 train = self.data.discretized.take(self.job.train)
                 return noisy(train, "train", self.job), self.discrete_test()
-            return add_noise(*discretize(*self.imputed(), self.job.preprocess), self.job)
+            train, test, self.memo["cuts"] = discretize(*self.imputed(), self.job.preprocess)
+            return add_noise(train, test, self.job)
         return self._once("discrete", make)
+
+    def cuts(self) -> dict:
+        if self.as_whole:  # cut on the whole data set (global scope), or nothing to cut
+            return self.data.cuts
+        self.discrete()
+        return self.memo["cuts"]
 
     def discrete_test(self):
         def make():
@@ -221,7 +249,9 @@ class _Fold:
 
     def statistics(self):
         def make():
-            # None unless the job carries the total and its parts are complements.
+            # None unless the job carries the total and its parts are complements (a bootstrap
+            # replicate's n draws and its out-of-bag rows are more than n rows: it is fitted
+            # from its rows, every drawn copy counted).
             data, job = self.data, self.job
             if data.statistics is None or \
                     job.train.size + job.test.size != data.discretized.n_rows:

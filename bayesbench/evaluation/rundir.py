@@ -30,7 +30,6 @@ from ..data.chunks import chunk_files, is_chunked
 from ..errors import ConfigChangedError, DataChangedError, ResultStoreError
 from ..spec import Experiment, RunOptions, resolved_config
 from . import predictions
-from ..models.core.export import NETWORK_FORMATS
 from .executors import describe, worker_threads
 from .ownership import RUN, claim, refusal
 from .provenance import classifier_provenance
@@ -112,11 +111,12 @@ class RunDirectory:
             record = {k: v for k, v in record.items() if k != predictions.FIELD}
             record[predictions.DIGEST] = predictions.write(self.path, record["task_id"], kept)
             self.predictions[record["task_id"]] = kept
-        for fmt, text in (record.pop("_networks", None) or {}).items():
+        for suffix, text in (record.pop("_networks", None) or {}).items():
             where = self.path / "networks" / _slug(record["dataset"]) / _slug(record["classifier"])
             where.mkdir(parents=True, exist_ok=True)
-            _write_atomic(where / f"{record['repetition']}-{record['fold']}{NETWORK_FORMATS[fmt][0]}",
-                          text)
+            # UTF-8, as the XMLBIF text declares, whatever the locale.
+            _write_atomic(where / f"{record['repetition']}-{record['fold']}{suffix}", text,
+                          encoding="utf-8")
         stored = self._writer.append(record)
         self.records.append(stored)
         self.n_run += 1
@@ -366,11 +366,11 @@ def _now() -> str:
     return _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
 
 
-def _write_atomic(path: Path, text: str) -> None:
+def _write_atomic(path: Path, text: str, encoding: str | None = None) -> None:
     """Write ``text`` to ``path`` through a temporary file: a kill mid-write never leaves
     a half file that would make the next run refuse the directory."""
     tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(text)
+    tmp.write_text(text, encoding=encoding)
     os.replace(tmp, path)
 
 

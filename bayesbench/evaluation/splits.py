@@ -25,6 +25,17 @@ def make_splits(y, spec: CVSpec, *, seed: int, dataset: str, repetition: int) ->
                                        dataset, repetition)
 
 
+def apparent_split(y, spec: CVSpec) -> Split | None:
+    """The split of each classifier's apparent error that the estimate of ``spec`` needs
+    (the bootstrap's ``632`` and ``632plus``), after its repetitions; None for the others."""
+    return SCHEMES[spec.kind]().apparent_split(np.asarray(y), spec)
+
+
 def describe(spec: CVSpec) -> str:
     """The scheme of ``spec`` in words ("stratified 10-fold cross-validation")."""
     return SCHEMES[spec.kind]().describe(spec)
+
+
+def tasks_words(spec: CVSpec) -> str:
+    """The tasks of ``spec`` a table's mean is taken over, in words."""
+    return SCHEMES[spec.kind]().tasks_words(spec)

@@ -38,6 +38,15 @@ TASKS = "tasks.txt"
 # 2: records carry schema_version, the metrics kappa and cpu_seconds, and the first fold's
 # learned network (docs/results.md).
 SCHEMA_VERSION = 2
+# The field (true) of the record of a bootstrap's apparent error, a model of every row tested on
+# them: the estimate reads it (report/run/bootstrap_estimates.py); it is no score of the
+# validation, so no table, comparison or frame of scores holds it.
+APPARENT = "apparent"
+
+
+def validation_records(records):
+    """``records`` but those of apparent errors (:data:`APPARENT`), in their order."""
+    return [r for r in records if not r.get(APPARENT)]
 
 
 def _clean(value):
@@ -316,7 +325,8 @@ def records_frame(run_dirs, *, failed: bool = False, long: bool = False, metrics
     those scores; the default keeps every metric, and per-class scores in the wide form only.
     Records are read one at a time and only the chosen columns are kept, so that large
     directories fit in memory. Records of tasks that the directory's current config no
-    longer has (see :func:`current_tasks`) are left out.
+    longer has (see :func:`current_tasks`) are left out, as are those of a bootstrap's
+    apparent errors (:data:`APPARENT`: no scores of the validation).
     """
     if isinstance(run_dirs, (str, os.PathLike)):
         run_dirs = [run_dirs]
@@ -378,7 +388,7 @@ def records_to_frame(runs, names, *, failed: bool = False, long: bool = False, m
     rows = []
     for records, run_name in zip(runs, names):
         for record in records:
-            if record.get("status") != "ok" and not failed:
+            if (record.get("status") != "ok" and not failed) or record.get(APPARENT):
                 continue
             row = _task_fields(record, run_name)
             scores = _scores(record, wanted, per_class=not long or wanted is not None)

@@ -50,6 +50,9 @@ _REGISTRY: dict[str, str] = {
     "kernel_nb": "learners.kernel_nb:KernelNaiveBayes",
     "gaussian_tan": "learners.gaussian_network:GaussianTAN",
     "gaussian_kdb": "learners.gaussian_network:GaussianKDB",
+    "tan_ld": "learners.local_discretization:TANLd",
+    "kdb_ld": "learners.local_discretization:KDBLd",
+    "aode_ld": "learners.local_discretization:AODELd",
     "stan": "search.selective:STAN",
     "ffss": "search.selective:FFSS",
     "fss": "search.wrapper:FSS",
@@ -59,6 +62,7 @@ _REGISTRY: dict[str, str] = {
     "tan_hcsp": "search.hill_climbing:TANHCSP",
     "kdb_hc": "search.hill_climbing:KDBHC",
     "fssj": "search.hill_climbing:FSSJ",
+    "bayesnet": "search.bayesnet:BayesNet",
 }
 # bayesbench's learners name their input by what it holds; the contract by its form.
 _OWN_INPUT = {"discrete": "codes", "continuous": "numeric", "mixed": "frame"}

@@ -4,7 +4,8 @@ from .discretize import Discretizer
 from .impute import Imputer
 from .noise import shuffle_attributes
 from .transformers import (EqualFrequencyDiscretizer, EqualWidthDiscretizer, FDDiscretizer,
-                           MDLDiscretizer)
+                           MDLDiscretizer, PKIDiscretizer, WPKIDiscretizer)
 
 __all__ = ["Discretizer", "Imputer", "shuffle_attributes", "MDLDiscretizer", "FDDiscretizer",
-           "EqualWidthDiscretizer", "EqualFrequencyDiscretizer"]
+           "EqualWidthDiscretizer", "EqualFrequencyDiscretizer", "PKIDiscretizer",
+           "WPKIDiscretizer"]

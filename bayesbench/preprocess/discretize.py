@@ -11,8 +11,10 @@ Methods
 -------
 How the cut points are chosen is one class per method (:class:`~.cut_method.CutMethod`),
 found by name in :data:`CUT_METHODS`: ``mdl`` (:mod:`.mdl`, Fayyad and Irani's supervised
-method as Weka computes it), ``fd``, ``width`` and ``frequency`` (:mod:`.binning`). ``none``
-keeps numeric attributes numeric (for the learners that model them).
+method as Weka computes it, at most ``max_cuts`` cut points), ``fd``, ``width`` and
+``frequency`` (:mod:`.binning`), ``pki`` and ``wpki`` (:mod:`.proportional`, Yang and Webb's
+proportional k-interval discretization as Weka's ``PKIDiscretize``, and its weighted form).
+``none`` keeps numeric attributes numeric (for the learners that model them).
 
 A constant (or entirely missing) training column gets no cut point: one bin. Cut points need
 finite numbers: ``fit`` refuses an attribute with an infinite training value, naming it (make
@@ -32,11 +34,12 @@ from ..data.dataset import Attribute, Dataset, bin_codes
 from .binning import EqualFrequency, EqualWidth, FreedmanDiaconis
 from .cut_method import CutMethod, merge_value_counts, value_class_counts
 from .mdl import MDL
+from .proportional import PKI, WPKI
 
 #: Every method that chooses cut points, by name (what ``bayesbench discretize --method``
 #: offers, in this order); the one table the config check, the run and the docs read.
 CUT_METHODS = MappingProxyType({m.name: m for m in (
-    MDL, FreedmanDiaconis, EqualWidth, EqualFrequency)})
+    MDL, FreedmanDiaconis, EqualWidth, EqualFrequency, PKI, WPKI)})
 #: What an experiment asks for to keep its numeric attributes numeric.
 NONE = "none"
 
@@ -46,6 +49,11 @@ def methods() -> tuple[str, ...]:
     return (*CUT_METHODS, NONE)
 
 
+def methods_reading(setting: str) -> tuple[str, ...]:
+    """The methods that read the ``preprocess`` key ``setting`` (``bins``, ``max_cuts``)."""
+    return tuple(name for name, method in CUT_METHODS.items() if setting in method.settings)
+
+
 def chunked_methods() -> tuple[str, ...]:
     """The methods that find the cut points of a chunked data set from its per-value class
     counts."""
@@ -53,8 +61,8 @@ def chunked_methods() -> tuple[str, ...]:
 
 
 def cut_method(name: str, **settings) -> CutMethod:
-    """The method called ``name`` with the settings it reads (``bins``) taken from
-    ``settings``."""
+    """The method called ``name`` with the settings it reads (``bins``, ``max_cuts``) taken
+    from ``settings``."""
     if name not in CUT_METHODS:
         raise PreprocessError(f"unknown discretization method {name!r}; "
                               f"expected one of {', '.join(methods())}")
@@ -86,6 +94,17 @@ def range_labels(cuts: np.ndarray) -> tuple[str, ...]:
     return tuple(labels) + (f"({bounds[-2]}-inf)",)
 
 
+def cut_point_table(cuts: dict) -> dict:
+    """``{attribute: {"cut_points": [...], "states": [...]}}``: fitted cut points as numbers
+    (each the float it is, for JSON) and the names of the bins they make (:func:`range_labels`).
+
+    >>> cut_point_table({"petallength": np.array([2.45, 4.75])})["petallength"]["states"]
+    ['(-inf-2.45]', '(2.45-4.75]', '(4.75-inf)']
+    """
+    return {name: {"cut_points": [float(c) for c in cut], "states": list(range_labels(cut))}
+            for name, cut in cuts.items()}
+
+
 def cut_point_rows(cuts: dict) -> list[list]:
     """Rows ``[attribute, bins, cut points]`` for a printed table (cuts as in Weka's labels)."""
     return [[name, len(c) + 1, ", ".join(_weka_number(v) for v in c) or "-"]
@@ -98,10 +117,13 @@ class Discretizer:
 
     Parameters
     ----------
-    method : {"mdl", "fd", "width", "frequency", "none"}, default "mdl"
+    method : {"mdl", "fd", "width", "frequency", "pki", "wpki", "none"}, default "mdl"
         How cut points are chosen (see the module docstring); a key of :data:`CUT_METHODS`, or ``none``.
     bins : int, default 10
         Number of bins of ``width`` and ``frequency``; ignored by the other methods.
+    max_cuts : int or None, default None
+        At most this many cut points per attribute for ``mdl`` (None: as many as MDL
+        accepts); ignored by the other methods.
 
     Attributes
     ----------
@@ -109,13 +131,15 @@ class Discretizer:
         Sorted cut points of every numeric attribute seen in ``fit`` (empty for ``none``).
     """
 
-    def __init__(self, method: str = "mdl", bins: int = 10):
+    def __init__(self, method: str = "mdl", bins: int = 10, max_cuts: int | None = None):
         self.method = method
         self.bins = bins
+        self.max_cuts = max_cuts
 
     def _method(self) -> CutMethod | None:
         """The cut-point method (None for ``none``), its settings checked."""
-        return None if self.method == NONE else cut_method(self.method, bins=self.bins)
+        return None if self.method == NONE else cut_method(self.method, bins=self.bins,
+                                                           max_cuts=self.max_cuts)
 
     def fit(self, ds: Dataset) -> "Discretizer":
         """Choose cut points for every numeric attribute of the training data ``ds``."""
@@ -162,7 +186,8 @@ class Discretizer:
         return self.fit(ds).transform(ds)
 
     def __repr__(self) -> str:
-        return f"Discretizer(method={self.method!r}, bins={self.bins!r})"
+        extra = "" if self.max_cuts is None else f", max_cuts={self.max_cuts!r}"
+        return f"Discretizer(method={self.method!r}, bins={self.bins!r}{extra})"
 
 
 # ------------------------------------------------- chunked data sets
@@ -181,17 +206,14 @@ def chunked_value_counts(source: ChunkedSource, chunk_rows: int | None = None) -
 
 
 def discretize_chunked(source: ChunkedSource, method: str, bins: int = 10,
-                       chunk_rows: int | None = None) -> ChunkedSource:
+                       chunk_rows: int | None = None, max_cuts: int | None = None
+                       ) -> ChunkedSource:
     """``source`` with its numeric attributes coded by cut points found on all its rows (the
     ``global`` scope), as :class:`Discretizer` finds them on the same rows: ``mdl`` from each
     value's class counts, ``width`` from the distinct values. One more pass over the files."""
     if not source.numeric_names:
         return source
-    if method not in chunked_methods():
-        raise PreprocessError(f"numeric attribute '{source.numeric_names[0]}' of a chunked "
-                              f"data set: discretization '{method}' is not available for "
-                              f"chunked data; use one of {', '.join(chunked_methods())}")
-    finder = cut_method(method, bins=bins)
+    finder = chunked_cut_method(source, method, bins=bins, max_cuts=max_cuts)
     counts = chunked_value_counts(source, chunk_rows)
     for name, (values, _) in counts.items():
         if np.isinf(values).any():
@@ -199,3 +221,15 @@ def discretize_chunked(source: ChunkedSource, method: str, bins: int = 10,
                                   f"the data to discretize; cut points need finite numbers")
     cuts = {name: finder.cuts_from_counts(v, c) for name, (v, c) in counts.items()}
     return source.discretized(cuts, {name: range_labels(c) for name, c in cuts.items()})
+
+
+def chunked_cut_method(source: ChunkedSource, method: str, **settings) -> CutMethod:
+    """The method ``method`` (with the ``settings`` it reads: ``bins``, ``max_cuts``) that
+    finds the cut points of ``source``'s numeric attributes from their per-value class counts
+    (:meth:`CutMethod.cuts_from_counts`, the cut points it finds on the rows themselves);
+    refused in one line for a method that cannot (:func:`chunked_methods`)."""
+    if method not in chunked_methods():
+        raise PreprocessError(f"numeric attribute '{source.numeric_names[0]}' of a chunked "
+                              f"data set: discretization '{method}' is not available for "
+                              f"chunked data; use one of {', '.join(chunked_methods())}")
+    return cut_method(method, **settings)

@@ -108,7 +108,8 @@ class BinningTransformer:
         ds = Dataset("X", [Attribute(k, "numeric") for k, keep in zip(keys, numeric) if keep],
                      [c for c, keep in zip(columns, numeric) if keep],
                      Attribute("class", "nominal", classes), codes)
-        fitted = Discretizer(self._method, bins=int(bins)).fit(ds)
+        fitted = Discretizer(self._method, bins=int(bins),
+                             max_cuts=self.get_params().get("max_cuts")).fit(ds)
         self.cuts_ = [fitted.cuts_[k] if keep else None for k, keep in zip(keys, numeric)]
         self.n_features_in_ = len(columns)
         if names is not None:
@@ -228,12 +229,17 @@ class MDLDiscretizer(BinningTransformer):
 
     ``fit(X, y)`` needs the classes ``y``. See :mod:`bayesbench.preprocess.discretize`
     for the method, and :mod:`bayesbench.preprocess.transformers` for the output.
+
+    Parameters
+    ----------
+    max_cuts : int or None, default None
+        At most this many cut points per column, the best first (None: no limit).
     """
 
     _method = "mdl"
 
-    def __init__(self):
-        pass
+    def __init__(self, *, max_cuts=None):
+        self.max_cuts = max_cuts
 
 
 class FDDiscretizer(BinningTransformer):
@@ -273,6 +279,27 @@ class EqualFrequencyDiscretizer(BinningTransformer):
         self.bins = bins
 
 
+class PKIDiscretizer(BinningTransformer):
+    """Proportional k-interval discretization, exactly as Weka's ``PKIDiscretize``: about
+    ``sqrt(n)`` intervals of about ``sqrt(n)`` values (:mod:`~bayesbench.preprocess.proportional`)."""
+
+    _method = "pki"
+
+    def __init__(self):
+        pass
+
+
+class WPKIDiscretizer(BinningTransformer):
+    """Weighted proportional k-interval discretization: ``t`` intervals of ``s`` values with
+    ``s t = n`` and ``s - t = 30`` (:mod:`~bayesbench.preprocess.proportional`)."""
+
+    _method = "wpki"
+
+    def __init__(self):
+        pass
+
+
 # One transformer per discretization method of preprocess.discretize.CUT_METHODS.
 TRANSFORMERS = {cls._method: cls for cls in (MDLDiscretizer, FDDiscretizer,
-                                              EqualWidthDiscretizer, EqualFrequencyDiscretizer)}
+                                              EqualWidthDiscretizer, EqualFrequencyDiscretizer,
+                                              PKIDiscretizer, WPKIDiscretizer)}

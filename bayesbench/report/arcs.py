@@ -81,10 +81,11 @@ def consensus(rows, network, threshold: float = FigureSpec.consensus_threshold
     node its ``rows`` of :func:`arc_rows` name (a joined node, ``a+b``, as one) and the
     attributes of its first fold's ``network`` (a record's field) that none holds, with
     the arcs of ``rows`` that a share ``threshold`` of the folds or more learned, by
-    decreasing share as far as they keep it acyclic; and ``{(parent, child): share}`` of
-    those arcs, those the structure left out included. For a selective learner (rows
-    whose parent is the class: how often each attribute was selected) the threshold
-    applies to the selection too: an attribute selected by fewer folds is dropped.
+    decreasing share as far as they keep it acyclic (a general network's class arcs among
+    them); and ``{(parent, child): share}`` of those arcs, those the structure left out
+    included. For a selective learner (rows whose parent is the class: how often each
+    attribute was selected) the threshold applies to the selection too: an attribute
+    selected by fewer folds is dropped.
 
     Examples
     --------
@@ -97,19 +98,27 @@ def consensus(rows, network, threshold: float = FigureSpec.consensus_threshold
     [('a', 'b'), ('a', 'c'), ('b', 'c')]
     """
     class_name = network["class"]
+    general = network.get("augmented", True) is False
     every = {(r[2], r[3]): r[4] for r in rows}
     # A share is a count of folds over their number: the tolerance keeps 3 / 10 >= 0.3.
     shares = {arc: share for arc, share in every.items() if share >= threshold - 1e-12}
     names = list(dict.fromkeys(n for pair in every for n in pair if n != class_name))
     held = {a for n in names for a in n.split("+")}
     names += [a for a in network["attributes"] if a not in held and a not in names]
-    selective = any(p == class_name for p, _ in every)
+    selective = not general and any(p == class_name for p, _ in every)
     selected = {c for p, c in shares if p == class_name}
     index = {n: i for i, n in enumerate(names)}
+    # A general network's class is a node like the others, its arcs kept as theirs are.
+    the_class = index[class_name] = len(names)
     parents = defaultdict(list)
     for (p, c), _ in sorted(shares.items(), key=lambda kv: -kv[1]):
-        if p != class_name and not _reaches(parents, index[p], index[c]):
+        if (general or p != class_name) and not _reaches(parents, index[p], index[c]):
             parents[index[c]].append(index[p])
+    if general:
+        return Structure([Node((i,), [p for p in parents[i] if p != the_class],
+                               class_parent=the_class in parents[i]) for i in range(len(names))],
+                         len(names), attribute_names=names, class_name=class_name,
+                         class_parents=parents[the_class], augmented=False), shares
     # A selective learner's rows name the attributes some fold selected; the others are dropped.
     kept = [i for i, n in enumerate(names) if not selective or set(n.split("+")) <= selected]
     kept_names = {names[i] for i in kept}

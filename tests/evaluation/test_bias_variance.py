@@ -1,15 +1,19 @@
 """The training and test sets of a bias-variance decomposition, drawn as Weka 3.6's
 BVDecompose and BVDecomposeSegCVSub draw them (their sizes as those classes compute them,
 read from weka/classifiers/BVDecompose*.java), and the config's evaluation key."""
+from pathlib import Path
+
 import numpy as np
 import pytest
 from click.testing import CliRunner
 
 from bayesbench.cli import main
-from bayesbench.config import parse_config
+from bayesbench.config import load_config, override, parse_config
 from bayesbench.errors import ConfigError, PlanError
 from bayesbench.evaluation.bias_variance_sets import bias_variance_splits, n_folds
-from bayesbench.spec import EvaluationSpec
+from bayesbench.evaluation.plan import plan, task_id
+from bayesbench.evaluation.splits import Split
+from bayesbench.spec import CVSpec, EvaluationSpec
 
 KW = EvaluationSpec(method="kohavi_wolpert", iterations=20, train_fraction=0.5)
 SUB = EvaluationSpec(method="subsampled_cv", iterations=20, train_fraction=0.5)
@@ -120,3 +124,73 @@ def test_rows_dropped_by_imputation_are_refused_naming_evaluation(tmp_path):
                       "preprocess": {"impute": "drop"},
                       "evaluation": {"kind": "bias_variance"}}, base_dir=tmp_path)
     assert "impute: drop" in dict(info.value.problems)["evaluation"]
+
+
+# ------------------------------------------------------------------ repeats
+def test_repeated_decompositions_draw_anew_and_the_first_is_the_unrepeated_one():
+    for method in ("kohavi_wolpert", "subsampled_cv"):
+        one = bias_variance_splits(60, EvaluationSpec(method=method, iterations=4), seed=2,
+                                   dataset="d")
+        three = bias_variance_splits(60, EvaluationSpec(method=method, iterations=4, repeats=3),
+                                     seed=2, dataset="d")
+        per = len(one)
+        assert len(three) == 3 * per
+        assert [(s.repetition, s.fold) for s in three[:per]] == [(s.repetition, s.fold) for s in one]
+        assert all(np.array_equal(a.train, b.train) and np.array_equal(a.test, b.test)
+                   for a, b in zip(one, three[:per]))
+        # decomposition r holds the repetitions r x iterations .. (r + 1) x iterations - 1
+        assert sorted({s.repetition for s in three}) == list(range(12))
+        firsts = [three[r * per] for r in range(3)]
+        assert len({s.test.tobytes() for s in firsts}) == 3  # each shuffles the data anew
+
+
+def test_the_shipped_decomposition_keeps_its_task_ids():
+    # Its tasks hash the default cv, as they did when a cv beside evaluation was ignored:
+    # the evaluation's identity no longer holds the cv, the task key still does.
+    path = Path(__file__).resolve().parents[2] / "configs" / "examples" / "bias_variance.yaml"
+    experiment = load_config(path).experiment
+    assert "cv" not in experiment.identity() and experiment.evaluation.repeats == 1
+    before = {**experiment.identity(), "cv": CVSpec().identity()}
+    work = plan(experiment)
+    ids = [task_id(before, job.dataset, Split(job.repetition, job.fold, job.train, job.test), c)
+           for job in work.jobs for c in job.classifiers]
+    assert ids == [t for job in work.jobs for t in job.task_ids] and len(ids) == 40
+
+
+@pytest.mark.parametrize("evaluation, key", [
+    ({"kind": "bias_variance", "repeats": 0}, "evaluation.repeats"),
+    ({"kind": "bias_variance", "repeats": 101}, "evaluation.repeats"),
+    ({"kind": "bias_variance", "repeats": "3"}, "evaluation.repeats")])
+def test_bad_repeats_are_refused_naming_the_key(evaluation, key, tmp_path):
+    assert key in _problems(evaluation, tmp_path)
+
+
+def test_a_cv_beside_evaluation_is_refused_in_one_line_naming_it(tmp_path):
+    data = tmp_path / "toy.csv"
+    data.write_text("a,class\n" + "".join(f"{i % 3},{'pq'[i % 2]}\n" for i in range(20)))
+    with pytest.raises(ConfigError) as info:
+        parse_config({"name": "x", "datasets": [str(data)], "classifiers": ["nb"],
+                      "cv": {"folds": 5}, "arms": [{"name": "a"}, {"name": "b", "cv": {"folds": 3}}],
+                      "evaluation": {"kind": "bias_variance"}}, base_dir=tmp_path)
+    problems = dict(info.value.problems)
+    assert set(problems) == {"cv", "arms[1].cv"}
+    assert problems["cv"] == ("not used beside evaluation, which draws its own training and "
+                              "test sets; leave it out")
+
+
+def test_the_command_lines_repeats_set_the_decompositions(tmp_path):
+    data = tmp_path / "toy.csv"
+    data.write_text("a,class\n" + "".join(f"{i % 3},{'pq'[i % 2]}\n" for i in range(20)))
+    config = parse_config({"name": "x", "datasets": [str(data)], "classifiers": ["nb"],
+                           "evaluation": {"kind": "bias_variance"}}, base_dir=tmp_path)
+    repeated = override(config, repeats=4).experiment
+    assert repeated.evaluation.repeats == 4 and repeated.cv == config.experiment.cv
+    with pytest.raises(ConfigError) as info:
+        override(config, repeats=500)
+    assert info.value.problems[0][0] == "repeats"
+    (tmp_path / "c.yaml").write_text(f"name: x\ndatasets: ['{data}']\nclassifiers: [nb]\n"
+                                     f"evaluation: {{kind: bias_variance}}\n")
+    result = CliRunner().invoke(main, ["run", str(tmp_path / "c.yaml"), "--repeats", "500",
+                                       "-o", str(tmp_path / "out")])
+    assert result.exit_code == 2 and "--repeats" in result.output
+    assert "at most 100" in result.output and not (tmp_path / "out").exists()

@@ -9,7 +9,8 @@ from bayesbench.data import load_dataset
 from bayesbench.data.chunks import scan
 from bayesbench.data.fold_assignment import fold_rng, hashed_folds
 from bayesbench.errors import PlanError
-from bayesbench.evaluation.chunked_run import FOLD_HASH_STREAM, FileTask, count_file
+from bayesbench.evaluation.chunked_folds import FOLD_HASH_STREAM, Dealing
+from bayesbench.evaluation.chunked_run import FileTask, count_file
 from bayesbench.evaluation.metrics import evaluate
 from bayesbench.evaluation.store import read_records
 from bayesbench.models.registry import make_classifier
@@ -123,7 +124,7 @@ def test_numeric_chunked_data_equal_the_globally_discretized_data_in_memory(uci_
 def test_the_folds_are_counted_file_by_file(parts):
     # Statistics are all a counting task returns; they add up to the whole data set's.
     source = scan(parts / "parts", chunk_rows=64)
-    per_file = [count_file(FileTask(source, i, SEED, FOLDS, 1, chunk_rows=64))
+    per_file = [count_file(FileTask(source, i, Dealing(SEED, "parts", FOLDS, 1), chunk_rows=64)).parts
                 for i in range(N_FILES)]
     total = sum((s for counts in per_file for s in counts[0]),
                 Statistics.empty(source.cardinalities, source.n_classes))
@@ -162,7 +163,7 @@ def test_the_same_rows_as_csv_parts_parquet_files_or_one_arff_give_the_same_reco
                                                                                   monkeypatch):
     # One table, with a numeric attribute (discretized on all the rows) and missing values,
     # written three ways; every record but the timings must be the same.
-    from bayesbench.data import arff_format, chunks as chunks_module
+    from bayesbench.data import arff_format, chunked_arff
 
     pq = pytest.importorskip("pyarrow.parquet")
     pa = pytest.importorskip("pyarrow")
@@ -196,9 +197,9 @@ def test_the_same_rows_as_csv_parts_parquet_files_or_one_arff_give_the_same_reco
     for i, entry in enumerate([{"path": str(tmp_path / "csv")}, {"path": str(tmp_path / "pq")},
                                arff, arff]):
         if i == 3:  # the ARFF file cut into parts of ~4 kB, counted and scored in 2 processes
-            for module in (chunks_module, arff_format):
+            for module in (chunked_arff, arff_format):
                 monkeypatch.setattr(module, "BLOCK_BYTES", 1024)
-            monkeypatch.setattr(chunks_module, "PART_BYTES", 4096)
+            monkeypatch.setattr(chunked_arff, "PART_BYTES", 4096)
             assert len(scan(arff["path"]).spans) > 3
         raw = {"name": "three", "seed": SEED, "datasets": [{**entry, "name": "same"}],
                "cv": {"folds": FOLDS, "stratified": False}, "classifiers": ["nb", "tan"],
@@ -238,3 +239,30 @@ def test_the_report_calls_hashed_folds_what_they_are(parts, serial):
     for text in texts:
         assert "folds dealt by a hash of the row index (not stratified) on parts" in text
         assert "stratified 5-fold" not in text
+
+
+def test_the_ids_kept_by_the_scan_give_the_records_of_parsing_the_files(parts, serial, tmp_path,
+                                                                         monkeypatch):
+    # The passes after the scan read the ids the scan kept (data/chunk_cache.py); without
+    # them (a worker that does not see them, or a disk too full to keep them) they parse
+    # the files, and the records are the same. Either way the ids are gone after the run.
+    import tempfile
+
+    from bayesbench.data import chunk_cache
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    read = []
+    monkeypatch.setattr(chunk_cache.CodeCache, "read",
+                        lambda self, *a, real=chunk_cache.CodeCache.read: read.append(a) or
+                        real(self, *a))
+    for case in ("kept", "unseen", "full"):
+        if case == "unseen":
+            monkeypatch.setattr(chunk_cache.CodeCache, "usable", lambda self: False)
+        if case == "full":
+            monkeypatch.setattr(chunk_cache, "MIN_FREE_BYTES", 1 << 62)
+        read.clear()
+        run(parse_config(_raw(parts, tmp_path / case)), jobs=1, quiet=True)
+        records = [without_timings(r) for r in stable_order(read_records(tmp_path / case))]
+        assert records == [without_timings(r) for r in serial], case
+        assert bool(read) == (case == "kept")  # every pass read the ids, or none did
+        assert not list(tmp_path.glob("bayesbench-chunks-*"))

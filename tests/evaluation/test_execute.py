@@ -291,25 +291,53 @@ def test_a_continuous_learner_given_arrays_scores_as_fitted_on_a_dataframe(uci_d
 
 
 def test_save_networks_writes_each_folds_network_that_pgmpy_reads(tmp_path):
+    import json
+    from pathlib import Path
+
     from pgmpy.readwrite import BIFReader, XMLBIFReader
 
-    raw = {"name": "nets", "seed": 1, "datasets": ["car"], "cv": {"folds": 3},
+    from bayesbench.models.core.export import bif_name
+    from bayesbench.preprocess.discretize import range_labels
+
+    raw = {"name": "nets", "seed": 1, "datasets": ["car", "iris"], "cv": {"folds": 3},
            "classifiers": ["nb", "tan", "aode", "gnb"], "save_networks": ["bif", "xmlbif"],
            "output": str(tmp_path / "run")}
-    result = run(parse_config(raw, base_dir=tmp_path), jobs=2, quiet=True)
+    config = parse_config(raw, base_dir=tmp_path)
+    result = run(config, jobs=2, quiet=True)
     where = result.run_dir / "networks" / "car"
     # One network per fold of each learner whose model is one network; none for the others.
     assert sorted(p.name for p in where.iterdir()) == ["nb", "tan"]
     assert sorted(p.name for p in (where / "tan").iterdir()) == sorted(
-        f"0-{f}{s}" for f in range(3) for s in (".bif", ".xml"))
-    first = next(r for r in result.records if r["classifier"] == "tan" and r["fold"] == 0)
+        f"0-{f}{s}" for f in range(3) for s in (".bif", ".bifxml"))
+    first = next(r for r in result.records if r["classifier"] == "tan" and r["fold"] == 0
+                 and r["dataset"] == "car")
     for network in (BIFReader(str(where / "tan" / "0-0.bif")).get_model(),
-                    XMLBIFReader(str(where / "tan" / "0-0.xml")).get_model()):
+                    XMLBIFReader(str(where / "tan" / "0-0.bifxml")).get_model()):
         assert network.check_model()
         # The tree the record describes: each attribute's parent besides the class.
         names = first["network"]["attributes"]
         expected = {names[a[0]]: sorted(["class", *(names[p] for p in parents)])
                     for a, parents in first["network"]["nodes"]}
         assert {v: sorted(network.get_parents(v)) for v in expected} == expected
+        # States are the data's values, in the order of the file's declaration.
+        assert network.get_cpds("buying").state_names["buying"] == ["vhigh", "high", "med", "low"]
+        assert network.get_cpds("doors").state_names["doors"] == ["2", "3", "4", "5more"]
+        assert network.get_cpds("class").state_names["class"] == ["unacc", "acc", "good", "vgood"]
+    # Iris is discretized in each fold: its cut points lie beside each network, those of a
+    # discretizer fitted on the fold's training rows, and name the network's states (Weka's
+    # range labels, as the BIF grammar takes them).
+    jobs = [j for j in plan(config.experiment).jobs if j.dataset.name == "iris"]
+    for job in jobs:
+        stem = result.run_dir / "networks" / "iris" / "nb" / f"0-{job.fold}"
+        cuts = json.loads(Path(f"{stem}.cuts.json").read_text())
+        assert cuts["method"] == "mdl" and cuts["scope"] == "fold"
+        fitted = Discretizer("mdl").fit(job.data.imputed.take(job.train)).cuts_
+        assert {n: e["cut_points"] for n, e in cuts["attributes"].items()} == {
+            n: c.tolist() for n, c in fitted.items()}
+        network = BIFReader(f"{stem}.bif").get_model()
+        for name, entry in cuts["attributes"].items():
+            assert entry["states"] == list(range_labels(fitted[name]))
+            assert network.get_cpds(name).state_names[name] == [bif_name(s, state=True)
+                                                                  for s in entry["states"]]
     # The records themselves carry no network text.
     assert all("_networks" not in r for r in read_records(result.run_dir))

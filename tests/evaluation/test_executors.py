@@ -23,7 +23,8 @@ def _raw(uci_dir, out):
             "preprocess": {"impute": "weighted_random", "discretize": "mdl",
                            "noise": {"fraction": 0.3, "on": "both"}},
             "cv": {"folds": 3, "repeats": 2},
-            "classifiers": ["nb", "tan", "gnb", {"name": "fss", "params": {"inner_folds": 2}}],
+            "classifiers": ["nb", "tan", "gnb", {"name": "fss", "params": {"inner_folds": 2}},
+                            "tan_ld", "kdb_ld", "aode_ld"],
             "output": str(out)}
 
 
@@ -39,7 +40,7 @@ def _records(run_dir):
 def serial(uci_dir, tmp_path_factory):
     out = tmp_path_factory.mktemp("serial") / "run"
     result = run(_config(uci_dir, out), jobs=1, quiet=True)
-    assert result.n_run == 2 * 2 * 3 * 4
+    assert result.n_run == 2 * 2 * 3 * 7
     return _records(out)
 
 

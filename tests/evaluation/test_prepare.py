@@ -62,15 +62,18 @@ def test_a_training_parts_statistics_are_its_rows_counts(uci_dir, tmp_path):
     assert views["statistics"]().attribute_names == tuple(job.data.imputed.attribute_names)
 
 
-def test_a_chunked_data_set_numeric_beyond_the_first_rows_refuses_per_fold_scope(tmp_path):
+def test_a_chunked_data_set_numeric_beyond_the_first_rows_refuses_what_cannot_count(tmp_path):
     # The config check looks at the first rows only; the full scan decides.
     (tmp_path / "d").mkdir()
     (tmp_path / "d" / "0.csv").write_text("n,class\n?,p\n?,q\n")
     (tmp_path / "d" / "1.csv").write_text("n,class\n1.5,p\n2.5,q\n")
     spec, cache = DatasetSpec("d", str(tmp_path / "d")), DataCache()
-    with pytest.raises(PreprocessError, match=r"attribute 'n': per-fold discretization is "
-                                              r"not available for a chunked data set"):
-        cache.chunked(spec, PreprocessSpec(scope="fold"))
+    for scope in ("fold", "global"):
+        with pytest.raises(PreprocessError, match=r"attribute 'n' of a chunked data set: "
+                                                  r"discretization 'fd' is not available"):
+            cache.chunked(spec, PreprocessSpec(discretize="fd", scope=scope))
+    # per fold, the run finds the cut points (evaluation/chunked_folds.py)
+    assert cache.chunked(spec, PreprocessSpec(scope="fold")).cuts == (None,)
     source = cache.chunked(spec, PreprocessSpec(discretize="width", bins=2, scope="global"))
     assert source.categories == (("(-inf-2]", "(2-inf)"),)
 

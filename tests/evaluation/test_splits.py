@@ -153,7 +153,7 @@ def test_the_default_spec_is_the_default_schemes_and_the_page_lists_the_table():
 
     # spec.py imports nothing from the package, so it repeats the default: they must agree.
     assert CVSpec() == SCHEMES[DEFAULT_SCHEME].spec()
-    assert list(SCHEMES) == ["kfold", "holdout", "resubstitution", "loo"]
+    assert list(SCHEMES) == ["kfold", "holdout", "resubstitution", "loo", "bootstrap"]
     assert Holdout.spec().identity() == {"holdout": 0.3, "repeats": 1, "stratified": True}
     assert LeaveOneOut.spec().identity() == {"loo": True}
     assert documents_choices("configuration.md", SCHEMES)
@@ -186,8 +186,8 @@ def test_a_new_scheme_is_one_entry_seen_by_the_config_the_run_and_the_docs(
     monkeypatch.setitem(schemes._TABLE, "ordered_split", OrderedSplit)
     with pytest.raises(ConfigError, match=r"choose one of folds, .*, ordered_split; got folds"):
         small_config(uci_dir, tmp_path, **dict(over, cv={"ordered_split": 0.6, "folds": 3}))
-    with pytest.raises(ConfigError, match=r"cv\.stratified: applies to k-fold and holdout only, "
-                                          r"not ordered_split"):
+    with pytest.raises(ConfigError, match=r"cv\.stratified: applies to k-fold, holdout and "
+                                          r"the bootstrap only, not ordered_split"):
         small_config(uci_dir, tmp_path, **dict(over, cv={"ordered_split": 0.6,
                                                          "stratified": True}))
     config = small_config(uci_dir, tmp_path, **over)

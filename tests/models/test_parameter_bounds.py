@@ -16,6 +16,7 @@ from bayesbench.config import ConfigError, parse_config
 from bayesbench.errors import ClassifierError
 from bayesbench.models.core.constraints import Interval
 from bayesbench.models.learners.knaive import MAX_EXHAUSTIVE, MAX_RANKED_SUBSETS
+from bayesbench.models.learners.local_discretization import MAX_LD_ITERATIONS
 from bayesbench.models.learners.skdb import ESKDB, MAX_ESTIMATORS, SKDB
 from bayesbench.models.parameters.estimators import MAX_ITERATIONS
 from bayesbench.models.registry import classifier_class
@@ -40,6 +41,13 @@ CAPPED_BY_THE_DATA = {
     "random_state": "a seed",
     "exact_limit": "kernel_nb: the largest window summed as Weka sums it; a window never holds "
                    "more kernels than the training values",
+    "min_length": "tan_ld, kdb_ld, aode_ld: MDLP splits no interval shorter; above the training "
+                  "rows nothing is cut, the model of that many",
+    "max_depth": "tan_ld, kdb_ld, aode_ld: MDLP's recursion is never deeper than the training "
+                 "rows, so a larger depth is the model of that many",
+    "max_parents": "bayesnet: a node has at most the other nodes as parents, so a larger value "
+                   "is the model of that many; refused before counting when the largest table "
+                   "it allows would exceed max_table_cells",
 }
 
 
@@ -62,7 +70,9 @@ def test_every_integer_without_an_upper_bound_is_capped_by_the_data():
     ("nb", "iterations", MAX_ITERATIONS), ("tan", "iterations", MAX_ITERATIONS),
     ("kdb", "iterations", MAX_ITERATIONS), ("skdb", "iterations", MAX_ITERATIONS),
     ("eskdb", "iterations", MAX_ITERATIONS), ("eskdb", "n_estimators", MAX_ESTIMATORS),
-    ("knaive", "exhaustive_limit", MAX_EXHAUSTIVE)])
+    ("knaive", "exhaustive_limit", MAX_EXHAUSTIVE),
+    ("tan_ld", "max_iterations", MAX_LD_ITERATIONS), ("aode_ld", "max_iterations",
+                                                    MAX_LD_ITERATIONS)])
 def test_declared_bounds_admit_the_bound_and_refuse_one_more(name, param, bound):
     assert bayesbench.make_classifier(name, **{param: bound}).get_params()[param] == bound
     with pytest.raises(ClassifierError, match=rf"parameter '{param}' must be an integer in "

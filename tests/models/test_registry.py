@@ -38,7 +38,8 @@ def test_discrete_classes_follow_the_estimator_conventions(name):
 def test_make_classifier_sets_parameters():
     model = bayesbench.make_classifier("kdb", k=3, alpha=0.5)
     assert model.get_params() == {"alpha": 0.5, "k": 3, "weights": None, "estimator": "laplace",
-                                  "iterations": 1000, "tying": "level", "random_state": None}
+                                  "iterations": 1000, "tying": "level", "random_state": None,
+                                  "missing": "skip"}
 
 
 def test_unknown_name_lists_known_names():
@@ -130,7 +131,7 @@ def test_a_constructor_that_raises_is_one_line():
 def test_unknown_names_suggest_the_nearest_and_the_path_form():
     with pytest.raises(ClassifierError) as err:
         bayesbench.make_classifier("tann")
-    assert "(did you mean tan, stan, tan_hc?)" in str(err.value)
+    assert "(did you mean tan, stan, tan_ld?)" in str(err.value)
     assert "package.module:Class" in str(err.value)
 
 
@@ -167,8 +168,9 @@ def test_classifier_info_reads_signature_constraints_and_docstring():
     assert info.source == "built-in" and info.input == "codes"
     assert info.defaults == {"alpha": "1.0", "root": "0", "criterion": "'cmi'", "weights": "None",
                              "estimator": "'laplace'", "iterations": "1000",
-                             "tying": "'level'", "random_state": "None"}
+                             "tying": "'level'", "random_state": "None", "missing": "'skip'"}
     assert info.constraints["alpha"] == "a number >= 0"
+    assert info.constraints["missing"] == "one of 'exact', 'skip'"
     assert info.summary.startswith("Tree-augmented naive Bayes") and "Parameters" in info.doc
     path = classifier_info("sklearn.tree:DecisionTreeClassifier")
     assert path.source == "import path" and path.defaults["criterion"] == "'gini'"

@@ -134,9 +134,10 @@ def test_mdl_cuts_lie_half_way_between_adjacent_distinct_values(data):
 
 # ------------------------------------------------ choice list, errors, infinities, bins
 def test_method_list_and_none_keeps_numeric_attributes(uci_dir):
-    assert tuple(CUT_METHODS) == ("mdl", "fd", "width", "frequency")
+    assert tuple(CUT_METHODS) == ("mdl", "fd", "width", "frequency", "pki", "wpki")
     assert discretize.methods() == (*CUT_METHODS, "none")
     assert discretize.chunked_methods() == ("mdl", "width")
+    assert discretize.methods_reading("max_cuts") == ("mdl",)
     ds = load_dataset(uci_dir / "iris.arff")
     fitted = Discretizer("none").fit(ds)
     assert fitted.cuts_ == {}
@@ -158,8 +159,9 @@ def test_parameter_errors_speak_of_the_method_not_of_config_keys(uci_dir, method
 
 
 def _with_infinity(values):
+    n = len(values)  # the first half of the rows class a, the rest b
     return Dataset("inf", [Attribute("x", "numeric")], [np.array(values, dtype=float)],
-                   Attribute("c", "nominal", ("a", "b")), [0, 0, 0, 1, 1, 1])
+                   Attribute("c", "nominal", ("a", "b")), np.arange(n) * 2 // n)
 
 
 @pytest.mark.parametrize("method", CUT_METHODS)
@@ -175,7 +177,8 @@ def test_infinite_training_values_are_refused_naming_the_attribute(method):
 
 @pytest.mark.parametrize("method", CUT_METHODS)
 def test_infinite_values_to_transform_fall_into_the_outer_bins(method):
-    train = _with_infinity([1.0, 2.0, 3.0, 10.0, 11.0, 12.0])
+    # WPKI makes two intervals from 64 values on (s t = n, s - t = 30): the six values 11 times.
+    train = _with_infinity([1.0, 2.0, 3.0, 10.0, 11.0, 12.0] * (11 if method == "wpki" else 1))
     fitted = Discretizer(method, 2).fit(train)
     cuts = fitted.cuts_["x"]
     assert cuts.size >= 1 and np.isfinite(cuts).all()
@@ -273,3 +276,10 @@ def test_a_new_method_is_one_entry_seen_by_the_config_the_run_and_the_docs(
     assert not documents_choices("data.md", discretize.CUT_METHODS)
     assert Discretizer("midrange").fit(load_dataset(uci_dir / "iris.arff")).cuts_[
         "petallength"].tolist() == [3.95]
+
+
+def test_the_docstring_examples_of_discretize():
+    import doctest
+
+    result = doctest.testmod(discretize)
+    assert result.attempted and not result.failed

@@ -115,3 +115,27 @@ def test_the_threshold_leaves_out_the_arcs_and_selections_of_fewer_folds(tmp_pat
     structure, shares = consensus(rows, {"class": "y", "attributes": ["a", "b", "c"]}, 0.9)
     assert sorted(structure.names()[a] for a in structure.dropped) == ["b", "c"]
     assert shares == {("y", "a"): 1.0}
+
+
+def test_a_general_networks_consensus_keeps_the_class_arcs_it_learned(tmp_path):
+    # bayesnet's structure lines list every arc, the class's too. Hand-made rows: y->a in
+    # every fold, c->y in 0.7, y->b in 0.5, b->c in 0.4 (which would close y->b->c->y) and
+    # b->a in 0.3.
+    line = "3 nodes; 4 arcs: class->a, class->b, c->class, b->a"
+    assert parse_structure(line) == ([("class", "a"), ("class", "b"), ("c", "class"),
+                                      ("b", "a")], [])
+    rows = [["d", "bn", "y", "a", 1.0], ["d", "bn", "c", "y", 0.7], ["d", "bn", "y", "b", 0.5],
+            ["d", "bn", "b", "c", 0.4], ["d", "bn", "b", "a", 0.3]]
+    network = {"class": "y", "attributes": ["a", "b", "c", "e"], "nodes": [],
+               "augmented": False, "class_parents": [], "class_children": []}
+    structure, shares = consensus(rows, network, threshold=0)  # every arc
+    assert not structure.augmented
+    # b->c would close y->b->c->y: left out of the structure (drawn bent from the shares).
+    assert sorted(structure.edges()) == sorted([("y", "a"), ("c", "y"), ("y", "b"), ("b", "a")])
+    svg = plot_network(structure, tmp_path / "g.svg", frequencies=shares).read_text()
+    drawn = set(re.findall(r'<g id="(arc-[\w-]+)">', svg))
+    index = {n: k for k, n in enumerate(structure.attribute_names)}
+    assert drawn == {f"arc-class-{index['a']}", f"arc-class-{index['b']}",
+                     f"arc-{index['c']}-class", f"arc-{index['b']}-{index['a']}",
+                     f"arc-{index['b']}-{index['c']}"}
+    assert "grey arcs: from the" in svg and "every node" not in svg

@@ -141,3 +141,31 @@ def test_a_slanted_or_bent_arc_ends_just_outside_its_nodes(bend):
     # A bent arc bulges to the right of its direction of travel (as matplotlib's arc3, rad > 0).
     side = _cross(np.subtract(tip, start), np.subtract(control, start))
     assert side < -0.1 if bend else abs(side) < 1e-9
+
+
+def test_a_general_network_round_trips_through_its_record_and_is_drawn(tmp_path):
+    from bayesbench.evaluation.fitted import network
+    from bayesbench.models.search.bayesnet import BayesNet
+    from bayesbench.report.figures.network import structure_of
+
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 2, 500)
+    x0 = np.where(rng.random(500) < 0.8, y, 1 - y)
+    X = np.column_stack([x0, np.where(rng.random(500) < 0.9, x0, 1 - x0),
+                         rng.integers(0, 3, 500), np.where(rng.random(500) < 0.8, y, 1 - y)])
+    model = BayesNet(search="hill_climbing", max_parents=2, initial="empty").fit(X, y)
+    learned = model.structure_
+    assert learned.class_parents and not all(n.class_parent for n in learned.nodes)
+    record = network(model, "label")
+    assert record["augmented"] is False
+    back = structure_of(record)
+    assert back.edges() == [(a.replace("class", "label"), b.replace("class", "label"))
+                            for a, b in learned.edges()]
+    root = ET.parse(plot_network(back, tmp_path / "g.svg")).getroot()
+    arcs = {el.get("id") for el in root.iter() if (el.get("id") or "").startswith("arc-")}
+    children = {f"arc-class-{k}" for k, n in enumerate(back.nodes) if n.class_parent}
+    parents = {f"arc-{p}-class" for p in back.class_parents}  # one attribute per node
+    between = {f"arc-{p}-{c}" for p, c in node_arcs(back)}
+    assert arcs == children | parents | between
+    # Naive Bayes (bayesnet's default) is no network to record, as nb's is not.
+    assert network(BayesNet().fit(X, y), "label") is None

@@ -106,7 +106,11 @@ class BaseClassifier:
         return list(_init_parameters(cls.__init__))
 
     def get_params(self, deep: bool = True) -> dict:
-        return {name: getattr(self, name) for name in self._param_names()}
+        # The values as set, from the instance's dict (a parameter named like a method is
+        # read there as it was given: see parameter_named_like_method).
+        values = vars(self)
+        return {name: values[name] if name in values else getattr(self, name)
+                for name in self._param_names()}
 
     def set_params(self, **params):
         valid = self._param_names()
@@ -151,6 +155,48 @@ class BaseClassifier:
         score scikit-learn's ``cross_val_score`` and ``GridSearchCV`` use by default."""
         correct = self.predict(X) == np.asarray(y)
         return float(np.average(correct, weights=sample_weight))
+
+
+class _CallableValue(str):
+    """A string parameter that, called, runs the method whose name it shares."""
+
+    def __new__(cls, value: str, method, signature):
+        out = super().__new__(cls, value)
+        out._method = method
+        out.__signature__ = signature  # what scikit-learn's checks read
+        return out
+
+    def __call__(self, *args, **kwargs):
+        return self._method(*args, **kwargs)
+
+
+def parameter_named_like_method(name: str) -> property:
+    """The attribute of a hyper-parameter that must share ``name`` with a method of
+    :class:`BaseClassifier` (``bayesnet``'s ``score``, the name issue 32 fixes, beside
+    ``score(X, y)``, the accuracy scikit-learn's ``cross_val_score`` and checks call).
+
+    Set (by ``__init__`` or ``set_params``), the value goes into the instance's dict, as
+    every parameter's does, and :meth:`BaseClassifier.get_params` returns it as given;
+    read, a string value comes back as a string that, called, runs the method, so that
+    ``model.score == "bdeu"`` and ``model.score(X, y)`` both hold. A parameter stored
+    plainly under a method's name would hide the method (the registry's tests refuse it).
+    """
+    method = getattr(BaseClassifier, name)
+    signature = inspect.signature(method)
+    signature = signature.replace(parameters=list(signature.parameters.values())[1:])
+
+    def read(self):
+        value = vars(self).get(name)
+        bound = method.__get__(self)
+        if value is None:  # before __init__ has set it
+            return bound
+        return _CallableValue(value, bound, signature) if isinstance(value, str) else value
+
+    def write(self, value):
+        vars(self)[name] = value
+
+    return property(read, write, doc=f"The ``{name}`` parameter; called, the "
+                                     f"``{name}`` method.")
 
 
 class StructureLearner:

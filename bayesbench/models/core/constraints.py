@@ -24,7 +24,10 @@ class does it at ``fit``, the registry at construction); a broken one is a one-l
 ``TAN: parameter 'alpha' must be a number >= 0, got -1`` whose ``parameter``
 attribute names the parameter, so that the config layer can add its key path.
 Parameters without a declared constraint are not checked (a subclass written in a
-test may add one); every registered learner declares all of its parameters.
+test may add one); every registered learner declares all of its parameters. A value
+allowed alone but not beside another parameter's (``missing="exact"`` with attribute
+weights) is refused by the class's ``_check_combinations()``, which :func:`validate_params`
+calls after the single checks, so that it too is refused at construction.
 """
 from __future__ import annotations
 
@@ -183,3 +186,6 @@ def validate_params(model) -> None:
     for name, value in model.get_params().items():
         if name in constraints:
             check_parameter(owner, name, value, constraints[name])
+    combinations = getattr(model, "_check_combinations", None)
+    if callable(combinations):
+        combinations()

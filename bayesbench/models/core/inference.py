@@ -11,23 +11,54 @@ digit over the whole code matrix, and the terms of a block of rows are one
 prior first), as the term-by-term sum always was: the result is the same to the
 bit.
 
-Missing values are left out of the product: a node whose value, or one of
-whose parents, is missing in a row contributes nothing for that row (the
-marginal over that attribute, exact for naive Bayes and for a leaf node).
+In a general network (:class:`~.structure.Structure` with ``augmented=False``) a node the
+class is not a parent of has a table of one "class" row, the same term for every class,
+and the class's own term ``log p(c | x_pa(c))`` is a row of its table (one row per
+configuration of its parents: the prior's row in an augmented naive Bayes). The
+posterior of the class needs only the terms that depend on it: the class's own and its
+children's, the factors of its Markov blanket (``blanket=True`` leaves the others out).
+
+Missing values follow one of two rules (:data:`MISSING_RULES`, the ``missing`` parameter of
+the learners with one network):
+
+``skip``
+    A node whose value, or one of whose parents, is missing in a row contributes nothing
+    for that row (nor does the class's own term when one of its parents is). That is the
+    exact marginal over the missing attribute when the node is a leaf (naive Bayes:
+    always); when a missing attribute is another node's parent, that node's term is
+    dropped too, which no marginal does.
+``exact``
+    The missing attributes are summed out of an augmented naive Bayes (:mod:`.marginal`;
+    a general network's learner, ``bayesnet``, fills them in first), rows that miss the
+    same attributes together: ``p(c, x_observed)``, the sum over every value of
+    the missing attributes of the complete row's joint, what exact inference in the
+    exported network gives. Where every missing attribute's node is a leaf (or only has
+    missing descendants) both rules give the same numbers, to the bit.
+
 A value beyond the cardinality known at ``fit`` is a value never seen in
 training: with ``unseen`` tables it gets the smoothed probability of a zero
 count; a parent value beyond it makes the parent configuration unseen, whose
 smoothed distribution is uniform and the same for every class, so that node
-is left out. A left-out term indexes a row of zeros of the flat table.
+is left out (under ``exact`` too: summed over its own missing value, such a node then
+counts once per value, or once when barren, a factor the same for every class that leaves
+the posterior as its uniform distribution would). A left-out term indexes a row of zeros of
+the flat table.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 import numpy as np
 
 from ...errors import ClassifierError
+from . import marginal
+from .constraints import StrOptions
 from .structure import Structure
+
+#: The rules for a missing value at prediction (see the module docstring), and the
+#: constraint of the ``missing`` parameter that chooses among them.
+MISSING_RULES = ("skip", "exact")
+MISSING_CONSTRAINT = [StrOptions(MISSING_RULES)]
 
 # Rows whose terms are gathered at a time: nodes x rows x classes floats that stay in cache
 # (and under a megabyte, so that a block does not get fresh pages from the system each time).
@@ -39,12 +70,15 @@ class _FlatTables:
 
     Rows: each node's table (parent configuration major, value minor), then its
     unseen-value row per parent configuration (when ``unseen`` is given), then one
-    row of zeros (a left-out term) and the class prior. Digit ``d`` of every node's
-    index is the code of column ``columns[d]`` times ``multipliers[d]`` (0 for the
-    leading digits a node with fewer columns lacks).
+    row of zeros (a left-out term) and the class's table (the prior, or one row per
+    configuration of the class's parents). Digit ``d`` of every node's index is the code
+    of column ``columns[d]`` times ``multipliers[d]`` (0 for the leading digits a node
+    with fewer columns lacks).
     """
 
     def __init__(self, structure, tables, cards, unseen, log_prior, node_weights, plain):
+        prior = np.asarray(log_prior, dtype=np.float64)
+        prior = prior.reshape(-1, prior.shape[-1]) if prior.size else prior.reshape(1, 0)
         segments, bases, unseen_bases = [], [], []
         size = 0
         for k, table in enumerate(tables):
@@ -55,19 +89,27 @@ class _FlatTables:
             if unseen is not None:
                 part.append(unseen[k].T)
             part = np.concatenate(part) if len(part) > 1 else part[0]
+            if n_classes < prior.shape[1]:  # a node the class is not a parent of
+                part = np.repeat(part, prior.shape[1], axis=1)
             if node_weights is not None:
                 # A weight of 0 drops the node, even where its term is -inf (alpha = 0).
                 w = node_weights[k]
                 part = w * part if w else np.zeros_like(part)
             segments.append(part)
             size += part.shape[0]
-        prior = np.asarray(log_prior, dtype=np.float64)
         self.zero, self.prior = size, size + 1
-        table = np.concatenate(segments + [np.zeros((1, prior.size)), prior[None, :]])
+        table = np.concatenate(segments + [np.zeros((1, prior.shape[1])), prior])
         self.table = np.exp(table) if plain else table
         self.has_unseen = unseen is not None
         self.bases = np.asarray(bases, dtype=np.intp)
         self.unseen_bases = np.asarray(unseen_bases, dtype=np.intp)
+        class_parents = structure.class_parents
+        self.class_parents = np.asarray(class_parents, dtype=np.intp)
+        self.class_radix = np.ones(len(class_parents), dtype=np.intp)
+        for d in range(len(class_parents) - 2, -1, -1):
+            self.class_radix[d] = self.class_radix[d + 1] * int(cards[class_parents[d + 1]])
+        self.class_limits = np.asarray([cards[p] for p in class_parents], dtype=np.intp)
+        self.cardinalities = cards
         self._digits(structure, cards)
 
     def _digits(self, structure, cards):
@@ -124,6 +166,42 @@ class _FlatTables:
         # column finds both kinds of value that must be left out.
         if n and (codes.view(np.uintp).max(axis=1) >= self._column_limits(codes.shape[0])).any():
             self._left_out(codes, out)
+        if self.class_parents.size:
+            index[0] += self._class_configuration(codes)
+        return index
+
+    def _class_configuration(self, codes):
+        """Offset of the row of the class's table for each row of ``codes``: its parents'
+        configuration, or the zero row's (before the table) when one of them is missing or
+        unknown (an unseen configuration's distribution is uniform: no term)."""
+        digits = codes.take(self.class_parents, axis=0)
+        config = (digits * self.class_radix[:, None]).sum(axis=0)
+        bad = ((digits < 0) | (digits >= self.class_limits[:, None])).any(axis=0)
+        config[bad] = self.zero - self.prior
+        return config
+
+    def node_rows(self, v: int, codes: dict) -> np.ndarray:
+        """Rows of :attr:`table` of node ``v``'s term where its columns hold ``codes``
+        (``{column: codes}``, arrays of one shape; no code missing), with the rules of
+        :meth:`_left_out` for values beyond a column's cardinality."""
+        index, parents = self.bases[v], 0
+        skip = new = False
+        for d in np.flatnonzero(self.real[:, v]):
+            code = codes[self.columns[d, v]]
+            digit = code * self.multipliers[d, v]
+            index = index + digit
+            beyond = code >= self.limits[d, v]
+            if self.is_value[d, v]:
+                new = new | beyond
+            else:
+                skip = skip | beyond
+                parents = parents + digit
+        index = np.where(skip, self.zero, index)
+        new = new & ~skip
+        if np.any(new):
+            unseen = (self.unseen_bases[v] + parents // self.n_values[v] if self.has_unseen
+                      else self.zero)
+            index = np.where(new, unseen, index)
         return index
 
     def _column_limits(self, n_columns):
@@ -157,6 +235,28 @@ class _FlatTables:
         out[new] = unseen[new]
 
 
+class _Blanket(NamedTuple):
+    """The factors of a structure's class's Markov blanket, read as a structure is: its
+    nodes the class is a parent of (their parents need not be nodes here)."""
+
+    nodes: tuple
+    n_attributes: int
+    class_parents: tuple
+    cardinalities: tuple | None
+
+
+def _blanket(structure, tables, unseen, node_weights):
+    """``structure``, ``tables``, ``unseen`` and ``node_weights`` less the nodes the class is
+    not a parent of."""
+    keep = [k for k, node in enumerate(structure.nodes) if node.class_parent]
+    if len(keep) == len(structure.nodes):
+        return structure, tables, unseen, node_weights
+    return (_Blanket(tuple(structure.nodes[k] for k in keep), structure.n_attributes,
+                     structure.class_parents, structure.cardinalities),
+            [tables[k] for k in keep], None if unseen is None else [unseen[k] for k in keep],
+            None if node_weights is None else [node_weights[k] for k in keep])
+
+
 def _flat_tables(structure, tables, cardinalities, unseen=None, log_prior=(),
                  node_weights=None, plain=False) -> _FlatTables:
     cards = structure.cardinalities if cardinalities is None else cardinalities
@@ -184,7 +284,8 @@ def joint_log_likelihood(structure: Structure, tables: Sequence[np.ndarray], X: 
                          log_prior: np.ndarray, *, cardinalities: Sequence[int] | None = None,
                          unseen: Sequence[np.ndarray] | None = None,
                          plain: bool = False,
-                         node_weights: Sequence[float] | None = None) -> np.ndarray:
+                         node_weights: Sequence[float] | None = None,
+                         missing: str = "skip", blanket: bool = False) -> np.ndarray:
     """Unnormalised ``log p(c, x)`` for every row, shape ``(n_samples, n_classes)``.
 
     Parameters
@@ -195,7 +296,9 @@ def joint_log_likelihood(structure: Structure, tables: Sequence[np.ndarray], X: 
         Log-probability tables, one per node (:func:`counting.node_tables`).
     X : ndarray of int, shape (n_samples, n_attributes)
         Codes, ``-1`` missing.
-    log_prior : ndarray, shape (n_classes,)
+    log_prior : ndarray, shape (n_classes,) or (n_class_parent_configs, n_classes)
+        The class's table: its prior, or given the configuration of
+        ``structure.class_parents`` (mixed radix, the first parent most significant).
     unseen : list of ndarray, optional
         Per node, ``log p(unseen value | pa, c)`` (:func:`counting.unseen_log_prob`).
     plain : bool
@@ -205,8 +308,22 @@ def joint_log_likelihood(structure: Structure, tables: Sequence[np.ndarray], X: 
     node_weights : sequence of float, optional
         One exponent per node (attribute weighting: AWNB, WANBIA):
         ``log p(c) + sum_v w_v log p(x_v | x_pa(v), c)``; default all 1.
+    missing : {"skip", "exact"}
+        The rule for a missing value (see the module docstring); ``exact`` takes no
+        ``node_weights``.
+    blanket : bool
+        Leave out the nodes the class is not a parent of: their terms are the same for
+        every class, so the result is ``log p(c, x)`` less a constant of the row, with the
+        same posterior (the class's Markov blanket's factors only).
     """
     X = np.asarray(X)
+    if missing == "exact" and not getattr(structure, "augmented", True):
+        raise ClassifierError("missing='exact' sums the missing values out of an augmented "
+                              "naive Bayes; a general network's learner (bayesnet) fills "
+                              "them in before inference")
+    if blanket:
+        structure, tables, unseen, node_weights = _blanket(structure, tables, unseen,
+                                                           node_weights)
     flat = _flat_tables(structure, tables, cardinalities, unseen, log_prior, node_weights,
                         plain)
     out = np.empty((X.shape[0], flat.table.shape[1]))
@@ -217,5 +334,66 @@ def joint_log_likelihood(structure: Structure, tables: Sequence[np.ndarray], X: 
         combine.reduce(terms, axis=0, out=out[lo:lo + _ROWS])
     if plain:
         with np.errstate(divide="ignore"):
-            return np.log(out)
+            out = np.log(out)
+    if missing not in MISSING_RULES:
+        raise ClassifierError(f"missing must be one of {', '.join(MISSING_RULES)}, "
+                              f"got {missing!r}")
+    if missing == "exact":
+        if node_weights is not None:
+            raise ClassifierError("missing='exact' sums a network over the missing values; "
+                                  "a model with attribute weights is no network")
+        _sum_out_missing(flat, structure, X, out)
     return out
+
+
+def _sum_out_missing(flat: _FlatTables, structure: Structure, X: np.ndarray, out: np.ndarray):
+    """Turn ``out``, the ``skip`` rule's ``log p(c, x)``, into the exact marginal of the rows
+    that miss an attribute of some node (:mod:`.marginal`), in place.
+
+    The ``skip`` rule's sum is the prior plus the terms of the nodes whose attributes and
+    parents are all observed; the nodes it leaves out are the barren ones, which sum to 1,
+    and those that hold or read a missing attribute, whose sum is added here.
+    """
+    nodes = structure.nodes
+    held = [a for node in nodes for a in node.attributes]
+    lacking = np.asarray(X)[:, held] < 0
+    rows = np.flatnonzero(lacking.any(axis=1))
+    if not rows.size:
+        return
+    cards = flat.cardinalities
+    n_classes = out.shape[1]
+    scopes = [(node.attributes, node.parents) for node in nodes]
+    patterns, group, sizes = np.unique(lacking[rows], axis=0, return_inverse=True,
+                                       return_counts=True)
+    # The rows of each pattern, in one sort rather than one scan of all rows per pattern.
+    groups = np.split(rows[np.argsort(group.ravel(), kind="stable")], np.cumsum(sizes)[:-1])
+    for pattern, these in zip(patterns, groups):
+        missing = {held[j] for j in np.flatnonzero(pattern)}
+        dropped = marginal.barren(scopes, missing)
+        summed = [v for v, node in enumerate(nodes) if v not in dropped
+                  and missing.intersection(node.attributes + node.parents)]
+        if not summed:  # every missing attribute's node is barren: skip is exact
+            continue
+        free = [tuple(sorted(missing.intersection(nodes[v].attributes + nodes[v].parents)))
+                for v in summed]
+        the_plan = marginal.plan(free, cards, n_classes)
+        for block in marginal.row_blocks(these.size, the_plan, n_classes):
+            which = these[block]
+            factors = [_factor(flat, v, scope, X[which], cards) for v, scope in zip(summed, free)]
+            out[which] += marginal.eliminate(the_plan, factors, cards)
+
+
+def _factor(flat: _FlatTables, v: int, free: tuple, X: np.ndarray, cards) -> np.ndarray:
+    """Node ``v``'s log term for the rows ``X`` and every value of its missing attributes
+    ``free``: ``(rows, values of free..., classes)``."""
+    shape = (X.shape[0], *(int(cards[a]) for a in free))
+    codes = {}
+    for c in flat.columns[flat.real[:, v], v].tolist():
+        if c in free:
+            axis = 1 + free.index(c)
+            values = np.arange(int(cards[c])).reshape([-1 if i == axis else 1
+                                                       for i in range(len(shape))])
+        else:
+            values = X[:, c].astype(np.intp).reshape([-1] + [1] * len(free))
+        codes[c] = np.broadcast_to(values, shape)
+    return flat.table.take(flat.node_rows(v, codes), axis=0)

@@ -70,6 +70,12 @@ def attribute_names_of(X) -> tuple[str, ...] | None:
     return None
 
 
+def target_name_of(y) -> str | None:
+    """The name of a pandas Series target (None for an array or an unnamed Series)."""
+    name = getattr(y, "name", None)
+    return None if name is None else str(name)
+
+
 def as_2d_array(X) -> np.ndarray:
     """``X`` as a dense two-dimensional ndarray, refusing sparse and complex input."""
     if sparse.issparse(X):

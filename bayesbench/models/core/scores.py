@@ -8,14 +8,17 @@ For an augmented naive Bayes with parameters ``theta`` and data ``D`` of ``N`` r
 * free parameters ``k = (r_C - 1) + sum_v (r_v - 1) q_v r_C``, ``r_v`` the
   number of values of node ``v`` (the product of its attributes' cardinalities
   for a joined node), ``q_v`` the number of configurations of its attribute
-  parents, ``r_C`` the number of classes;
+  parents, ``r_C`` the number of classes; in a general network the class's term is
+  ``(r_C - 1) q_C`` (``q_C`` the configurations of its parents) and a node the class
+  is not a parent of has ``(r_v - 1) q_v``;
 * ``AIC = 2 k - 2 LL`` and ``BIC = k ln N - 2 LL`` (Akaike 1974; Schwarz
   1978), smaller is better, as R's ``stats::AIC`` and statsmodels define them.
   bnclassify's ``AIC`` and ``BIC`` are ``LL - k`` and ``LL - k ln N / 2``,
   i.e. ``-1/2`` times these: the same ranking of models.
 
-A missing value leaves its node out of ``log p(c, x)`` (see :mod:`.inference`),
-which is the marginal likelihood of the observed values when the node is a leaf.
+A missing value follows the model's ``missing`` rule (see :mod:`.inference`): left out of
+``log p(c, x)`` with its node (``skip``, the marginal likelihood of the observed values when
+the node is a leaf), or summed out of the network (``exact``, the marginal likelihood).
 
 AIC, BIC and the arc scores (what adding one arc between two attributes of a naive Bayes
 changes in these scores) are pure functions of counts in
@@ -37,11 +40,11 @@ from .structure import Structure
 def free_parameters(structure: Structure, cardinalities: Sequence[int], n_classes: int) -> int:
     """Free parameters of the class prior and of every node's table (see the module docstring)."""
     cards = [int(c) for c in cardinalities]
-    total = n_classes - 1
+    total = (n_classes - 1) * math.prod(cards[p] for p in structure.class_parents)
     for node in structure.nodes:
         r_v = math.prod(cards[a] for a in node.attributes)
         q_v = math.prod(cards[p] for p in node.parents)
-        total += (r_v - 1) * q_v * n_classes
+        total += (r_v - 1) * q_v * (n_classes if node.class_parent else 1)
     return int(total)
 
 
@@ -63,10 +66,16 @@ class ModelScores:
                                   f"was not seen at fit (classes: {known})")
         return codes
 
+    def _log_joint(self, X) -> np.ndarray:
+        """``log p(c, x)`` of every row and class, as the likelihoods need it: the
+        ``_joint_log_likelihood`` of predictions, unless a learner's leaves out terms that
+        are the same for every class (``bayesnet``'s Markov blanket) and adds them here."""
+        return self._joint_log_likelihood(X)
+
     def _rows(self, X, y) -> tuple[np.ndarray, np.ndarray]:
         check_fitted(self)
         codes = self._class_codes(y)
-        jll = self._joint_log_likelihood(X)
+        jll = self._log_joint(X)
         if jll.shape[0] != codes.shape[0]:
             raise ClassifierError(f"X has {jll.shape[0]} rows but y has {codes.shape[0]}")
         return jll, codes

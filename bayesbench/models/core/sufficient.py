@@ -13,7 +13,9 @@ counted on request (:meth:`Statistics.tally`) from the rows that statistics coun
 with :meth:`Statistics.from_codes`, which they keep (a reference, not a copy):
 a training part's table is then the whole data set's, counted once and kept for
 every fold, minus the test part's. A sum of chunks keeps no rows (that is what
-bounds a chunked data set's memory), so those tables are not available from it.
+bounds a chunked data set's memory); :meth:`Statistics.reading` gives it rows read
+afresh chunk by chunk (:class:`ReadRows`), whose tables are the sums of their chunks',
+all the tables a fit asks for counted in one pass (:meth:`Statistics.tallies`).
 
 Layout: with ``R = sum of the cardinalities`` and value ``a`` of attribute
 ``i`` at offset ``s_i + a`` (``s_i`` the sum of the cardinalities before
@@ -80,6 +82,10 @@ class CountedRows:
     def __reduce__(self):
         return _received, (self.token, self.X, self.y)
 
+    def tables(self, requests) -> list[np.ndarray]:
+        """:meth:`table` of each ``(key, count)`` of ``requests``."""
+        return [self.table(key, count) for key, count in requests]
+
     def table(self, key, count: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
         """``count(X, y)`` (read-only), counted on the first request for ``key``."""
         if key not in self._tables:
@@ -90,6 +96,29 @@ class CountedRows:
             while len(self._tables) > 1 and sum(t.size for t in self._tables.values()) > limit:
                 del self._tables[next(iter(self._tables))]
         return self._tables[key]
+
+
+class ReadRows:
+    """Rows too many to hold, read afresh as chunks ``(X, y)`` of codes by ``read()`` (a
+    chunked data set's training part): a table of them is the sum of its chunks' tables,
+    exact in integers. :meth:`tables` counts every table asked for in one pass."""
+
+    def __init__(self, read: Callable, n_attributes: int):
+        self.read, self.n_attributes = read, n_attributes
+
+    def tables(self, requests) -> list[np.ndarray]:
+        """``count(X, y)`` of all the rows, for each ``(key, count)`` of ``requests``."""
+        totals = [None] * len(requests)
+        for X, y in self.read():
+            for i, (_, count) in enumerate(requests):
+                table = count(X, y)
+                if totals[i] is None:
+                    totals[i] = table if table.flags.writeable else table.copy()
+                else:
+                    totals[i] += table
+        empty = np.zeros((0, self.n_attributes), dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return [count(*empty) if total is None else total
+                for total, (_, count) in zip(totals, requests)]
 
 
 #: The rows unpickled in this process lately, the most recent last: a task's two terms (the
@@ -125,7 +154,7 @@ class Statistics:
     attribute_names : tuple of str or None
         The attributes' names, for the structures and checks of the learners fitted
         from the statistics (None: unnamed, like an array given to ``fit``).
-    rows : tuple of (int, CountedRows) or None
+    rows : tuple of (int, CountedRows or ReadRows) or None
         The rows counted, as signed terms (``total - test part`` is
         ``((1, total rows), (-1, test rows))``), from which :meth:`tally` counts tables
         beyond pairs; None when they were not kept (a sum of chunks).
@@ -226,6 +255,13 @@ class Statistics:
         return Statistics(self.cardinalities, self.n_classes, self.class_counts, self.pairs,
                           self.attribute_names)
 
+    def reading(self, read: Callable) -> "Statistics":
+        """The same counts, their rows read chunk by chunk by ``read()`` (a fresh iterator
+        over chunks ``(X, y)`` of codes: the rows these statistics count) when a table beyond
+        the pairs is asked for (:class:`ReadRows`)."""
+        return Statistics(self.cardinalities, self.n_classes, self.class_counts, self.pairs,
+                          self.attribute_names, ((1, ReadRows(read, self.n_attributes)),))
+
     def tally(self, count: Callable, *args) -> np.ndarray:
         """The table ``count(X, y, cardinalities, n_classes, *args)`` of the rows counted:
         the signed sum of each term's (see ``rows``), each term's table counted once per
@@ -234,23 +270,31 @@ class Statistics:
 
         Raises :class:`StatisticsNotSufficient` when the rows were not kept.
         """
+        return self.tallies([(count, args)])[0]
+
+    def tallies(self, requests) -> list[np.ndarray]:
+        """:meth:`tally` of each ``(count, args)`` of ``requests``, counted together (rows
+        read chunk by chunk are read once for all of them)."""
         if self.rows is None:
             raise StatisticsNotSufficient(
                 "tables over more than two attributes are counted from the rows, which "
-                "the sum of a chunked data set's counts does not keep; fit it with fit")
+                "the sum of a chunked data set's counts does not keep; fit it with fit "
+                "or fit_chunks")
         cards, k = self.cardinalities, self.n_classes
-        total = None
+        totals = [None] * len(requests)
         for sign, rows in self.rows:
-            table = rows.table((count, args), lambda X, y: count(X, y, cards, k, *args))
-            # In place after the first term: no product by the sign and no temporary (the
-            # triple counts of A2DE are the size of its largest table).
-            if total is None:
-                total = table.copy() if sign > 0 else -table
-            elif sign > 0:
-                total += table
-            else:
-                total -= table
-        return total
+            tables = rows.tables([((count, args), _counter(count, cards, k, args))
+                                  for count, args in requests])
+            for i, table in enumerate(tables):
+                # In place after the first term: no product by the sign and no temporary
+                # (the triple counts of A2DE are the size of its largest table).
+                if totals[i] is None:
+                    totals[i] = table.copy() if sign > 0 else -table
+                elif sign > 0:
+                    totals[i] += table
+                else:
+                    totals[i] -= table
+        return totals
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, Statistics):
@@ -301,17 +345,35 @@ class Statistics:
                   for i in range(m) for j in range(i + 1, m))
         return information.cmi_matrix_of(tables, m)
 
+    def nodes_counts(self, nodes: Sequence[Node]) -> list[np.ndarray]:
+        """:meth:`node_counts` of every node of ``nodes``, those counted from the rows all
+        in one :meth:`tallies`."""
+        wide = [i for i, n in enumerate(nodes) if len(n.attributes) != 1 or len(n.parents) > 1]
+        counted = dict(zip(wide, self.tallies([(_node_table, _node_key(nodes[i]))
+                                               for i in wide]))) if wide else {}
+        return [counted[i] if i in counted else self.node_counts(n.attributes, n.parents)
+                for i, n in enumerate(nodes)]
+
     def node_counts(self, attributes: Sequence[int], parents: Sequence[int]) -> np.ndarray:
         """Counts of a node, as :func:`~.counting.node_counts` returns them from rows: float64
         ``(n_classes, n_parent_configs, n_values)``; from the pair counts for one attribute
         and at most one parent, else from the rows (:meth:`tally`)."""
         if len(attributes) != 1 or len(parents) > 1:
-            return self.tally(_node_table, tuple(int(a) for a in attributes),
-                              tuple(int(p) for p in parents))
+            return self.tally(_node_table, *_node_key(Node(attributes, parents)))
         [a] = attributes
         if not parents:
             return self.attribute(a).astype(np.float64)[:, None, :]
         return self.pair(parents[0], a).astype(np.float64)
+
+
+def _counter(count: Callable, cardinalities, n_classes: int, args) -> Callable:
+    """``count`` of the rows ``(X, y)`` alone (the table :meth:`Statistics.tally` asks for)."""
+    return lambda X, y: count(X, y, cardinalities, n_classes, *args)
+
+
+def _node_key(node: Node) -> tuple[tuple, tuple]:
+    """``(attributes, parents)`` of a node as tuples of ints: the arguments of its table."""
+    return tuple(int(a) for a in node.attributes), tuple(int(p) for p in node.parents)
 
 
 def _node_table(X, y, cardinalities, n_classes, attributes, parents) -> np.ndarray:
@@ -331,10 +393,11 @@ class StatisticsLearner:
 
     Learners that have it: ``nb``, ``tan`` and ``ddr_tan`` (every criterion), ``kdb``,
     ``aode`` and ``ande``; with ``weights`` (AWNB, MANB, WANBIA), which read the
-    rows, it raises :class:`StatisticsNotSufficient` and the runner fits from rows, as
-    it does for ``kdb`` of ``k >= 2`` and ``ande`` of ``n = 2`` on a chunked data set
-    (their tables are counted from rows, :meth:`Statistics.tally`). External
-    classifiers need not implement it: the runner calls it only when it exists.
+    rows, it raises :class:`StatisticsNotSufficient` and the runner fits from rows.
+    ``kdb`` of ``k >= 2`` and ``ande`` of ``n = 2`` count their tables beyond pairs from
+    the rows (:meth:`Statistics.tally`): from statistics without rows (a chunked data
+    set's) they fit by ``fit_chunks``, which reads the rows in chunks for those tables.
+    External classifiers need not implement it: the runner calls it only when it exists.
 
     A subclass implements ``_fit_statistics(stats)`` (the part after the checks).
     """
@@ -345,6 +408,13 @@ class StatisticsLearner:
         start_statistics_fit(self, stats)
         self._fit_statistics(stats)
         return self
+
+    def fit_chunks(self, stats: Statistics, read: Callable):
+        """Fit on rows too many for memory: ``stats`` their sufficient statistics, ``read()``
+        a fresh iterator over them as chunks ``(X, y)`` of codes, read (once) only for the
+        tables beyond the pair counts (kDB's nodes of two parents or more, A2DE's triples);
+        the model of ``fit`` on all the rows. Returns self."""
+        return self.fit_statistics(stats.reading(read))
 
     def _fit_statistics(self, stats: Statistics):
         raise NotImplementedError
@@ -386,8 +456,13 @@ def fits_from_statistics(clf, rows: bool = True) -> bool:
 
 
 def fits_from_chunks(clf) -> bool:
-    """Whether ``clf`` fits in passes over rows read chunk by chunk: ``fit_chunks(stats,
-    read)``, ``stats`` the training rows' :class:`Statistics` (kept rows or not) and
-    ``read()`` a fresh iterator over their chunks ``(X, y)`` of codes (SKDB's second and
-    third passes; a chunked data set's runner reads them from its files)."""
+    """Whether ``clf`` (an unfitted classifier) fits in passes over rows read chunk by
+    chunk: ``fit_chunks(stats, read)``, ``stats`` the training rows' :class:`Statistics`
+    (kept rows or not) and ``read()`` a fresh iterator over their chunks ``(X, y)`` of codes
+    (SKDB's second and third passes; a chunked data set's runner reads them from its files).
+    A :class:`StatisticsLearner` does with its parameters when it fits from statistics that
+    keep their rows (:func:`fits_from_statistics`): its ``fit_chunks`` reads the rows for
+    what it would count from the kept ones."""
+    if isinstance(clf, StatisticsLearner):
+        return fits_from_statistics(clf)
     return callable(getattr(clf, "fit_chunks", None))

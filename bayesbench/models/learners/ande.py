@@ -12,6 +12,7 @@ import functools
 import math
 from dataclasses import dataclass, replace
 from numbers import Integral, Real
+from typing import NamedTuple
 
 import numpy as np
 
@@ -363,9 +364,24 @@ def _count_block(out, layout: Layout, k: int, block, y):
     # A missing child is the value r_t, one more value of the children that have one.
     slots = np.where(present, codes, cards[:, None])
     radix = cards + missing
+    coded = _Coded(layout, k, pair_code, slots, radix, gone)
     for t0, t1 in _child_groups(layout, tuple(int(r) for r in radix), k, block.shape[0]):
         for pairs, children in _group_jobs(t0, t1):
-            _count_pairs(out, layout, k, pair_code, slots, radix, gone, pairs, children)
+            _count_pairs(out, coded, pairs, children)
+
+
+class _Coded(NamedTuple):
+    """A block of rows as :func:`_count_pairs` reads it: each pair's value and class as one
+    code (``pair_code``, ``(pairs, rows)``), each child's value (``slots``, ``radix`` values,
+    a missing one the last), and the pairs with a member missing in some row, and in which
+    rows (``gone``)."""
+
+    layout: Layout
+    k: int
+    pair_code: np.ndarray
+    slots: np.ndarray
+    radix: np.ndarray
+    gone: tuple
 
 
 def _group_jobs(t0: int, t1: int):
@@ -430,11 +446,9 @@ def _group_costs(cards: tuple, radix: tuple, k: int):
     return reads, cells
 
 
-def _count_pairs(out, layout: Layout, k, pair_code, slots, radix, gone, pairs, children):
+def _count_pairs(out, coded: _Coded, pairs, children):
     """Add to ``out`` (:func:`triple_counts`) the counts of ``children``, each given the
-    pairs numbered ``pairs``, of the rows of ``pair_code`` (each pair's value and class,
-    ``(pairs, rows)``), ``slots`` (each child's value, ``radix`` values) and ``gone``
-    (the pairs with a member missing in some row, and in which rows).
+    pairs numbered ``pairs``, of the rows ``coded``.
 
     The children's joint value and the pair's form one code per row and pair, counted by
     one ``bincount`` per run of pairs (a run's codes and table kept small enough for the
@@ -443,6 +457,7 @@ def _count_pairs(out, layout: Layout, k, pair_code, slots, radix, gone, pairs, c
     lo, hi = pairs
     if hi == lo:
         return
+    layout, k, pair_code, slots, radix, gone = coded
     cards = layout.cards
     shape = tuple(int(r) for r in radix[children.start:children.stop])
     joint_size = math.prod(shape)

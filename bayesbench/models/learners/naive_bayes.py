@@ -32,6 +32,9 @@ class NaiveBayes(EstimatorChoice, StatisticsANB):
         shows this failure).
     weights : {None, 'awnb', 'manb', 'wanbia'}, default None
         See :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
+    missing : {'skip', 'exact'}, default 'skip'
+        How a missing value is treated at prediction; see
+        :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
     width : {'values', 'classes'}, default 'values'
         What ``alpha`` is multiplied by in a conditional table's denominator: the
         attribute's number of values ``r_i`` (a distribution), or, as paper 004's Laplace
@@ -47,13 +50,15 @@ class NaiveBayes(EstimatorChoice, StatisticsANB):
 
     def __init__(self, *, alpha: float = 1.0, log: bool = True, weights=None,
                  estimator: str = "laplace", iterations: int = 1000,
-                 tying: str = "level", random_state=None, width: str = "values"):
+                 tying: str = "level", random_state=None, width: str = "values",
+                 missing: str = "skip"):
         self.alpha = alpha
         self.log = log
         self.weights = weights
         self.estimator, self.iterations = estimator, iterations
         self.tying, self.random_state = tying, random_state
         self.width = width
+        self.missing = missing
 
     def _set_tables(self, class_count):
         super()._set_tables(class_count)

@@ -120,6 +120,9 @@ class TAN(EstimatorChoice, StatisticsANB):
         Not named ``score``, which is every estimator's accuracy method.
     weights : {None, 'awnb', 'manb', 'wanbia'}, default None
         See :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
+    missing : {'skip', 'exact'}, default 'skip'
+        How a missing value is treated at prediction; see
+        :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
 
     Attributes
     ----------
@@ -135,13 +138,14 @@ class TAN(EstimatorChoice, StatisticsANB):
     def __init__(self, *, alpha: float = 1.0, root: int = 0, criterion: str = "cmi",
                  weights=None,
                  estimator: str = "laplace", iterations: int = 1000,
-                 tying: str = "level", random_state=None):
+                 tying: str = "level", random_state=None, missing: str = "skip"):
         self.alpha = alpha
         self.root = root
         self.criterion = criterion
         self.weights = weights
         self.estimator, self.iterations = estimator, iterations
         self.tying, self.random_state = tying, random_state
+        self.missing = missing
 
     def _measure(self) -> str:
         return self.criterion
@@ -205,10 +209,12 @@ class DDRTAN(TAN):
                               for name, constraint in TAN._parameter_constraints.items()
                               if name != "criterion" and name not in ESTIMATOR_PARAMETERS}
 
-    def __init__(self, *, alpha: float = 1.0, root: int = 0, weights=None):
+    def __init__(self, *, alpha: float = 1.0, root: int = 0, weights=None,
+                 missing: str = "skip"):
         self.alpha = alpha
         self.root = root
         self.weights = weights
+        self.missing = missing
 
     def _measure(self) -> str:
         return "ddr"

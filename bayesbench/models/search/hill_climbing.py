@@ -255,9 +255,10 @@ class HillClimbingWrapper(WrapperBase):
     _parameter_constraints = {**WrapperBase._parameter_constraints, "accept_ties": ["boolean"]}
 
     def __init__(self, *, alpha: float = 1.0, inner_folds: int = 5, epsilon: float = 0.0,
-                 accept_ties: bool = False, random_state=None, weights=None):
+                 accept_ties: bool = False, random_state=None, weights=None,
+                 missing: str = "skip"):
         super().__init__(alpha=alpha, inner_folds=inner_folds, epsilon=epsilon,
-                         random_state=random_state, weights=weights)
+                         random_state=random_state, weights=weights, missing=missing)
         self.accept_ties = accept_ties
 
     def _search(self, cv: InnerCV) -> Structure:
@@ -298,6 +299,9 @@ class TANHC(HillClimbingWrapper):
         Seeds the placement of examples into inner folds.
     weights : {None, 'awnb', 'manb', 'wanbia'}, default None
         See :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
+    missing : {'skip', 'exact'}, default 'skip'
+        How a missing value is treated at prediction; see
+        :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
 
     Attributes
     ----------
@@ -341,9 +345,10 @@ class KDBHC(HillClimbingWrapper):
 
     def __init__(self, *, alpha: float = 1.0, k: int = 2, inner_folds: int = 5,
                  epsilon: float = 0.0, accept_ties: bool = False, random_state=None,
-                 weights=None):
+                 weights=None, missing: str = "skip"):
         super().__init__(alpha=alpha, inner_folds=inner_folds, epsilon=epsilon,
-                         accept_ties=accept_ties, random_state=random_state, weights=weights)
+                         accept_ties=accept_ties, random_state=random_state, weights=weights,
+                         missing=missing)
         self.k = k
 
     def _search(self, cv):

@@ -132,6 +132,9 @@ class STAN(AugmentedNaiveBayes):
         Drop the class-independent attributes first (paper 002's STAN).
     weights : {None, 'awnb', 'manb', 'wanbia'}, default None
         See :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
+    missing : {'skip', 'exact'}, default 'skip'
+        How a missing value is treated at prediction; see
+        :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
 
     Attributes
     ----------
@@ -146,11 +149,12 @@ class STAN(AugmentedNaiveBayes):
                               "significance": SIGNIFICANCE, "select": ["boolean"]}
 
     def __init__(self, *, alpha: float = 1.0, significance: float = 0.05, select: bool = True,
-                 weights=None):
+                 weights=None, missing: str = "skip"):
         self.alpha = alpha
         self.significance = significance
         self.select = select
         self.weights = weights
+        self.missing = missing
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
         significance = float(self.significance)
@@ -184,6 +188,9 @@ class FFSS(AugmentedNaiveBayes):
         Level of the tests.
     weights : {None, 'awnb', 'manb', 'wanbia'}, default None
         See :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
+    missing : {'skip', 'exact'}, default 'skip'
+        How a missing value is treated at prediction; see
+        :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
 
     Attributes
     ----------
@@ -194,10 +201,12 @@ class FFSS(AugmentedNaiveBayes):
     _parameter_constraints = {**AugmentedNaiveBayes._parameter_constraints,
                               "significance": SIGNIFICANCE}
 
-    def __init__(self, *, alpha: float = 1.0, significance: float = 0.05, weights=None):
+    def __init__(self, *, alpha: float = 1.0, significance: float = 0.05, weights=None,
+                 missing: str = "skip"):
         self.alpha = alpha
         self.significance = significance
         self.weights = weights
+        self.missing = missing
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
         significance = float(self.significance)

@@ -364,12 +364,13 @@ class WrapperBase(AugmentedNaiveBayes):
     }
 
     def __init__(self, *, alpha: float = 1.0, inner_folds: int = 5, epsilon: float = 0.0,
-                 random_state=None, weights=None):
+                 random_state=None, weights=None, missing: str = "skip"):
         self.alpha = alpha
         self.inner_folds = inner_folds
         self.epsilon = epsilon
         self.random_state = random_state
         self.weights = weights
+        self.missing = missing
 
     def _rng(self) -> np.random.Generator:
         """The generator that places the examples into inner folds."""
@@ -401,6 +402,9 @@ class FSS(WrapperBase):
         Seeds the placement of examples into inner folds (and AWNB's bootstrap).
     weights : {None, 'awnb', 'manb', 'wanbia'}, default None
         See :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
+    missing : {'skip', 'exact'}, default 'skip'
+        How a missing value is treated at prediction; see
+        :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
 
     Attributes
     ----------
@@ -442,6 +446,9 @@ class BSEJ(WrapperBase):
         Seeds the placement of examples into inner folds (and AWNB's bootstrap).
     weights : {None, 'awnb', 'manb', 'wanbia'}, default None
         See :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
+    missing : {'skip', 'exact'}, default 'skip'
+        How a missing value is treated at prediction; see
+        :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
 
     Attributes
     ----------
@@ -512,6 +519,9 @@ class ASB(BSEJ):
         and the roots with ``root="random"``.
     weights : {None, 'awnb', 'manb', 'wanbia'}, default None
         See :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
+    missing : {'skip', 'exact'}, default 'skip'
+        How a missing value is treated at prediction; see
+        :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
     root : {'first', 'random'}, default 'first'
         Each tree's root group: the one with the lowest attribute index, or drawn
         uniformly among the tree's groups (Algorithm 1, step 13).
@@ -529,7 +539,7 @@ class ASB(BSEJ):
 
     def __init__(self, *, alpha: float = 1.0, inner_folds: int = 5, epsilon: float = 0.0,
                  significance: float = 0.05, random_state=None, weights=None,
-                 root: str = "first"):
+                 root: str = "first", missing: str = "skip"):
         self.alpha = alpha
         self.inner_folds = inner_folds
         self.epsilon = epsilon
@@ -537,6 +547,7 @@ class ASB(BSEJ):
         self.random_state = random_state
         self.weights = weights
         self.root = root
+        self.missing = missing
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
         significance = float(self.significance)

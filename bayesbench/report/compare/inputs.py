@@ -20,7 +20,7 @@ import yaml
 from ...errors import StatsError
 from ...evaluation.metrics import LOWER_IS_BETTER, class_score, per_class_metric
 from ...evaluation.rundir import config_baseline
-from ...evaluation.store import RECORDS, current_tasks, iter_records, run_names
+from ...evaluation.store import APPARENT, RECORDS, current_tasks, iter_records, run_names
 from ...spec import CompareSpec
 from ..analysis import SIGNED_RANK_SAMPLES, Comparison, compare, compare_scores
 from ..figures.network import Network
@@ -68,7 +68,7 @@ def read_runs(runs, metric: str) -> tuple[pd.DataFrame, list[str]]:
     for run_dir, run_name in zip(dirs, run_names(dirs)):
         tasks = current_tasks(run_dir)
         for record in iter_records(run_dir):
-            if tasks is not None and record.get("task_id") not in tasks:
+            if (tasks is not None and record.get("task_id") not in tasks) or record.get(APPARENT):
                 continue
             try:
                 fields, complete = take(record), True

@@ -13,8 +13,9 @@ down; nodes in a layer are ordered by the mean position of their parents (the
 barycentre heuristic of Sugiyama et al. 1981), which keeps a tree's branches
 apart; a layer wider than ``max_per_row`` nodes is wrapped onto several rows.
 In the SVG, each node is a group with id ``node-<i>`` (``node-class`` for the
-class) and each arc ``arc-<i>-<j>`` (``arc-class-<j>``), ``i`` and ``j`` being
-indices into ``structure.nodes``.
+class) and each arc ``arc-<i>-<j>`` (``arc-class-<j>``, ``arc-<i>-class``), ``i`` and
+``j`` being indices into ``structure.nodes``. In a general network (``bayesnet``) the
+class has light arcs to its children only, and its parents' arcs point up to it.
 
 Where an arc starts and ends is computed here too (:func:`arc_geometry`: the
 curve cut at the outlines of its two nodes, which are ellipses and boxes of
@@ -55,8 +56,12 @@ class Network(NamedTuple):
 
 def structure_of(network: dict) -> Structure:
     """The :class:`Structure` a record's ``network`` field describes."""
-    return Structure([Node(a, p) for a, p in network["nodes"]], len(network["attributes"]),
-                     attribute_names=network["attributes"], class_name=network["class"])
+    children = set(network.get("class_children", range(len(network["nodes"]))))
+    return Structure([Node(a, p, class_parent=k in children)
+                      for k, (a, p) in enumerate(network["nodes"])], len(network["attributes"]),
+                     attribute_names=network["attributes"], class_name=network["class"],
+                     class_parents=network.get("class_parents", ()),
+                     augmented=network.get("augmented", True))
 
 
 @dataclass(frozen=True)
@@ -77,7 +82,9 @@ class NetworkLayout:
 
     ``layers[d]`` lists the node indices at depth ``d`` (0: only the class as
     parent) in drawing order; ``arcs`` are ``(parent_node, child_node)`` index
-    pairs, once per pair; ``width`` and ``height`` are the drawing's size.
+    pairs, once per pair; ``class_children`` the nodes the class is a parent of (every
+    node but in a general network) and ``class_parents`` the nodes that are the class's;
+    ``width`` and ``height`` are the drawing's size.
     """
 
     class_box: NodeBox
@@ -86,6 +93,8 @@ class NetworkLayout:
     arcs: tuple[tuple[int, int], ...]
     width: float
     height: float
+    class_children: tuple[int, ...] = ()
+    class_parents: tuple[int, ...] = ()
 
 
 def node_arcs(structure) -> list[tuple[int, int]]:
@@ -159,8 +168,11 @@ def network_layout(structure, *, max_per_row: int = 10, min_width: float = 0.0) 
             boxes[k] = NodeBox(x + w / 2, y, w, h, lines[k], len(lines[k]) > 1)
             x += w + _GAP
         y -= height / 2
+    owner = {a: k for k, node in enumerate(structure.nodes) for a in node.attributes}
     return NetworkLayout(class_box, tuple(boxes[k] for k in range(len(structure.nodes))),
-                         tuple(tuple(layer) for layer in layers), tuple(arcs), width, -y + _MARGIN)
+                         tuple(tuple(layer) for layer in layers), tuple(arcs), width, -y + _MARGIN,
+                         tuple(k for k, node in enumerate(structure.nodes) if node.class_parent),
+                         tuple(dict.fromkeys(owner[p] for p in structure.class_parents)))
 
 
 def plot_network(structure, path, *, title: str | None = None, max_per_row: int = 10,
@@ -186,7 +198,8 @@ def plot_network(structure, path, *, title: str | None = None, max_per_row: int 
     dropped = ", ".join(names[a] for a in structure.dropped)
     # Grey arcs to wrapped rows pass behind the nodes above them: say what they are.
     columns = max(20, int((layout.width - 2 * _MARGIN) / (0.9 * _CHAR)))  # font size 8
-    note = textwrap.wrap("grey arcs: the class is a parent of every node" + (
+    note = textwrap.wrap(("grey arcs: the class is a parent of every node" if structure.augmented
+                          else "grey arcs: from the class to its children") + (
         "; labels and widths: the share of the folds that learned the arc" if shares else "")
         + (f"; arcs of fewer than {threshold:.0%} of the folds not drawn"
            if frequencies and threshold > 0 else ""), columns)
@@ -255,7 +268,7 @@ def _shares(structure, layout: NetworkLayout, frequencies) -> dict:
     index[structure.class_name] = "class"
     out = {(index[p], index[c]): f for (p, c), f in frequencies.items()
            if p in index and c in index}
-    if all(f == 1 for (p, _), f in out.items() if p == "class"):
+    if structure.augmented and all(f == 1 for (p, _), f in out.items() if p == "class"):
         out = {k: f for k, f in out.items() if k[0] != "class"}
     return out
 
@@ -263,8 +276,8 @@ def _shares(structure, layout: NetworkLayout, frequencies) -> dict:
 def _share_label(fig, layout: NetworkLayout, p, c, share: float, transform) -> None:
     """An arc's share of the folds, on the middle of its shaft."""
     src = layout.class_box if p == "class" else layout.boxes[p]
-    (x0, y0), (x1, y1), (x2, y2) = arc_geometry(src, layout.boxes[c],
-                                                _bend(src, layout.boxes[c], p == "class"))[0]
+    dst = layout.class_box if c == "class" else layout.boxes[c]
+    (x0, y0), (x1, y1), (x2, y2) = arc_geometry(src, dst, _bend(src, dst, p == "class"))[0]
     fig.text((x0 + 2 * x1 + x2) / 4, (y0 + 2 * y1 + y2) / 4, f"{share:.2f}", ha="center",
              va="center", fontsize=7, color="0.45" if p == "class" else "#b2182b",
              gid=f"share-{p}-{c}", transform=transform,
@@ -285,10 +298,13 @@ def _network_shapes(layout: NetworkLayout, shares=None) -> list:
     from matplotlib.path import Path as MplPath  # lazy: matplotlib is optional
     shares = shares or {}
     shapes = []
-    for k, box in enumerate(layout.boxes):
-        shapes.append(_arc_shape(layout.class_box, box, f"arc-class-{k}", light=True,
+    for k in layout.class_children:
+        shapes.append(_arc_shape(layout.class_box, layout.boxes[k], f"arc-class-{k}", light=True,
                                  share=shares.get(("class", k))))
-    extra = [a for a in shares if a[0] != "class" and a not in layout.arcs]
+    for k in layout.class_parents:
+        shapes.append(_arc_shape(layout.boxes[k], layout.class_box, f"arc-{k}-class",
+                                 share=shares.get((k, "class"))))
+    extra = [a for a in shares if "class" not in a and a not in layout.arcs]
     for p, c in [*layout.arcs, *extra]:
         shapes.append(_arc_shape(layout.boxes[p], layout.boxes[c], f"arc-{p}-{c}",
                                  share=shares.get((p, c))))

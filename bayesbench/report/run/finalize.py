@@ -1,12 +1,15 @@
 """The end of a run: the summary tables (:mod:`.summary`), the figures (the comparison's, the
 first fold's learned networks, the learning curves, the prediction curves, the bias-variance
-bars, in ``<run>/figures``) and ``<run>/report.html``."""
+bars, in ``<run>/figures``) and ``<run>/report.html``; with an evaluation or an estimate made of
+the tasks, its table (the bias-variance decomposition, the bootstrap's estimate)."""
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import NamedTuple
 
+from ...evaluation.schemes.bootstrap import Bootstrap
+from ...evaluation.store import validation_records
 from ...spec import Experiment, FigureSpec
 from ..figures.decomposition_figure import draw_decomposition
 from ..figures.network import Network
@@ -14,7 +17,7 @@ from ..figures.pages import (REPORT, comparison_sections, draw_figures, draw_lea
                              draw_prediction_figures, prediction_curves, write_report)
 from ..figures.plotting import plotting_available
 from ..html import Section, Table
-from . import decomposition
+from . import bootstrap_estimates, decomposition
 from .learning_curves import at_largest, has_curve
 from .protocol import protocol
 from .records import declared_order, task_order
@@ -44,6 +47,7 @@ def finalize_run(run_dir, experiment: Experiment, records, formats, held=None,
     ``<run>/report.html``; ``held``: the predictions the session holds in memory (the
     others are read from their files)."""
     run_dir = Path(run_dir)
+    tasks, records = records, validation_records(records)  # apparent errors: their own table
     every, largest = records, at_largest(records)  # a learning curve: its largest size
     # The prediction figures' curves (a sort of every kept row of each classifier) are
     # computed in a thread while the tables are written: numpy releases the GIL and the
@@ -68,8 +72,10 @@ def finalize_run(run_dir, experiment: Experiment, records, formats, held=None,
     raised = tuple(warned(task_order(largest, experiment)))
     decomposed, sections = _bias_variance(run_dir, experiment, largest, formats, held,
                                           figures.formats)
+    estimated, more = _bootstrap(run_dir, experiment, tasks, formats, held)
+    decomposed, sections = decomposed + estimated, sections + more
     report = write_report(run_dir / REPORT, title=f"bayesbench: {experiment.name}",
-                          protocol=protocol(experiment, every),
+                          protocol=protocol(experiment, tasks),
                           tables=metric_tables(experiment, largest),
                           sections=(comparison_sections(result, reason) + sections
                                     + warning_sections(raised)),
@@ -86,15 +92,32 @@ def _bias_variance(run_dir: Path, experiment: Experiment, records, formats, held
         return [], []
     ordered = task_order(records, experiment)
     datasets, classifiers = declared_order(ordered, experiment)
-    rows = decomposition.decomposition_rows(run_dir, ordered, datasets, classifiers, held)
+    rows = decomposition.decomposition_rows(run_dir, ordered, datasets, classifiers, evaluation,
+                                            held)
     files = decomposition.write_tables(run_dir / "summary", rows, evaluation, formats)
     figures = []
     if rows and plotting_available():
-        drawn, figures = draw_decomposition(run_dir, rows, figure_formats)
+        drawn, figures = draw_decomposition(run_dir, rows, decomposition.COLUMNS,
+                                            figure_formats)
         files += drawn
     present = {(r[0], r[1]) for r in rows}
     missing = [(d, c) for d in datasets for c in classifiers if (d, c) not in present]
     return files, [decomposition.section(rows, evaluation, figures, missing)]
+
+
+def _bootstrap(run_dir: Path, experiment: Experiment, records, formats, held=None):
+    """The files and the report section of the bootstrap's estimate (none without
+    ``cv: {bootstrap: B}``), from every task's record, apparent errors included."""
+    cv = experiment.cv
+    if experiment.evaluation is not None or cv.kind != Bootstrap.name:
+        return [], []
+    ordered = task_order(records, experiment)
+    datasets, classifiers = declared_order(ordered, experiment)
+    rows = bootstrap_estimates.estimate_rows(run_dir, ordered, datasets, classifiers, cv, held)
+    files = bootstrap_estimates.write_tables(run_dir / "summary", rows, cv, formats)
+    present = {(r[0], r[1]) for r in rows}
+    missing = [(d, c) for d in datasets for c in classifiers if (d, c) not in present]
+    return files, [bootstrap_estimates.section(rows, cv, missing)]
 
 
 def warning_sections(raised) -> list[Section]:

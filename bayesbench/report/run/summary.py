@@ -84,7 +84,8 @@ def write_run_summary(out_dir, experiment: Experiment, records, formats, held=No
     compared = records_for(settings.metric, ordered, pooled, small)
     frame = records_to_frame([compared], run, failed=True, metrics=[settings.metric])
     written, result, reason = write_comparison(out_dir, frame, settings, formats,
-                                               [d.name for d in experiment.datasets])
+                                               [d.name for d in experiment.datasets],
+                                               folds=experiment.evaluation is None)
     return files + written, result, reason
 
 

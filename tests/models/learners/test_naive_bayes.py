@@ -130,7 +130,8 @@ def test_sklearn_clone_and_pipeline():
     c = clone(m)
     assert c is not m and c.get_params() == {"alpha": 0.5, "log": False, "weights": None,
                                              "estimator": "laplace", "iterations": 1000,
-                                             "tying": "level", "random_state": None, "width": "values"}
+                                             "tying": "level", "random_state": None, "width": "values",
+                                             "missing": "skip"}
     pipe = Pipeline([("shift", FunctionTransformer(lambda a: a + 0)), ("nb", c)])
     pipe.set_params(nb__alpha=2.0)
     pipe.fit(X, y)

@@ -244,7 +244,8 @@ def test_epsilon_stops_every_search_before_its_first_step():
 
 def test_parameters_are_keyword_only_and_listed():
     assert set(make_classifier("kdb_hc").get_params()) == {
-        "alpha", "k", "inner_folds", "epsilon", "accept_ties", "random_state", "weights"}
+        "alpha", "k", "inner_folds", "epsilon", "accept_ties", "random_state", "weights",
+        "missing"}
     with pytest.raises(TypeError):
         TANHC(1.0)
     assert fitted(KDBHC(k=1), xor_data(1)).structure_.info["k"] == 1

@@ -72,7 +72,7 @@ def test_registry_names_resolve_to_these_learners():
     asb = make_classifier("asb", significance=0.01)
     assert type(asb) is ASB and asb.get_params() == {
         "alpha": 1.0, "inner_folds": 5, "epsilon": 0.0, "significance": 0.01,
-        "random_state": None, "weights": None, "root": "first"}
+        "random_state": None, "weights": None, "root": "first", "missing": "skip"}
 
 
 def test_invalid_significance_is_a_clear_error(dependent_pair_data):
