@@ -306,6 +306,7 @@ def connected(scheduler, jobs: int | None = None, threads: int | None = None):
 
 
 def _distributed():
+    """The ``distributed`` package, or a one-line error naming the extra that installs it."""
     try:
         import distributed  # lazy: optional (bayesbench[dask])
     except ImportError:
