@@ -346,7 +346,9 @@ def main():
                    "still match are kept.")
 @click.option("--force", is_flag=True,
               help="Never reuse the existing directory: write into <output>-2, -3, ...")
-@click.option("-q", "--quiet", is_flag=True, help="No progress and no tables on the terminal.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="No progress and no tables on the terminal; warnings and errors are still "
+                   "printed.")
 @click.option("--format", "formats", multiple=True, metavar="FORMAT", type=_Names(format_names, "format"),
               help=f"Summary table formats, repeatable or comma-separated: "
                    f"{', '.join(format_names())} (config key 'format'; default all).")
@@ -355,9 +357,10 @@ def main():
                    "directories searched, as a warning, and the others run (without it "
                    "they are a config error).")
 @click.option("--repeats", type=click.IntRange(min=1, max=MAX_REPEATS), metavar="N",
-              help="Override cv.repeats (k-fold and holdout), or evaluation.repeats (the "
-                   "decompositions of a bias-variance run), e.g. 1 for a smoke test; a "
-                   "different experiment, so give it its own --output.")
+              help="Override cv.repeats (a scheme that repeats; leave-one-out and "
+                   "resubstitution take only 1), or evaluation.repeats (the decompositions of "
+                   "a bias-variance run), e.g. 1 for a smoke test; a different experiment, so "
+                   "give it its own --output.")
 @click.option("--datasets", "only", metavar="NAME[,NAME...]", type=_Names(),
               help="Run only these data sets of the config (by their names in results).")
 @click.option("--rerun-changed", is_flag=True,
@@ -449,15 +452,21 @@ def _checked_figure_formats(names: tuple) -> tuple | None:
     return tuple(n for n in FORMAT_NAMES if n in names)
 
 
+# The options of `run` that override a config key, by the key `override` names in its errors.
+_OVERRIDE_FLAGS = {"datasets": "--datasets", "repeats": "--repeats", "jobs": "--jobs",
+                   "worker_threads": "--worker-threads"}
+
+
 def _overridden(loaded, **overrides):
-    """``loaded`` with the command line's ``overrides`` (:func:`bayesbench.config.override`)."""
+    """``loaded`` with the command line's ``overrides`` (:func:`bayesbench.config.override`);
+    an override it refuses is a usage error naming the option."""
     from .config import override  # lazy: see run
 
     try:
         return override(loaded, **overrides)
-    except ConfigError as exc:  # the data sets chosen and the repeats can fail, by name
+    except ConfigError as exc:
         raise click.BadParameter("; ".join(m for _, m in exc.problems),
-                                 param_hint=f"--{exc.problems[0][0]}") from None
+                                 param_hint=_OVERRIDE_FLAGS[exc.problems[0][0]]) from None
 
 
 def _print_runs(results, first_metric: str, quiet: bool) -> None:
@@ -484,7 +493,9 @@ def _print_runs(results, first_metric: str, quiet: bool) -> None:
             # No claim of figures that were not drawn (matplotlib missing: said above).
             drawn = "" if result.figures_skipped else f"figures in {result.run_dir / 'figures'}; "
             click.echo(f"{drawn}everything on one page: {result.report}")
-        for raised in () if quiet else result.warnings:
+        # Said even when quiet, as pip's -q keeps warnings and errors: -q hides progress,
+        # tables and where the files went.
+        for raised in result.warnings:
             click.echo(f"bayesbench: warning: {raised.line()}", err=True)
         if result.errors:
             click.echo(f"{len(result.errors)} task(s) failed; see "
@@ -795,7 +806,8 @@ def check(run_dir, fmt):
 @main.command(short_help="List the data sets a name can refer to, or describe one.")
 @click.argument("name", required=False)
 @click.option("-d", "--data-dir", "data_dirs", multiple=True, metavar="DIR",
-              help="Search DIR first, as a config's data_dirs (repeatable).")
+              type=click.Path(exists=True, file_okay=False),
+              help="Search DIR first, as a config's data_dirs (repeatable; it must exist).")
 @click.option("--class", "class_attribute", metavar="NAME",
               help="Class attribute of NAME (default: the last one).")
 def datasets(name, data_dirs, class_attribute):

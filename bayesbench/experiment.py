@@ -16,7 +16,7 @@ from .evaluation.executors import connected, default_jobs
 from .evaluation.plan import Plan, plan
 from .evaluation.predictions import check_size
 from .evaluation.prepare import DataCache
-from .evaluation.rundir import open_run_dir
+from .evaluation.rundir import check_outputs, claim_arms, open_run_dir
 from .report.run.comparison import write_arm_comparison
 from .report.run.finalize import finalize_run
 from .report.tables import format_names
@@ -46,17 +46,21 @@ def run_experiment(experiment: Experiment, options: RunOptions = RunOptions()) -
 
     With arms, ``<output>/comparison.*`` also compares the classifiers of all arms.
     Raises :class:`~bayesbench.errors.PlanError` for unusable data sets before anything
-    is written, and :class:`~bayesbench.errors.ResultStoreError` when a directory is
-    locked by another run or holds a different experiment (unless resumed or forced).
+    is written, and :class:`~bayesbench.errors.ResultStoreError` when a directory is not
+    bayesbench's to write (:mod:`~bayesbench.evaluation.ownership`, also before anything is
+    written), is locked by another run or holds a different experiment (unless resumed or
+    forced).
     """
     options = replace(options, formats=tuple(options.formats or format_names()))
     cache = DataCache(keep_ids=True)
     try:
         plans = [plan(run, cache) for run in experiment.runs()]
         check_size(plans, options.max_predictions_bytes)  # refused before any directory is made
+        check_outputs(experiment, options)  # likewise: a directory that is not bayesbench's
         # A scheduler that cannot be reached is an error before any directory is made; a
         # local cluster is started here and stopped when the last arm is done (or on an error).
         with connected(options.scheduler, options.jobs, options.worker_threads) as scheduler:
+            claim_arms(experiment, options)
             results = [_run(run, work, options, scheduler)
                        for run, work in zip(experiment.runs(), plans)]
     finally:

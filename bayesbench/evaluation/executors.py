@@ -92,6 +92,17 @@ def limit_threads(threads: int) -> None:
     threadpool_limits(limits=threads)
 
 
+def unused_threads(jobs: int | None, scheduler, threads: int | None) -> str | None:
+    """Why ``threads`` (each worker's BLAS and OpenMP threads) would be ignored, or None:
+    ``jobs`` 1 runs every task in this process, which has no worker and whose libraries
+    are left alone."""
+    if threads is None or scheduler is not None or jobs != 1:
+        return None
+    return (f"{threads} thread(s) of each worker, but jobs 1 runs every task in this process, "
+            f"which has no workers (its threads are left alone); leave the threads out or "
+            f"give more jobs")
+
+
 def worker_threads(jobs: int | None, scheduler, threads: int | None):
     """What each worker's thread pools are limited to, as the run's environment records it:
     None on the serial path (left alone), ``threads`` when given, else the share."""
