@@ -9,6 +9,7 @@ planned on its data. docs/configuration.md documents each key.
 """
 from __future__ import annotations
 
+import math
 import os
 import sys
 from contextlib import contextmanager
@@ -18,12 +19,13 @@ from typing import NamedTuple
 
 from ..errors import ConfigError, PlanError
 from ..evaluation import bias_variance_sets
-from ..evaluation.executors import address_problem, unused_threads
+from ..evaluation.executors import scheduler_problem, unused_threads
 from ..evaluation.metrics import DEFAULT_METRICS, METRIC_NAMES, is_metric
 from ..evaluation.schemes import SCHEMES
 from ..models.core.export import NETWORK_FORMATS
+from ..report.figures.plotting import FORMAT_NAMES, figure_format_problem
 from ..report.tables import format_names
-from ..spec import CVSpec, Experiment, RunOptions
+from ..spec import CVSpec, Experiment, FigureSpec, RunOptions
 from . import sections
 from ..data.chunks import is_chunked
 from ..data.load import DATA_ENV
@@ -38,7 +40,8 @@ __all__ = ["Config", "DATA_ENV", "key_path", "key_paths", "load_config", "overri
 TOP_KEYS = ("name", "seed", "datasets", "data_dirs", "preprocess", "cv", "classifiers",
             "metrics", "output", "jobs", "scheduler", "format", "compare", "arms",
             "max_table_cells", "predictions", "pooled", "max_predictions_bytes", "published",
-            "worker_threads", "save_networks", "evaluation")
+            "worker_threads", "save_networks", "evaluation", "figure_format",
+            "consensus_threshold")
 # Every mapping a config holds and the keys it accepts, by where it lies: the tables the
 # parser checks against, which docs/configuration.md must document (tests/test_config_docs.py).
 KEY_TABLES = {"": TOP_KEYS, "datasets[]": DATASET_KEYS, "preprocess": sections.PREPROCESS_KEYS,
@@ -160,17 +163,33 @@ def _options(raw: dict, problems: Problems, dirs: list, missing: list) -> RunOpt
     networks = (problems.str_list(raw["save_networks"], "save_networks", tuple(NETWORK_FORMATS))
                 if "save_networks" in raw else [])
     scheduler = problems.optional(raw, "scheduler", str)
-    if scheduler is not None and address_problem(scheduler):
-        problems.add("scheduler", address_problem(scheduler))
+    if scheduler is not None and scheduler_problem(scheduler):
+        problems.add("scheduler", scheduler_problem(scheduler))
     if unused_threads(jobs, scheduler, threads):
         problems.add("worker_threads", unused_threads(jobs, scheduler, threads))
-    return RunOptions(
+    return RunOptions(figures=_figures(raw, problems),
         # An output path is relative to the working directory, not to the config file.
         output=None if output is None else os.path.expanduser(output),
         jobs=jobs, scheduler=scheduler, formats=tuple(formats), data_dirs=tuple(dirs),
         skipped=tuple(missing), max_table_cells=max_cells,
         max_predictions_bytes=max_predictions, worker_threads=threads,
         save_networks=tuple(networks or ()))
+
+
+def _figures(raw: dict, problems: Problems) -> FigureSpec:
+    """The figures' formats and the consensus networks' threshold the keys set."""
+    figures = FigureSpec()
+    if "figure_format" in raw:
+        names = problems.str_list(raw["figure_format"], "figure_format", FORMAT_NAMES)
+        if names and figure_format_problem(names):
+            problems.add("figure_format", figure_format_problem(names))
+        figures = replace(figures, formats=tuple(n for n in FORMAT_NAMES if n in names))
+    threshold = problems.optional(raw, "consensus_threshold", float, low=0.0, high=1.0)
+    if threshold is not None and math.isnan(threshold):
+        problems.add("consensus_threshold", "expected a value between 0.0 and 1.0, got nan")
+    elif threshold is not None:
+        figures = replace(figures, consensus_threshold=threshold)
+    return figures
 
 
 def _prediction_problems(experiment: Experiment, problems: Problems) -> None:
@@ -248,8 +267,13 @@ def override(config: Config, *, repeats: int | None = None, datasets=None, **opt
     every other keyword given (not None) replaces the run option of that name (``output``,
     ``jobs``, ``formats``, ...). An override that would be ignored (``repeats`` other than 1
     of a scheme that runs once; ``worker_threads`` of a serial run) or a data set the
-    config does not list is a :class:`ConfigError` whose key is the override's name."""
+    config does not list is a :class:`ConfigError` whose key is the override's name. The
+    figures' ``figure_formats`` and ``consensus_threshold`` replace those of ``figures``."""
     experiment, run = config.experiment, config.options
+    figures = {name: options.pop(key) for key, name in (("figure_formats", "formats"), (
+        "consensus_threshold", "consensus_threshold")) if options.get(key) is not None}
+    if figures:
+        options["figures"] = replace(run.figures, **figures)
     if datasets is not None:
         experiment, run = _only(config, list(dict.fromkeys(datasets)))
     if repeats is not None:

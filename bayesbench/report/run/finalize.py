@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from ...evaluation.schemes.bootstrap import Bootstrap
 from ...evaluation.store import in_task_order, task_list, validation_records
-from ...spec import Experiment
+from ...spec import Experiment, FigureSpec
 from ..figures.decomposition_figure import draw_decomposition
 from ..figures.network import Network
 from ..figures.pages import (REPORT, comparison_sections, draw_figures, draw_learning_curves,
@@ -38,22 +38,24 @@ class RunOutputs(NamedTuple):
     warnings: tuple[Warned, ...] = ()
 
 
-def finalize_run(run_dir, experiment: Experiment, records, formats, held=None) -> RunOutputs:
+def finalize_run(run_dir, experiment: Experiment, records, formats, held=None,
+                 figures: FigureSpec = FigureSpec(), jobs: int = 1) -> RunOutputs:
     """The summary tables (:func:`~.summary.write_run_summary`), the figures (the
     comparison's, the first fold's learned networks and, with kept predictions, the ROC,
-    precision-recall and reliability curves, in ``<run>/figures``) and ``<run>/report.html``;
-    ``held``: the predictions the session holds in memory (the others are read from their
-    files). Every table and figure reads ``records`` in their canonical order, put here once
-    (:func:`~bayesbench.evaluation.store.in_task_order`): the order the tasks finished in
-    changes no byte of them."""
+    precision-recall and reliability curves, in ``<run>/figures``, in the formats of
+    ``figures``, the comparison's and the networks in ``jobs`` processes) and
+    ``<run>/report.html``; ``held``: the predictions the session holds in memory (the
+    others are read from their files). Every table and figure reads ``records`` in their
+    canonical order, put here once (:func:`~bayesbench.evaluation.store.in_task_order`):
+    the order the tasks finished in changes no byte of them."""
     run_dir = Path(run_dir)
     tasks = in_task_order(records, task_list(run_dir))
     every = validation_records(tasks)  # apparent errors: their own table
     largest = at_largest(every)  # a learning curve: its largest size
     # The prediction figures' curves (a sort of every kept row of each classifier) are
-    # computed in a thread while the tables and the other figures are written: numpy
-    # releases the GIL and the workers have finished, so the end of a run of a million rows
-    # takes the longer of the two rather than their sum (benchmarks/bench_predictions.py).
+    # computed in a thread while the tables are written: numpy releases the GIL and the
+    # workers have finished, so the end of a run of a million rows takes the longer of the
+    # two rather than their sum (benchmarks/bench_predictions.py).
     with ThreadPoolExecutor(1) as pool:
         curves = (pool.submit(prediction_curves, run_dir, largest,
                               [d.name for d in experiment.datasets],
@@ -61,15 +63,18 @@ def finalize_run(run_dir, experiment: Experiment, records, formats, held=None) -
                   if experiment.predictions and plotting_available() else None)
         files, result, reason = write_run_summary(run_dir / "summary", experiment, every,
                                                   formats, held)
-        drawn = draw_figures(run_dir, result, first_fold_networks(largest, experiment),
-                             arcs_of(largest, experiment))
-        if has_curve(every):
-            draw_learning_curves(run_dir, curve_of(every, experiment),
-                                 experiment.metrics, drawn)
-        if curves is not None:
-            draw_prediction_figures(run_dir, curves.result(), drawn)
+        # Done before the figures' worker processes are forked, with no other thread running.
+        curves = curves.result() if curves is not None else None
+    drawn = draw_figures(run_dir, result, first_fold_networks(largest, experiment),
+                         arcs_of(largest, experiment), figures, jobs)
+    if has_curve(every):
+        draw_learning_curves(run_dir, curve_of(every, experiment), experiment.metrics, drawn,
+                             figures.formats)
+    if curves is not None:
+        draw_prediction_figures(run_dir, curves, drawn, figures.formats)
     raised = tuple(warned(largest))
-    decomposed, sections = _bias_variance(run_dir, experiment, largest, formats, held)
+    decomposed, sections = _bias_variance(run_dir, experiment, largest, formats, held,
+                                          figures.formats)
     estimated, more = _bootstrap(run_dir, experiment, tasks, formats, held)
     decomposed, sections = decomposed + estimated, sections + more
     report = write_report(run_dir / REPORT, title=f"bayesbench: {experiment.name}",
@@ -81,7 +86,8 @@ def finalize_run(run_dir, experiment: Experiment, records, formats, held=None) -
     return RunOutputs(files + decomposed + drawn.files, report, not plotting_available(), raised)
 
 
-def _bias_variance(run_dir: Path, experiment: Experiment, records, formats, held=None):
+def _bias_variance(run_dir: Path, experiment: Experiment, records, formats, held=None,
+                   figure_formats=FigureSpec.formats):
     """The files and the report section of the bias-variance decomposition (none without
     ``evaluation``), from the predictions of ``held`` in memory and the others' files."""
     evaluation = experiment.evaluation
@@ -93,7 +99,8 @@ def _bias_variance(run_dir: Path, experiment: Experiment, records, formats, held
     files = decomposition.write_tables(run_dir / "summary", rows, evaluation, formats)
     figures = []
     if rows and plotting_available():
-        drawn, figures = draw_decomposition(run_dir, rows, decomposition.COLUMNS)
+        drawn, figures = draw_decomposition(run_dir, rows, decomposition.COLUMNS,
+                                            figure_formats)
         files += drawn
     present = {(r[0], r[1]) for r in rows}
     missing = [(d, c) for d in datasets for c in classifiers if (d, c) not in present]
