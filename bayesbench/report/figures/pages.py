@@ -133,11 +133,11 @@ def _draw_all(todo: list, drawn: Drawn, formats, jobs: int) -> None:
     format's in turn (a ``.dot`` last), and the figure to show, to ``drawn``, in order."""
     jobs = jobs if FORKED else 1
     if jobs > 1 and len(todo) > 1:
-        # lazy: matplotlib is optional; imported here, before the workers are forked, so
-        # that they inherit it instead of each importing it (a second of CPU apiece)
-        import matplotlib.backends.backend_agg  # noqa: F401
-        import matplotlib.backends.backend_svg  # noqa: F401
-        import matplotlib.figure  # noqa: F401
+        # The workers forked below inherit matplotlib instead of each importing it (a second
+        # of CPU apiece).
+        import matplotlib.backends.backend_agg  # noqa: F401  # lazy: matplotlib is optional
+        import matplotlib.backends.backend_svg  # noqa: F401  # lazy: as above
+        import matplotlib.figure  # noqa: F401  # lazy: as above
     every = tuple(todo)
     written = dict(map_jobs(_draw_nth, [_Nth(i, every) for i in range(len(every))], jobs=jobs))
     order = [f".{name}" for name in formats] + [".dot"]
