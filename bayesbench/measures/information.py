@@ -443,3 +443,66 @@ def mutual_information_with_class(X: np.ndarray, y: np.ndarray, cards: Sequence[
         # I(X; C) is I(X; C | constant): reuse the conditional form with one "class".
         out[j] = cmi_from_counts(n[None, :, :int(cards[j])].astype(np.float64))
     return out
+
+
+# Weka's HNB and WAODE weigh their estimators with information in bits, computed from
+# probabilities N / N_total, a term set to 0 when either side of its ratio is below 1e-6
+# (their log2(x, y); Weka's Utils.SMALL). The products of two probabilities fall below it
+# for rare classes and values: without the rule, HNB's class probabilities on splice's test
+# half differ from Weka's by up to 0.08 on 48 % of the rows, so the measures keep it.
+WEKA_SMALL = 1e-6
+
+
+def _weka_terms(p: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``p log2(x / y)``, 0 where ``x`` or ``y`` is below :data:`WEKA_SMALL`."""
+    keep = (x >= WEKA_SMALL) & (y >= WEKA_SMALL)
+    out = np.zeros(np.broadcast_shapes(p.shape, x.shape, y.shape))
+    ratio = np.broadcast_to(x, out.shape)[keep] / np.broadcast_to(y, out.shape)[keep]
+    out[keep] = np.broadcast_to(p, out.shape)[keep] * (np.log(ratio) / np.log(2.0))
+    return out
+
+
+def weka_class_information(class_value_counts: np.ndarray, class_counts: np.ndarray,
+                           cards: Sequence[int]) -> np.ndarray:
+    """``I(X_i; C)`` in bits of each attribute as Weka's WAODE computes it, shape ``(m,)``.
+
+    ``sum_{c, a} P(c, a) log2(P(c, a) / (P(c) P(a)))`` with every probability a count over
+    all ``N`` rows (``class_value_counts`` ``N(c, x_i = a)`` in the layout of
+    :func:`value_offsets`, ``class_counts`` ``N(c)``), a term 0 where ``P(c, a)`` or
+    ``P(c) P(a)`` is below :data:`WEKA_SMALL`.
+    """
+    cards = np.asarray(cards, dtype=np.int64)
+    n = float(np.sum(class_counts))
+    if cards.size == 0 or n == 0:
+        return np.zeros(cards.size)
+    joint = class_value_counts / n                                    # (K, R)
+    prior = (np.asarray(class_counts, dtype=np.float64) / n)[:, None]
+    value = class_value_counts.sum(axis=0) / n
+    terms = _weka_terms(joint, joint, prior * value[None, :])
+    return np.add.reduceat(terms.sum(axis=0), value_offsets(cards)[:-1])
+
+
+def weka_conditional_information_matrix(pairs: np.ndarray, class_counts: np.ndarray,
+                                        cards: Sequence[int]) -> np.ndarray:
+    """``I(X_i; X_j | C)`` in bits of every pair as Weka's HNB computes it, ``(m, m)``,
+    zero diagonal.
+
+    ``sum_{c, a, b} P(c, a, b) log2(P(c, a, b) P(c) / (P(c, a) P(c, b)))`` with every
+    probability a count over all ``N`` rows (``pairs`` ``N(c, x_i = a, x_j = b)`` in the
+    layout of :func:`pair_count_matrix`, its diagonal blocks the single counts;
+    ``class_counts`` ``N(c)``), a term 0 where either product is below :data:`WEKA_SMALL`.
+    """
+    cards = np.asarray(cards, dtype=np.int64)
+    m = cards.size
+    n = float(np.sum(class_counts))
+    if m == 0 or n == 0:
+        return np.zeros((m, m))
+    starts = value_offsets(cards)[:-1]
+    joint = pairs / n                                                 # (K, R, R)
+    prior = np.asarray(class_counts, dtype=np.float64) / n
+    single = np.einsum("kii->ki", joint)                              # P(c, a)
+    terms = _weka_terms(joint, joint * prior[:, None, None],
+                        single[:, :, None] * single[:, None, :])
+    out = np.add.reduceat(np.add.reduceat(terms.sum(axis=0), starts, axis=0), starts, axis=1)
+    np.fill_diagonal(out, 0.0)
+    return out

@@ -289,6 +289,21 @@ def _flat_tables(structure, tables, cardinalities, unseen=None, log_prior=(),
                        log_prior, node_weights, plain)
 
 
+def flat_terms(structure: Structure, tables: Sequence[np.ndarray], log_prior: np.ndarray,
+               X: np.ndarray, cardinalities: Sequence[int] | None = None):
+    """The terms of ``log p(c, x)`` as one table and an index into it: ``(table, index)``.
+
+    ``table`` has one row per cell of every node's table (parent configuration major,
+    value minor, node after node), then a row of zeros (the term of a left-out node) and
+    the class prior, one column per class; ``index[v, i]`` is the row holding node
+    ``v - 1``'s term for row ``i`` of ``X`` (``v = 0``: the prior's row), so that
+    ``table[index].sum(axis=0)`` is :func:`joint_log_likelihood`. A value beyond the
+    cardinality known at ``fit`` reads the zero row.
+    """
+    flat = _flat_tables(structure, tables, cardinalities, None, log_prior)
+    return flat.table, flat.index(np.asarray(X))
+
+
 def node_log_probs(structure: Structure, tables: Sequence[np.ndarray], X: np.ndarray,
                    cardinalities: Sequence[int] | None = None,
                    unseen: Sequence[np.ndarray] | None = None):
