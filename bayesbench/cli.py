@@ -213,6 +213,27 @@ class _Names(click.ParamType):
         return names
 
 
+class _Share(click.ParamType):
+    """A number between 0 and 1 (NaN is none)."""
+
+    name = "share"
+
+    def convert(self, value, param, ctx):
+        try:
+            share = float(value)
+        except ValueError:
+            share = None
+        if share is None or not 0 <= share <= 1:
+            self.fail(f"expected a number between 0 and 1, got {value}", param, ctx)
+        return share
+
+
+def _figure_formats():
+    from .report.figures.plotting import FORMAT_NAMES  # lazy: read only when one is given
+
+    return FORMAT_NAMES
+
+
 class _Checked(click.ParamType):
     """A string that ``problem`` accepts (returns None for); otherwise what it returns is the
     message."""
@@ -228,10 +249,10 @@ class _Checked(click.ParamType):
         return value
 
 
-def _address_problem(value: str) -> str | None:
-    from .evaluation.executors import address_problem  # lazy: read only when one is given
+def _scheduler_problem(value: str) -> str | None:
+    from .evaluation.executors import scheduler_problem  # lazy: read only when one is given
 
-    return address_problem(value)
+    return scheduler_problem(value)
 
 
 def _character_problem(value: str) -> str | None:
@@ -313,8 +334,10 @@ def main():
               help="Result directory (config key 'output'; default results/<name>).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1),
               help="Worker processes (config key 'jobs'; default: all cores; 1 = serial).")
-@click.option("--scheduler", metavar="ADDRESS", type=_Checked("address", _address_problem),
-              help="Run on a Dask cluster, e.g. tcp://host:8786 (needs bayesbench[dask]).")
+@click.option("--scheduler", metavar="local|ADDRESS", type=_Checked("scheduler", _scheduler_problem),
+              help="Run on Dask (needs bayesbench[dask]; config key 'scheduler'): 'local' "
+                   "starts a cluster of --jobs workers on this machine for the run, an "
+                   "address such as tcp://host:8786 joins a running one.")
 @click.option("--worker-threads", type=click.IntRange(min=1), metavar="N",
               help="BLAS and OpenMP threads of each worker (config key 'worker_threads'; "
                    "default: its share of the cores; the serial run is left alone).")
@@ -323,7 +346,9 @@ def main():
                    "still match are kept.")
 @click.option("--force", is_flag=True,
               help="Never reuse the existing directory: write into <output>-2, -3, ...")
-@click.option("-q", "--quiet", is_flag=True, help="No progress and no tables on the terminal.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="No progress and no tables on the terminal; warnings and errors are still "
+                   "printed.")
 @click.option("--format", "formats", multiple=True, metavar="FORMAT", type=_Names(format_names, "format"),
               help=f"Summary table formats, repeatable or comma-separated: "
                    f"{', '.join(format_names())} (config key 'format'; default all).")
@@ -332,9 +357,10 @@ def main():
                    "directories searched, as a warning, and the others run (without it "
                    "they are a config error).")
 @click.option("--repeats", type=click.IntRange(min=1, max=MAX_REPEATS), metavar="N",
-              help="Override cv.repeats (k-fold and holdout), or evaluation.repeats (the "
-                   "decompositions of a bias-variance run), e.g. 1 for a smoke test; a "
-                   "different experiment, so give it its own --output.")
+              help="Override cv.repeats (a scheme that repeats; leave-one-out and "
+                   "resubstitution take only 1), or evaluation.repeats (the decompositions of "
+                   "a bias-variance run), e.g. 1 for a smoke test; a different experiment, so "
+                   "give it its own --output.")
 @click.option("--datasets", "only", metavar="NAME[,NAME...]", type=_Names(),
               help="Run only these data sets of the config (by their names in results).")
 @click.option("--rerun-changed", is_flag=True,
@@ -346,8 +372,16 @@ def main():
               help="Largest table of counts a learner may allocate (config key "
                    "'max_table_cells'; default: see docs/limits.md); a task over it fails "
                    "with a message naming the attributes and the size.")
+@click.option("--figure-format", "figure_formats", multiple=True, metavar="FORMAT",
+              type=_Names(_figure_formats, "figure format"),
+              help="Formats of every figure, repeatable or comma-separated: svg (always: "
+                   "report.html shows it), png, pdf (config key 'figure_format'; default "
+                   "svg,png).")
+@click.option("--consensus-threshold", type=_Share(), metavar="SHARE",
+              help="Least share of the folds that learned an arc for a consensus network "
+                   "to draw it, 0 to 1 (config key 'consensus_threshold'; default 0.5).")
 def run(config, output, jobs, scheduler, worker_threads, resume, force, quiet, formats, skip_missing, repeats,
-        only, rerun_changed, max_table_cells):
+        only, rerun_changed, max_table_cells, figure_formats, consensus_threshold):
     """Run the experiment described by the YAML file CONFIG.
 
     Every classifier is cross-validated on every data set; one record per
@@ -365,6 +399,7 @@ def run(config, output, jobs, scheduler, worker_threads, resume, force, quiet, f
     Examples:
       bayesbench run configs/quickstart.yaml
       bayesbench run exp.yaml --jobs 1 --format markdown
+      bayesbench run exp.yaml --scheduler local --jobs 2
       bayesbench run exp.yaml --scheduler tcp://scheduler-host:8786
       bayesbench run exp.yaml --resume
       BAYESBENCH_DATA=$HOME/data bayesbench run exp.yaml --skip-missing
@@ -378,11 +413,13 @@ def run(config, output, jobs, scheduler, worker_threads, resume, force, quiet, f
 
     if resume and force:
         raise click.UsageError("--resume and --force exclude each other")
+    figure_formats = _checked_figure_formats(sum(figure_formats, ()))
     loaded = _overridden(load_config(config, skip_missing=skip_missing), repeats=repeats,
                          datasets=only, output=output, jobs=jobs, scheduler=scheduler,
                          formats=sum(formats, ()) or None, resume=resume, force=force,
                          quiet=quiet, command=tuple(sys.argv), rerun_changed=rerun_changed or None,
-                         max_table_cells=max_table_cells, worker_threads=worker_threads)
+                         max_table_cells=max_table_cells, worker_threads=worker_threads,
+                         figure_formats=figure_formats, consensus_threshold=consensus_threshold)
     experiment, options = loaded.experiment, loaded.options
     for name, message in options.skipped:
         click.echo(f"bayesbench: warning: data set '{name}' skipped: {message}", err=True)
@@ -404,15 +441,32 @@ def run(config, output, jobs, scheduler, worker_threads, resume, force, quiet, f
     _print_runs(results, experiment.metrics[0], quiet)
 
 
+def _checked_figure_formats(names: tuple) -> tuple | None:
+    """``--figure-format``'s formats in their canonical order (None: not given)."""
+    from .report.figures.plotting import FORMAT_NAMES, figure_format_problem  # lazy: see run
+
+    if not names:
+        return None
+    if figure_format_problem(names):
+        raise click.BadParameter(figure_format_problem(names), param_hint="--figure-format")
+    return tuple(n for n in FORMAT_NAMES if n in names)
+
+
+# The options of `run` that override a config key, by the key `override` names in its errors.
+_OVERRIDE_FLAGS = {"datasets": "--datasets", "repeats": "--repeats", "jobs": "--jobs",
+                   "worker_threads": "--worker-threads"}
+
+
 def _overridden(loaded, **overrides):
-    """``loaded`` with the command line's ``overrides`` (:func:`bayesbench.config.override`)."""
+    """``loaded`` with the command line's ``overrides`` (:func:`bayesbench.config.override`);
+    an override it refuses is a usage error naming the option."""
     from .config import override  # lazy: see run
 
     try:
         return override(loaded, **overrides)
-    except ConfigError as exc:  # the data sets chosen and the repeats can fail, by name
+    except ConfigError as exc:
         raise click.BadParameter("; ".join(m for _, m in exc.problems),
-                                 param_hint=f"--{exc.problems[0][0]}") from None
+                                 param_hint=_OVERRIDE_FLAGS[exc.problems[0][0]]) from None
 
 
 def _print_runs(results, first_metric: str, quiet: bool) -> None:
@@ -439,7 +493,9 @@ def _print_runs(results, first_metric: str, quiet: bool) -> None:
             # No claim of figures that were not drawn (matplotlib missing: said above).
             drawn = "" if result.figures_skipped else f"figures in {result.run_dir / 'figures'}; "
             click.echo(f"{drawn}everything on one page: {result.report}")
-        for raised in () if quiet else result.warnings:
+        # Said even when quiet, as pip's -q keeps warnings and errors: -q hides progress,
+        # tables and where the files went.
+        for raised in result.warnings:
             click.echo(f"bayesbench: warning: {raised.line()}", err=True)
         if result.errors:
             click.echo(f"{len(result.errors)} task(s) failed; see "
@@ -750,7 +806,8 @@ def check(run_dir, fmt):
 @main.command(short_help="List the data sets a name can refer to, or describe one.")
 @click.argument("name", required=False)
 @click.option("-d", "--data-dir", "data_dirs", multiple=True, metavar="DIR",
-              help="Search DIR first, as a config's data_dirs (repeatable).")
+              type=click.Path(exists=True, file_okay=False),
+              help="Search DIR first, as a config's data_dirs (repeatable; it must exist).")
 @click.option("--class", "class_attribute", metavar="NAME",
               help="Class attribute of NAME (default: the last one).")
 def datasets(name, data_dirs, class_attribute):

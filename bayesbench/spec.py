@@ -221,6 +221,18 @@ class CompareSpec:
 
 
 @dataclass(frozen=True)
+class FigureSpec:
+    """How a run draws its figures; nothing here changes a record. ``formats``: the files
+    of every figure (``svg``, which report.html shows, and any of ``png``, ``pdf``);
+    ``consensus_threshold``: the least share of the folds that learned an arc for a
+    consensus network to draw it (0: every arc any fold learned; 1: those of every fold).
+    The defaults are those of a config that names neither."""
+
+    formats: tuple[str, ...] = ("svg", "png")
+    consensus_threshold: float = 0.5
+
+
+@dataclass(frozen=True)
 class Experiment:
     """What to run, complete: every field changes the records or the tables made of them.
 
@@ -282,7 +294,8 @@ class RunOptions:
 
     ``output`` is the result directory (None: ``results/<name>``; an arm goes into its
     ``<arm>`` subdirectory), ``jobs`` the worker processes (None: all cores),
-    ``scheduler`` a Dask scheduler address or ``distributed.Client``, ``formats`` the
+    ``scheduler`` a Dask scheduler address, ``"local"`` (a Dask cluster of ``jobs`` workers
+    started on this machine for the run) or a ``distributed.Client``, ``formats`` the
     table formats (None: every one). ``data_dirs`` (where data sets given by name were
     looked for) and ``skipped`` (``(name, reason)`` of data sets found nowhere) are
     recorded with the run. ``command`` (None: ``sys.argv``) is recorded in each
@@ -301,6 +314,7 @@ class RunOptions:
     worker (None: its share of the cores); the serial path leaves them alone.
     ``save_networks``: the formats (``bif``, ``xmlbif``) in which each fold's fitted
     Bayesian network is written to ``<run>/networks/``.
+    ``figures``: the formats of the figures and the consensus networks' threshold.
     """
 
     output: str | None = None
@@ -320,6 +334,7 @@ class RunOptions:
     published: str | None = None
     worker_threads: int | None = None
     save_networks: tuple[str, ...] = ()
+    figures: FigureSpec = FigureSpec()
 
     def __post_init__(self):
         if self.resume and self.force:
@@ -354,4 +369,8 @@ def resolved_config(experiment: Experiment, options: RunOptions, run_dir) -> dic
         out["worker_threads"] = options.worker_threads
     if options.save_networks:  # likewise
         out["save_networks"] = list(options.save_networks)
+    if options.figures.formats != FigureSpec.formats:  # likewise
+        out["figure_format"] = list(options.figures.formats)
+    if options.figures.consensus_threshold != FigureSpec.consensus_threshold:  # likewise
+        out["consensus_threshold"] = options.figures.consensus_threshold
     return out

@@ -212,9 +212,13 @@ def test_a_malformed_scheduler_address_is_one_line(tmp_path):
     config = tmp_path / "exp.yaml"
     config.write_text(f"name: x\noutput: {tmp_path / 'out'}\ndatasets: [iris]\ncv: {{folds: 2}}\n"
                       "classifiers: [nb]\n")
-    one_line_error(invoke("run", config, "-q", "--scheduler", "scheduler-without-port"), 2,
-                   "--scheduler: 'scheduler-without-port' is not a Dask scheduler address",
-                   "tcp://scheduler-host:8786")
+    for value in ("scheduler-without-port", "locl"):
+        one_line_error(invoke("run", config, "-q", "--scheduler", value), 2,
+                       f"--scheduler: '{value}' is neither 'local' nor a Dask scheduler address",
+                       "tcp://scheduler-host:8786")
+    config.write_text(config.read_text() + "scheduler: locl\n")
+    one_line_error(invoke("run", config, "-q"), 2,
+                   "scheduler: 'locl' is neither 'local' nor a Dask scheduler address")
     assert not (tmp_path / "out").exists()
 
 
@@ -233,7 +237,9 @@ BAD_VALUES = {
             "scheduler": ["--scheduler", "nowhere"], "formats": ["--format", "text,html"],
             "repeats": ["--repeats", "0"], "only": ["--datasets", "nope"],
             "max_table_cells": ["--max-table-cells", "0"],
-            "worker_threads": ["--worker-threads", "0"]},
+            "worker_threads": ["--worker-threads", "0"],
+            "figure_formats": ["--figure-format", "png"],
+            "consensus_threshold": ["--consensus-threshold", "1.5"]},
     "discretize": {"data": ["nowhere"], "method": ["--method", "median"],
                    "bins": ["--bins", "0"], "max_cuts": ["--max-cuts", "0"],
                    "class_attribute": ["--class", "colour"],

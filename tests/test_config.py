@@ -683,3 +683,97 @@ def test_symbolic_link_loops_are_refused_in_one_line_naming_them(tmp_path, data_
         assert len(res.stderr.strip().splitlines()) == 1 and "Traceback" not in res.output
     with pytest.raises(DataError, match="loop.arff: is a symbolic link to nothing"):
         load_dataset(tmp_path / "loop.arff")
+
+
+# ------------------------------------------------------ nothing silently ignored (issue 34, class 6)
+
+_BV = {"kind": "bias_variance", "iterations": 3, "train_fraction": 0.5}
+
+
+@pytest.mark.parametrize("extra, key", [
+    ({"cv": {"train_sizes": [0.5]}}, "cv"),              # the issue's example
+    ({"arms": [{"name": "a"}, {"name": "b", "cv": {"train_sizes": [0.5]}}]}, "arms[1].cv"),
+])
+def test_a_learning_curve_under_an_evaluation_is_refused_naming_the_key(tmp_path, extra, key):
+    problems = _problems({"name": "bv", "datasets": ["iris"], "classifiers": ["nb"],
+                          "evaluation": _BV, **extra}, tmp_path)
+    assert problems[key].startswith("not used beside evaluation")
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.permutations(["vote", "house-votes-84", "PATH", {"path": "PATH", "name": "hv"}]),
+       st.integers(2, 4))
+def test_one_file_read_the_same_way_is_one_data_set_whatever_it_is_called(tmp_path, uci_dir,
+                                                                          names, n):
+    # A path labelled otherwise ran as a second data set, dealt other folds (class 6). An
+    # alias and its canonical name are one data set's names, dealt the same folds (issue 24).
+    path = str(uci_dir / "house-votes-84.arff")
+    entries = [path if e == "PATH" else {**e, "path": path} if isinstance(e, dict) else e
+               for e in names[:n]]
+    if "hv" not in str(entries) and not {"house-votes-84", path} <= set(map(str, entries)):
+        cfg = parse_config({"name": "aliases", "datasets": entries, "classifiers": ["nb"]},
+                           base_dir=tmp_path)
+        assert len({d.path for d in cfg.experiment.datasets}) == 1
+        assert len(cfg.experiment.datasets) == n
+        return
+    # (a name and a path that call it the same are refused as one name used twice)
+    with pytest.raises(ConfigError, match=r"datasets\[\d\]: ('[a-z0-9-]+' is the data set of "
+                                          r"datasets\[\d\] .*read the same way; list it once|"
+                                          r"data set name '[a-z0-9-]+' is used twice)"):
+        parse_config({"name": "twice", "datasets": entries, "classifiers": ["nb"]},
+                     base_dir=tmp_path)
+
+
+def test_one_file_read_two_ways_stays_two_data_sets(tmp_path, uci_dir):
+    path = str(uci_dir / "house-votes-84.arff")
+    cfg = parse_config({"name": "two", "classifiers": ["nb"], "datasets": [
+        "house-votes-84", {"path": path, "name": "hv-few", "attributes": ["handicapped-infants"]}]},
+        base_dir=tmp_path)
+    assert [d.name for d in cfg.experiment.datasets] == ["house-votes-84", "hv-few"]
+
+
+def test_worker_threads_of_a_serial_run_are_refused(tmp_path):
+    raw = {"name": "t", "datasets": ["iris"], "classifiers": ["nb"], "worker_threads": 2}
+    assert "jobs 1 runs every task in this process" in _problems({**raw, "jobs": 1},
+                                                                 tmp_path)["worker_threads"]
+    cfg = parse_config(raw, base_dir=tmp_path)
+    for flags, key in (({"jobs": 1}, "jobs"), ({"jobs": 1, "worker_threads": 3}, "worker_threads")):
+        with pytest.raises(ConfigError) as info:
+            override(cfg, **flags)
+        assert info.value.problems[0][0] == key
+    assert override(cfg, jobs=2).options.worker_threads == 2
+
+
+@pytest.mark.parametrize("args, flag, words", [
+    (["--worker-threads", "2", "-j", "1"], "--worker-threads", "jobs 1 runs every task"),
+    (["--repeats", "2", "-j", "2"], "--repeats", "loo is deterministic; repeats must be 1"),
+])
+def test_an_ignored_option_of_run_is_a_usage_error(tmp_path, monkeypatch, args, flag, words):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "loo.yaml").write_text("name: loo\ndatasets: [lenses]\nclassifiers: [nb]\n"
+                                       "cv: {loo: true}\n")
+    res = CliRunner().invoke(main, ["run", "loo.yaml", "-o", "out", "-q", *args])
+    assert res.exit_code == 2 and res.output.count("\n") == 1
+    assert res.output.startswith(f"bayesbench: error: {flag}: ") and words in res.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_repeats_of_a_deterministic_scheme_other_than_one_are_refused(tmp_path):
+    cfg = parse_config({"name": "loo", "datasets": ["iris"], "classifiers": ["nb"],
+                        "cv": {"loo": True}}, base_dir=tmp_path)
+    with pytest.raises(ConfigError, match="loo is deterministic; repeats must be 1"):
+        override(cfg, repeats=3)
+    assert override(cfg, repeats=1).experiment.cv == cfg.experiment.cv  # a smoke test's 1
+    # A bootstrap's replicates are its `bootstrap`: more repeats were ignored.
+    arms = [{"name": "k"}, {"name": "b", "cv": {"bootstrap": 5}}]
+    both = parse_config({"name": "b", "datasets": ["iris"], "classifiers": ["nb"],
+                         "arms": arms}, base_dir=tmp_path)
+    with pytest.raises(ConfigError, match="arm 'b': the bootstrap has no repetitions"):
+        override(both, repeats=2)
+    assert override(both, repeats=1).experiment.arms[1].cv == both.experiment.arms[1].cv
+
+
+def test_a_missing_data_dir_of_datasets_is_a_usage_error(tmp_path):
+    res = CliRunner().invoke(main, ["datasets", "-d", str(tmp_path / "nowhere"), "iris"])
+    assert res.exit_code == 2 and res.output.count("\n") == 1
+    assert res.output.startswith("bayesbench: error: --data-dir: ") and "nowhere" in res.output

@@ -9,6 +9,7 @@ planned on its data. docs/configuration.md documents each key.
 """
 from __future__ import annotations
 
+import math
 import os
 import sys
 from contextlib import contextmanager
@@ -18,19 +19,20 @@ from typing import NamedTuple
 
 from ..errors import ConfigError, PlanError
 from ..evaluation import bias_variance_sets
-from ..evaluation.executors import address_problem
-from ..evaluation.schemes import SCHEMES
+from ..evaluation.executors import scheduler_problem, unused_threads
 from ..evaluation.metrics import DEFAULT_METRICS, METRIC_NAMES, is_metric
+from ..evaluation.schemes import SCHEMES
 from ..models.core.export import NETWORK_FORMATS
+from ..report.figures.plotting import FORMAT_NAMES, figure_format_problem
 from ..report.tables import format_names
-from ..spec import CVSpec, Experiment, RunOptions
+from ..spec import CVSpec, Experiment, FigureSpec, RunOptions
 from . import sections
 from ..data.chunks import is_chunked
 from ..data.load import DATA_ENV
 from .chunked_checks import chunked_problems
 from .datasets import DATASET_KEYS, data_dirs, datasets
 from .problems import Problems, kind_of, shown
-from .yaml_file import read_yaml
+from ..data.yaml_file import read_yaml
 
 __all__ = ["Config", "DATA_ENV", "key_path", "key_paths", "load_config", "override",
            "parse_config"]
@@ -38,7 +40,8 @@ __all__ = ["Config", "DATA_ENV", "key_path", "key_paths", "load_config", "overri
 TOP_KEYS = ("name", "seed", "datasets", "data_dirs", "preprocess", "cv", "classifiers",
             "metrics", "output", "jobs", "scheduler", "format", "compare", "arms",
             "max_table_cells", "predictions", "pooled", "max_predictions_bytes", "published",
-            "worker_threads", "save_networks", "evaluation")
+            "worker_threads", "save_networks", "evaluation", "figure_format",
+            "consensus_threshold")
 # Every mapping a config holds and the keys it accepts, by where it lies: the tables the
 # parser checks against, which docs/configuration.md must document (tests/test_config_docs.py).
 KEY_TABLES = {"": TOP_KEYS, "datasets[]": DATASET_KEYS, "preprocess": sections.PREPROCESS_KEYS,
@@ -160,15 +163,33 @@ def _options(raw: dict, problems: Problems, dirs: list, missing: list) -> RunOpt
     networks = (problems.str_list(raw["save_networks"], "save_networks", tuple(NETWORK_FORMATS))
                 if "save_networks" in raw else [])
     scheduler = problems.optional(raw, "scheduler", str)
-    if scheduler is not None and address_problem(scheduler):
-        problems.add("scheduler", address_problem(scheduler))
-    return RunOptions(
+    if scheduler is not None and scheduler_problem(scheduler):
+        problems.add("scheduler", scheduler_problem(scheduler))
+    if unused_threads(jobs, scheduler, threads):
+        problems.add("worker_threads", unused_threads(jobs, scheduler, threads))
+    return RunOptions(figures=_figures(raw, problems),
         # An output path is relative to the working directory, not to the config file.
         output=None if output is None else os.path.expanduser(output),
         jobs=jobs, scheduler=scheduler, formats=tuple(formats), data_dirs=tuple(dirs),
         skipped=tuple(missing), max_table_cells=max_cells,
         max_predictions_bytes=max_predictions, worker_threads=threads,
         save_networks=tuple(networks or ()))
+
+
+def _figures(raw: dict, problems: Problems) -> FigureSpec:
+    """The figures' formats and the consensus networks' threshold the keys set."""
+    figures = FigureSpec()
+    if "figure_format" in raw:
+        names = problems.str_list(raw["figure_format"], "figure_format", FORMAT_NAMES)
+        if names and figure_format_problem(names):
+            problems.add("figure_format", figure_format_problem(names))
+        figures = replace(figures, formats=tuple(n for n in FORMAT_NAMES if n in names))
+    threshold = problems.optional(raw, "consensus_threshold", float, low=0.0, high=1.0)
+    if threshold is not None and math.isnan(threshold):
+        problems.add("consensus_threshold", "expected a value between 0.0 and 1.0, got nan")
+    elif threshold is not None:
+        figures = replace(figures, consensus_threshold=threshold)
+    return figures
 
 
 def _prediction_problems(experiment: Experiment, problems: Problems) -> None:
@@ -241,18 +262,47 @@ def with_arms(experiment: Experiment, arms) -> Experiment:
 
 def override(config: Config, *, repeats: int | None = None, datasets=None, **options) -> Config:
     """``config`` with the command line's overrides, the one place they are applied:
-    ``repeats`` replaces ``cv.repeats`` (k-fold and holdout; the others run once), or
-    ``evaluation.repeats`` when the experiment has an evaluation,
-    ``datasets`` keeps the data sets it names (in the config's order; a name the config
-    does not list is a :class:`ConfigError`), and every other keyword given (not None)
-    replaces the run option of that name (``output``, ``jobs``, ``formats``, ...)."""
+    ``repeats`` replaces ``cv.repeats``, or ``evaluation.repeats`` when the experiment has
+    an evaluation, ``datasets`` keeps the data sets it names (in the config's order), and
+    every other keyword given (not None) replaces the run option of that name (``output``,
+    ``jobs``, ``formats``, ...). An override that would be ignored (``repeats`` other than 1
+    of a scheme that runs once; ``worker_threads`` of a serial run) or a data set the
+    config does not list is a :class:`ConfigError` whose key is the override's name. The
+    figures' ``figure_formats`` and ``consensus_threshold`` replace those of ``figures``."""
     experiment, run = config.experiment, config.options
+    figures = {name: options.pop(key) for key, name in (("figure_formats", "formats"), (
+        "consensus_threshold", "consensus_threshold")) if options.get(key) is not None}
+    if figures:
+        options["figures"] = replace(run.figures, **figures)
     if datasets is not None:
         experiment, run = _only(config, list(dict.fromkeys(datasets)))
     if repeats is not None:
+        _check_repeats(config, repeats)
         experiment = _each_run(experiment, lambda e: _repeated(e, repeats))
     run = replace(run, **{k: v for k, v in options.items() if v is not None})
+    unused = unused_threads(run.jobs, run.scheduler, run.worker_threads)
+    if unused and (options.get("jobs") is not None or options.get("worker_threads") is not None):
+        key = "worker_threads" if options.get("worker_threads") is not None else "jobs"
+        raise ConfigError([(key, unused)], path=config.source)
     return config._replace(experiment=experiment, options=run)
+
+
+def _check_repeats(config: Config, repeats: int) -> None:
+    """Refuse ``repeats`` where it would be ignored: where the ``cv`` scheme's own
+    ``repeats`` setting refuses the number (leave-one-out and resubstitution are
+    deterministic and run once), or the scheme has none (a bootstrap's replicates are its
+    ``bootstrap``). An evaluation's repeats are its decompositions (:func:`_repeated`)."""
+    for e in config.experiment.runs():
+        if e.evaluation is not None:
+            continue
+        where = f"arm '{e.arm}': " if e.arm else ""
+        setting = {s.key: s for s in SCHEMES[e.cv.kind].settings}.get("repeats")
+        why = (None if setting is None and repeats == 1 else
+               f"{SCHEMES[e.cv.kind].title} has no repetitions (it runs once)"
+               if setting is None else
+               setting.check(repeats) if setting.check is not None else None)
+        if why:
+            raise ConfigError([("repeats", f"{where}{why}")], path=config.source)
 
 
 def _only(config: Config, wanted: list[str]):
@@ -289,7 +339,8 @@ def _repeated(experiment: Experiment, repeats: int) -> Experiment:
 
 
 def _with_repeats(cv: CVSpec, repeats: int) -> CVSpec:
-    """``cv`` repeated ``repeats`` times, if its scheme repeats at all."""
+    """``cv`` repeated ``repeats`` times, if its scheme repeats at all (a deterministic one
+    runs once, and :func:`_check_repeats` refused any other number)."""
     settings = dict(cv.settings)
     return replace(cv, settings=tuple({**settings, "repeats": repeats}.items())
                    ) if "repeats" in settings else cv

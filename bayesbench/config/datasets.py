@@ -8,7 +8,7 @@ from ..data import find_dataset
 from ..data.chunks import chunk_files, is_chunked
 from ..data.formats import WHOLE_SUFFIXES, chunk_suffixes, directory_titles, format_of
 from ..data.load import search_dirs
-from ..data.names import names_of
+from ..data.names import canonical, names_of
 from ..errors import DataError
 from ..spec import DatasetSpec
 from .problems import Problems, join, shown
@@ -42,7 +42,7 @@ def datasets(raw: dict, problems: Problems, base_dir, dirs, missing=None) -> lis
     """The data set specs of the ``datasets`` key; with ``missing`` a list, names found
     nowhere go there as ``(name, message)`` instead of being problems."""
     items = problems.required_list(raw, "datasets", "data set names or paths")
-    out, seen = [], {}
+    out, seen, read = [], {}, {}
     dirs = search_dirs(dirs)
     for i, item in enumerate(items):
         spec = _dataset(item, f"datasets[{i}]", problems, base_dir, dirs, missing)
@@ -52,12 +52,29 @@ def datasets(raw: dict, problems: Problems, base_dir, dirs, missing=None) -> lis
             problems.add(f"datasets[{i}]", f"data set name '{spec.name}' is used twice (also "
                                     f"{seen[spec.name]}); give one a different 'name'")
             continue
+        # The same file read the same way under two names that are not one data set's
+        # (a name and a path, two paths) would run twice, dealt other folds. An alias and
+        # its canonical name are one data set's names: folds are dealt by the canonical
+        # name, so both run with the same folds and scores (issue 24).
+        reading = _reading(spec)
+        if reading in read and canonical(read[reading][1]) != canonical(spec.name):
+            at, other = read[reading]
+            problems.add(f"datasets[{i}]", f"'{spec.name}' is the data set of {at} "
+                                           f"('{other}'), read "
+                                           f"the same way; list it once")
+            continue
         seen[spec.name] = f"datasets[{i}]"
+        read[reading] = (f"datasets[{i}]", spec.name)
         out.append(spec)
     if missing and not out and items:
         problems.add("datasets", "none of the data sets was found: " +
               "; ".join(message for _, message in missing))
     return out
+
+
+def _reading(spec: DatasetSpec) -> tuple:
+    """What a data set reads: its file and how (class, attributes, delimiter, chunks)."""
+    return spec.path, spec.class_attribute, spec.attributes, spec.delimiter, spec.chunked
 
 
 # The keys of a data set given as a mapping (docs/configuration.md documents each).

@@ -1,5 +1,7 @@
 """Data sets: the typed :class:`Dataset`, readers and writers (ARFF, CSV, libsvm), finding a
-data set by name, and the catalog of what the names resolve to."""
+data set by name, and the catalog of what the names resolve to; and the bounded reading of
+every YAML file (:mod:`.yaml_file`: configs, a result directory's ``config.yaml``, published
+tables)."""
 from .dataset import MISSING, Attribute, Dataset
 from .load import (DATA_ENV, bundled_dir, checkout_dir, find_dataset, load_dataset,
                    locate_dataset, search_dirs, search_path)

@@ -32,7 +32,7 @@ def execute(work: Plan, run, options: RunOptions) -> list[dict]:
     with Progress(totals, finished, stream=options.stream, quiet=options.quiet) as progress:
         for note in run.notes:  # said even when quiet: they concern the results
             print(f"{run.path}: {note}", file=progress.stream)
-        if run.dropped and not options.quiet:
+        if run.dropped:  # likewise
             print(f"{run.path}: {run.dropped} damaged record(s) dropped; their tasks run again",
                   file=progress.stream)
         if done and not options.quiet:

@@ -1,4 +1,5 @@
-"""Where the work runs: in this process, in local worker processes, or on a Dask cluster.
+"""Where the work runs: in this process, in local worker processes, or on a Dask cluster
+(one running at an address, or a local one started for the run: :data:`LOCAL`).
 
 Each executor maps a picklable function over a list of jobs and yields
 ``(index, result)`` pairs as jobs finish, in any order. Workers only compute;
@@ -21,6 +22,7 @@ The serial path leaves this process's libraries alone.
 from __future__ import annotations
 
 import ctypes
+import logging
 import multiprocessing
 import os
 import re
@@ -41,15 +43,26 @@ from ..errors import BayesbenchError
 # A Dask scheduler address: an optional protocol, a host (an IPv6 one in brackets), a port.
 _ADDRESS = re.compile(r"^(?:[a-z][a-z0-9+.-]*://)?(?:\[[0-9A-Fa-f:.]+\]|[^\s:/\[\]]+):\d+/?$")
 ADDRESS_EXAMPLE = "tcp://scheduler-host:8786"
+#: The scheduler that starts a Dask cluster on this machine for the run and stops it after.
+LOCAL = "local"
 
 
-def address_problem(text: str) -> str | None:
-    """None if ``text`` has the form of a Dask scheduler address, such as
-    ``tcp://scheduler-host:8786`` (whether a scheduler listens there is another matter);
-    else what is wrong with it."""
-    if _ADDRESS.match(text):
+def scheduler_problem(text: str) -> str | None:
+    """None if ``text`` is :data:`LOCAL` or has the form of a Dask scheduler address, such
+    as ``tcp://scheduler-host:8786`` (whether a scheduler listens there is another matter);
+    else what is wrong with it.
+
+    Examples
+    --------
+    >>> scheduler_problem("local") is None and scheduler_problem("tcp://10.0.0.5:8786") is None
+    True
+    >>> scheduler_problem("locl")
+    "'locl' is neither 'local' nor a Dask scheduler address such as tcp://scheduler-host:8786"
+    """
+    if text == LOCAL or _ADDRESS.match(text):
         return None
-    return f"'{text}' is not a Dask scheduler address; expected e.g. {ADDRESS_EXAMPLE}"
+    return (f"'{text}' is neither '{LOCAL}' nor a Dask scheduler address such as "
+            f"{ADDRESS_EXAMPLE}")
 
 
 def default_jobs() -> int:
@@ -79,9 +92,22 @@ def limit_threads(threads: int) -> None:
     threadpool_limits(limits=threads)
 
 
+def unused_threads(jobs: int | None, scheduler, threads: int | None) -> str | None:
+    """Why ``threads`` (each worker's BLAS and OpenMP threads) would be ignored, or None:
+    ``jobs`` 1 runs every task in this process, which has no worker and whose libraries
+    are left alone."""
+    if threads is None or scheduler is not None or jobs != 1:
+        return None
+    return (f"{threads} thread(s) of each worker, but jobs 1 runs every task in this process, "
+            f"which has no workers (its threads are left alone); leave the threads out or "
+            f"give more jobs")
+
+
 def worker_threads(jobs: int | None, scheduler, threads: int | None):
     """What each worker's thread pools are limited to, as the run's environment records it:
     None on the serial path (left alone), ``threads`` when given, else the share."""
+    if scheduler == LOCAL:
+        return threads or thread_share(jobs or default_jobs())
     if scheduler is not None:
         return threads or "each worker's share of its host's cores"
     jobs = jobs or default_jobs()
@@ -89,6 +115,8 @@ def worker_threads(jobs: int | None, scheduler, threads: int | None):
 
 
 def describe(jobs: int | None, scheduler) -> str:
+    if scheduler == LOCAL:
+        return f"dask (local cluster of {jobs or default_jobs()} workers)"
     if scheduler is not None:
         return f"dask ({scheduler if isinstance(scheduler, str) else 'client'})"
     jobs = jobs or default_jobs()
@@ -99,14 +127,15 @@ def map_jobs(fn: Callable, jobs_list: Sequence, *, jobs: int | None = None,
             scheduler=None, threads: int | None = None) -> Iterator[tuple[int, object]]:
     """Run ``fn`` on every job; yield ``(index, fn(job))`` as each finishes.
 
-    ``scheduler`` (a Dask scheduler address such as ``tcp://host:6786``, or a
+    ``scheduler`` (a Dask scheduler address such as ``tcp://host:6786``, :data:`LOCAL`
+    for a local cluster of ``jobs`` workers started for this call, or a
     ``distributed.Client``) selects Dask; otherwise ``jobs`` worker processes,
     or this process when ``jobs`` is 1 (``None``: all cores). ``threads`` limits the BLAS
     and OpenMP threads of each worker (None: its share of the cores; see the module
     docstring).
     """
     if scheduler is not None:
-        yield from _dask(fn, jobs_list, scheduler, threads)
+        yield from _dask(fn, jobs_list, scheduler, jobs, threads)
         return
     jobs = jobs or default_jobs()
     if jobs == 1 or len(jobs_list) <= 1:
@@ -213,6 +242,9 @@ def _processes(fn, jobs_list, jobs, threads) -> Iterator[tuple[int, object]]:
 # Workers are forked on Linux (as Python <= 3.13 does by default) so that the process
 # that starts them is this one, the parent whose death they watch.
 _CONTEXT = multiprocessing.get_context("fork") if sys.platform.startswith("linux") else None
+#: Whether local worker processes are forked, and so inherit the shared parts of the jobs
+#: (:func:`split_shared`) instead of receiving them pickled.
+FORKED = _CONTEXT is not None
 _PR_SET_PDEATHSIG = 1
 
 
@@ -264,10 +296,16 @@ def _stop_workers(pool: ProcessPoolExecutor) -> None:
 
 
 @contextmanager
-def connected(scheduler):
+def connected(scheduler, jobs: int | None = None, threads: int | None = None):
     """``scheduler`` as :func:`map_jobs` takes it, with an address replaced by a connected
-    ``distributed.Client`` (closed on leaving): connecting first lets a caller report an
-    unreachable scheduler before it writes anything."""
+    ``distributed.Client`` (closed on leaving), and :data:`LOCAL` by the client of a local
+    cluster of ``jobs`` workers (:func:`local_cluster`; stopped on leaving, also on an error
+    or Ctrl-C): connecting first lets a caller report an unreachable scheduler before it
+    writes anything."""
+    if scheduler == LOCAL:
+        with local_cluster(jobs, threads) as client:
+            yield client
+        return
     if not isinstance(scheduler, str):
         yield scheduler
         return
@@ -278,14 +316,54 @@ def connected(scheduler):
         client.close()
 
 
-def connect(address: str):
-    """A ``distributed.Client`` of the scheduler at ``address``; a missing Dask, an
-    unreachable scheduler or a malformed address is a one-line error."""
+def _distributed():
+    """The ``distributed`` package, or a one-line error naming the extra that installs it."""
     try:
-        from distributed import Client  # lazy: optional (bayesbench[dask])
+        import distributed  # lazy: optional (bayesbench[dask])
     except ImportError:
         raise BayesbenchError("running on a Dask scheduler needs Dask: "
                               "pip install 'bayesbench[dask]'") from None
+    return distributed
+
+
+@contextmanager
+def local_cluster(jobs: int | None = None, threads: int | None = None):
+    """A ``distributed.Client`` of a Dask cluster started on this machine: ``jobs`` worker
+    processes (None: one per core) of one thread each, whose BLAS and OpenMP pools are
+    limited to ``threads`` (None: the share of the cores a worker process of ``--jobs``
+    gets, :func:`thread_share`) from the moment each starts, the scheduler listening on
+    the loopback address only, no dashboard. The cluster and its workers are stopped on
+    leaving, whatever the reason (the end of the run, an error, Ctrl-C)."""
+    distributed = _distributed()
+    jobs = jobs or default_jobs()
+    limit = str(threads or thread_share(jobs))
+    try:
+        cluster = distributed.LocalCluster(
+            n_workers=jobs, threads_per_worker=1, processes=True, host="127.0.0.1",
+            dashboard_address=None, silence_logs=logging.CRITICAL, preload=[__name__],
+            env={name: limit for name in THREAD_VARIABLES})
+    except (OSError, TimeoutError) as exc:
+        raise BayesbenchError(f"cannot start a local Dask cluster: {exc}") from None
+    try:
+        with distributed.Client(cluster) as client:
+            yield client
+    finally:
+        cluster.close()
+
+
+def dask_setup(worker) -> None:
+    """Run by each worker of a :func:`local_cluster` as it starts (Dask's ``preload`` hook):
+    it leaves Ctrl-C to this process, which stops the cluster, as :func:`worker_start` does
+    for a worker process. The terminal sends Ctrl-C to the whole process group; a worker
+    it ended would be started again by its nanny while the cluster is being stopped."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def connect(address: str):
+    """A ``distributed.Client`` of the scheduler at ``address``; a missing Dask, an
+    unreachable scheduler or a malformed address is a one-line error."""
+    Client = _distributed().Client
     try:
         return Client(address, timeout="20s")
     except (OSError, TimeoutError) as exc:
@@ -295,8 +373,8 @@ def connect(address: str):
                               f"expected e.g. {ADDRESS_EXAMPLE}") from None
 
 
-def _dask(fn, jobs_list, scheduler, threads) -> Iterator[tuple[int, object]]:
-    with connected(scheduler) as client:
+def _dask(fn, jobs_list, scheduler, jobs, threads) -> Iterator[tuple[int, object]]:
+    with connected(scheduler, jobs, threads) as client:
         from distributed import as_completed  # lazy: optional; connected() checked it is there
 
         light, keys, shared = split_shared(jobs_list)

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import PlanError, ResultStoreError
-from .store import RECORDS, current_tasks, iter_records
+from .store import RECORDS, in_task_order, iter_records, task_list
 
 DIRECTORY = "predictions"
 # The record field through which a worker hands a task's predictions to the result
@@ -118,12 +118,13 @@ def _intact(path: Path, digest: str | None) -> bool:
 
 
 def task_files(run_dir) -> dict[str, Path]:
-    """The predictions file of each task id that ``run_dir`` holds one for."""
+    """The predictions file of each task id that ``run_dir`` holds one for: regular files
+    only (a FIFO of a task's name would be read without end; it counts as missing)."""
     directory = Path(run_dir) / DIRECTORY
     if not directory.is_dir():
         return {}
     return {p.name.partition(".")[0]: p for p in directory.iterdir()
-            if p.suffix in (".parquet", ".npz") and not p.name.endswith(".tmp")}
+            if p.suffix in (".parquet", ".npz") and not p.name.endswith(".tmp") and p.is_file()}
 
 
 def reconcile(run_dir, records, wanted) -> set[str]:
@@ -145,16 +146,88 @@ def reconcile(run_dir, records, wanted) -> set[str]:
                 r["task_id"] in files and _intact(files[r["task_id"]], r.get(DIGEST)))}
 
 
-def read_arrays(path) -> dict:
-    """One task's file as its columns (``row``, ``true``, ``predicted``, ``p_k``)."""
-    path = Path(path)
-    if path.suffix == ".parquet":
-        import pyarrow.parquet as pq  # lazy: an optional dependency
+def promises(record: dict) -> bool:
+    """Whether ``record`` says that its task's predictions were kept: it names their file's
+    SHA-256 (:data:`DIGEST`)."""
+    return record.get("status") == "ok" and isinstance(record.get(DIGEST), str)
 
-        table = pq.read_table(path)
-        return {name: table.column(name).to_numpy() for name in table.column_names}
-    with np.load(path) as arrays:
-        return {k: arrays[k] for k in arrays.files}
+
+def read_task(run_dir, record: dict, files: dict | None = None) -> dict:
+    """The columns (``row``, ``true``, ``predicted``, ``p_k``) of the predictions of
+    ``record``'s task, as its record promises them: the one way a kept file is read.
+
+    The file must exist if the record names its SHA-256, hold exactly those bytes, and hold
+    the record's test rows and classes; otherwise one :class:`ResultStoreError` names the
+    file and what is wrong (missing, changed or swapped, unreadable, other rows). ``files``:
+    :func:`task_files` of ``run_dir``, when the caller has listed them already."""
+    files = task_files(run_dir) if files is None else files
+    task = record.get("task_id")
+    path = files.get(task)
+    if path is None:
+        raise ResultStoreError(f"{Path(run_dir) / DIRECTORY}: no file {task}.parquet or .npz, "
+                               f"although the record of {_task_words(record)} names its "
+                               f"predictions; running the experiment again recomputes them")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise ResultStoreError(f"{path}: cannot be read ({exc.strerror})") from None
+    digest = record.get(DIGEST)
+    found = hashlib.sha256(data).hexdigest()
+    if digest is not None and found != digest:
+        raise ResultStoreError(
+            f"{path}: not the predictions the record of {_task_words(record)} names (SHA-256 "
+            f"{str(digest)[:12]}... recorded, {found[:12]}... found): changed, cut short or "
+            f"swapped since the task ran; running the experiment again recomputes them")
+    return _checked(path, _parsed(path, data), record)
+
+
+def _parsed(path: Path, data: bytes) -> dict:
+    """The columns of a file's bytes; bytes that are no such file, one error naming it."""
+    try:
+        if path.suffix == ".parquet":
+            import pyarrow as pa  # lazy: an optional dependency
+            import pyarrow.parquet as pq  # lazy: likewise
+
+            table = pq.read_table(pa.BufferReader(data))
+            return {name: table.column(name).to_numpy() for name in table.column_names}
+        with np.load(io.BytesIO(data), allow_pickle=False) as arrays:
+            return {k: arrays[k] for k in arrays.files}
+    except ImportError:
+        raise ResultStoreError(f"{path}: reading Parquet predictions needs pyarrow "
+                               f"(pip install pyarrow)") from None
+    except Exception as exc:  # noqa: BLE001 - pyarrow's and numpy's errors, told in one line
+        raise ResultStoreError(f"{path}: not a readable predictions file "
+                               f"({type(exc).__name__}: {str(exc)[:120]})") from None
+
+
+def _checked(path: Path, columns: dict, record: dict) -> dict:
+    """``columns`` if they are the record's test rows in its classes (a file of a record
+    written before the checksum has nothing else to vouch for it)."""
+    n_classes, n_test = len(record.get("classes") or ()), record.get("n_test")
+    need = ["row", "true", "predicted"]
+    lacking = [c for c in need if c not in columns]
+    sizes = {np.asarray(v).shape for v in columns.values()}
+    why = (f"no column {', '.join(lacking)}" if lacking else
+           "columns of different lengths" if len(sizes) != 1 else
+           f"{next(iter(sizes))[0]} rows, its record {n_test} test rows"
+           if n_test is not None and next(iter(sizes)) != (n_test,) else None)
+    if why is None:
+        codes = np.concatenate([np.asarray(columns["true"]), np.asarray(columns["predicted"])])
+        probabilities = sum(c.startswith("p_") for c in columns)
+        if codes.size and (codes.min() < 0 or codes.max() >= n_classes):
+            why = f"a class code outside the record's {n_classes} classes"
+        elif probabilities not in (0, n_classes):
+            why = f"{probabilities} probability columns for {n_classes} classes"
+    if why is not None:
+        raise ResultStoreError(f"{path}: not the predictions of {_task_words(record)}: {why}")
+    return columns
+
+
+def _task_words(record: dict) -> str:
+    """A task in words: its data set, classifier, repetition and fold."""
+    size = f", train size {record['train_size']}" if "train_size" in record else ""
+    return (f"{record.get('dataset')} / {record.get('classifier')} (repetition "
+            f"{record.get('repetition')}, fold {record.get('fold')}{size})")
 
 
 def load_predictions(run_dir) -> pd.DataFrame:
@@ -162,18 +235,22 @@ def load_predictions(run_dir) -> pd.DataFrame:
     (``bayesbench.load_predictions``): columns ``dataset``, ``classifier``, ``repetition``,
     ``fold``, ``row``, ``true``, ``predicted`` (class names) and ``p_<class>`` per class
     of any data set (NaN where a data set lacks the class, or a classifier has no
-    probabilities); rows in the order the records were written, each task's in its test
-    rows' order. Only the tasks of the directory's current config (``tasks.txt``) count."""
+    probabilities); rows in the canonical order of the tasks
+    (:func:`~.store.task_rank`, that of ``load_results``), each task's in its test rows'
+    order. Only the tasks of the directory's current config (``tasks.txt``) count."""
     run_dir = Path(run_dir)
     if not (run_dir / RECORDS).is_file():
         raise ResultStoreError(f"{run_dir}: not a result directory (no {RECORDS})")
-    files, tasks = task_files(run_dir), current_tasks(run_dir)
+    files, listed = task_files(run_dir), task_list(run_dir)
+    tasks = None if listed is None else set(listed)
     frames = []
-    for record in iter_records(run_dir):
-        path = files.get(record.get("task_id"))
-        if path is None or (tasks is not None and record["task_id"] not in tasks):
+    for record in in_task_order(iter_records(run_dir), listed):
+        if tasks is not None and record.get("task_id") not in tasks:
             continue
-        frames.append(_named(read_arrays(path), record))
+        # A record that names its file's SHA-256 promises that file, those bytes; one of
+        # before the checksum existed (none named) counts if its file is there.
+        if promises(record) or (record.get("status") == "ok" and record.get("task_id") in files):
+            frames.append(_named(read_task(run_dir, record, files), record))
     if not frames:
         raise ResultStoreError(f"{run_dir}: holds no predictions (run with 'predictions: true')")
     frame = pd.concat(frames, ignore_index=True)
@@ -222,16 +299,17 @@ def gathered(run_dir, records, by, held=None) -> dict:
     rows of the ``ok`` ``records`` of each group (``by`` maps a record to its group), pooled
     in the order of ``records``; only groups whose every record kept its predictions, and
     ``proba`` None for a classifier without probabilities. ``held`` (``{task id: arrays of
-    kept()}``): the predictions a session wrote and still holds, not read back from disk."""
+    kept()}``): the predictions a session wrote and still holds, not read back from disk;
+    the others are read as their records promise them (:func:`read_task`)."""
     files, groups, held = task_files(run_dir), {}, held or {}
     for r in records:
         if r.get("status") == "ok":
             groups.setdefault(by(r), []).append(r)
     out = {}
     for key, rs in groups.items():
-        if any(r["task_id"] not in held and r["task_id"] not in files for r in rs):
+        if any(r["task_id"] not in held and not promises(r) for r in rs):
             continue
-        parts = [kept_arrays(r, files, held) for r in rs]
+        parts = [kept_arrays(run_dir, r, files, held) for r in rs]
         y = np.concatenate([f["true"] for f in parts])
         proba = (np.concatenate([f["proba"] for f in parts])
                  if all("proba" in f for f in parts) else None)
@@ -239,15 +317,16 @@ def gathered(run_dir, records, by, held=None) -> dict:
     return out
 
 
-def kept_arrays(record: dict, files: dict, held: dict) -> dict:
+def kept_arrays(run_dir, record: dict, files: dict, held: dict) -> dict:
     """A task's predictions as :func:`kept` gives them: those the session still holds
-    (``held``, by task id), else read from its file (``files``, :func:`task_files`)."""
-    return held.get(record["task_id"]) or _as_kept(read_arrays(files[record["task_id"]]),
+    (``held``, by task id), else read from its file as its record promises it
+    (:func:`read_task`; ``files``: :func:`task_files`)."""
+    return held.get(record["task_id"]) or _as_kept(read_task(run_dir, record, files),
                                                    len(record["classes"]))
 
 
 def _as_kept(columns: dict, n_classes: int) -> dict:
-    """A task's file's columns (:func:`read_arrays`) as :func:`kept` gives them."""
+    """A task's file's columns (:func:`read_task`) as :func:`kept` gives them."""
     out = {k: columns[k] for k in ("row", "true", "predicted")}
     if "p_0" in columns:
         out["proba"] = np.column_stack([columns[f"p_{k}"] for k in range(n_classes)])

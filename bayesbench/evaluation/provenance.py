@@ -12,6 +12,8 @@ records carries its own ``provenance`` (:func:`model_provenance`).
 from __future__ import annotations
 
 import json
+import os
+import sys
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
@@ -20,9 +22,30 @@ from ..models.registry import classifier_class, make_classifier
 from ..spec import Experiment
 
 
-@lru_cache(maxsize=1)
 def _distributions() -> dict:
-    """Each importable top-level package's distributions (``sklearn``: ``scikit-learn``)."""
+    """Each importable top-level package's distributions (``sklearn``: ``scikit-learn``), as
+    installed now: a package installed (or removed) since the last look changes the
+    directories of ``sys.path`` that hold its metadata, and the map is made again (it was
+    made once per process, so a plugin installed after a first run was recorded as of no
+    distribution by every later run of that process)."""
+    return _distributions_at(_path_state())
+
+
+def _path_state() -> tuple:
+    """``sys.path``'s directories with their modification times: what installing or removing
+    a distribution changes (a few ``stat`` calls, against a scan of every distribution)."""
+    state = []
+    for entry in sys.path:
+        try:
+            state.append((entry, os.stat(entry or ".").st_mtime_ns))
+        except OSError:
+            state.append((entry, None))
+    return tuple(state)
+
+
+@lru_cache(maxsize=1)
+def _distributions_at(state: tuple) -> dict:
+    """:func:`metadata.packages_distributions` for one state of ``sys.path``."""
     return metadata.packages_distributions()
 
 

@@ -27,13 +27,32 @@ from typing import Iterator
 import yaml
 
 from ..data.chunks import chunk_files, is_chunked
-from ..errors import ConfigChangedError, DataChangedError, ResultStoreError
+from ..data.yaml_file import read_yaml
+from ..errors import ConfigChangedError, ConfigError, DataChangedError, ResultStoreError
 from ..spec import Experiment, RunOptions, resolved_config
 from . import predictions
 from .executors import describe, worker_threads
-from .ownership import RUN, claim, refusal
+from .ownership import ARMS, RUN, check_claimable, claim, refusal
 from .provenance import classifier_provenance
 from .store import TASKS, RecordWriter, RunLock, drop_records, read_records, repair
+
+
+def check_outputs(experiment: Experiment, options: RunOptions) -> None:
+    """Refuse (:class:`ResultStoreError`), before anything runs, every directory of
+    ``experiment`` (with its arms) that is not bayesbench's to write
+    (:mod:`.ownership`): each run's result directory, unless ``force`` writes beside it,
+    and the directory that holds the arms and their comparison."""
+    for run in experiment.runs():
+        if not options.force:
+            check_claimable(options.run_dir(run), RUN)
+    if experiment.arms:
+        check_claimable(options.run_dir(experiment), ARMS)
+
+
+def claim_arms(experiment: Experiment, options: RunOptions) -> None:
+    """Make (and mark) the directory of ``experiment``'s arms, which holds their comparison."""
+    if experiment.arms:
+        claim(options.run_dir(experiment), ARMS)
 
 
 def choose_run_dir(experiment: Experiment, options: RunOptions) -> tuple[Path, bool]:
@@ -42,14 +61,14 @@ def choose_run_dir(experiment: Experiment, options: RunOptions) -> tuple[Path, b
     not_ours = refusal(run_dir, RUN)
     if not_ours and not options.force:
         raise ResultStoreError(not_ours)
-    stored = run_dir / "config.yaml"
+    stored = run_dir / CONFIG
     if not stored.exists() and not not_ours:
         return run_dir, False
     identity = json.loads(json.dumps(experiment.identity()))
     try:
-        previous = yaml.safe_load(stored.read_text())
+        previous = stored_config(run_dir)
         changed = differences({k: previous.get(k) for k in identity}, identity)
-    except (yaml.YAMLError, AttributeError, OSError):
+    except (ResultStoreError, AttributeError):
         changed = ["config.yaml (unreadable)"]  # or not ours: forced beside it below
     same = not changed
     if options.force:
@@ -62,6 +81,24 @@ def choose_run_dir(experiment: Experiment, options: RunOptions) -> tuple[Path, b
     shown = ", ".join(changed[:6]) + (f" and {len(changed) - 6} more" if len(changed) > 6 else "")
     raise ConfigChangedError(f"{run_dir} holds results of a different configuration (it "
                              f"differs in {shown})", run_dir=run_dir, changed=changed)
+
+
+# The experiment as run, every default filled in: what a later session must match.
+CONFIG = "config.yaml"
+
+
+def stored_config(run_dir):
+    """A result directory's ``config.yaml`` as loaded, read as a config is (bounded:
+    :mod:`~bayesbench.data.yaml_file`); None when there is none. Any other reason it cannot
+    be read (not YAML, not a regular file, too large) is one :class:`ResultStoreError`
+    naming the file and the line."""
+    path = Path(run_dir) / CONFIG
+    if not path.exists() and not path.is_symlink():
+        return None
+    try:
+        return read_yaml(path, what="result directory's config")
+    except ConfigError as exc:
+        raise ResultStoreError(str(exc)) from None
 
 
 def differences(old, new, at: str = "") -> list[str]:
@@ -141,12 +178,12 @@ def open_run_dir(experiment: Experiment, options: RunOptions,
         shas = {d.name: _sha256(d.path) for d in experiment.datasets}
         # Checked before anything is written: a refused run leaves the directory as it was.
         notes = _changed_data(path, experiment, tasks, env, shas, options.rerun_changed)
-        baseline, note = stored_baseline(experiment, _read_yaml(path / "config.yaml")
+        baseline, note = stored_baseline(experiment, _readable_config(path)
                                          if existing else None)
         notes += [note] if note else []
         (path / "summary").mkdir(exist_ok=True)
         config = resolved_config(_with_baseline(experiment, baseline), options, path)
-        _write_atomic(path / "config.yaml", yaml.safe_dump(config, sort_keys=False))
+        _write_atomic(path / CONFIG, yaml.safe_dump(config, sort_keys=False))
         _write_atomic(path / TASKS, "".join(f"{t}\n" for ids in tasks.values() for t in ids))
         env, session = _open_session(env_path, env, experiment, options, shas)
         dropped = repair(path)
@@ -296,10 +333,11 @@ def _read_json(path: Path):
         return None
 
 
-def _read_yaml(path: Path):
+def _readable_config(path: Path):
+    """:func:`stored_config`, None when it cannot be read (a session replaces it)."""
     try:
-        return yaml.safe_load(path.read_text())
-    except (OSError, yaml.YAMLError):
+        return stored_config(path)
+    except ResultStoreError:
         return None
 
 
@@ -325,8 +363,11 @@ def _open_session(env_path: Path, env, experiment: Experiment, options: RunOptio
 
 
 def _versions(scheduler) -> dict:
+    """Python's version, bayesbench's and that of each library it requires, as its own
+    metadata lists them (numba and threadpoolctl were left out of a list written here), and
+    Dask's when the run uses it."""
     out = {"python": platform.python_version()}
-    names = ["bayesbench", "numpy", "scipy", "pandas", "pyyaml", "liac-arff", "tabulate", "click"]
+    names = ["bayesbench", *_requirements()]
     if scheduler is not None:
         names += ["dask", "distributed"]
     for name in names:
@@ -335,6 +376,16 @@ def _versions(scheduler) -> dict:
         except metadata.PackageNotFoundError:
             out[name] = None
     return out
+
+
+def _requirements() -> list[str]:
+    """The distributions bayesbench requires (not those of its extras), by name."""
+    try:
+        required = metadata.requires("bayesbench") or []
+    except metadata.PackageNotFoundError:  # not installed: nothing to say which
+        return []
+    return [re.match(r"[A-Za-z0-9._-]+", r)[0] for r in required
+            if "extra" not in r.partition(";")[2]]
 
 
 def _sha256(path) -> str:

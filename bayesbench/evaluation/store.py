@@ -127,6 +127,22 @@ def iter_records(run_dir):
                     yield record
 
 
+def first_record(run_dir, limit: int = 1 << 24) -> dict | None:
+    """The first line of ``records.jsonl`` as a record, if it is one whose checksum holds
+    (None otherwise, also for a line of more than ``limit`` bytes): bayesbench's signature on
+    a directory it wrote before it left its marker (:mod:`.ownership`). Only that line is
+    read."""
+    path = Path(run_dir) / RECORDS
+    try:
+        if not path.is_file():
+            return None
+        with open(path, "rb") as fh:
+            line = fh.readline(limit + 1)
+    except OSError:
+        return None
+    return _parse(line) if len(line) <= limit else None
+
+
 def scan(run_dir) -> tuple[list[dict], int]:
     """``(valid records, number of damaged lines)`` of a result directory."""
     path = Path(run_dir) / RECORDS
@@ -166,6 +182,27 @@ def task_list(run_dir) -> list[str] | None:
     """The task ids of ``tasks.txt`` in the config's order, or None if there is none."""
     path = Path(run_dir) / TASKS
     return path.read_text().split() if path.exists() else None
+
+
+def task_rank(tasks):
+    """The canonical order of a run's records, as a sort key of a task id: its place in
+    ``tasks`` (the run's task list, ``tasks.txt``: the plan's order, data sets, then
+    repetitions and folds, training sizes and classifiers, each as the config lists them),
+    any other task id after them, by id. Every table, figure and comparison of a run reads
+    its records in this order (:func:`in_task_order`), never in the order its workers
+    finished them: a mean is then the same sum, in the same order, to the last bit, however
+    the tasks interleaved (a mean on a rounding boundary printed 74.6 or 74.7 from run to
+    run)."""
+    position = {task: i for i, task in enumerate(tasks or ())}
+    last = len(position)
+    return lambda task: (position.get(task, last), "" if task in position else str(task))
+
+
+def in_task_order(records, tasks) -> list[dict]:
+    """``records`` in the canonical order of :func:`task_rank` (``tasks``: the run's task
+    ids in order, its ``tasks.txt``; records of one task keep the order they were written)."""
+    rank = task_rank(tasks)
+    return sorted(records, key=lambda r: rank(r.get("task_id")))
 
 
 def repair(run_dir) -> int:
@@ -351,22 +388,20 @@ def records_frame(run_dirs, *, failed: bool = False, long: bool = False, metrics
 
 
 def _in_task_order(frame: pd.DataFrame, task_lists, names) -> pd.DataFrame:
-    """The rows run by run, each run's in the order of its ``tasks.txt`` (``task_lists``,
-    the config's), not the order its workers finished them in: a mean over the rows is then
-    the same sum in the same order, serially or with ``--jobs``, to the last bit (a mean on
-    a rounding boundary printed 74.6 or 74.7 from run to run). Rows of one task, or of no
-    listed task, stay in the order read."""
+    """The rows run by run, each run's in the canonical order of its ``tasks.txt``
+    (``task_lists``; :func:`task_rank`), not the order its workers finished them in. Rows of
+    one task stay in the order read."""
     if frame.empty or "task_id" not in frame.columns:
         return frame
-    position = {}
-    for rank, (name, tasks) in enumerate(zip(names, task_lists)):
-        tasks = tasks or []
-        position.update({(name, task): (rank, i) for i, task in enumerate(tasks)})
-        position[name] = (rank, len(tasks))
-    keys = [position.get((run, task), position[run])
-            for run, task in zip(frame["run"], frame["task_id"])]
-    order = np.lexsort((np.array([k[1] for k in keys]), np.array([k[0] for k in keys])))
-    return frame.iloc[order].reset_index(drop=True)
+    ranks = {name: task_rank(tasks) for name, tasks in zip(names, task_lists)}
+    where = {name: i for i, name in enumerate(names)}
+    # Ranked once per task (a long frame has a row per metric), then every row by its task's.
+    codes, tasks = pd.factorize(pd.MultiIndex.from_arrays(
+        [frame["run"], frame["task_id"].fillna("").astype(str)]))
+    keys = [(where[run], *ranks[run](task)) for run, task in tasks]
+    rank = np.empty(len(keys), dtype=np.int64)
+    rank[sorted(range(len(keys)), key=keys.__getitem__)] = np.arange(len(keys))
+    return frame.iloc[np.argsort(rank[codes], kind="stable")].reset_index(drop=True)
 
 
 def _with_defaults(record: dict, full: dict) -> dict:

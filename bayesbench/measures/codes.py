@@ -168,7 +168,42 @@ def clean_columns(X: np.ndarray, cardinalities: Sequence[int]) -> np.ndarray:
     """Per column: True when every value lies in ``0..card-1`` (nothing missing or unknown)."""
     if X.shape[0] == 0:
         return np.ones(X.shape[1], dtype=bool)
-    return (X.min(axis=0) >= 0) & (X.max(axis=0) < np.asarray(cardinalities))
+    return ((column_extreme(np.minimum, X) >= 0)
+            & (column_extreme(np.maximum, X) < np.asarray(cardinalities)))
+
+
+#: Values per row of the blocks :func:`column_extreme` reduces a row-major matrix in.
+_BLOCK_VALUES = 4096
+
+
+def column_extreme(ufunc, X: np.ndarray) -> np.ndarray:
+    """``ufunc.reduce(X, axis=0)`` for ``np.minimum`` or ``np.maximum``: each column's
+    least or largest value of a two-dimensional ``X`` with at least one row, the same
+    numbers (an extreme does not depend on the order it is taken in).
+
+    numpy reduces a row-major matrix of a few columns down its rows one short row at a
+    time (11,664 x 8 int8 codes: 130 us, where a column-major copy takes 2 us to reduce);
+    read as blocks of rows side by side (rows of :data:`_BLOCK_VALUES` values), the same
+    values are reduced along long rows, then the blocks' extremes and the rows left over,
+    column-major (6 us).
+
+    Examples
+    --------
+    >>> X = np.array([[3, -1], [0, 7], [5, 2]], dtype=np.int8)
+    >>> column_extreme(np.maximum, X), column_extreme(np.minimum, X)
+    (array([5, 7], dtype=int8), array([ 0, -1], dtype=int8))
+    """
+    n, m = X.shape
+    per_block = _BLOCK_VALUES // max(m, 1)
+    if not m or not X.flags.c_contiguous or per_block < 2:
+        return ufunc.reduce(X, axis=0)
+    if n < 2 * per_block:  # a few blocks' worth: column-major at once
+        return ufunc.reduce(np.ascontiguousarray(X.T), axis=1)
+    whole = n - n % per_block
+    blocks = ufunc.reduce(X[:whole].reshape(-1, per_block * m), axis=0)
+    # The blocks' extremes and the rows left over, column-major: each column one long row.
+    rest = np.concatenate([blocks.reshape(per_block, m), X[whole:]]).T
+    return ufunc.reduce(np.ascontiguousarray(rest), axis=1)
 
 
 def slotted_radix(X, cols, cards, clean):

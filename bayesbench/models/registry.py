@@ -41,6 +41,8 @@ _REGISTRY: dict[str, str] = {
     "kdb": "learners.kdb:KDB",
     "aode": "learners.aode:AODE",
     "ande": "learners.ande:ANDE",
+    "hnb": "learners.hnb:HNB",
+    "waode": "learners.waode:WAODE",
     "skdb": "learners.skdb:SKDB",
     "eskdb": "learners.skdb:ESKDB",
     "gnb": "learners.gaussian:GaussianNB",
@@ -244,12 +246,17 @@ def _made(cls, what: str, params: dict):
 
 
 def _check_values(model) -> None:
-    """The model's own check of its parameter values, without fitting."""
+    """The model's own check of its parameter values, without fitting: bayesbench's
+    declared constraints, or scikit-learn's for a class that declares its own
+    (``_parameter_constraints``; scikit-learn's base classes call the check whether or not a
+    subclass declares any, and fail on one that does not). Whatever else the check raises
+    is the class's own failure, told in one line."""
     if isinstance(model, BaseClassifier):
         validate_params(model)
         return
     check = getattr(model, "_validate_params", None)  # scikit-learn's estimators (>= 1.2)
-    if not callable(check):
+    if not callable(check) or not isinstance(
+            getattr(type(model), "_parameter_constraints", None), dict):
         return
     try:
         check()
@@ -257,6 +264,9 @@ def _check_values(model) -> None:
         found = re.search(r"The '(\w+)' parameter", str(exc))
         raise ClassifierError(f"{type(model).__name__}: {exc}",
                               parameter=found.group(1) if found else None) from None
+    except Exception as exc:  # noqa: BLE001 - the class's own check, told in one line
+        raise ClassifierError(f"{type(model).__name__}: checking its parameters raised "
+                              f"{type(exc).__name__}: {exc}") from None
 
 
 def check_classifier_params(name: str, params: dict) -> None:

@@ -13,13 +13,16 @@ Attribute names holding ``->`` or ``, `` would make an arc list ambiguous: a dat
 such a name has no rows.
 
 :func:`consensus` turns a data set and classifier's rows into the network the figure
-``consensus-<data set>-<classifier>`` draws: every node of any fold, every arc with its share.
+``consensus-<data set>-<classifier>`` draws: every node of any fold, and every arc that at
+least a share ``threshold`` of the folds learned (by default half of them,
+:attr:`~bayesbench.spec.FigureSpec.consensus_threshold`), with its share.
 """
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 
 from ..models.core.structure import Node, Structure
+from ..spec import FigureSpec
 
 ARC_COLUMNS = ["dataset", "classifier", "parent", "child", "frequency"]
 _AMBIGUOUS = ("->", ", ")
@@ -72,19 +75,37 @@ def _ambiguous(network) -> bool:
     return network is not None and any(s in a for a in network["attributes"] for s in _AMBIGUOUS)
 
 
-def consensus(rows, network) -> tuple[Structure, dict]:
+def consensus(rows, network, threshold: float = FigureSpec.consensus_threshold
+              ) -> tuple[Structure, dict]:
     """The consensus network of one data set and classifier: a :class:`Structure` over every
     node its ``rows`` of :func:`arc_rows` name (a joined node, ``a+b``, as one) and the
     attributes of its first fold's ``network`` (a record's field) that none holds, with
-    the arcs of ``rows`` by decreasing share as far as they keep it acyclic (a general
-    network's class arcs among them); and
-    ``{(parent, child): share}`` of every row, those the structure left out included."""
+    the arcs of ``rows`` that a share ``threshold`` of the folds or more learned, by
+    decreasing share as far as they keep it acyclic (a general network's class arcs among
+    them); and ``{(parent, child): share}`` of those arcs, those the structure left out
+    included. For a selective learner (rows whose parent is the class: how often each
+    attribute was selected) the threshold applies to the selection too: an attribute
+    selected by fewer folds is dropped.
+
+    Examples
+    --------
+    >>> rows = [["d", "tan", "a", "b", 1.0], ["d", "tan", "b", "c", 0.6],
+    ...         ["d", "tan", "a", "c", 0.4]]
+    >>> net = {"class": "y", "attributes": ["a", "b", "c"]}
+    >>> consensus(rows, net)[1]
+    {('a', 'b'): 1.0, ('b', 'c'): 0.6}
+    >>> sorted(e for e in consensus(rows, net, threshold=0)[0].edges() if e[0] != "y")
+    [('a', 'b'), ('a', 'c'), ('b', 'c')]
+    """
     class_name = network["class"]
     general = network.get("augmented", True) is False
-    shares = {(r[2], r[3]): r[4] for r in rows}
-    names = list(dict.fromkeys(n for pair in shares for n in pair if n != class_name))
+    every = {(r[2], r[3]): r[4] for r in rows}
+    # A share is a count of folds over their number: the tolerance keeps 3 / 10 >= 0.3.
+    shares = {arc: share for arc, share in every.items() if share >= threshold - 1e-12}
+    names = list(dict.fromkeys(n for pair in every for n in pair if n != class_name))
     held = {a for n in names for a in n.split("+")}
     names += [a for a in network["attributes"] if a not in held and a not in names]
+    selective = not general and any(p == class_name for p, _ in every)
     selected = {c for p, c in shares if p == class_name}
     index = {n: i for i, n in enumerate(names)}
     # A general network's class is a node like the others, its arcs kept as theirs are.
@@ -99,9 +120,12 @@ def consensus(rows, network) -> tuple[Structure, dict]:
                          len(names), attribute_names=names, class_name=class_name,
                          class_parents=parents[the_class], augmented=False), shares
     # A selective learner's rows name the attributes some fold selected; the others are dropped.
-    kept = [i for i, n in enumerate(names) if not selected or set(n.split("+")) <= selected]
-    return Structure([Node((i,), parents[i]) for i in kept], len(names), attribute_names=names,
-                     class_name=class_name), shares
+    kept = [i for i, n in enumerate(names) if not selective or set(n.split("+")) <= selected]
+    kept_names = {names[i] for i in kept}
+    shares = {(p, c): s for (p, c), s in shares.items()
+              if c in kept_names and (p == class_name or p in kept_names)}
+    return Structure([Node((i,), [p for p in parents[i] if p in kept]) for i in kept],
+                     len(names), attribute_names=names, class_name=class_name), shares
 
 
 def _reaches(parents, start: int, goal: int) -> bool:

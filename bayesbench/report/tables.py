@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import numbers
 from types import MappingProxyType
 from typing import Sequence
 
@@ -93,7 +94,8 @@ class MarkdownFormat(TableFormat):
 
 
 class CsvFormat(TableFormat):
-    """Comma-separated values, the tidy layout: a header line, then one row per line."""
+    """Comma-separated values, the tidy layout: a header line, then one row per line; an
+    undefined value (None, NaN) is an empty cell, which ``pd.read_csv`` reads as NaN."""
 
     name, extension, tidy, note_prefix, plus_minus = "csv", "csv", True, "# ", "+-"
 
@@ -101,7 +103,7 @@ class CsvFormat(TableFormat):
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
         writer.writerow(headers)
-        writer.writerows(rows)
+        writer.writerows([["" if _undefined(v) else v for v in r] for r in rows])
         return buf.getvalue()
 
     def with_notes(self, rows, headers, caption, notes, floatfmt=".4f") -> str:
@@ -171,6 +173,11 @@ def render(rows: Sequence[Sequence], headers: Sequence[str], fmt: str = "text", 
            caption: str | None = None, floatfmt: str = ".4f") -> str:
     """Return ``rows`` under ``headers`` in the format called ``fmt``."""
     return table_format(fmt).table([list(r) for r in rows], headers, caption, floatfmt)
+
+
+def _undefined(value) -> bool:
+    """Whether a cell holds no number: NaN (None is written empty by ``csv`` itself)."""
+    return isinstance(value, numbers.Real) and value != value  # NaN alone is not itself
 
 
 def _pipe_escaped(value):

@@ -24,7 +24,8 @@ def _raw(uci_dir, out):
                            "noise": {"fraction": 0.3, "on": "both"}},
             "cv": {"folds": 3, "repeats": 2},
             "classifiers": ["nb", "tan", "gnb", {"name": "fss", "params": {"inner_folds": 2}},
-                            "tan_ld", "kdb_ld", "aode_ld"],
+                            "tan_ld", "kdb_ld", "aode_ld", "hnb", "waode",
+                            {"name": "tan", "label": "tan_cll", "params": {"estimator": "cll"}}],
             "output": str(out)}
 
 
@@ -40,7 +41,7 @@ def _records(run_dir):
 def serial(uci_dir, tmp_path_factory):
     out = tmp_path_factory.mktemp("serial") / "run"
     result = run(_config(uci_dir, out), jobs=1, quiet=True)
-    assert result.n_run == 2 * 2 * 3 * 7
+    assert result.n_run == 2 * 2 * 3 * 10
     return _records(out)
 
 
@@ -66,6 +67,64 @@ def test_dask_local_cluster_matches_serial(serial, uci_dir, tmp_path):
     assert not (tmp_path / "ignored").exists()
     sessions = json.loads((out / "environment.json").read_text())["sessions"]
     assert sessions[0]["executor"].startswith("dask (tcp://")
+
+
+def test_the_examples_of_the_executors_hold():
+    import doctest
+
+    from bayesbench.evaluation import executors
+
+    result = doctest.testmod(executors)
+    assert result.attempted >= 2 and result.failed == 0
+
+
+def _cluster_workers():
+    """The worker processes of local Dask clusters this process started (spawned, not forked)."""
+    import psutil
+
+    return [p for p in psutil.Process().children(recursive=True)
+            if "spawn_main" in " ".join(p.cmdline())]
+
+
+def test_scheduler_local_gives_the_records_of_jobs_2_and_stops_its_cluster(uci_dir, tmp_path):
+    from bayesbench.evaluation.executors import thread_share
+
+    raw = {"name": "local", "seed": 5, "data_dirs": [str(uci_dir)],
+           "datasets": ["iris", "house-votes-84"], "cv": {"folds": 2},
+           "classifiers": ["nb", {"name": "fss", "params": {"inner_folds": 2}}]}
+    config = tmp_path / "local.yaml"
+    config.write_text(yaml.safe_dump(raw))
+    records = {}
+    for name, flags in (("processes", []), ("local", ["--scheduler", "local"])):
+        result = CliRunner().invoke(main, ["run", str(config), "--jobs", "2", "-q", "-o",
+                                           str(tmp_path / name), *flags])
+        assert result.exit_code == 0, result.output
+        records[name] = _records(tmp_path / name)
+    assert records["local"] == records["processes"] and len(records["local"]) == 2 * 2 * 2
+    session = json.loads((tmp_path / "local" / "environment.json").read_text())["sessions"][-1]
+    assert session["executor"] == "dask (local cluster of 2 workers)"
+    assert session["worker_threads"] == thread_share(2)
+    assert yaml.safe_load((tmp_path / "local" / "config.yaml").read_text())["scheduler"] == "local"
+    assert not _cluster_workers()
+
+
+def _pools_or_fail(i):
+    if i == "fail":
+        raise ZeroDivisionError("a job failed")
+    return _pools(i)
+
+
+def test_a_local_cluster_limits_its_workers_threads_and_is_stopped_by_an_error():
+    from bayesbench.evaluation.executors import connected
+
+    share = max(1, _cores() // 2)
+    with pytest.raises(ZeroDivisionError, match="a job failed"):
+        with connected("local", jobs=2) as client:
+            assert len(_cluster_workers()) == 2
+            pools = {p for _, p in map_jobs(_pools_or_fail, list(range(4)), scheduler=client)}
+            assert pools == {(frozenset({share}), str(share))}
+            list(map_jobs(_pools_or_fail, ["fail"], scheduler=client))
+    assert not _cluster_workers()
 
 
 def test_records_use_their_randomness(serial):

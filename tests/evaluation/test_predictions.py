@@ -6,12 +6,15 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import arff
 import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sklearn.metrics import confusion_matrix, mean_squared_error, roc_auc_score
 
 import bayesbench
@@ -200,3 +203,97 @@ def test_sigkill_then_resume_keeps_predictions_exactly_for_the_records(uci_dir, 
     assert _task_files(out) == _ok_tasks(out) == _ok_tasks(reference.run_dir)
     pd.testing.assert_frame_equal(_sorted(bayesbench.load_predictions(out)),
                                   _sorted(bayesbench.load_predictions(reference.run_dir)))
+
+
+# ------------------------------------- files read as their records promise them (issue 34, class 2)
+
+@pytest.fixture(scope="module")
+def kept_run(uci_dir, tmp_path_factory):
+    """A finished run that kept its predictions (iris only: every task has a file)."""
+    tmp = tmp_path_factory.mktemp("kept")
+    cfg = small_config(uci_dir, tmp, predictions=True, datasets=["iris"], classifiers=["nb", "gnb"],
+                       cv={"folds": 3, "repeats": 1})
+    return run(cfg, jobs=1, quiet=True).run_dir
+
+
+def _copy(run_dir, tmp_path):
+    import shutil
+
+    return Path(shutil.copytree(run_dir, tmp_path / "copy"))
+
+
+def _files(run_dir):
+    return sorted((run_dir / predictions.DIRECTORY).iterdir())
+
+
+def _refused(run_dir):
+    with pytest.raises(bayesbench.BayesbenchError) as info:
+        bayesbench.load_predictions(run_dir)
+    message = str(info.value)
+    assert "\n" not in message and str(run_dir / predictions.DIRECTORY) in message
+    return message
+
+
+@pytest.mark.timeout(60)
+def test_swapped_deleted_and_truncated_files_are_refused_naming_the_file(kept_run, tmp_path):
+    # Each gave 300 rows, 250 rows and pyarrow's ArrowInvalid (issue 34, class 2).
+    assert len(bayesbench.load_predictions(kept_run)) == 300
+    copy = _copy(kept_run, tmp_path)
+    a, b = _files(copy)[:2]
+    data_a, data_b = a.read_bytes(), b.read_bytes()
+    a.write_bytes(data_b)
+    b.write_bytes(data_a)
+    message = _refused(copy)
+    assert f"{a}: not the predictions the record of iris / " in message
+    assert "recorded" in message and "found" in message
+    a.write_bytes(data_a)
+    b.unlink()
+    message = _refused(copy)
+    assert f"no file {b.name.partition('.')[0]}.parquet or .npz" in message
+    b.write_bytes(data_b[:100])
+    assert "cut short" in _refused(copy)
+    b.unlink()
+    os.mkfifo(b)  # was read without end: a FIFO is no file
+    assert f"no file {b.name.partition('.')[0]}.parquet or .npz" in _refused(copy)
+    b.unlink()
+    b.write_bytes(data_b)
+    assert len(bayesbench.load_predictions(copy)) == 300
+
+
+def test_a_damaged_file_of_a_record_without_checksum_is_one_error(kept_run, tmp_path):
+    # Records written before they named their file's SHA-256 trust the file: a damaged one is
+    # still one line naming it, not pyarrow's exception, and one of other rows is refused.
+    from bayesbench.evaluation.store import _rewrite
+
+    copy = _copy(kept_run, tmp_path)
+    _rewrite(copy, [{k: v for k, v in r.items() if k != predictions.DIGEST}
+                    for r in read_records(copy)])
+    assert len(bayesbench.load_predictions(copy)) == 300  # intact: read as before
+    first, second = _files(copy)[:2]
+    data = first.read_bytes()
+    first.write_bytes(data[: len(data) // 2])
+    assert "not a readable predictions file (ArrowInvalid" in _refused(copy)
+    first.write_bytes(data)
+    records = read_records(copy)
+    fewer = next(r for r in records if r["n_test"] != 50 or r["fold"] == 0)
+    _rewrite(copy, [{**r, "n_test": 49} if r is fewer else r for r in records])
+    assert "its record 49 test rows" in _refused(copy)
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(which=st.integers(0, 5), at=st.floats(0, 1, exclude_max=True),
+       change=st.one_of(st.integers(1, 255), st.none()))
+def test_any_change_to_a_file_is_refused_never_read(kept_run, which, at, change):
+    # A byte changed anywhere (a new value XOR-ed in), or the file cut there: never read as
+    # if it were the task's predictions, never another exception than the one-line error.
+    path = _files(kept_run)[which]
+    data = path.read_bytes()
+    cut = int(at * len(data))
+    damaged = data[:cut] if change is None else (
+        data[:cut] + bytes([data[cut] ^ change]) + data[cut + 1:])
+    try:
+        path.write_bytes(damaged)
+        assert "changed, cut short or swapped" in _refused(kept_run)
+    finally:
+        path.write_bytes(data)

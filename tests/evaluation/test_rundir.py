@@ -8,6 +8,8 @@ import socket
 import subprocess
 import sys
 import time
+from dataclasses import replace
+from pathlib import Path
 
 import pytest
 import yaml
@@ -18,6 +20,7 @@ from bayesbench.config import load_config
 from bayesbench.errors import ConfigChangedError, DataChangedError, ResultStoreError
 from bayesbench.evaluation.ownership import MARKER, RUN, claim, owning_run
 from bayesbench.evaluation.store import RECORDS, read_records
+from bayesbench.experiment import run_experiment
 from helpers import n_lines, run, small_config, stable_order, without_timings
 
 
@@ -335,3 +338,119 @@ def test_saved_networks_of_different_names_never_share_a_directory(names):
     assert all(s not in (".", "..") and "/" not in s for s in slugs)
     assert slugs == [_slug(n) for n in names]                  # the same name, the same place
     assert _slug("kdb(k=2)") == "kdb(k=2)"                     # readable names stay as they are
+
+
+# ------------------------------------- ownership rests on bayesbench's marker (issue 34, class 4)
+
+@pytest.mark.parametrize("files", [
+    {"environment.json": "{}"},                                   # the issue's example
+    {"environment.json": "{}", "records.jsonl": '{"a": 1}\n', "tasks.txt": "0123456789abcdef\n"},
+    {"records.jsonl": '{"checksum": "0000000000000000", "task_id": "x"}\n',
+     "tasks.txt": "0123456789abcdef\n", "config.yaml": "name: mine\n"},
+    {".bayesbench": '{"kind": "result directory"}\n', "config.yaml": "name: mine\n"},
+])
+def test_bayesbench_file_names_alone_do_not_make_a_directory_ours(uci_dir, tmp_path, files):
+    # `run -o DIR` wrote into a directory that merely held an environment.json of {} (or
+    # records.jsonl), over the user's files; a marker not made by bayesbench is no marker.
+    cfg = small_config(uci_dir, tmp_path, datasets=["lenses"], classifiers=["nb"])
+    out = tmp_path / "out"
+    out.mkdir()
+    files = {**files, "report.html": "<p>mine</p>"}
+    for name, text in files.items():
+        (out / name).write_text(text)
+    for how in ({}, {"resume": True}):
+        with pytest.raises(ResultStoreError, match="it holds files bayesbench did not write"):
+            run(cfg, jobs=1, quiet=True, **how)
+    assert {p.name: p.read_text() for p in out.iterdir()} == files
+
+
+@given(st.dictionaries(st.sampled_from(["environment.json", "records.jsonl", "tasks.txt",
+                                        "config.yaml", "report.html", "comparison.csv",
+                                        "lock", MARKER]),
+                       st.text(max_size=80), min_size=1))
+def test_no_directory_of_the_users_is_taken_for_bayesbench_s(files):
+    # Whatever the names and texts of a user's files, only bayesbench's signature (a marker
+    # it wrote, or a first record whose checksum holds beside a task list) claims a directory.
+    import tempfile
+
+    from bayesbench.evaluation.ownership import ARMS, COMPARE_REPORT, refusal
+
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, text in files.items():
+            (Path(tmp) / name).write_text(text)
+        for kind in (RUN, ARMS, COMPARE_REPORT):
+            assert refusal(tmp, kind) is not None
+
+
+def test_a_result_directory_from_before_the_marker_resumes_and_is_marked(finished, tmp_path):
+    cfg, result = finished
+    old = Path(shutil.copytree(result.run_dir, tmp_path / "old"))
+    (old / MARKER).unlink()  # as every directory written before the marker existed
+    before = (old / RECORDS).read_bytes()
+    again = run(cfg, output=str(old), jobs=1, quiet=True)
+    assert (again.n_skipped, again.n_run) == (result.n_tasks, 0)
+    assert (old / RECORDS).read_bytes() == before
+    assert json.loads((old / MARKER).read_text())["kind"] == RUN
+    # Its signature is its records' checksum: the same directory with a first record
+    # changed by one value, or without its task list, is not bayesbench's.
+    for damage in ("record", "tasks"):
+        copy = Path(shutil.copytree(old, tmp_path / damage))
+        (copy / MARKER).unlink()
+        if damage == "record":
+            lines = (copy / RECORDS).read_bytes().splitlines(keepends=True)
+            first = json.loads(lines[0])
+            first["fold"] += 1
+            (copy / RECORDS).write_bytes(json.dumps(first).encode() + b"\n" + b"".join(lines[1:]))
+        else:
+            (copy / "tasks.txt").unlink()
+        with pytest.raises(ResultStoreError, match="it holds files bayesbench did not write"):
+            run(cfg, output=str(copy), jobs=1, quiet=True)
+
+
+def test_the_directory_of_arms_is_claimed_before_any_arm_runs(uci_dir, tmp_path):
+    # The comparison of the arms went into -o DIR over the user's comparison.csv.
+    arms = [{"name": "a"}, {"name": "b", "preprocess": {"discretize": "fd"}}]
+    cfg = small_config(uci_dir, tmp_path, datasets=["lenses"], classifiers=["nb"], arms=arms,
+                       format=["csv"])
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "comparison.csv").write_text("mine\n")
+    with pytest.raises(ResultStoreError, match=r"out is not a directory of arms of "
+                                               r"bayesbench's: it holds files bayesbench did "
+                                               r"not write \(comparison.csv\)"):
+        run_experiment(cfg.experiment, replace(cfg.options, jobs=1, quiet=True))
+    assert [p.name for p in out.iterdir()] == ["comparison.csv"]  # no arm was run
+    (out / "comparison.csv").unlink()
+    made = run_experiment(cfg.experiment, replace(cfg.options, jobs=1, quiet=True))
+    assert json.loads((out / MARKER).read_text())["kind"] == "directory of arms"
+    assert sorted(p.name for p in out.iterdir()) == [MARKER, "a", "b", "comparison.csv",
+                                                     "comparison_pvalues.csv"]
+    # A directory of arms from before its marker: its arms beside their comparison.
+    (out / MARKER).unlink()
+    again = run_experiment(cfg.experiment, replace(cfg.options, jobs=1, quiet=True))
+    assert [r.n_run for r in again] == [0, 0] and [r.n_tasks for r in made] == [8, 8]
+    # A result directory is not a directory of arms, nor the other way round.
+    plain = small_config(uci_dir, tmp_path, datasets=["lenses"], classifiers=["nb"])
+    with pytest.raises(ResultStoreError, match="it is a directory of arms"):
+        run(plain, jobs=1, quiet=True)
+
+
+def test_quiet_keeps_what_the_user_must_know(uci_dir, tmp_path):
+    # -q hides progress and tables, as pip's -q, never a warning (issue 34, class 9).
+    from click.testing import CliRunner
+
+    from bayesbench.cli import main
+
+    config = tmp_path / "q.yaml"
+    config.write_text(yaml.safe_dump({"name": "q", "data_dirs": [str(uci_dir)],
+                                      "datasets": ["lenses"], "cv": {"folds": 2},
+                                      "classifiers": ["nb"]}))
+    args = ["run", str(config), "-o", str(tmp_path / "out"), "-j", "1", "-q", "--format", "csv"]
+    first = CliRunner().invoke(main, args)
+    assert first.exit_code == 0 and first.stdout == "" and first.stderr == ""
+    records = tmp_path / "out" / RECORDS
+    records.write_bytes(records.read_bytes()[:-5])  # the last record cut short
+    again = CliRunner().invoke(main, args)
+    assert again.exit_code == 0 and again.stdout == ""
+    assert again.stderr.splitlines() == [f"{tmp_path / 'out'}: 1 damaged record(s) dropped; "
+                                         f"their tasks run again"]

@@ -1,10 +1,12 @@
-"""Joint indices against numpy's own, and the bound on a table's size counted without overflow."""
+"""Joint indices against numpy's own, columns' extremes against numpy's reductions, and the
+bound on a table's size counted without overflow."""
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bayesbench.measures.codes import TableTooLarge, check_table_size, joint_index
+from bayesbench.measures.codes import (TableTooLarge, check_table_size, column_extreme,
+                                      joint_index)
 from helpers import random_codes
 
 
@@ -19,6 +21,21 @@ def test_joint_index_matches_ravel_multi_index():
     X[6, 2] = 9
     got = joint_index(X, [3, 0, 2], cards)
     assert got[5] == -1 and got[6] == -1
+
+
+@pytest.mark.parametrize("rows, columns", [(1, 3), (1023, 8), (1024, 8), (11664, 8), (10001, 7),
+                                           (3000, 0), (600, 1), (5, 5000), (20000, 3)])
+@pytest.mark.parametrize("dtype", [np.int8, np.int64, np.uint64, np.float64])
+def test_column_extremes_are_numpys_reductions(rows, columns, dtype):
+    rng = np.random.default_rng(rows + columns)
+    values = rng.integers(-1, 100, (rows, columns))
+    values[rng.integers(0, rows), :] = 120  # one row holds every column's maximum
+    values = values.astype(dtype) if dtype != np.uint64 else values.astype(dtype) + 2 ** 63
+    for X in (values, np.asfortranarray(values), values[::2] if rows > 1 else values):
+        for ufunc in (np.maximum, np.minimum):
+            got, want = column_extreme(ufunc, X), ufunc.reduce(X, axis=0)
+            assert got.dtype == want.dtype and got.shape == want.shape
+            np.testing.assert_array_equal(got, want)
 
 
 def test_sizes_beyond_int64_are_counted_exactly():

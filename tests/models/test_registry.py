@@ -39,7 +39,7 @@ def test_make_classifier_sets_parameters():
     model = bayesbench.make_classifier("kdb", k=3, alpha=0.5)
     assert model.get_params() == {"alpha": 0.5, "k": 3, "weights": None, "estimator": "laplace",
                                   "iterations": 1000, "tying": "level", "random_state": None,
-                                  "missing": "skip"}
+                                  "missing": "skip", "l2": 0.0, "max_iter": 1000, "tol": 1e-4}
 
 
 def test_unknown_name_lists_known_names():
@@ -168,9 +168,76 @@ def test_classifier_info_reads_signature_constraints_and_docstring():
     assert info.source == "built-in" and info.input == "codes"
     assert info.defaults == {"alpha": "1.0", "root": "0", "criterion": "'cmi'", "weights": "None",
                              "estimator": "'laplace'", "iterations": "1000",
-                             "tying": "'level'", "random_state": "None", "missing": "'skip'"}
+                             "tying": "'level'", "random_state": "None", "missing": "'skip'",
+                             "l2": "0.0", "max_iter": "1000", "tol": "0.0001"}
     assert info.constraints["alpha"] == "a number >= 0"
     assert info.constraints["missing"] == "one of 'exact', 'skip'"
     assert info.summary.startswith("Tree-augmented naive Bayes") and "Parameters" in info.doc
     path = classifier_info("sklearn.tree:DecisionTreeClassifier")
     assert path.source == "import path" and path.defaults["criterion"] == "'gini'"
+
+
+# ------------------------------------------- classes built on scikit-learn's bases (issue 34, class 5)
+
+_OWN_CLASSES = '''
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, TransformerMixin
+from sklearn.utils._param_validation import Interval
+from numbers import Real
+
+
+class Majority(ClassifierMixin, BaseEstimator):
+    """No _parameter_constraints: scikit-learn's check raised AttributeError."""
+    def __init__(self, smooth=1.0):
+        self.smooth = smooth
+    def fit(self, X, y):
+        self.classes_, counts = np.unique(y, return_counts=True)
+        self.top_ = self.classes_[np.argmax(counts)]
+        return self
+    def predict(self, X):
+        return np.full(len(X), self.top_)
+
+
+class Scale(TransformerMixin, BaseEstimator):
+    def __init__(self, by=1.0):
+        self.by = by
+    def fit(self, X, y=None):
+        return self
+    def transform(self, X):
+        return np.asarray(X, dtype=float) * self.by
+
+
+class Declared(Majority):
+    _parameter_constraints = {"smooth": [Interval(Real, 0, None, closed="left")]}
+
+
+class Unstored(Declared):
+    """Declares constraints but keeps its parameter under another name."""
+    def __init__(self, smooth=1.0):
+        self._smooth = smooth
+'''
+
+
+@pytest.fixture
+def own_classes(tmp_path, monkeypatch):
+    (tmp_path / "own_classes.py").write_text(_OWN_CLASSES)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    return tmp_path
+
+
+def test_classes_on_scikit_learn_s_bases_without_constraints_pass_the_check(own_classes):
+    from bayesbench.config import parse_config
+
+    cfg = parse_config({"name": "own", "datasets": ["iris"], "classifiers": [
+        {"name": "own_classes:Majority", "params": {"smooth": -3}},
+        {"name": "gnb", "steps": [{"name": "own_classes:Scale", "params": {"by": 2.0}}]}]},
+        base_dir=own_classes)
+    assert [c.label for c in cfg.experiment.classifiers] == ["Majority", "gnb"]
+    # A class that declares its constraints is still held to them, and one whose check
+    # fails another way is one line naming it.
+    with pytest.raises(ClassifierError, match="The 'smooth' parameter of Declared") as info:
+        bayesbench.make_classifier("own_classes:Declared", smooth=-3)
+    assert info.value.parameter == "smooth"
+    with pytest.raises(ClassifierError, match=r"^Unstored: checking its parameters raised "
+                                              r"AttributeError: .*smooth"):
+        bayesbench.make_classifier("own_classes:Unstored")

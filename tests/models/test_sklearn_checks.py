@@ -50,10 +50,16 @@ def test_every_registered_learner_declares_a_kind_with_its_expected_failures():
 # The checks test conventions, not accuracy: ESKDB's sampler runs 50 sweeps here instead of its
 # default 1000 (a minute of the suite's longest file), the same checks, the same assertions.
 CHECK_PARAMS = {"eskdb": {"iterations": 50}}
+# Parameter estimators that change how a learner fits (not only its numbers): checked too,
+# L-BFGS stopped at 50 iterations (the checks' separable data would run it to 1000).
+CLL = {"estimator": "cll", "max_iter": 50}
+VARIANTS = [("nb", CLL), ("tan", CLL), ("kdb", CLL)]
 
 
 @parametrize_with_checks([bayesbench.make_classifier(name, **CHECK_PARAMS.get(name, {}))
-                          for name in bayesbench.list_classifiers()])
+                          for name in bayesbench.list_classifiers()]
+                         + [bayesbench.make_classifier(name, **params)
+                            for name, params in VARIANTS])
 def test_scikit_learn_estimator_check(estimator, check):
     check_name = getattr(check, "func", check).__name__
     run_estimator_check(check, estimator,

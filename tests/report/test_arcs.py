@@ -75,7 +75,7 @@ def test_a_consensus_keeps_both_directions_of_an_arc_and_stays_acyclic(tmp_path)
     rows = [["d", "k", "a", "b", 0.6], ["d", "k", "b", "a", 0.4], ["d", "k", "b", "c", 1.0],
             ["d", "k", "c", "a", 0.2]]
     network = {"class": "y", "attributes": ["a", "b", "c", "e"], "nodes": []}
-    structure, shares = consensus(rows, network)
+    structure, shares = consensus(rows, network, threshold=0)  # every arc
     assert sorted(structure.edges()) == sorted(
         [("y", "a"), ("y", "b"), ("y", "c"), ("y", "e"), ("b", "c"), ("a", "b")])
     plot_network(structure, tmp_path / "c.svg", frequencies=shares)
@@ -86,6 +86,35 @@ def test_a_consensus_keeps_both_directions_of_an_arc_and_stays_acyclic(tmp_path)
         assert f'"{parent}" -> "{child}" [label="{share}"' in dot
     shares_drawn = _shares_in_svg((tmp_path / "c.svg").read_text())
     assert sorted(shares_drawn.values()) == ["0.20", "0.40", "0.60", "1.00"]
+
+
+def test_the_threshold_leaves_out_the_arcs_and_selections_of_fewer_folds(tmp_path):
+    # The same rows as above: by default (half of the folds) a->b and b->c are drawn, the
+    # others (0.4, 0.2) not even bent; at 1 only b->c; a share equal to it counts (3 / 10).
+    rows = [["d", "k", "a", "b", 0.6], ["d", "k", "b", "a", 0.4], ["d", "k", "b", "c", 1.0],
+            ["d", "k", "c", "a", 0.2], ["d", "k", "e", "a", 3 / 10]]
+    network = {"class": "y", "attributes": ["a", "b", "c", "e"], "nodes": []}
+    structure, shares = consensus(rows, network)
+    assert shares == {("a", "b"): 0.6, ("b", "c"): 1.0}
+    assert sorted(e for e in structure.edges() if e[0] != "y") == [("a", "b"), ("b", "c")]
+    plot_network(structure, tmp_path / "c.svg", frequencies=shares, threshold=0.5)
+    write_dot(structure, tmp_path / "c.dot", frequencies=shares)
+    assert sorted(_shares_in_svg((tmp_path / "c.svg").read_text()).values()) == ["0.60", "1.00"]
+    assert (tmp_path / "c.dot").read_text().count("label=") == 2
+    words = " ".join(re.findall(r"<text[^>]*>([^<]*)</text>", (tmp_path / "c.svg").read_text()))
+    assert "arcs of fewer than 50% of the folds not drawn" in words
+    assert consensus(rows, network, threshold=1)[1] == {("b", "c"): 1.0}
+    assert ("e", "a") in consensus(rows, network, threshold=0.3)[1]
+    # A selective learner: the class's rows are how often each attribute was selected; one
+    # selected by fewer folds than the threshold is dropped, with its arcs.
+    rows = [["d", "s", "y", "a", 1.0], ["d", "s", "y", "b", 0.3], ["d", "s", "y", "c", 0.8],
+            ["d", "s", "a", "c", 0.5], ["d", "s", "b", "c", 0.3]]
+    structure, shares = consensus(rows, {"class": "y", "attributes": ["a", "b", "c"]})
+    assert [structure.names()[a] for a in structure.dropped] == ["b"]
+    assert shares == {("y", "a"): 1.0, ("y", "c"): 0.8, ("a", "c"): 0.5}
+    structure, shares = consensus(rows, {"class": "y", "attributes": ["a", "b", "c"]}, 0.9)
+    assert sorted(structure.names()[a] for a in structure.dropped) == ["b", "c"]
+    assert shares == {("y", "a"): 1.0}
 
 
 def test_a_general_networks_consensus_keeps_the_class_arcs_it_learned(tmp_path):
@@ -99,7 +128,7 @@ def test_a_general_networks_consensus_keeps_the_class_arcs_it_learned(tmp_path):
             ["d", "bn", "b", "c", 0.4], ["d", "bn", "b", "a", 0.3]]
     network = {"class": "y", "attributes": ["a", "b", "c", "e"], "nodes": [],
                "augmented": False, "class_parents": [], "class_children": []}
-    structure, shares = consensus(rows, network)
+    structure, shares = consensus(rows, network, threshold=0)  # every arc
     assert not structure.augmented
     # b->c would close y->b->c->y: left out of the structure (drawn bent from the shares).
     assert sorted(structure.edges()) == sorted([("y", "a"), ("c", "y"), ("y", "b"), ("b", "a")])

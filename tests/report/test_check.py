@@ -164,7 +164,7 @@ def test_a_run_without_a_published_table_exits_2_in_one_line(tmp_path):
     ("tables: [{metric: accuracy, columns: [a], spread: range, values: {}}]",
      "tables[0].spread: 'range' is not one of sd, se, none"),
     ("tables: [{columns: [a], values: {}}]", "tables[0]: 'metric' is required"),
-    ("tables: [a: b: c]", "pub.yaml:1: not YAML"),
+    ("tables: [a: b: c]", "pub.yaml: line 1: not valid YAML"),
 ])
 def test_a_bad_published_file_is_one_line_naming_it(tmp_path, content, message):
     published = tmp_path / "pub.yaml"
@@ -245,3 +245,30 @@ def test_a_between_test_with_an_unknown_reading_names_its_key(tmp_path):
                          "readings: [median]}]\n")
     with pytest.raises(CheckError, match=r"pub.yaml: tests\[0\].readings: 'median' is not one"):
         check_run(_build(tmp_path / "run", {("d", "a"): [0.8, 0.8]}, published))
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"a: [b\n", "config.yaml: line 2: not valid YAML"),                 # the example
+    (b"\xff\xfegarbage", "config.yaml: line 1: not UTF-8 text"),           # was UnicodeDecodeError
+    (b"published: [a, b]\n", "published: expected the published table's file name, got list"),
+    (b"x: &a [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n" + b"".join(
+        f"{k}: &{k} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n".encode()
+        for p, k in zip("abcdefg", "bcdefgh")), "aliases expand to more than 100,000 values"),
+    (None, "config.yaml: not a regular file"),                          # a FIFO: check waited
+])
+@pytest.mark.timeout(60)
+def test_a_run_whose_config_cannot_be_read_is_one_line(tmp_path, content, message):
+    import os
+
+    run = _build(tmp_path / "run", {("d", "a"): [0.8, 0.8], ("d", "b"): [0.7, 0.8]}, None)
+    (run / "config.yaml").unlink()
+    if content is None:
+        os.mkfifo(run / "config.yaml")
+    else:
+        (run / "config.yaml").write_bytes(content)
+    # compare reads it for the order of the data sets and the baseline, which have defaults
+    compared = CliRunner().invoke(main, ["compare", str(run), "--samples", "0"])
+    assert compared.exit_code == 0 and isinstance(compared.exception, (SystemExit, type(None)))
+    result = CliRunner().invoke(main, ["check", str(run)])
+    assert result.exit_code == 1 and message in result.output
+    assert len(result.output.strip().splitlines()) == 1

@@ -2,7 +2,7 @@
 
 One quick-start run (two, for the byte comparison) serves every test here: its page is
 well formed, self-contained and drawn by headless chromium when installed, every figure
-it names is there, its SVGs are the same bytes in a second run, every summary CSV loads
+it names is there, its figures are the same bytes in a second run drawn in one process, every summary CSV loads
 into its documented columns, and the Bayesian probabilities `compare` prints are
 baycomp's on the same fold scores.
 """
@@ -13,6 +13,7 @@ from pathlib import Path
 import baycomp
 import numpy as np
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from click.testing import CliRunner
@@ -27,8 +28,8 @@ QUICKSTART = Path(__file__).resolve().parents[2] / "configs" / "quickstart.yaml"
 FIGURES = ["cd", "cd-control", "folds", "baseline"]
 
 
-def _run(out):
-    res = CliRunner().invoke(main, ["run", str(QUICKSTART), "-o", str(out), "-j", "2", "-q"])
+def _run(out, jobs="2"):
+    res = CliRunner().invoke(main, ["run", str(QUICKSTART), "-o", str(out), "-j", jobs, "-q"])
     assert res.exit_code == 0, res.output
     return out
 
@@ -46,7 +47,7 @@ def test_the_quickstart_writes_its_figures_and_page(quickstart):
     # TAN and kDB learn a network on each data set; naive Bayes and AODE have none to draw.
     networks = sorted(p.name for p in figures.glob("network-*"))
     assert networks == sorted(f"network-{d}-{c}{s}" for d in ("iris", "wine", "glass", "diabetes")
-                              for c in ("tan", "kdb") for s in (".svg", ".dot"))
+                              for c in ("tan", "kdb") for s in (".svg", ".png", ".dot"))
     dot = (figures / "network-iris-tan.dot").read_text()
     assert dot.startswith('digraph "tan"') and '"class" [shape=doublecircle]' in dot
     # And their consensus over the folds (tests/report/test_arcs.py checks the shares).
@@ -64,10 +65,12 @@ def test_the_quickstart_writes_its_figures_and_page(quickstart):
         assert needed in words, needed
 
 
-def test_svgs_are_the_same_bytes_in_a_second_run(quickstart, tmp_path):
-    again = _run(tmp_path / "again")
-    first = sorted(p.name for p in (quickstart / "figures").glob("*.svg"))
-    assert first == sorted(p.name for p in (again / "figures").glob("*.svg"))
+def test_figures_are_the_same_bytes_in_a_second_run_drawn_in_one_process(quickstart, tmp_path):
+    # The first run drew its figures in two worker processes, this one in its own.
+    again = _run(tmp_path / "again", jobs="1")
+    first = sorted(p.name for p in (quickstart / "figures").iterdir())
+    assert first == sorted(p.name for p in (again / "figures").iterdir())
+    assert {Path(n).suffix for n in first} == {".svg", ".png", ".dot"}
     for name in first:
         assert (quickstart / "figures" / name).read_bytes() == (again / "figures" / name).read_bytes(), name
 
@@ -183,3 +186,26 @@ def test_a_run_draws_at_most_max_network_figures_and_says_so(tmp_path, monkeypat
                              "networks/ (save_networks) or the records' structures hold them all"]
     page = pages.write_report(tmp_path / "report.html", title="t", protocol=[], drawn=drawn)
     assert "Figures not drawn" in page.read_text() and "7 to draw" in page.read_text()
+
+
+def test_figure_formats_and_the_consensus_threshold_of_a_config(tmp_path):
+    from bayesbench.config import parse_config
+    from helpers import run
+
+    raw = {"name": "f", "seed": 2, "datasets": ["weather.nominal", "contact-lenses"],
+           "cv": {"folds": 3}, "classifiers": ["nb", "tan"], "output": str(tmp_path / "run"),
+           "figure_format": ["pdf", "svg"], "consensus_threshold": 1}
+    result = run(parse_config(raw, base_dir=tmp_path), jobs=2, quiet=True)
+    figures = result.run_dir / "figures"
+    stems = {p.name.rsplit(".", 1)[0] for p in figures.iterdir()}
+    assert {"cd", "folds", "baseline", "consensus-weather.nominal-tan"} <= stems
+    for stem in stems:  # every figure in both formats, none as PNG
+        assert {p.suffix for p in figures.glob(f"{stem}.*")} - {".dot"} == {".pdf", ".svg"}
+    assert (figures / "cd.pdf").read_bytes().startswith(b"%PDF")
+    # Only the arcs every fold learned are drawn: those of arc_frequencies.csv at 1.
+    rows = [line.split(",") for line in (result.run_dir / "summary" / "arc_frequencies.csv")
+            .read_text().splitlines()[1:] if line.startswith("contact-lenses,tan,")]
+    dot = (figures / "consensus-contact-lenses-tan.dot").read_text()
+    assert dot.count("label=") == sum(float(r[4]) == 1 for r in rows) < len(rows)
+    written = yaml.safe_load((result.run_dir / "config.yaml").read_text())
+    assert written["figure_format"] == ["svg", "pdf"] and written["consensus_threshold"] == 1.0

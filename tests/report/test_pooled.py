@@ -59,3 +59,7 @@ def test_without_kept_predictions_the_pooled_auc_is_empty(uci_dir, tmp_path):
     assert np.isnan(table.loc["auc_ovr", "pooled"]) and table.loc["auc_ovr", "fold_mean"] > 0.9
     assert table.loc["accuracy", "pooled"] == pytest.approx(table.loc["accuracy", "fold_mean"],
                                                             abs=0.01)
+    # Empty, as docs/results.md says, not 'nan' (issue 34, class 6).
+    lines = (result.run_dir / "summary" / "pooled.csv").read_text().splitlines()
+    assert lines[1:] and all("nan" not in line for line in lines)
+    assert next(line for line in lines if ",auc_ovr," in line).split(",")[4] == ""

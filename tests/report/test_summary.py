@@ -158,3 +158,89 @@ def test_per_class_tables_get_distinct_stable_file_names(labels):
         if all(c.isalnum() or c in "._+-" for c in label) and label.isascii() \
                 and f"f1_{label}" != "f1_macro":
             assert stem == f"f1_{label}"  # a plain label keeps its plain name (f1[M]: f1_M)
+
+
+# ------------------------------------- the same records, the same bytes (issue 34, class 8)
+
+def _files(directory):
+    return {p.relative_to(directory): p.read_bytes() for p in sorted(directory.rglob("*"))
+            if p.is_file()}
+
+
+@pytest.fixture(scope="module")
+def curve_run(uci_dir, tmp_path_factory):
+    """A finished run whose tasks share (data set, repetition, fold, classifier): a learning
+    curve, with pooled scores."""
+    from helpers import run, small_config
+
+    cfg = small_config(uci_dir, tmp_path_factory.mktemp("curve"), datasets=["iris", "lenses"],
+                       classifiers=["nb", "tan"], cv={"folds": 3, "train_sizes": [0.5, 1.0]},
+                       metrics=["accuracy", "log_loss"], pooled=True, format=["csv", "text"])
+    return cfg, run(cfg, jobs=1, quiet=True)
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_a_summary_is_the_same_bytes_whatever_order_its_records_arrive_in(curve_run, tmp_path_factory,
+                                                                         rnd):
+    # Records arrive in the order their tasks finished, which --jobs interleaves; ties of
+    # (data set, repetition, fold, classifier) among the sizes of a learning curve kept that
+    # order, and scores.csv changed from run to run.
+    from bayesbench.evaluation.store import in_task_order, task_list
+    from bayesbench.report.run.summary import write_run_summary
+
+    cfg, result = curve_run
+    records = read_records(result.run_dir)
+    tasks = task_list(result.run_dir)
+    shuffled = list(records)
+    rnd.shuffle(shuffled)
+    assert in_task_order(shuffled, tasks) == in_task_order(records, tasks)
+    a, b = tmp_path_factory.mktemp("a"), tmp_path_factory.mktemp("b")
+    for out, given_records in ((a, records), (b, shuffled)):
+        write_run_summary(out, cfg.experiment, in_task_order(given_records, tasks), ("csv",))
+    assert _files(a) == _files(b)
+
+
+def test_a_run_whose_records_were_written_in_another_order_writes_the_same_summary(
+        uci_dir, tmp_path):
+    # End to end: the records of a finished run (with arms, a learning curve and pooled
+    # scores) reordered, as another interleaving of its tasks writes them; resuming it
+    # (nothing to run) writes every summary file, the arms' comparison and report.html again
+    # from them: the same bytes, timings included (the records are the same).
+    import random
+
+    from helpers import run_config_text
+
+    out = run_config_text(tmp_path, f"""
+name: order
+seed: 2
+data_dirs: [{uci_dir}]
+datasets: [lenses]
+cv: {{folds: 3, train_sizes: [0.5, 1.0]}}
+classifiers: [nb, tan]
+metrics: [accuracy, log_loss]
+pooled: true
+format: [csv]
+arms: [{{name: a}}, {{name: b, preprocess: {{discretize: fd}}}}]
+""", "order")
+    once = _files(out)
+    compared = _compared(out)
+    for records in out.rglob("records.jsonl"):
+        lines = records.read_bytes().splitlines(keepends=True)
+        random.Random(7).shuffle(lines)
+        records.write_bytes(b"".join(lines))
+    again = run_config_text(tmp_path, (tmp_path / "order.yaml").read_text(), "order")
+    changed = {p for p, data in _files(again).items() if once.get(p) != data}
+    assert {p.name for p in changed} <= {"records.jsonl", "environment.json"}, sorted(changed)
+    assert _compared(out) == compared  # compare reads them in the same order
+
+
+def _compared(out):
+    from click.testing import CliRunner
+
+    from bayesbench.cli import main
+
+    res = CliRunner().invoke(main, ["compare", str(out / "a"), str(out / "b"), "--samples", "0",
+                                    "--format", "csv"])
+    assert res.exit_code == 0, res.output
+    return res.stdout

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given
+from hypothesis import strategies as st
 from tabulate import tabulate
 
 from bayesbench.cli import main
@@ -103,3 +105,22 @@ def test_a_new_format_is_one_entry(with_rst, uci_dir, tmp_path):
     assert "is not one of" not in check.output  # a prose format: check takes it
     assert undocumented() == {"configuration.md": ["rst"], "statistics.md": ["rst"],
                               "results.md": ["rst"]}
+
+
+@given(st.lists(st.lists(st.one_of(st.floats(allow_infinity=False), st.none(),
+                                   st.integers(-10**6, 10**6)), min_size=3, max_size=3),
+                max_size=6))
+def test_an_undefined_value_is_an_empty_csv_cell_that_reads_back_as_nan(rows):
+    # pooled.csv wrote 'nan' where docs/results.md says the cell is empty (issue 34, class 6).
+    import io
+    import math
+
+    import pandas as pd
+
+    text = render(rows, ["a", "b", "c"], "csv")
+    assert "nan" not in text.lower()
+    back = pd.read_csv(io.StringIO(text), dtype=float)
+    for row, read in zip(rows, back.itertuples(index=False)):
+        for value, got in zip(row, read):
+            undefined = value is None or (isinstance(value, float) and math.isnan(value))
+            assert math.isnan(got) if undefined else got == float(value)

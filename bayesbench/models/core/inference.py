@@ -46,6 +46,8 @@ the flat table.
 """
 from __future__ import annotations
 
+import functools
+import math
 from typing import NamedTuple, Sequence
 
 import numpy as np
@@ -60,9 +62,16 @@ from .structure import Structure
 MISSING_RULES = ("skip", "exact")
 MISSING_CONSTRAINT = [StrOptions(MISSING_RULES)]
 
-# Rows whose terms are gathered at a time: nodes x rows x classes floats that stay in cache
-# (and under a megabyte, so that a block does not get fresh pages from the system each time).
+# Rows whose terms are gathered at a time: at least _ROWS, and as many as keep the nodes x
+# rows x classes floats of a block in cache (under _BLOCK_BYTES, so that a block does not get
+# fresh pages from the system each time).
 _ROWS = 1024
+_BLOCK_BYTES = 1 << 20
+
+
+def _block_rows(terms: int, n_classes: int) -> int:
+    """The rows of a block whose rows have ``terms`` terms of ``n_classes`` classes each."""
+    return max(_ROWS, _BLOCK_BYTES // max(1, 8 * terms * n_classes))
 
 
 class _FlatTables:
@@ -88,15 +97,17 @@ class _FlatTables:
             unseen_bases.append(size + n_pa * n_val)
             if unseen is not None:
                 part.append(unseen[k].T)
-            part = np.concatenate(part) if len(part) > 1 else part[0]
-            if n_classes < prior.shape[1]:  # a node the class is not a parent of
-                part = np.repeat(part, prior.shape[1], axis=1)
-            if node_weights is not None:
-                # A weight of 0 drops the node, even where its term is -inf (alpha = 0).
-                w = node_weights[k]
-                part = w * part if w else np.zeros_like(part)
-            segments.append(part)
-            size += part.shape[0]
+            if n_classes < prior.shape[1] or node_weights is not None:
+                part = np.concatenate(part) if len(part) > 1 else part[0]
+                if n_classes < prior.shape[1]:  # a node the class is not a parent of
+                    part = np.repeat(part, prior.shape[1], axis=1)
+                if node_weights is not None:
+                    # A weight of 0 drops the node, even where its term is -inf (alpha = 0).
+                    w = node_weights[k]
+                    part = w * part if w else np.zeros_like(part)
+                part = [part]
+            segments += part  # the table's rows then its unseen rows, copied once below
+            size += sum(piece.shape[0] for piece in part)
         self.zero, self.prior = size, size + 1
         table = np.concatenate(segments + [np.zeros((1, prior.shape[1])), prior])
         self.table = np.exp(table) if plain else table
@@ -113,31 +124,9 @@ class _FlatTables:
         self._digits(structure, cards)
 
     def _digits(self, structure, cards):
-        nodes = structure.nodes
-        width = max((len(n.parents) + len(n.attributes) for n in nodes), default=0)
-        shape = (width, len(nodes))
-        self.columns = np.zeros(shape, dtype=np.intp)
-        self.multipliers = np.zeros(shape, dtype=np.intp)
-        # Per digit: the column's cardinality (codes at or beyond it are unknown; a huge
-        # one for an absent digit), whether it is a value (else a parent), and real.
-        self.limits = np.full(shape, np.iinfo(np.intp).max, dtype=np.intp)
-        self.is_value = np.zeros(shape, dtype=bool)
-        self.real = np.zeros(shape, dtype=bool)
-        self.n_values = np.ones(len(nodes), dtype=np.intp)
-        for v, node in enumerate(nodes):
-            cols = list(node.parents) + list(node.attributes)
-            mult = 1
-            for d, c in zip(range(width - 1, width - 1 - len(cols), -1), reversed(cols)):
-                self.columns[d, v], self.multipliers[d, v] = c, mult
-                self.limits[d, v], self.real[d, v] = cards[c], True
-                mult *= int(cards[c])
-            self.is_value[width - len(node.attributes):, v] = True
-            self.n_values[v] = int(np.prod([cards[a] for a in node.attributes], dtype=np.int64))
-        self.is_value &= self.real
-        # Digits that need no gather (node v reads column v) or no multiplication.
-        everything = np.arange(structure.n_attributes)
-        self.identity = [np.array_equal(c, everything) for c in self.columns]
-        self.ones = [bool((m == 1).all()) for m in self.multipliers]
+        (self.columns, self.multipliers, self.limits, self.is_value, self.real,
+         self.n_values, self.identity, self.ones) = _digit_plan(
+            tuple(structure.nodes), tuple(int(c) for c in cards), int(structure.n_attributes))
 
     def index(self, X: np.ndarray) -> np.ndarray:
         """Rows of :attr:`table` of every node's term for every row of ``X``, shape
@@ -235,6 +224,40 @@ class _FlatTables:
         out[new] = unseen[new]
 
 
+@functools.lru_cache(maxsize=64)
+def _digit_plan(nodes: tuple, cards: tuple, n_attributes: int):
+    """:class:`_FlatTables`' digits of ``nodes`` over columns of ``cards`` values, once per
+    structure (the folds of a data set mostly share one; every array read-only): per
+    digit and node the column, its multiplier, its cardinality (codes at or beyond it are
+    unknown; a huge one for an absent digit), whether it is a value (else a parent), and
+    whether it is real; each node's number of values; and which digits need no gather
+    (node ``v`` reads column ``v``) or no multiplication."""
+    width = max((len(n.parents) + len(n.attributes) for n in nodes), default=0)
+    shape = (width, len(nodes))
+    columns = np.zeros(shape, dtype=np.intp)
+    multipliers = np.zeros(shape, dtype=np.intp)
+    limits = np.full(shape, np.iinfo(np.intp).max, dtype=np.intp)
+    is_value = np.zeros(shape, dtype=bool)
+    real = np.zeros(shape, dtype=bool)
+    n_values = np.ones(len(nodes), dtype=np.intp)
+    for v, node in enumerate(nodes):
+        cols = list(node.parents) + list(node.attributes)
+        mult = 1
+        for d, c in zip(range(width - 1, width - 1 - len(cols), -1), reversed(cols)):
+            columns[d, v], multipliers[d, v] = c, mult
+            limits[d, v], real[d, v] = cards[c], True
+            mult *= int(cards[c])
+        is_value[width - len(node.attributes):, v] = True
+        n_values[v] = math.prod(int(cards[a]) for a in node.attributes)
+    is_value &= real
+    everything = np.arange(n_attributes)
+    identity = tuple(np.array_equal(c, everything) for c in columns)
+    ones = tuple(bool((m == 1).all()) for m in multipliers)
+    for array in (columns, multipliers, limits, is_value, real, n_values):
+        array.flags.writeable = False
+    return columns, multipliers, limits, is_value, real, n_values, identity, ones
+
+
 class _Blanket(NamedTuple):
     """The factors of a structure's class's Markov blanket, read as a structure is: its
     nodes the class is a parent of (their parents need not be nodes here)."""
@@ -264,6 +287,21 @@ def _flat_tables(structure, tables, cardinalities, unseen=None, log_prior=(),
         raise ClassifierError("the structure carries no cardinalities; pass them")
     return _FlatTables(structure, tables, np.asarray(cards, dtype=np.int64), unseen,
                        log_prior, node_weights, plain)
+
+
+def flat_terms(structure: Structure, tables: Sequence[np.ndarray], log_prior: np.ndarray,
+               X: np.ndarray, cardinalities: Sequence[int] | None = None):
+    """The terms of ``log p(c, x)`` as one table and an index into it: ``(table, index)``.
+
+    ``table`` has one row per cell of every node's table (parent configuration major,
+    value minor, node after node), then a row of zeros (the term of a left-out node) and
+    the class prior, one column per class; ``index[v, i]`` is the row holding node
+    ``v - 1``'s term for row ``i`` of ``X`` (``v = 0``: the prior's row), so that
+    ``table[index].sum(axis=0)`` is :func:`joint_log_likelihood`. A value beyond the
+    cardinality known at ``fit`` reads the zero row.
+    """
+    flat = _flat_tables(structure, tables, cardinalities, None, log_prior)
+    return flat.table, flat.index(np.asarray(X))
 
 
 def node_log_probs(structure: Structure, tables: Sequence[np.ndarray], X: np.ndarray,
@@ -329,9 +367,10 @@ def joint_log_likelihood(structure: Structure, tables: Sequence[np.ndarray], X: 
     out = np.empty((X.shape[0], flat.table.shape[1]))
     # The reduction over the first axis adds (multiplies) the terms one node after the other.
     combine = np.multiply if plain else np.add
-    for lo in range(0, X.shape[0], _ROWS):
-        terms = flat.table.take(flat.index(X[lo:lo + _ROWS]), axis=0)
-        combine.reduce(terms, axis=0, out=out[lo:lo + _ROWS])
+    step = _block_rows(flat.bases.size + 1, flat.table.shape[1])
+    for lo in range(0, X.shape[0], step):
+        terms = flat.table.take(flat.index(X[lo:lo + step]), axis=0)
+        combine.reduce(terms, axis=0, out=out[lo:lo + step])
     if plain:
         with np.errstate(divide="ignore"):
             out = np.log(out)

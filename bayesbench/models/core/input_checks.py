@@ -23,7 +23,7 @@ import numpy as np
 from scipy import sparse
 
 from ...errors import ClassifierError
-from ...measures.codes import TableTooLarge, current_table_limit
+from ...measures.codes import TableTooLarge, column_extreme, current_table_limit
 
 
 #: The ``feature_names`` given to the ``fit`` being run (see :func:`given_feature_names`).
@@ -171,12 +171,15 @@ def _check_codes_bounded(maxima: np.ndarray, first_column: int = 0) -> None:
         raise TableTooLarge((int(maxima[j]) + 1,), (first_column + j,), limit)
 
 
-def _bounded_int64(X: np.ndarray) -> np.ndarray:
-    """Integer codes bounded by the table limit; unsigned 64-bit ones then as int64 (beside
-    int64 numbers, numpy would turn them into floats)."""
+def _bounded_int64(X: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """Integer codes bounded by the table limit, and each column's largest code (None
+    without a value); unsigned 64-bit ones then as int64 (beside int64 numbers, numpy
+    would turn them into floats)."""
+    maxima = None
     if X.size:
-        _check_codes_bounded(X.max(axis=0))
-    return X.astype(np.int64) if X.dtype == np.uint64 else X
+        maxima = column_extreme(np.maximum, X)
+        _check_codes_bounded(maxima)
+    return (X.astype(np.int64) if X.dtype == np.uint64 else X), maxima
 
 
 def _check_not_below_missing(X, what: str = "X"):
@@ -237,11 +240,11 @@ def check_discrete_X(X, cardinalities=None):
     else:
         X = _array_codes(X)
     _check_not_below_missing(X)
-    X = _bounded_int64(X)
+    X, maxima = _bounded_int64(X)
     n_att = X.shape[1]
     # In int64 before adding one: int8 code 127 + 1 would wrap around.
-    observed = X.max(axis=0).astype(np.int64) + 1 if X.shape[0] else np.zeros(n_att,
-                                                                             dtype=np.int64)
+    observed = (np.zeros(n_att, dtype=np.int64) if maxima is None
+                else maxima.astype(np.int64) + 1)
     observed = np.maximum(observed, 1)
     if cardinalities is not None:
         return X, _check_cardinalities(cardinalities, observed)

@@ -52,7 +52,8 @@ class ModelScores:
     """Scores of a fitted augmented naive Bayes, as methods (mixed into the estimator).
 
     Reads ``structure_``, ``cardinalities_``, ``classes_`` and, when attribute
-    weights were learned, ``node_weights_``.
+    weights or discriminative parameters were learned, ``node_weights_`` or
+    ``discriminative_``.
     """
 
     def _class_codes(self, y) -> np.ndarray:
@@ -80,16 +81,26 @@ class ModelScores:
             raise ClassifierError(f"X has {jll.shape[0]} rows but y has {codes.shape[0]}")
         return jll, codes
 
+    def _unnormalised(self) -> str | None:
+        """What makes ``p(c, x)`` an unnormalised score (attribute weights, or the weighted
+        cells of ``estimator='cll'``), as the parameter says it; None when nothing does."""
+        if getattr(self, "node_weights_", None) is not None:
+            return f"weights={self.weights!r}"
+        if getattr(self, "discriminative_", None) is not None:
+            return "estimator='cll'"
+        return None
+
     def log_likelihood(self, X, y) -> float:
         """``sum_i log p(c_i, x_i)`` under the fitted parameters.
 
-        Attribute weights (``weights='awnb'`` or ``'wanbia'``) make ``p(c, x)``
-        an unnormalised score, so there it is a ClassifierError; the
-        conditional log-likelihood stays defined.
+        Attribute weights (``weights='awnb'`` or ``'wanbia'``) and the weighted cells of
+        ``estimator='cll'`` make ``p(c, x)`` an unnormalised score, so there it is a
+        ClassifierError; the conditional log-likelihood stays defined.
         """
-        if getattr(self, "node_weights_", None) is not None:
+        reason = self._unnormalised()
+        if reason is not None:
             raise ClassifierError(
-                f"the log-likelihood is undefined with weights={self.weights!r}: weighted "
+                f"the log-likelihood is undefined with {reason}: weighted "
                 "tables do not give a normalised p(c, x); use conditional_log_likelihood")
         jll, codes = self._rows(X, y)
         return float(np.sum(jll[np.arange(codes.size), codes]))
@@ -120,8 +131,9 @@ class ModelScores:
     def model_scores(self, X, y) -> Scores:
         """Every score on ``(X, y)`` from one pass of inference.
 
-        ``log_likelihood``, ``aic`` and ``bic`` are None under attribute weights
-        (see :meth:`log_likelihood`); the conditional log-likelihood stays defined.
+        ``log_likelihood``, ``aic`` and ``bic`` are None under attribute weights or
+        ``estimator='cll'`` (see :meth:`log_likelihood`); the conditional log-likelihood
+        stays defined.
 
         Examples
         --------
@@ -136,8 +148,7 @@ class ModelScores:
         rows = np.arange(codes.size)
         cll = float(log_posterior(jll)[rows, codes].sum())
         k = self.n_free_parameters()
-        weighted = getattr(self, "node_weights_", None) is not None
-        ll = None if weighted else float(jll[rows, codes].sum())
+        ll = None if self._unnormalised() is not None else float(jll[rows, codes].sum())
         return Scores(log_likelihood=ll, conditional_log_likelihood=cll,
                       n_free_parameters=k, aic=None if ll is None else aic(ll, k),
                       bic=None if ll is None or codes.size == 0 else bic(ll, k, codes.size))

@@ -55,7 +55,12 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
         smoothing with ``alpha`` above; ``m`` and ``hdp`` back a configuration off to its
         parents' prefix (:mod:`~bayesbench.models.parameters.estimators`), with HDP's
         ``iterations``, ``tying`` and ``random_state`` (HDP's seed; None: 0, and the
-        runner gives an HDP fit the task's seed).
+        runner gives an HDP fit the task's seed); ``cll`` weighs every cell of the
+        ``laplace`` tables to maximise the training data's conditional log-likelihood
+        (WANBIA-C for naive Bayes, ALR for the others;
+        :mod:`~bayesbench.models.parameters.cll`), with the penalty ``l2`` and L-BFGS's
+        ``max_iter`` and ``tol``; it needs ``alpha > 0``, no ``weights`` and
+        ``missing='skip'``. Each estimator's settings are read by that estimator alone.
     missing : {'skip', 'exact'}, default 'skip'
         How prediction (and the model scores) treat a missing value
         (:mod:`~bayesbench.models.core.inference`): ``skip`` leaves out each node that holds
@@ -81,6 +86,16 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
         The exponent of each node (``weights`` awnb or wanbia), else None.
     weighting_ : LearnedWeights or None
         What ``weights`` learned (attribute weights, MANB's arc posteriors).
+    n_iter_ : int
+        The parameter estimator's iterations (scikit-learn's attribute of a learner with
+        ``max_iter``): L-BFGS's with ``cll``, the sampler's sweeps with ``hdp``, 1 (one
+        pass over the counts) with ``laplace`` and ``m``.
+    discriminative_ : Discriminative or None
+        With ``estimator="cll"``: the weights of every cell and class, the training
+        conditional log-likelihood before and after, L-BFGS's iterations and whether it
+        converged (:class:`~bayesbench.models.parameters.cll.Discriminative`); ``tables_``
+        and ``class_log_prior_`` then hold the weighted terms ``w log p``, which are no
+        probabilities. Else None.
 
     Model scores (log-likelihood, conditional log-likelihood, free parameters,
     AIC, BIC) are methods, from :class:`~bayesbench.models.core.scores.ModelScores`.
@@ -102,11 +117,33 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
         self.missing = missing
 
     def _check_combinations(self):
+        owner = type(self).__name__
         if self.missing == "exact" and self.weights in ("awnb", "wanbia"):
-            raise parameter_error(type(self).__name__, "missing",
+            raise parameter_error(owner, "missing",
                                   f"'skip' with weights={self.weights!r} (attribute weights "
                                   f"make no network to sum the missing values out of)",
                                   self.missing)
+        chosen = ESTIMATORS.get(self.estimator)
+        if chosen is None or not chosen.needs_rows:
+            return
+        # cll weighs the logarithms of the smoothed tables' cells, one weight each.
+        if self.weights is not None:
+            raise parameter_error(owner, "weights", f"None with estimator={self.estimator!r} "
+                                  f"(which learns a weight for every cell)", self.weights)
+        if not self.alpha > 0:
+            raise parameter_error(owner, "alpha", f"> 0 with estimator={self.estimator!r} "
+                                  f"(its weights multiply the log-probabilities, which must be "
+                                  f"finite)", self.alpha)
+        if self.missing == "exact":
+            raise parameter_error(owner, "missing", f"'skip' with estimator={self.estimator!r} "
+                                  f"(weighted tables make no network to sum the missing "
+                                  f"values out of)", self.missing)
+
+    def _estimation(self):
+        """The chosen parameter estimator, made with the settings it reads."""
+        chosen = ESTIMATORS[self.estimator]
+        return chosen(rng=self.estimation_rng() if chosen.stochastic else None,
+                      **{name: getattr(self, name) for name in chosen.settings})
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:
         raise NotImplementedError
@@ -126,10 +163,9 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
         (:mod:`~bayesbench.models.parameters.estimators`, ``alpha`` then unused)."""
         alpha = float(self.alpha)
         self.class_count_ = np.asarray(class_count, dtype=np.float64)
-        self.node_weights_ = self.weighting_ = None
-        chosen = ESTIMATORS[self.estimator]
-        estimator = chosen(iterations=int(self.iterations), tying=self.tying,
-                           rng=self.estimation_rng() if chosen.stochastic else None)
+        self.node_weights_ = self.weighting_ = self.discriminative_ = None
+        self.n_iter_ = int(self.iterations) if self.estimator == "hdp" else 1
+        estimator = self._estimation()
         cards = self.structure_.cardinalities
         self.tables_, self.unseen_ = estimator.node_tables(
             self.counts_, [[cards[p] for p in n.parents] for n in self.structure_.nodes], alpha)
@@ -145,6 +181,8 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
                                 target_name_of(y))
         self.counts_ = counts(structure, X, codes, cards, k)
         self._set_tables(np.bincount(codes, minlength=k))
+        if ESTIMATORS[self.estimator].needs_rows:
+            self._set_discriminative(X, codes)
         if self.weights is not None:
             # AWNB's bootstrap follows the learner's seed when it has one, else a fixed one.
             seed = getattr(self, "random_state", None)
@@ -157,6 +195,17 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
             self.node_weights_ = self.weighting_.node_weights
         return self
 
+    def _set_discriminative(self, X, codes):
+        """Weigh the smoothed tables' cells with the training rows (``cll``,
+        :mod:`~bayesbench.models.parameters.cll`); a value beyond the cardinality known at
+        ``fit`` is then left out, as logistic regression's one-hot coding leaves out a
+        category it never saw."""
+        found = self._estimation().refine(self.structure_, self.tables_,
+                                          self.class_log_prior_, X, codes)
+        self.discriminative_, self.n_iter_ = found, found.n_iter
+        self.tables_, self.class_log_prior_ = found.tables, found.log_prior
+        self.unseen_ = [np.zeros(t.shape[:2]) for t in found.tables]
+
     def bayesian_network(self, class_name: str | None = None, states=None,
                          class_states=None) -> list[export.Variable]:
         """The fitted model as one Bayesian network (:mod:`~bayesbench.models.core.export`):
@@ -168,6 +217,10 @@ class AugmentedNaiveBayes(ModelScores, StructureLearner, BaseClassifier):
         categories when the model was fitted on categorical columns, else its codes.
         """
         check_fitted(self)
+        if getattr(self, "discriminative_", None) is not None:
+            raise ClassifierError("a model with estimator='cll' weighs the logarithms of its "
+                                  "tables, which are no longer probabilities: it is no "
+                                  "Bayesian network to export")
         categories = getattr(self, "categories_", None) or [None] * len(self.cardinalities_)
         if states is None:
             states = [cats if cats is not None and len(cats) == card else range(card)
@@ -229,10 +282,12 @@ class StatisticsANB(StatisticsLearner, AugmentedNaiveBayes):
         raise NotImplementedError
 
     def _fit_statistics(self, stats):
-        if self.weights is not None:
+        if self.weights is not None or ESTIMATORS[self.estimator].needs_rows:
+            what = (f"weights='{self.weights}'" if self.weights is not None
+                    else f"estimator='{self.estimator}'")
             raise StatisticsNotSufficient(
-                f"{type(self).__name__} with weights='{self.weights}' learns its weights "
-                f"from the rows; fit it with fit")
+                f"{type(self).__name__} with {what} learns its weights from the rows; fit "
+                f"it with fit")
         structure = self._place(self._statistics_structure(stats), stats.cardinalities,
                                 stats.attribute_names)
         self.counts_ = stats.nodes_counts(structure.nodes)

@@ -26,7 +26,8 @@ from .aode import AODE
 
 
 #: The entries of :data:`~bayesbench.models.parameters.estimators.ESTIMATORS` that AnDE's own
-#: joint tables implement (HDP estimates of them are not).
+#: joint tables implement (HDP estimates of them are not; cll weighs the terms of one network,
+#: not of an average of networks).
 ANDE_ESTIMATORS = tuple(name for name in ESTIMATORS if name in ("laplace", "m"))
 
 

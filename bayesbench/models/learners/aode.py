@@ -210,14 +210,26 @@ class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
         for t in range(cards.size):
             np.add(parent, child[t], out=index)
             spodes += table.take(index, axis=0, out=terms, mode="clip")
-        eligible = present & (frequency.take(slot) >= self.min_frequency)
+        eligible = self._eligible(present, frequency.take(slot))
         if not eligible.all():
             spodes[~eligible.T] = -np.inf
         count = eligible.sum(axis=1)
+        total = self._weigh(spodes, eligible, count)
         # Contiguous: scipy's logsumexp takes twice as long on the strided class slice.
         spodes = np.ascontiguousarray(spodes[:, :, :len(self.classes_)])
         with np.errstate(divide="ignore"):
-            return logsumexp(spodes, axis=0) - np.log(np.maximum(count, 1))[:, None], count
+            return logsumexp(spodes, axis=0) - np.log(total)[:, None], count
+
+    def _eligible(self, present, frequency):
+        """Which attributes of each row are super-parents, ``(rows, attributes)``: those
+        present whose value's training ``frequency`` is at least ``min_frequency``."""
+        return present & (frequency >= self.min_frequency)
+
+    def _weigh(self, spodes, eligible, count):
+        """Weigh each row's eligible SPODEs (``spodes``, super-parent major, in place) and
+        return what their sum is divided by: AODE weighs them all 1 and divides by their
+        number, at least 1 (an average; :class:`~.waode.WAODE` weighs them by information)."""
+        return np.maximum(count, 1)
 
 
 # Rows scored at a time: the SPODE scores of a block take rows x attributes x classes floats.

@@ -69,6 +69,9 @@ class KDB(EstimatorChoice, StatisticsANB):
         Maximum number of attribute parents (bnclassify's ``kdbk`` default).
     weights : {None, 'awnb', 'manb', 'wanbia'}, default None
         See :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
+    estimator, iterations, tying, random_state, l2, max_iter, tol
+        The parameter estimator (``laplace``, ``m``, ``hdp`` or ``cll``) and its settings:
+        see :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
     missing : {'skip', 'exact'}, default 'skip'
         How a missing value is treated at prediction; see
         :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
@@ -84,13 +87,15 @@ class KDB(EstimatorChoice, StatisticsANB):
 
     def __init__(self, *, alpha: float = 1.0, k: int = 2, weights=None,
                  estimator: str = "laplace", iterations: int = 1000,
-                 tying: str = "level", random_state=None, missing: str = "skip"):
+                 tying: str = "level", random_state=None, missing: str = "skip",
+                 l2: float = 0.0, max_iter: int = 1000, tol: float = 1e-4):
         self.alpha = alpha
         self.k = k
         self.weights = weights
         self.estimator, self.iterations = estimator, iterations
         self.tying, self.random_state = tying, random_state
         self.missing = missing
+        self.l2, self.max_iter, self.tol = l2, max_iter, tol
 
     def _learn_structure(self, X, y, cardinalities, n_classes):
         mi = mutual_information_with_class(X, y, cardinalities, n_classes)

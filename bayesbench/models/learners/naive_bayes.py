@@ -41,6 +41,9 @@ class NaiveBayes(EstimatorChoice, StatisticsANB):
         correction (sec. 3.2, ``V_k``), the number of classes, which sums to 1 only when the
         two are equal. The class prior keeps ``r`` = the number of classes either way. With
         ``estimator="laplace"`` only (the other estimators have their own denominators).
+    estimator, iterations, tying, random_state, l2, max_iter, tol
+        The parameter estimator (``laplace``, ``m``, ``hdp`` or ``cll``) and its settings:
+        see :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
     """
 
     # "boolean": a string such as "no" is truthy and would silently mean log=True.
@@ -51,7 +54,8 @@ class NaiveBayes(EstimatorChoice, StatisticsANB):
     def __init__(self, *, alpha: float = 1.0, log: bool = True, weights=None,
                  estimator: str = "laplace", iterations: int = 1000,
                  tying: str = "level", random_state=None, width: str = "values",
-                 missing: str = "skip"):
+                 missing: str = "skip", l2: float = 0.0, max_iter: int = 1000,
+                 tol: float = 1e-4):
         self.alpha = alpha
         self.log = log
         self.weights = weights
@@ -59,6 +63,7 @@ class NaiveBayes(EstimatorChoice, StatisticsANB):
         self.tying, self.random_state = tying, random_state
         self.width = width
         self.missing = missing
+        self.l2, self.max_iter, self.tol = l2, max_iter, tol
 
     def _set_tables(self, class_count):
         super()._set_tables(class_count)

@@ -53,7 +53,7 @@ from ..core.prefix_counts import PrefixCounts, deepest, prefix_codes
 from ..core.sufficient import Statistics, start_statistics_fit
 from ..core.structure import Structure
 from ..parameters.estimation import M
-from ..parameters.estimators import ESTIMATOR_PARAMETERS, estimator
+from ..parameters.estimators import COUNT_ESTIMATOR_PARAMETERS, estimator
 from .kdb import kdb_parents
 from ...measures.information import (conditional_mutual_information_matrix,
                                      mutual_information_with_class)
@@ -278,7 +278,7 @@ class SKDB(StructureLearner, BaseClassifier):
         # Any k_max: the work is that of the deepest sub-model the data has (see fit).
         "k_max": [Interval(Integral, 0, None, closed="left")],
         "loss": [StrOptions(set(LOSSES))],
-        **ESTIMATOR_PARAMETERS,
+        **COUNT_ESTIMATOR_PARAMETERS,
     }
 
     def __init__(self, *, k_max: int = 5, loss: str = "rmse", estimator: str = "m",

@@ -120,6 +120,9 @@ class TAN(EstimatorChoice, StatisticsANB):
         Not named ``score``, which is every estimator's accuracy method.
     weights : {None, 'awnb', 'manb', 'wanbia'}, default None
         See :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
+    estimator, iterations, tying, random_state, l2, max_iter, tol
+        The parameter estimator (``laplace``, ``m``, ``hdp`` or ``cll``) and its settings:
+        see :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
     missing : {'skip', 'exact'}, default 'skip'
         How a missing value is treated at prediction; see
         :class:`~bayesbench.models.learners.anb.AugmentedNaiveBayes`.
@@ -138,7 +141,8 @@ class TAN(EstimatorChoice, StatisticsANB):
     def __init__(self, *, alpha: float = 1.0, root: int = 0, criterion: str = "cmi",
                  weights=None,
                  estimator: str = "laplace", iterations: int = 1000,
-                 tying: str = "level", random_state=None, missing: str = "skip"):
+                 tying: str = "level", random_state=None, missing: str = "skip",
+                 l2: float = 0.0, max_iter: int = 1000, tol: float = 1e-4):
         self.alpha = alpha
         self.root = root
         self.criterion = criterion
@@ -146,6 +150,7 @@ class TAN(EstimatorChoice, StatisticsANB):
         self.estimator, self.iterations = estimator, iterations
         self.tying, self.random_state = tying, random_state
         self.missing = missing
+        self.l2, self.max_iter, self.tol = l2, max_iter, tol
 
     def _measure(self) -> str:
         return self.criterion

@@ -36,13 +36,20 @@ class ParameterEstimator:
     A subclass sets ``name`` (the learners' ``estimator`` value), ``summary`` (one line, for
     the docs) and ``stochastic`` (whether it draws random numbers: the runner then gives the
     fit the task's seed), and implements :meth:`probabilities`. It is made with the learner's
-    estimation settings: ``iterations`` and ``tying`` (read by HDP) and ``rng``, the generator
-    of a stochastic estimator.
+    estimation settings, the learner parameters named in ``settings`` (``iterations`` and
+    ``tying``, read by HDP), and ``rng``, the generator of a stochastic estimator.
+
+    An estimator that learns from the training rows beside their counts (``needs_rows``)
+    refines the tables its :meth:`node_tables` gave once the learner has them and the rows
+    (:class:`~.cll.ConditionalLikelihood`); a learner fitted from counts alone refuses it.
     """
 
     name: ClassVar[str]
     summary: ClassVar[str]
     stochastic: ClassVar[bool] = False
+    needs_rows: ClassVar[bool] = False
+    #: The learner parameters given to the constructor (each read by this estimator alone).
+    settings: ClassVar[tuple[str, ...]] = ("iterations", "tying")
 
     def __init__(self, *, iterations: int = 1000, tying: str = "level",
                  rng: np.random.Generator | None = None):

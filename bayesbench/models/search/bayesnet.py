@@ -13,6 +13,7 @@ induction of probabilistic networks from data", Machine Learning 9.
 """
 from __future__ import annotations
 
+import bisect
 import math
 from numbers import Integral, Real
 
@@ -20,13 +21,13 @@ import numpy as np
 
 from ..core.base import fresh_fit, parameter_named_like_method
 from ..core.constraints import Interval, StrOptions
-from ..core.counting import log_table, unseen_log_prob
+from ..core.counting import smoothed_tables
 from ..core.inference import joint_log_likelihood
 from ..core.input_checks import check_discrete_predict_X, start_discrete_fit
 from ..core.structure import Node, Structure
 from ..core.sufficient import StatisticsNotSufficient
 from ..learners.anb import StatisticsANB
-from ...measures.codes import TableTooLarge, compact_codes, current_table_limit
+from ...measures.codes import TableTooLarge, current_table_limit
 from .family_counts import FamilyCounts
 from .local_scores import SCORES
 from .network_search import (LocalScorer, hill_climbing, initial_parents, k2, k2_order,
@@ -66,8 +67,12 @@ def largest_family(cards, n_classes: int, max_parents: int, search: str, naive: 
     naive Bayes, and K2's parents come before the node in its order."""
     sizes = [int(c) for c in cards] + [int(n_classes)]
     the_class = len(cards)
+    prefix = search == "k2" and not shuffled  # the class first, then the attributes
+    # The candidates' sizes, largest first: every node's, or (K2 in order) those before
+    # the node, kept as the nodes go by.
+    ranked = [] if prefix else sorted(((-size, u) for u, size in enumerate(sizes)))
     best = (the_class, (sizes[the_class],))
-    for v in range(len(sizes)):
+    for v in (the_class, *range(the_class)) if prefix else range(len(sizes)):
         fixed = [the_class] if naive and v != the_class and search in ("k2", "tan") else []
         if search == "tan":
             room = 1 if v != the_class else 0
@@ -75,14 +80,17 @@ def largest_family(cards, n_classes: int, max_parents: int, search: str, naive: 
             room = max(max_parents - len(fixed), 0)
         else:
             room = max(max_parents, int(naive and v != the_class))
-        if search == "k2" and not shuffled:  # the class first, then the attributes
-            before = [] if v == the_class else [the_class, *range(v)]
-        else:
-            before = range(len(sizes))
-        others = sorted((sizes[u] for u in before if u != v and u not in fixed), reverse=True)
-        shape = (sizes[v], *(sizes[u] for u in fixed), *others[:room])
-        if math.prod(shape) > math.prod(best[1]):
+        others = []
+        for size, u in ranked:
+            if len(others) == room:
+                break
+            if u != v and u not in fixed:
+                others.append(-size)
+        shape = (sizes[v], *(sizes[u] for u in fixed), *others)
+        if math.prod(shape) > math.prod(best[1]):  # the first largest in node order
             best = (v, shape)
+        if prefix:
+            bisect.insort(ranked, (-sizes[v], v))
     return best
 
 
@@ -201,9 +209,14 @@ class BayesNet(StatisticsANB):
     def _check_tables(self, cards, n_classes):
         """Refuse, before counting, a ``max_parents`` whose largest table would exceed the
         table limit."""
+        limit = current_table_limit()
+        # A table has the node's values, the class's and at most max(max_parents, 1) more
+        # parents': none can be over the limit when that many of the most values are not.
+        most = max(int(max(cards, default=1)), int(n_classes))
+        if most ** (2 + max(int(self.max_parents), 1)) <= limit:
+            return
         node, shape = largest_family(cards, n_classes, int(self.max_parents), self.search,
                                      self._naive(), self.random_state is not None)
-        limit = current_table_limit()
         if math.prod(shape) > limit:
             names = getattr(self, "feature_names_in_", None)
             what = "the class" if node == len(cards) else (
@@ -220,7 +233,7 @@ class BayesNet(StatisticsANB):
         self._check_tables(cards, len(self.classes_))
         # Without missing values the modes are read from the tables (_learn).
         self.modes_ = training_modes(X, cards) if (X < 0).any() else None
-        X = compact_codes(X if self.modes_ is None else fill_missing(X, self.modes_), cards)
+        X = X if self.modes_ is None else fill_missing(X, self.modes_)
         # K2 from naive Bayes with one parent (the default) searches nothing: naive Bayes.
         searches = self.search != "k2" or int(self.max_parents) > int(self._naive())
         counts = FamilyCounts(cards, len(self.classes_), X=X, y=codes, pairs=searches)
@@ -258,23 +271,26 @@ class BayesNet(StatisticsANB):
     def _learn(self, counts: FamilyCounts, cards, names):
         parents = self._search(counts)
         m, k = counts.m, counts.n_classes
-        structure = Structure(
+        # The data's cardinalities and names given at once (``_place`` would copy it).
+        self.structure_ = Structure(
             [Node((v,), [p for p in parents[v] if p != m], class_parent=m in parents[v])
              for v in range(m)], m, class_parents=parents[m], augmented=False,
             info={"learner": "bayesnet", "search": self.search,
-                  "score": self.get_params()["score"]})
-        self._place(structure, cards, names)
+                  "score": self.get_params()["score"]},
+            cardinalities=tuple(int(c) for c in cards), attribute_names=names)
         self.counts_ = [self._our_layout(counts.table(v, parents[v]), parents[v], cards, m, k)
                         for v in range(m)]
-        alpha = float(self.alpha)
-        self.tables_ = [log_table(c, alpha) for c in self.counts_]
-        self.unseen_ = [unseen_log_prob(c, alpha) for c in self.counts_]
-        class_table = log_table(counts.table(m, parents[m]), alpha)
+        # The class's table smoothed with the nodes' (its unseen row is not used).
+        tables, unseen = smoothed_tables([*self.counts_, counts.table(m, parents[m])],
+                                         float(self.alpha))
+        self.tables_, self.unseen_, class_table = tables[:-1], unseen[:-1], tables[-1]
         self.class_log_prior_ = class_table[0] if not parents[m] else class_table
         self.node_weights_ = self.weighting_ = None
-        if self.modes_ is None:  # every value given: each node's table counts its values
-            self.modes_ = np.array([int(np.argmax(c.sum(axis=(0, 1)))) for c in self.counts_],
-                                   dtype=np.int64)
+        if self.modes_ is None:  # every value given: the counts of each attribute's values
+            modes = counts.modes()
+            self.modes_ = (modes.astype(np.int64) if modes is not None else
+                           np.array([int(np.argmax(c.sum(axis=(0, 1)))) for c in self.counts_],
+                                    dtype=np.int64))
 
     @staticmethod
     def _our_layout(table, parents, cards, the_class, n_classes) -> np.ndarray:
@@ -284,6 +300,8 @@ class BayesNet(StatisticsANB):
         r = table.shape[1]
         if the_class not in parents:
             return table.reshape(1, -1, r)
+        if parents[0] == the_class:  # the class's axis is first already
+            return table.reshape(n_classes, -1, r)
         axes = [n_classes if p == the_class else int(cards[p]) for p in parents] + [r]
         table = np.moveaxis(table.reshape(axes), parents.index(the_class), 0)
         return np.ascontiguousarray(table).reshape(n_classes, -1, r)

@@ -23,12 +23,14 @@ counted, and pair counts of rows with missing values are filled exactly
 """
 from __future__ import annotations
 
+import functools
 from typing import Sequence
 
 import numpy as np
 
-from ...measures.codes import check_table_size, current_table_limit
+from ...measures.codes import check_table_size, compact_codes, current_table_limit
 from ...measures.information import pair_count_matrix, value_offsets
+from .local_scores import Stacked
 
 
 def filled_pair_counts(pairs: np.ndarray, class_counts: np.ndarray, cardinalities,
@@ -129,13 +131,14 @@ class FamilyCounts:
         self.n_classes = int(n_classes)
         self.m = len(self.cards)  # the class's node
         self.X, self.y, self.stats = X, y, stats
+        self._columns = None
         self._want_pairs = pairs  # False: no search asks for a pair (K2's naive Bayes)
         self._class_counts = (np.bincount(y, minlength=self.n_classes) if stats is None
                               else np.asarray(stats.class_counts))
         self._offsets = value_offsets(self.cards)
         # Statistics of rows with missing values: their rows are filled before counting.
         self._modes = None
-        self._pairs = self._by_class = None
+        self._pairs = self._by_class = self._values = self._summed = None
         if stats is not None:
             given = np.einsum("kuu->u", stats.pairs)
             if (np.add.reduceat(given, self._offsets[:-1]) < stats.n_rows).any():
@@ -166,23 +169,34 @@ class FamilyCounts:
             return self._from_pairs(node, parents)
         return self._count(node, parents, ())[0]
 
-    def tables(self, node: int, parents: Sequence[int], extra: Sequence[int]) -> list:
-        """The tables of ``node`` given ``parents + (t,)`` for each ``t`` of ``extra``."""
-        parents, extra = tuple(parents), tuple(extra)
-        out = {}
-        if self.m in extra and self._is_pair(node, parents + (self.m,)):
-            out[self.m] = self._from_pairs(node, parents + (self.m,))
-        tails = [t for t in extra if t != self.m]
-        if tails and self._is_pair(node, parents + (tails[0],)):
-            by_values: dict = {}
-            for t in tails:
-                by_values.setdefault(self.cards[t], []).append(t)
-            for group in by_values.values():
-                out.update(zip(group, self._pair_batch(node, parents, group)))
-        large = tuple(t for t in extra if t not in out)
-        if large:
-            out.update(zip(large, self._count(node, parents, large)))
-        return [out[t] for t in extra]
+    def tables(self, families: Sequence[tuple[int, tuple[int, ...]]]) -> list:
+        """The tables of ``families`` (``(node, parents)`` each), as parts ``(positions,
+        tables)``: which of ``families`` a part holds, in order, and their tables for
+        :func:`~.local_scores.family_scores`. The families of at most two attributes are
+        gathered from the pair counts, those of one pattern (where the class is among their
+        nodes, how many attributes they hold) at once (a :class:`~.local_scores.Stacked`);
+        the others are counted from rows, those that differ only in their last parent
+        together (one ``np.bincount``)."""
+        patterns: dict = {}
+        batches: dict = {}
+        pairs, m = self._pair_counts() is not None, self.m
+        for i, (node, parents) in enumerate(families):
+            # The pattern: the class's place among the nodes (-1: none), and their number.
+            place = len(parents) if node == m else (parents.index(m) if m in parents else -1)
+            if pairs and len(parents) + (place < 0) <= 2:
+                patterns.setdefault((place, len(parents)), []).append(i)
+            else:
+                batches.setdefault((node, parents[:-1]), []).append(i)
+        parts = [(members, [self._gather([families[i] for i in members])])
+                 for members in patterns.values()]
+        for (node, first), members in batches.items():
+            alone = [i for i in members if not families[i][1]]  # no parent: counted alone
+            parts += [([i], self._count(node, (), ())) for i in alone]
+            tails = [i for i in members if families[i][1]]
+            if tails:
+                parts.append((tails, self._count(node, first,
+                                                 tuple(families[i][1][-1] for i in tails))))
+        return parts
 
     def _is_pair(self, node, parents) -> bool:
         return (sum(u != self.m for u in (node, *parents)) <= 2
@@ -190,8 +204,10 @@ class FamilyCounts:
 
     def _count(self, node, parents, extra) -> list[np.ndarray]:
         if self.stats is None:
-            tables = family_tables(self.X, self.y, self.cards, self.n_classes, node, parents,
-                                   extra)
+            if self._columns is None:  # column-major codes, read a column at a time
+                self._columns = compact_codes(self.X, self.cards)
+            tables = family_tables(self._columns, self.y, self.cards, self.n_classes, node,
+                                   parents, extra)
         else:
             flat = self.stats.tally(_flat_family_tables, (node, parents, extra, self._modes))
             sizes = [int(np.prod([self._card(u) for u in (node, *parents, t)]))
@@ -206,46 +222,120 @@ class FamilyCounts:
     def _from_pairs(self, node, parents) -> np.ndarray:
         """A family of at most two attributes from the pair counts."""
         variables = (*parents, node)
-        attributes = list(dict.fromkeys(u for u in variables if u != self.m))
-        pairs, o = self._pair_counts(), self._offsets
+        attributes = [u for u in variables if u != self.m]
+        with_class = len(attributes) < len(variables)
+        o = self._offsets
         if not attributes:
-            block = self._class_counts
+            block, axes = self._class_counts, [self.m]
         elif len(attributes) == 1:
             a = attributes[0]
-            block = np.einsum("kii->ki", pairs[:, o[a]:o[a + 1], o[a]:o[a + 1]])
+            span = slice(o[a], o[a + 1])
+            block = self._attribute_counts()[:, span] if with_class else self._value_counts()[span]
+            axes = [self.m, a] if with_class else [a]
         else:
             a, b = attributes
-            block = pairs[:, o[a]:o[a + 1], o[b]:o[b + 1]]
-        axes = [self.m, *attributes]
-        if self.m not in variables:
-            block, axes = block.sum(axis=0), axes[1:]
+            span = (slice(o[a], o[a + 1]), slice(o[b], o[b + 1]))
+            block = (self._pair_counts()[:, span[0], span[1]] if with_class
+                     else self._summed_pairs()[span])
+            axes = [self.m, a, b] if with_class else [a, b]
         block = np.transpose(block, [axes.index(u) for u in variables])
         return np.asarray(block, dtype=np.float64).reshape(-1, self._card(node))
 
-    def _pair_batch(self, node, parents, tails) -> np.ndarray:
-        """The tables of ``node`` given ``parents + (t,)`` for attributes ``t`` of as many
-        values each, when ``parents`` and ``node`` hold at most one attribute: one gather
-        from the pair counts, ``(len(tails), q, r)``."""
-        o, r_t = self._offsets, self.cards[tails[0]]
-        columns = o[np.asarray(tails)][:, None] + np.arange(r_t)  # (T, r_t)
-        held = [u for u in (*parents, node) if u != self.m]
-        if held:  # N(c, a, t): (k, r_a, T, r_t)
-            a = held[0]
-            block, axes = self._pair_counts()[:, o[a]:o[a + 1]][:, :, columns], [self.m, a]
-        else:  # the class given one attribute, N(c, t): (k, T, r_t)
-            block, axes = self._attribute_counts()[:, columns], [self.m]
-        axes += ["tails", "tail"]
-        variables = (*parents, "tail", node)
-        if self.m not in variables:
-            block, axes = block.sum(axis=0), axes[1:]
-        block = np.transpose(block, [axes.index("tails"), *(axes.index(u) for u in variables)])
-        return np.asarray(block, dtype=np.float64).reshape(len(tails), -1, self._card(node))
+    def _gather(self, families) -> Stacked:
+        """The tables of ``families`` of one pattern, of at most two attributes each: one
+        ``take`` from the pair counts (or those summed over the class, when the class is
+        none of their nodes), each attribute's values padded to the most any family's
+        attribute in its place has, the padding marked."""
+        node, parents = families[0]
+        if node == self.m and not parents:  # the class alone
+            counts = np.broadcast_to(np.asarray(self._class_counts, dtype=np.float64),
+                                     (len(families), 1, self.n_classes))
+            return Stacked(counts, None)
+        families, cards = tuple(families), tuple(self.cards)
+        # Plans of at most _PLAN_CELLS cells are kept (a few megabytes in all).
+        widest = max(cards) ** (len(parents) + (node != self.m)) * self.n_classes
+        plan = _gather_plan if len(families) * widest <= _PLAN_CELLS else _gather_plan.__wrapped__
+        index, valid = plan(families, cards, self.n_classes)
+        source = self._pair_counts() if self.m in (node, *parents) else self._summed_pairs()
+        return Stacked(np.asarray(source.ravel().take(index), dtype=np.float64), valid)
+
+    def modes(self) -> np.ndarray | None:
+        """Each attribute's most frequent value, the lowest code among equals, from the pair
+        counts (None when there are none)."""
+        if self._pair_counts() is None:
+            return None
+        cards = np.asarray(self.cards)
+        by_attribute = np.full((cards.size, int(cards.max(initial=1))), -1.0)
+        of = np.repeat(np.arange(cards.size), cards)
+        by_attribute[of, np.arange(int(self._offsets[-1])) - self._offsets[of]] = \
+            self._value_counts()
+        return by_attribute.argmax(axis=1)
 
     def _attribute_counts(self) -> np.ndarray:
         """``N(c, x_i = a)`` at ``[c, s_i + a]``: the diagonal of the pair counts."""
         if self._by_class is None:
             self._by_class = np.einsum("kii->ki", self._pair_counts())
         return self._by_class
+
+    def _value_counts(self) -> np.ndarray:
+        """``N(x_i = a)`` at ``[s_i + a]``."""
+        if self._values is None:
+            self._values = self._attribute_counts().sum(axis=0)
+        return self._values
+
+    def _summed_pairs(self) -> np.ndarray:
+        """``N(x_i = a, x_j = b)``: the pair counts summed over the class."""
+        if self._summed is None:
+            self._summed = self._pair_counts().sum(axis=0)
+        return self._summed
+
+
+#: The most cells a kept gather plan may have (:func:`_gather_plan`).
+_PLAN_CELLS = 1 << 16
+
+
+@functools.lru_cache(maxsize=32)
+def _gather_plan(families: tuple, cards: tuple, n_classes: int):
+    """Where :meth:`FamilyCounts._gather` takes each cell of the tables of ``families`` (of
+    one pattern, at most two attributes each; the class is node ``len(cards)``) from the
+    flat pair counts ``(n_classes, R, R)`` (or those summed over the class, ``(R, R)``),
+    and which cells are the families' own: ``(families, q, r)`` each, read-only. Kept for
+    the same families and cardinalities when small (K2's first round asks for the same
+    ones in every fold of a data set)."""
+    m, k = len(cards), n_classes
+    node, parents = families[0]
+    variables = (*parents, node)
+    is_class = [u == m for u in variables]
+    o = value_offsets(cards)
+    R = int(o[-1])
+    held = np.array([[u for u in (*p, v) if u != m] for v, p in families],
+                    dtype=np.intp).reshape(len(families), -1)
+    sizes = np.asarray(cards, dtype=np.int64)[held]                     # (F, attributes)
+    width = sizes.max(axis=0)
+    # The flat place of N(c, s_a + i, s_b + j) (of N(s_a + i, s_b + j) summed over the
+    # class): one attribute is on the diagonal (its two places the same).
+    scale = [R, 1] if held.shape[1] == 2 else [R + 1]
+    index = np.zeros([len(families)] + [1] * len(variables), dtype=np.intp)
+    valid = np.ones_like(index, dtype=bool)
+    j = 0
+    for d, c in enumerate(is_class):
+        axis = [len(families)] + [1] * len(variables)
+        if c:
+            axis[0], axis[d + 1] = 1, k
+            index = index + (np.arange(k) * R * R).reshape(axis)
+            continue
+        values = np.arange(int(width[j]))
+        axis[d + 1] = values.size
+        ok = values < sizes[:, j, None]
+        place = np.where(ok, o[held[:, j], None] + values, 0)
+        index = index + (place * scale[j]).reshape(axis)
+        valid = valid & ok.reshape(axis)
+        j += 1
+    valid = np.broadcast_to(valid, index.shape)
+    shape = (len(families), -1, index.shape[-1])
+    index, valid = index.reshape(shape), valid.reshape(shape)
+    index.flags.writeable = valid.flags.writeable = False
+    return index, valid
 
 
 def _flat_family_tables(X, y, cardinalities, n_classes, request) -> np.ndarray:

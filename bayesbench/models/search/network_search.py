@@ -26,6 +26,7 @@ Weka's Markov blanket correction (``-mbc``) is off in all of them, its default.
 """
 from __future__ import annotations
 
+import itertools
 from typing import Sequence
 
 import numpy as np
@@ -36,6 +37,9 @@ from .local_scores import family_scores
 #: Weka's score of a parent set that already holds the candidate (never taken) and its
 #: "no operation found yet".
 NOTHING = -1e100
+
+#: The ``extra`` of a family :meth:`LocalScorer.scores` scores alone.
+ALONE = ()
 
 #: TabuSearch's defaults (``-U`` runs, ``-L`` tabu list length).
 TABU_RUNS, TABU_LENGTH = 10, 5
@@ -56,31 +60,31 @@ class LocalScorer:
 
     def scores(self, families) -> list[np.ndarray]:
         """Per ``(node, parents, extra)`` of ``families``: the scores of ``node`` given
-        ``parents`` plus each of ``extra`` added last, or, with ``extra`` None, given
-        ``parents`` alone (one score) and less each of them in turn; the new ones scored
-        together."""
-        asked, alone, batches = [], {}, {}
+        ``parents`` plus each of ``extra`` added last; with ``extra`` :data:`ALONE`, given
+        ``parents`` (one score); with ``extra`` None, given ``parents`` (one score) and less
+        each of them in turn. The new ones are counted and scored together."""
+        asked, new = [], {}
         for node, parents, extra in families:
             parents = tuple(parents)
-            if extra is None:
-                keys = [(node, parents)] + [(node, parents[:i] + parents[i + 1:])
-                                            for i in range(len(parents))]
-                alone.update((key, None) for key in keys if key not in self._known)
+            if not extra:
+                keys = [(node, parents)]
+                if extra is None:
+                    keys += [(node, parents[:i] + parents[i + 1:]) for i in range(len(parents))]
             else:
                 keys = [(node, parents + (t,)) for t in extra]
-                new = [t for t, key in zip(extra, keys) if key not in self._known]
-                if new:
-                    batches[node, parents] = new
+            new.update((key, None) for key in keys if key not in self._known)
             asked.append(keys)
-        batched = {(n, p + (t,)) for (n, p), tails in batches.items() for t in tails}
-        keys = [key for key in alone if key not in batched]
-        tables = [self.counts.table(*key) for key in keys]
-        for (node, parents), tails in batches.items():
-            tables += self.counts.tables(node, parents, tails)
-            keys += [(node, parents + (t,)) for t in tails]
-        if tables:
-            self._known.update(zip(keys, family_scores(tables, self.score_name, self.n_rows)))
-        return [np.array([self._known[key] for key in wanted]) for wanted in asked]
+        if new:
+            keys, order, tables = list(new), [], []
+            for positions, part in self.counts.tables(keys):
+                order += positions
+                tables += part
+            scores = family_scores(tables, self.score_name, self.n_rows)
+            self._known.update(zip((keys[i] for i in order), scores.tolist()))
+        known = self._known
+        flat = np.array([known[key] for wanted in asked for key in wanted])
+        ends = list(itertools.accumulate(len(wanted) for wanted in asked))
+        return [flat[end - len(wanted):end] for wanted, end in zip(asked, ends)]
 
 
 def initial_parents(n_nodes: int, naive: bool) -> list[list[int]]:
@@ -115,8 +119,7 @@ def k2(scorer: LocalScorer, parents: list[list[int]], max_parents: int,
     position = {v: i for i, v in enumerate(order)}
     # The nodes that may take a parent (K2 from naive Bayes with one parent: none).
     growing = [v for v in order[1:] if len(parents[v]) < max_parents]
-    best = dict(zip(growing, (s[0] for s in scorer.scores([(v, parents[v], None)
-                                                          for v in growing]))))
+    best: dict = {}
     while True:
         requests = []
         for v in growing:
@@ -125,9 +128,13 @@ def k2(scorer: LocalScorer, parents: list[list[int]], max_parents: int,
                 requests.append((v, parents[v], tails))
         if not requests:
             return parents
+        # A node's own score is scored with its first candidates.
+        first = [(v, parents[v], ALONE) for v, _, _ in requests if v not in best]
+        scored = scorer.scores(requests + first)
+        best.update((v, own[0]) for (v, _, _), own in zip(first, scored[len(requests):]))
         growing = []
-        for (v, _, tails), scores in zip(requests, scorer.scores(requests)):
-            j = int(np.argmax(scores))  # the first of the best in order, as Weka's scan
+        for (v, _, tails), scores in zip(requests, scored):
+            j = int(scores.argmax())  # the first of the best in order, as Weka's scan
             if scores[j] > best[v]:
                 parents[v].append(tails[j])
                 best[v] = scores[j]
@@ -144,11 +151,14 @@ class _Cache:
         n = len(parents)
         self.add = np.full((n, n), NOTHING)
         self.delete = np.full((n, n), NOTHING)
-        self.update(range(n))
+        self.update(range(n), ahead=True)
 
-    def update(self, heads):
-        """Recompute the changes of ``heads`` (their families scored together)."""
-        families, adds = [], []
+    def update(self, heads, ahead: bool = False):
+        """Recompute the changes of ``heads`` (their families scored together); ``ahead``:
+        with the families a head has after any one addition less one of its parents, which
+        the update after that step asks for (from naive Bayes, each node given one
+        attribute: pairs, scored with the others rather than one step at a time)."""
+        families, adds, later = [], [], []
         for head in heads:
             parents = self.parents[head]
             families.append((head, parents, None))
@@ -156,7 +166,10 @@ class _Cache:
             if len(parents) < self.max_parents and tails:
                 families.append((head, parents, tails))
                 adds.append(head)
-        scores = iter(self.scorer.scores(families))
+                if ahead:
+                    later += [(head, parents[:i] + parents[i + 1:], tails)
+                              for i in range(len(parents))]
+        scores = iter(self.scorer.scores(families + later))
         for head in heads:
             parents = self.parents[head]
             base, *without = next(scores)
@@ -167,12 +180,16 @@ class _Cache:
                 self.add[head, tails] = next(scores) - base
 
 
+def _arcs(parents) -> tuple[np.ndarray, np.ndarray]:
+    """Every arc's ``(tails, heads)``."""
+    heads = np.repeat(np.arange(len(parents)), [len(pa) for pa in parents])
+    return np.array([t for pa in parents for t in pa], dtype=np.intp), heads
+
+
 def _ancestors(parents) -> np.ndarray:
     """``out[a, b]``: ``a`` is ``b`` or one of its ancestors."""
-    n = len(parents)
-    reach = np.eye(n, dtype=bool)
-    for v, pa in enumerate(parents):
-        reach[pa, v] = True
+    reach = np.eye(len(parents), dtype=bool)
+    reach[_arcs(parents)] = True
     while True:  # transitive closure by squaring: log2(n) products at most (BLAS, in float)
         as_float = reach.astype(np.float64)
         wider = (as_float @ as_float) > 0
@@ -188,10 +205,9 @@ def _best_operation(cache: _Cache, parents, max_parents: int, tabu=()):
     # allowed[head, tail]: adding tail -> head closes no cycle (head is no ancestor of tail),
     # is no arc yet, and head has room for a parent.
     allowed = ~_ancestors(parents)
-    for head, pa in enumerate(parents):
-        allowed[head, pa] = False
-        if len(pa) >= max_parents:
-            allowed[head, :] = False
+    tails, heads = _arcs(parents)
+    allowed[heads, tails] = False
+    allowed[[len(pa) >= max_parents for pa in parents]] = False
     for kind, tail, head in tabu:
         if kind == ADD:
             allowed[head, tail] = False
@@ -260,7 +276,7 @@ def tan(scorer: LocalScorer, parents: list[list[int]]) -> list[list[int]]:
     attributes = list(range(the_class))
     gain = np.full((n, n), NOTHING)
     scores = iter(scorer.scores([family for head in attributes for family in (
-        (head, parents[head], None), (head, parents[head], [t for t in attributes if t != head]))]))
+        (head, parents[head], ALONE), (head, parents[head], [t for t in attributes if t != head]))]))
     for head in attributes:
         base, tails = next(scores)[0], [t for t in attributes if t != head]
         gain[head, tails] = next(scores) - base

@@ -24,17 +24,28 @@ order, the first one wins: FSS tries attributes in index order; BSEJ tries
 every removal (attributes in index order) before every join (pairs of nodes,
 ordered by their smallest attribute, in lexicographic order), so on a tie the
 smaller model wins. bnclassify breaks ties at random instead.
+
+ASB's first phase is BSEJ's search with the same settings. The last few searches of this
+process are remembered (:class:`_SearchMemo`, keyed by a digest of the rows and every input
+of the search), so that BSEJ and ASB fitted on the same rows, as a run fits every
+classifier of a fold (and the ASBs of a sweep over ``significance``), search once: the
+second fit gets the groups, the trace and the generator's state after the search that it
+would have computed itself.
 """
 from __future__ import annotations
 
+import copy
+import hashlib
 import math
+import threading
+from collections import OrderedDict
 from math import prod
 from numbers import Integral, Real
 
 import numpy as np
 
 from ..learners.anb import AugmentedNaiveBayes
-from ...measures.codes import joint_index
+from ...measures.codes import current_table_limit, joint_index
 from .inner_cv import InnerCV, NodeScore, count_correct
 from .selective import SIGNIFICANCE, dependence_forest
 from ..core.structure import Node, Structure
@@ -299,6 +310,45 @@ def backward_elimination_joining(cv: InnerCV, epsilon: float = 0.0
     return [node.attributes for node in nodes], trace
 
 
+class _SearchMemo:
+    """The results of the last :data:`SIZE` BSEJ searches of this process, by a key that
+    holds every input of a search: a digest of the rows and the classes, the cardinalities,
+    the settings, the generator's state before it and the limit on tables of counts. A
+    result is kept and returned as a deep copy (ASB adds its forest to the info it gets)."""
+
+    SIZE = 8
+
+    def __init__(self):
+        self._results: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(X, y, cardinalities, n_classes, rng, settings) -> tuple:
+        digest = hashlib.blake2b(digest_size=16)
+        for array in (np.ascontiguousarray(X), np.ascontiguousarray(y)):
+            digest.update(f"{array.dtype.str}{array.shape}".encode())
+            digest.update(array.data)
+        return (digest.hexdigest(), tuple(int(r) for r in cardinalities), int(n_classes),
+                repr(rng.bit_generator.state), settings, current_table_limit())
+
+    def get(self, key):
+        """``(groups, info, generator state after the search)``, or None."""
+        with self._lock:
+            hit = self._results.get(key)
+            if hit is not None:
+                self._results.move_to_end(key)
+        return copy.deepcopy(hit)
+
+    def put(self, key, result) -> None:
+        with self._lock:
+            self._results[key] = copy.deepcopy(result)
+            while len(self._results) > self.SIZE:
+                self._results.popitem(last=False)
+
+
+_SEARCHES = _SearchMemo()
+
+
 class WrapperBase(AugmentedNaiveBayes):
     """Shared parameters and set-up of every wrapper: the inner cross-validation engine
     over the training data (here and in :mod:`.hill_climbing`)."""
@@ -409,6 +459,15 @@ class BSEJ(WrapperBase):
     """
 
     def _search(self, X, y, cardinalities, n_classes, rng):
+        """The search's groups and info, and ``rng`` left as the search leaves it; the same
+        search of this process (:class:`_SearchMemo`) is not run again."""
+        key = _SearchMemo.key(X, y, cardinalities, n_classes, rng, (
+            type(self)._engine.__qualname__, float(self.alpha), int(self.inner_folds),
+            float(self.epsilon)))
+        hit = _SEARCHES.get(key)
+        if hit is not None:
+            groups, info, rng.bit_generator.state = hit
+            return groups, info
         groups, trace = backward_elimination_joining(
             self._engine(X, y, cardinalities, n_classes, rng), float(self.epsilon))
         used = {a for g in groups for a in g}
@@ -417,6 +476,7 @@ class BSEJ(WrapperBase):
                 "dropped": [a for a in range(X.shape[1]) if a not in used],
                 "trace": trace, "inner_accuracy": trace[-1]["accuracy"],
                 "inner_folds": int(self.inner_folds)}
+        _SEARCHES.put(key, (groups, info, rng.bit_generator.state))
         return groups, info
 
     def _learn_structure(self, X, y, cardinalities, n_classes) -> Structure:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
-from ...errors import CheckError, NoPublishedTable
+from ...data.yaml_file import read_yaml
+from ...errors import CheckError, ConfigError, NoPublishedTable
+from ...evaluation.rundir import CONFIG, stored_config
 from ...evaluation.store import RECORDS
 
 __all__ = ["SPREADS", "BETWEEN_READINGS", "published_path", "run_dirs", "read_published"]
@@ -24,13 +24,21 @@ BETWEEN_READINGS = ("folds", "average")
 
 def published_path(run_dir) -> Path:
     """The published table a result directory's config names (for a directory of arms,
-    the first arm's), or :class:`NoPublishedTable`."""
+    the first arm's), or :class:`NoPublishedTable`; a ``config.yaml`` that cannot be read
+    is one :class:`~bayesbench.errors.ResultStoreError` naming it."""
     runs = run_dirs(run_dir)
-    config = yaml.safe_load((runs[0] / "config.yaml").read_text()) or {}
+    where = runs[0] / CONFIG
+    config = stored_config(runs[0])
+    if config is None:
+        raise CheckError(f"{where}: missing; the result directory's config names the "
+                         f"published table")
     named = config.get("published") if isinstance(config, dict) else None
     if not named:
-        raise NoPublishedTable(f"{runs[0] / 'config.yaml'}: names no published table "
+        raise NoPublishedTable(f"{where}: names no published table "
                                f"(a paper config's 'published' key); nothing to check against")
+    if not isinstance(named, str):
+        raise CheckError(f"{where}: published: expected the published table's file name, got "
+                         f"{type(named).__name__}")
     return Path(named)
 
 
@@ -50,13 +58,9 @@ def read_published(path) -> dict:
     """A published file, checked: one line naming the file and the key at fault."""
     path = Path(path)
     try:
-        raw = yaml.safe_load(path.read_text())
-    except OSError as exc:
-        raise CheckError(f"{path}: cannot read the published table ({exc.strerror})") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = f":{mark.line + 1}" if mark is not None else ""
-        raise CheckError(f"{path}{line}: not YAML ({getattr(exc, 'problem', exc)})") from None
+        raw = read_yaml(path, what="published table")
+    except ConfigError as exc:
+        raise CheckError(str(exc)) from None
     if not isinstance(raw, dict) or not isinstance(raw.get("tables", []), list):
         raise CheckError(f"{path}: expected a mapping with a list 'tables'")
     for i, table in enumerate(raw.get("tables", [])):

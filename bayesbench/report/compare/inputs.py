@@ -15,12 +15,12 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import yaml
 
-from ...errors import StatsError
+from ...errors import ResultStoreError, StatsError
 from ...evaluation.metrics import LOWER_IS_BETTER, class_score, per_class_metric
-from ...evaluation.rundir import config_baseline
-from ...evaluation.store import APPARENT, RECORDS, current_tasks, iter_records, run_names
+from ...evaluation.rundir import config_baseline, stored_config
+from ...evaluation.store import (APPARENT, RECORDS, in_task_order, iter_records,
+                                 run_names, task_list)
 from ...spec import CompareSpec
 from ..analysis import SIGNED_RANK_SAMPLES, Comparison, compare, compare_scores
 from ..figures.network import Network
@@ -66,8 +66,11 @@ def read_runs(runs, metric: str) -> tuple[pd.DataFrame, list[str]]:
     # classifier are always there.
     unheld = {*_FIELDS, metric}.difference(("dataset", "classifier"))
     for run_dir, run_name in zip(dirs, run_names(dirs)):
-        tasks = current_tasks(run_dir)
-        for record in iter_records(run_dir):
+        listed = task_list(run_dir)
+        tasks = None if listed is None else set(listed)
+        # In the canonical order of the run's tasks, as every table reads them (a sum of
+        # scores is then the same sum however the tasks interleaved).
+        for record in in_task_order(iter_records(run_dir), listed):
             if (tasks is not None and record.get("task_id") not in tasks) or record.get(APPARENT):
                 continue
             try:
@@ -124,8 +127,8 @@ def _run_config(run) -> dict | None:
     """A result directory's ``config.yaml``, None when unreadable: what a comparison takes
     from it (the data sets' order, the baseline) has a default."""
     try:
-        config = yaml.safe_load((Path(run) / "config.yaml").read_text())
-    except (OSError, yaml.YAMLError):
+        config = stored_config(run)
+    except ResultStoreError:
         return None
     return config if isinstance(config, dict) else None
 
@@ -230,7 +233,7 @@ def run_networks(paths) -> list:
     found = []
     for run, prefix in _labelled_runs(paths):
         found += [Network(r["dataset"], prefix + r["classifier"], r["network"])
-                  for r in iter_records(run) if r.get("network")]
+                  for r in in_task_order(iter_records(run), task_list(run)) if r.get("network")]
     return found
 
 

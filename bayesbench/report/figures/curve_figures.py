@@ -58,8 +58,10 @@ def _axes(ax, heading: str, n_train) -> None:
     ax.legend(fontsize=6.5)
 
 
-def learning_curve_figures(where: Path, rows, metrics, datasets, classifiers) -> list:
-    """``(figure files, figures for the page)`` of each data set's learning curve."""
+def learning_curve_figures(where: Path, rows, metrics, datasets, classifiers,
+                           formats=("svg", "png")) -> list:
+    """``(figure files, figures for the page)`` of each data set's learning curve, in
+    ``formats`` (the first one shown on the page)."""
     files, figures = [], []
     for d in datasets:
         mine = [r for r in rows if r[0] == d]
@@ -68,7 +70,7 @@ def learning_curve_figures(where: Path, rows, metrics, datasets, classifiers) ->
         names = [c for c in classifiers if any(r[1] == c for r in mine)]
         stem = where / f"learning-curve-{slug(d)}"
         files += plot_learning_curve(mine, d, metrics, names,
-                                     [stem.with_suffix(".svg"), stem.with_suffix(".png")])
-        figures.append(Figure(stem.with_suffix(".svg"), f"{d}: learning curves, every metric "
+                                     [stem.with_suffix(f".{name}") for name in formats])
+        figures.append(Figure(stem.with_suffix(f".{formats[0]}"), f"{d}: learning curves, every metric "
                               f"against the training rows, with a band of one standard error"))
     return files, figures

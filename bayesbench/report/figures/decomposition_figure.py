@@ -12,7 +12,7 @@ from .plotting import FIGURES, figure_paths, save_figure, styled_figure
 
 __all__ = ["plot_bias_variance", "draw_decomposition"]
 
-STEM = "bias_variance"  # figures/bias_variance.svg and .png
+STEM = "bias_variance"  # figures/bias_variance.svg, .png, ...
 
 
 def plot_bias_variance(rows, path, columns) -> list[Path]:
@@ -38,10 +38,12 @@ def plot_bias_variance(rows, path, columns) -> list[Path]:
         return save_figure(fig, paths)
 
 
-def draw_decomposition(run_dir, rows, columns) -> tuple[list[Path], list[Figure]]:
-    """The figure's files (SVG and PNG) in ``<run>/figures`` and the report's figure."""
+def draw_decomposition(run_dir, rows, columns,
+                       formats=("svg", "png")) -> tuple[list[Path], list[Figure]]:
+    """The figure's files (in ``formats``) in ``<run>/figures`` and the report's figure (the
+    first format's)."""
     where = Path(run_dir) / FIGURES
     where.mkdir(parents=True, exist_ok=True)
-    files = plot_bias_variance(rows, [where / f"{STEM}.svg", where / f"{STEM}.png"], columns)
-    return files, [Figure(where / f"{STEM}.svg", "bias² (below) and variance (above) of "
+    files = plot_bias_variance(rows, [where / f"{STEM}.{name}" for name in formats], columns)
+    return files, [Figure(where / f"{STEM}.{formats[0]}", "bias² (below) and variance (above) of "
                                                   "each classifier, per data set")]

@@ -176,17 +176,20 @@ def network_layout(structure, *, max_per_row: int = 10, min_width: float = 0.0) 
 
 
 def plot_network(structure, path, *, title: str | None = None, max_per_row: int = 10,
-                 frequencies: dict | None = None) -> Path:
-    """Draw the network of ``structure`` to ``path`` (``.svg``, ``.png`` or ``.pdf``).
+                 frequencies: dict | None = None, threshold: float = 0.0):
+    """Draw the network of ``structure`` to ``path`` (``.svg``, ``.png`` or ``.pdf``, or a
+    list of them: drawn once, written to each; the list of files is returned).
 
     Attributes no node holds (dropped by feature selection) are listed under the
     drawing; ``title`` goes above it. ``frequencies`` (``{(parent, child): share}``, nodes
     named by their labels, the class by its name) draws a consensus network: each arc
     labelled with its share of the folds and drawn as wide as it (the class's arcs, grey, when
     a share is below 1: how often the attribute was selected), and every arc of it the
-    structure lacks (one that would close a cycle) drawn too, bent.
+    structure lacks (one that would close a cycle) drawn too, bent; ``threshold``: the
+    least share of the folds of the arcs ``frequencies`` holds, said under the drawing.
     """
-    path = check_figure_path(path)
+    path = [check_figure_path(p) for p in path] if isinstance(path, (list, tuple)) else (
+        check_figure_path(path))
     # A title wider than the network widens the drawing (font size 10).
     layout = network_layout(structure, max_per_row=max_per_row,
                             min_width=len(title) * _CHAR * 1.15 + 2 * _MARGIN if title else 0.0)
@@ -197,8 +200,9 @@ def plot_network(structure, path, *, title: str | None = None, max_per_row: int 
     columns = max(20, int((layout.width - 2 * _MARGIN) / (0.9 * _CHAR)))  # font size 8
     note = textwrap.wrap(("grey arcs: the class is a parent of every node" if structure.augmented
                           else "grey arcs: from the class to its children") + (
-        "; labels and widths: the share of the folds that learned the arc" if shares else ""),
-        columns)
+        "; labels and widths: the share of the folds that learned the arc" if shares else "")
+        + (f"; arcs of fewer than {threshold:.0%} of the folds not drawn"
+           if frequencies and threshold > 0 else ""), columns)
     if dropped:
         note += textwrap.wrap(f"dropped: {dropped}", columns)
     top = 0.35 if title else 0.0

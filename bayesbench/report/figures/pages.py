@@ -2,8 +2,11 @@
 
 :func:`draw_figures` draws, into ``<dir>/figures/``, the figures of a
 :class:`~.analysis.Comparison` (Demšar's critical-difference diagram, the fold
-scores of every data set, each classifier against the baseline; PNG and SVG)
-and the learned networks it is given (SVG and Graphviz ``.dot``).
+scores of every data set, each classifier against the baseline) and the learned
+networks it is given with their consensus over the folds (and Graphviz ``.dot``), each
+in the formats of a :class:`~bayesbench.spec.FigureSpec` (SVG and PNG by default); with
+``jobs`` above 1 they are drawn in that many worker processes (each figure writes its own
+files), which is most of the end of a run that learns many networks.
 :func:`write_report` writes ``report.html``: the protocol, the tables, the
 statistics and those figures on one self-contained page (:mod:`.html`).
 Drawing needs matplotlib; :func:`draw_figures` returns no figure without it and
@@ -12,9 +15,11 @@ the caller says so once (:data:`~.plotting.SKIPPED_MESSAGE`).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
+from ...evaluation.executors import FORKED, map_jobs
 from ...evaluation.predictions import gathered
+from ...spec import FigureSpec
 from ..analysis import Comparison
 from ..arcs import consensus
 from ..html import Figure, Section, Table, write_report_html
@@ -22,13 +27,14 @@ from ..render import comparison_tables, notes
 from .cdplot import plot_cd
 from .curve_figures import learning_curve_figures
 from .network import Network, plot_network, structure_of, write_dot
-from .plotting import FIGURES, plotting_available
+from .plotting import FIGURES, SHOWN, plotting_available
 from .prediction_figures import drawable, panel_curves, plot_predictions
 from .score_figures import plot_against_baseline, plot_fold_scores, slug, unique_slugs
 
-__all__ = ["FIGURES", "REPORT", "MAX_NETWORK_FIGURES", "Network", "Drawn", "structure_of",
-           "draw_figures", "PredictionCurves", "prediction_curves", "draw_prediction_figures",
-           "draw_learning_curves", "comparison_sections", "write_report"]
+__all__ = ["FIGURES", "REPORT", "MAX_NETWORK_FIGURES", "Network", "Drawn", "FigureJob",
+           "structure_of", "draw_figures", "draw_network", "PredictionCurves",
+           "prediction_curves", "draw_prediction_figures", "draw_learning_curves",
+           "comparison_sections", "write_report"]
 
 # A grid of 500 settings drew 500 networks: 93 s and 1.4 GB for figures nobody reads one by
 # one; the report shows the first ones, and every structure stays in the records.
@@ -38,23 +44,61 @@ REPORT = "report.html"
 
 class Drawn(NamedTuple):
     """What :func:`draw_figures` wrote: the figures to show (SVG), every file written
-    (PNG, SVG, DOT), and why a figure was not drawn."""
+    (SVG, PNG, PDF, DOT), and why a figure was not drawn."""
 
     figures: list
     files: list
     skipped: list
 
 
-def draw_figures(out_dir, result: Comparison | None, networks=(), arcs=()) -> Drawn:
+class FigureJob(NamedTuple):
+    """One figure to draw, here or in a worker process: ``draw(*args, paths, **kwargs)``
+    writes it to ``paths`` (one per format) and returns the files it wrote; ``caption``
+    is the report's. ``draw`` is a module's function, so that the job travels to a
+    worker."""
+
+    draw: Callable
+    args: tuple
+    kwargs: dict
+    paths: tuple
+    caption: str
+
+
+def _draw(job: FigureJob) -> list:
+    written = job.draw(*job.args, list(job.paths), **job.kwargs)
+    return list(written) if isinstance(written, (list, tuple)) else [written]
+
+
+class _Nth(NamedTuple):
+    """The ``index``-th of ``jobs``, whose list forked workers inherit instead of receiving
+    each job pickled (a comparison holds mapping proxies, which do not pickle): the shared
+    part of :mod:`~bayesbench.evaluation.executors`."""
+
+    index: int
+    jobs: tuple | None
+
+    def detach(self):
+        return _Nth(self.index, None), self.jobs
+
+    def attach(self, jobs):
+        return _Nth(self.index, jobs)
+
+
+def _draw_nth(nth: _Nth) -> list:
+    return _draw(nth.jobs[nth.index])
+
+
+def draw_figures(out_dir, result: Comparison | None, networks=(), arcs=(),
+                 figures: FigureSpec = FigureSpec(), jobs: int = 1) -> Drawn:
     """Draw the figures of ``result``, the ``networks`` (:class:`Network`) and, from the
     rows of ``arc_frequencies.csv`` (``arcs``), the consensus network of each of them into
-    ``out_dir/figures``; nothing without matplotlib."""
+    ``out_dir/figures``, in the formats of ``figures`` and ``jobs`` processes; nothing
+    without matplotlib."""
     drawn = Drawn([], [], [])
     if not plotting_available():
         return drawn
     where = Path(out_dir) / FIGURES
-    if result is not None:
-        _comparison_figures(where, result, drawn)
+    todo = [] if result is None else _comparison_figures(where, result, drawn, figures.formats)
     networks = list(networks)
     if len(networks) > MAX_NETWORK_FIGURES:
         drawn.skipped.append(
@@ -65,28 +109,60 @@ def draw_figures(out_dir, result: Comparison | None, networks=(), arcs=()) -> Dr
     # slugged apart, then made unique together: data set a-b with classifier c and data set
     # a with classifier b-c would both be network-a-b-c
     parts = unique_slugs(f"{slug(n.dataset)}-{slug(n.classifier)}" for n in networks)
+    threshold = figures.consensus_threshold
     for net, part in zip(networks, parts):
-        stem = where / f"network-{part}"
         title = f"{net.classifier} on {net.dataset} (first fold)"
-        _network(structure_of(net.data), stem, title, f"learned network: {title}", drawn)
+        todo.append(_network(structure_of(net.data), where / f"network-{part}", title,
+                             f"learned network: {title}", figures.formats))
         rows = [r for r in arcs if (r[0], r[1]) == (net.dataset, net.classifier)]
         if rows:
-            structure, shares = consensus(rows, net.data)
-            stem = where / f"consensus-{part}"
+            structure, shares = consensus(rows, net.data, threshold)
             title = f"{net.classifier} on {net.dataset} (every fold)"
-            _network(structure, stem, title, f"consensus network: {title}; each arc with the "
-                     f"share of the folds that learned it", drawn, shares)
+            left_out = (f"; arcs of fewer than {threshold:.0%} of the folds not drawn"
+                        if threshold > 0 else "")
+            todo.append(_network(structure, where / f"consensus-{part}", title,
+                                 f"consensus network: {title}; each arc with the share of "
+                                 f"the folds that learned it{left_out}", figures.formats,
+                                 shares, threshold))
+    _draw_all(todo, drawn, figures.formats, jobs)
     return drawn
 
 
-def _network(structure, stem: Path, title: str, caption: str, drawn: Drawn, shares=None):
-    """A network drawn as SVG and written as Graphviz ``.dot`` (with ``shares``, each arc
-    labelled with its share of the folds)."""
-    svg, dot = _suffixed(stem, ".svg"), _suffixed(stem, ".dot")
-    plot_network(structure, svg, title=title, frequencies=shares)
+def _draw_all(todo: list, drawn: Drawn, formats, jobs: int) -> None:
+    """Draw every :class:`FigureJob` of ``todo`` in ``jobs`` processes; add its files, each
+    format's in turn (a ``.dot`` last), and the figure to show, to ``drawn``, in order."""
+    jobs = jobs if FORKED else 1
+    if jobs > 1 and len(todo) > 1:
+        # The workers forked below inherit matplotlib instead of each importing it (a second
+        # of CPU apiece).
+        import matplotlib.backends.backend_agg  # noqa: F401  # lazy: matplotlib is optional
+        import matplotlib.backends.backend_svg  # noqa: F401  # lazy: as above
+        import matplotlib.figure  # noqa: F401  # lazy: as above
+    every = tuple(todo)
+    written = dict(map_jobs(_draw_nth, [_Nth(i, every) for i in range(len(every))], jobs=jobs))
+    order = [f".{name}" for name in formats] + [".dot"]
+    for i, job in enumerate(todo):
+        files = sorted(written[i], key=lambda f: (order.index(f.suffix), f.name))
+        drawn.files.extend(files)
+        drawn.figures.extend(Figure(f, job.caption) for f in files if f.suffix == f".{SHOWN}")
+
+
+def _network(structure, stem: Path, title: str, caption: str, formats, shares=None,
+             threshold: float = 0.0) -> FigureJob:
+    """A network to draw in ``formats`` and write as Graphviz ``.dot`` (with ``shares``, each
+    arc labelled with its share of the folds, those of fewer than ``threshold`` left out)."""
+    return FigureJob(draw_network, (structure,),
+                     {"title": title, "shares": shares, "threshold": threshold,
+                      "dot": _suffixed(stem, ".dot")},
+                     tuple(_suffixed(stem, f".{name}") for name in formats), caption)
+
+
+def draw_network(structure, paths, *, title: str, shares=None, threshold: float = 0.0,
+                 dot: Path) -> list[Path]:
+    """A network drawn to ``paths`` and written as Graphviz text to ``dot``: the files."""
+    plot_network(structure, paths, title=title, frequencies=shares, threshold=threshold)
     write_dot(structure, dot, name=title.partition(" ")[0], frequencies=shares)
-    drawn.figures.append(Figure(svg, caption))
-    drawn.files.extend([svg, dot])
+    return [*paths, dot]
 
 
 class PredictionCurves(NamedTuple):
@@ -117,9 +193,10 @@ def prediction_curves(run_dir, records, datasets, classifiers, held=None) -> lis
     return out
 
 
-def draw_prediction_figures(run_dir, curves, drawn: Drawn) -> None:
+def draw_prediction_figures(run_dir, curves, drawn: Drawn,
+                            formats=FigureSpec.formats) -> None:
     """Add to ``drawn`` the figure of each :class:`PredictionCurves` of ``curves``, in
-    ``run_dir/figures``; nothing without matplotlib."""
+    ``run_dir/figures`` in ``formats``; nothing without matplotlib."""
     if not plotting_available():
         return
     where = Path(run_dir) / FIGURES
@@ -128,52 +205,56 @@ def draw_prediction_figures(run_dir, curves, drawn: Drawn) -> None:
             drawn.skipped.append(f"ROC and calibration of {dataset}: no kept probabilities "
                                  f"with both a class and its rest")
             continue
-        # SVG only, as the networks: the page shows the SVG, and a PNG as well would double
-        # the drawing, which is most of what keeping predictions costs a small run
-        # (benchmarks/bench_predictions.py); plot_predictions draws a PNG on request.
         _both(where / f"predictions-{part}",
               lambda p: plot_predictions(panels, dataset, classes, p),
               f"{dataset}: ROC and precision-recall curves of every test prediction, with "
               f"their areas, and reliability diagram of the predicted class, with the "
-              f"expected calibration error", drawn, suffixes=(".svg",))
+              f"expected calibration error", drawn, formats)
 
 
-def draw_learning_curves(run_dir, rows, metrics, drawn: Drawn) -> None:
+def draw_learning_curves(run_dir, rows, metrics, drawn: Drawn,
+                         formats=FigureSpec.formats) -> None:
     """Add to ``drawn`` each data set's learning curve (``rows`` of
-    :func:`~.learning_curves.curve_rows`); nothing without matplotlib."""
+    :func:`~.learning_curves.curve_rows`) in ``formats``; nothing without matplotlib."""
     if not plotting_available():
         return
     datasets = list(dict.fromkeys(r[0] for r in rows))
     classifiers = list(dict.fromkeys(r[1] for r in rows))
     files, figures = learning_curve_figures(Path(run_dir) / FIGURES, rows, metrics, datasets,
-                                            classifiers)
+                                            classifiers, formats)
     drawn.files.extend(files)
     drawn.figures.extend(figures)
 
 
-def _comparison_figures(where: Path, result: Comparison, drawn: Drawn) -> None:
-    metric = result.metric
+def _comparison_figures(where: Path, result: Comparison, drawn: Drawn, formats) -> list:
+    """The :class:`FigureJob` of each figure of ``result`` (why one is not drawn in
+    ``drawn``)."""
+    metric, todo = result.metric, []
+
+    def job(stem, draw, args, caption, **kwargs):
+        paths = tuple(_suffixed(where / stem, f".{name}") for name in formats)
+        todo.append(FigureJob(draw, args, kwargs, paths, caption))
+
     if result.nemenyi is not None:
-        _both(where / "cd", lambda p: plot_cd(result, p, title=f"{metric}: average ranks"),
-              f"critical-difference diagram of {metric} (Nemenyi, alpha = {result.alpha:g})",
-              drawn)
-        _both(where / "cd-control", lambda p: plot_cd(
-            result, p, title=f"{metric}: average ranks against {result.baseline}", control=True),
-              f"critical-difference diagram of {metric} against {result.baseline} "
-              f"(Bonferroni-Dunn, alpha = {result.alpha:g}): outside the interval, "
-              f"significantly different from {result.baseline}", drawn)
+        job("cd", plot_cd, (result,),
+            f"critical-difference diagram of {metric} (Nemenyi, alpha = {result.alpha:g})",
+            title=f"{metric}: average ranks")
+        job("cd-control", plot_cd, (result,),
+            f"critical-difference diagram of {metric} against {result.baseline} "
+            f"(Bonferroni-Dunn, alpha = {result.alpha:g}): outside the interval, "
+            f"significantly different from {result.baseline}",
+            title=f"{metric}: average ranks against {result.baseline}", control=True)
     else:
         drawn.skipped.append("critical-difference diagram: it needs at least 2 data sets "
                              "with a score for every classifier")
     if result.scores is not None:
-        _both(where / "folds", lambda p: plot_fold_scores(result.scores, p, metric=metric),
-              f"{metric} of every fold, per data set", drawn)
+        job("folds", plot_fold_scores, (result.scores,), f"{metric} of every fold, per data set",
+            metric=metric)
     if len(result.classifiers) > 1:
-        _both(where / "baseline", lambda p: plot_against_baseline(
-            result.mean, result.baseline, p, metric=metric,
-            higher_is_better=not result.lower_is_better),
+        job("baseline", plot_against_baseline, (result.mean, result.baseline),
             f"mean {metric} of each classifier against {result.baseline}, one point per "
-            f"data set", drawn)
+            f"data set", metric=metric, higher_is_better=not result.lower_is_better)
+    return todo
 
 
 def _suffixed(stem: Path, suffix: str) -> Path:
@@ -182,14 +263,14 @@ def _suffixed(stem: Path, suffix: str) -> Path:
     return stem.with_name(stem.name + suffix)
 
 
-def _both(stem: Path, draw, caption: str, drawn: Drawn, suffixes=(".svg", ".png")) -> None:
-    """Draw one figure once and write it in each of ``suffixes`` (``draw`` takes the list of
-    paths and returns the files written, one per data set and format for the many data
-    sets' folds)."""
-    written = draw([_suffixed(stem, suffix) for suffix in suffixes])
-    files = sorted(f for f in written if f.suffix == ".svg") + sorted(f for f in written if f.suffix == ".png")
+def _both(stem: Path, draw, caption: str, drawn: Drawn, formats=FigureSpec.formats) -> None:
+    """Draw one figure once and write it in each of ``formats`` (``draw`` takes the list of
+    paths and returns the files written)."""
+    written = draw([_suffixed(stem, f".{name}") for name in formats])
+    written = written if isinstance(written, list) else [written]
+    files = sorted(written, key=lambda f: ([f".{n}" for n in formats].index(f.suffix), f.name))
     drawn.files.extend(files)
-    drawn.figures.extend(Figure(f, caption) for f in files if f.suffix == ".svg")
+    drawn.figures.extend(Figure(f, caption) for f in files if f.suffix == f".{SHOWN}")
 
 
 def comparison_sections(result: Comparison | None, reason: str = "") -> list[Section]:

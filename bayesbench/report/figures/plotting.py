@@ -36,6 +36,19 @@ _METADATA = {
     ".pdf": {"CreationDate": None, "ModDate": None, "Creator": None, "Producer": None},
 }
 FORMATS = tuple(_METADATA)  # the suffixes a figure may have
+#: The format report.html shows, which every run writes.
+SHOWN = "svg"
+#: The formats a run may write its figures in (config key ``figure_format``), by name, in
+#: the order a figure's files are listed.
+FORMAT_NAMES = (SHOWN, *(suffix[1:] for suffix in FORMATS if suffix[1:] != SHOWN))
+
+
+def figure_format_problem(names) -> str | None:
+    """None if ``names`` (figure format names, each of :data:`FORMAT_NAMES`) include the
+    format the report shows; else what is wrong."""
+    if SHOWN not in names:
+        return f"must include {SHOWN}, the format report.html shows"
+    return None
 
 _RC = {
     "svg.hashsalt": "bayesbench",  # fixed ids for clip paths and markers

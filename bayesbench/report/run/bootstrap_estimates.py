@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ...evaluation.predictions import kept_arrays, task_files
+from ...evaluation.predictions import kept_arrays, promises, task_files
 from ...evaluation.schemes.bootstrap import TITLES, Bootstrap
 from ...evaluation.store import APPARENT
 from ...stats.bootstrap_error import (bootstrap_error, leave_one_out_bootstrap,
@@ -54,11 +54,13 @@ def estimate_rows(run_dir, records, datasets, classifiers, cv, held=None) -> lis
             rs = cells.get((d, c), [])
             replicates = [r for r in rs if not r.get(APPARENT)]
             apparent = [r for r in rs if r.get(APPARENT)]
+            # A replicate whose record promises its file is read as it promises it (a
+            # missing or changed file is an error, not a row left out).
             if not replicates or any(r["status"] != "ok" for r in rs) or \
-                    any(r["task_id"] not in files and r["task_id"] not in held
+                    any(not promises(r) and r["task_id"] not in held
                         for r in replicates) or (needs_apparent and not apparent):
                 continue
-            parts = [kept_arrays(r, files, held) for r in replicates]
+            parts = [kept_arrays(run_dir, r, files, held) for r in replicates]
             oob, seen = leave_one_out_bootstrap(
                 np.concatenate([p["row"] for p in parts]),
                 np.concatenate([p["predicted"] != p["true"] for p in parts]))

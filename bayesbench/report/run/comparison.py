@@ -15,7 +15,8 @@ import pandas as pd
 
 from ...errors import BayesbenchError
 from ...evaluation.metrics import LOWER_IS_BETTER
-from ...evaluation.store import records_to_frame, run_names, validation_records
+from ...evaluation.store import (in_task_order, records_to_frame, run_names, task_list,
+                                 validation_records)
 from ...spec import CompareSpec, Experiment
 from ..analysis import compare, compare_scores
 from ..render import comparison_tables, render_comparison
@@ -77,8 +78,10 @@ def write_arm_comparison(experiment: Experiment, runs, formats) -> list[Path]:
     labelled ``<arm>/<classifier>``; ``runs`` holds each arm's ``(run_dir, records)``."""
     dirs = [Path(run_dir) for run_dir, _ in runs]
     settings = settings_of(experiment)
-    # A learning curve: its largest size; a bootstrap: not its apparent errors.
-    largest = [at_largest(validation_records(records)) for _, records in runs]
+    # Each arm's records in their canonical order (as its own summary reads them); a
+    # learning curve: its largest size; a bootstrap: not its apparent errors.
+    largest = [at_largest(validation_records(in_task_order(records, task_list(d))))
+               for d, (_, records) in zip(dirs, runs)]
     frame = records_to_frame([records_for(settings.metric, records, pooled_records(records),
                                           small_fold_datasets(records)) for records in largest],
                              run_names([d.resolve() for d in dirs]), failed=True,

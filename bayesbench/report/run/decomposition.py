@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from ...evaluation.bias_variance_sets import repeat_of
-from ...evaluation.predictions import kept_arrays, task_files
+from ...evaluation.predictions import kept_arrays, promises, task_files
 from ...stats.bias_variance import kohavi_wolpert
 from ..html import Section, Table
 from ..tables import render, table_format
@@ -59,14 +59,16 @@ def decomposition_rows(run_dir, records, datasets, classifiers, evaluation,
     for d in datasets:
         for c in classifiers:
             rs = cells.get((d, c), [])
-            if not rs or any(r["status"] != "ok" or (r["task_id"] not in files and
-                                                     r["task_id"] not in held) for r in rs):
+            # A failed task, or one that kept no predictions: no row. One whose record
+            # promises its file is read as it promises it (a missing or changed file is an
+            # error, not a row left out).
+            if not rs or any(not promises(r) and r["task_id"] not in held for r in rs):
                 continue
             repeats = {}
             for r in rs:
                 repeats.setdefault(repeat_of(r["repetition"], evaluation), []).append(r)
-            each = np.array([kohavi_wolpert(*_counts([kept_arrays(r, files, held) for r in own],
-                                                     len(own[0]["classes"])))
+            each = np.array([kohavi_wolpert(*_counts([kept_arrays(run_dir, r, files, held)
+                                                      for r in own], len(own[0]["classes"])))
                              for own in repeats.values()])
             rows.append([d, c, *_mean_and_se(each), len(each)])
     return rows

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from ...evaluation.schemes.bootstrap import Bootstrap
-from ...evaluation.store import validation_records
-from ...spec import Experiment
+from ...evaluation.store import in_task_order, task_list, validation_records
+from ...spec import Experiment, FigureSpec
 from ..figures.decomposition_figure import draw_decomposition
 from ..figures.network import Network
 from ..figures.pages import (REPORT, comparison_sections, draw_figures, draw_learning_curves,
@@ -20,7 +20,7 @@ from ..html import Section, Table
 from . import bootstrap_estimates, decomposition
 from .learning_curves import at_largest, has_curve
 from .protocol import protocol
-from .records import declared_order, task_order
+from .records import declared_order
 from .run_warnings import WARNING_COLUMNS, Warned, warned
 from .summary import arcs_of, curve_of, write_run_summary
 from .summary_tables import metric_tables
@@ -38,35 +38,43 @@ class RunOutputs(NamedTuple):
     warnings: tuple[Warned, ...] = ()
 
 
-def finalize_run(run_dir, experiment: Experiment, records, formats, held=None) -> RunOutputs:
+def finalize_run(run_dir, experiment: Experiment, records, formats, held=None,
+                 figures: FigureSpec = FigureSpec(), jobs: int = 1) -> RunOutputs:
     """The summary tables (:func:`~.summary.write_run_summary`), the figures (the
     comparison's, the first fold's learned networks and, with kept predictions, the ROC,
-    precision-recall and reliability curves, in ``<run>/figures``) and ``<run>/report.html``;
-    ``held``: the predictions the session holds in memory (the others are read from their
-    files)."""
+    precision-recall and reliability curves, in ``<run>/figures``, in the formats of
+    ``figures``, the comparison's and the networks in ``jobs`` processes) and
+    ``<run>/report.html``; ``held``: the predictions the session holds in memory (the
+    others are read from their files). Every table and figure reads ``records`` in their
+    canonical order, put here once (:func:`~bayesbench.evaluation.store.in_task_order`):
+    the order the tasks finished in changes no byte of them."""
     run_dir = Path(run_dir)
-    tasks, records = records, validation_records(records)  # apparent errors: their own table
-    every, largest = records, at_largest(records)  # a learning curve: its largest size
+    tasks = in_task_order(records, task_list(run_dir))
+    every = validation_records(tasks)  # apparent errors: their own table
+    largest = at_largest(every)  # a learning curve: its largest size
     # The prediction figures' curves (a sort of every kept row of each classifier) are
-    # computed in a thread while the tables and the other figures are written: numpy
-    # releases the GIL and the workers have finished, so the end of a run of a million rows
-    # takes the longer of the two rather than their sum (benchmarks/bench_predictions.py).
+    # computed in a thread while the tables are written: numpy releases the GIL and the
+    # workers have finished, so the end of a run of a million rows takes the longer of the
+    # two rather than their sum (benchmarks/bench_predictions.py).
     with ThreadPoolExecutor(1) as pool:
-        curves = (pool.submit(prediction_curves, run_dir, task_order(largest, experiment),
+        curves = (pool.submit(prediction_curves, run_dir, largest,
                               [d.name for d in experiment.datasets],
                               [c.label for c in experiment.classifiers], held)
                   if experiment.predictions and plotting_available() else None)
         files, result, reason = write_run_summary(run_dir / "summary", experiment, every,
                                                   formats, held)
-        drawn = draw_figures(run_dir, result, first_fold_networks(largest, experiment),
-                             arcs_of(task_order(largest, experiment), experiment))
-        if has_curve(every):
-            draw_learning_curves(run_dir, curve_of(task_order(every, experiment), experiment),
-                                 experiment.metrics, drawn)
-        if curves is not None:
-            draw_prediction_figures(run_dir, curves.result(), drawn)
-    raised = tuple(warned(task_order(largest, experiment)))
-    decomposed, sections = _bias_variance(run_dir, experiment, largest, formats, held)
+        # Done before the figures' worker processes are forked, with no other thread running.
+        curves = curves.result() if curves is not None else None
+    drawn = draw_figures(run_dir, result, first_fold_networks(largest, experiment),
+                         arcs_of(largest, experiment), figures, jobs)
+    if has_curve(every):
+        draw_learning_curves(run_dir, curve_of(every, experiment), experiment.metrics, drawn,
+                             figures.formats)
+    if curves is not None:
+        draw_prediction_figures(run_dir, curves, drawn, figures.formats)
+    raised = tuple(warned(largest))
+    decomposed, sections = _bias_variance(run_dir, experiment, largest, formats, held,
+                                          figures.formats)
     estimated, more = _bootstrap(run_dir, experiment, tasks, formats, held)
     decomposed, sections = decomposed + estimated, sections + more
     report = write_report(run_dir / REPORT, title=f"bayesbench: {experiment.name}",
@@ -78,20 +86,21 @@ def finalize_run(run_dir, experiment: Experiment, records, formats, held=None) -
     return RunOutputs(files + decomposed + drawn.files, report, not plotting_available(), raised)
 
 
-def _bias_variance(run_dir: Path, experiment: Experiment, records, formats, held=None):
+def _bias_variance(run_dir: Path, experiment: Experiment, records, formats, held=None,
+                   figure_formats=FigureSpec.formats):
     """The files and the report section of the bias-variance decomposition (none without
     ``evaluation``), from the predictions of ``held`` in memory and the others' files."""
     evaluation = experiment.evaluation
     if evaluation is None:
         return [], []
-    ordered = task_order(records, experiment)
-    datasets, classifiers = declared_order(ordered, experiment)
-    rows = decomposition.decomposition_rows(run_dir, ordered, datasets, classifiers, evaluation,
+    datasets, classifiers = declared_order(records, experiment)
+    rows = decomposition.decomposition_rows(run_dir, records, datasets, classifiers, evaluation,
                                             held)
     files = decomposition.write_tables(run_dir / "summary", rows, evaluation, formats)
     figures = []
     if rows and plotting_available():
-        drawn, figures = draw_decomposition(run_dir, rows, decomposition.COLUMNS)
+        drawn, figures = draw_decomposition(run_dir, rows, decomposition.COLUMNS,
+                                            figure_formats)
         files += drawn
     present = {(r[0], r[1]) for r in rows}
     missing = [(d, c) for d in datasets for c in classifiers if (d, c) not in present]
@@ -104,9 +113,8 @@ def _bootstrap(run_dir: Path, experiment: Experiment, records, formats, held=Non
     cv = experiment.cv
     if experiment.evaluation is not None or cv.kind != Bootstrap.name:
         return [], []
-    ordered = task_order(records, experiment)
-    datasets, classifiers = declared_order(ordered, experiment)
-    rows = bootstrap_estimates.estimate_rows(run_dir, ordered, datasets, classifiers, cv, held)
+    datasets, classifiers = declared_order(records, experiment)
+    rows = bootstrap_estimates.estimate_rows(run_dir, records, datasets, classifiers, cv, held)
     files = bootstrap_estimates.write_tables(run_dir / "summary", rows, cv, formats)
     present = {(r[0], r[1]) for r in rows}
     missing = [(d, c) for d in datasets for c in classifiers if (d, c) not in present]

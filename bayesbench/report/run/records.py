@@ -1,9 +1,11 @@
-"""Which records a run's tables read, and in which order.
+"""Which records a run's tables read.
 
-Every table of a run's summary, its comparison and its report page read the records through
-these: in the config's order (:func:`task_order`, so that no table depends on the order in
-which tasks finished), and, on a data set whose test folds are smaller than its number of
-classes, the confusion-matrix metrics from the matrix pooled over each repetition's folds
+Every table of a run's summary, its comparison and its report page read the records in their
+canonical order (:func:`~bayesbench.evaluation.store.in_task_order`, put in that order once,
+where the run's report starts: :func:`~.finalize.finalize_run` and
+:func:`~.comparison.write_arm_comparison`), so that no table depends on the order in which
+tasks finished; and, on a data set whose test folds are smaller than its number of classes,
+the confusion-matrix metrics from the matrix pooled over each repetition's folds
 (:func:`pooled_records`, :func:`records_for`).
 """
 from __future__ import annotations
@@ -15,8 +17,7 @@ import numpy as np
 from ...evaluation.metrics import confusion_scores, needs_pooling
 from ...spec import Experiment
 
-__all__ = ["declared_order", "task_order", "small_fold_datasets", "pooled_records",
-           "records_for"]
+__all__ = ["declared_order", "small_fold_datasets", "pooled_records", "records_for"]
 
 
 def declared_order(records, experiment: Experiment) -> tuple[list[str], list[str]]:
@@ -28,19 +29,6 @@ def declared_order(records, experiment: Experiment) -> tuple[list[str], list[str
 def _order(records, key, declared):
     present = {r[key] for r in records}
     return [x for x in declared if x in present]
-
-
-def task_order(records, experiment: Experiment) -> list[dict]:
-    """``records`` in the config's order of data sets, then by repetition and fold, then in
-    the config's order of classifiers: the tables must not depend on the order in which
-    tasks finished (floating-point sums depend on the order of their terms), and a
-    comparison lists the classifiers (and takes its default baseline) in config order."""
-    position = {c.label: i for i, c in enumerate(experiment.classifiers)}
-    where = {d.name: i for i, d in enumerate(experiment.datasets)}
-    return sorted(records, key=lambda r: (where.get(r["dataset"], len(where)), r["dataset"],
-                                          r["repetition"], r["fold"],
-                                          position.get(r["classifier"], len(position)),
-                                          r["classifier"]))
 
 
 def small_fold_datasets(records) -> set[str]:

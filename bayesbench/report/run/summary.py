@@ -28,8 +28,7 @@ from ..tables import render, table_format
 from .comparison import settings_of, write_comparison
 from .learning_curves import CURVE_COLUMNS, CURVE_FILE, at_largest, curve_rows, has_curve
 from .pooled import POOLED_CAPTION, POOLED_COLUMNS, pooled_rows
-from .records import (declared_order, pooled_records, records_for, small_fold_datasets,
-                      task_order)
+from .records import declared_order, pooled_records, records_for, small_fold_datasets
 from .run_warnings import WARNING_COLUMNS, WARNINGS_FILE, warned
 from .summary_tables import summary_tables
 
@@ -43,9 +42,10 @@ SCORE_DROPPED = ["run", "seed", "task_id", "error", "structure", "schema_version
 
 
 def write_summary(out_dir, experiment: Experiment, records, formats) -> list[Path]:
-    """Write every summary table of ``records`` (a run's records, in the order written)
-    in each format, ``scores.csv`` (and ``.parquet``), and the comparison the experiment's
-    ``compare`` asks for; return the files."""
+    """Write every summary table of ``records`` (a run's records, in their canonical order:
+    :func:`~bayesbench.evaluation.store.in_task_order`) in each format, ``scores.csv`` (and
+    ``.parquet``), and the comparison the experiment's ``compare`` asks for; return the
+    files."""
     return write_run_summary(out_dir, experiment, records, formats)[0]
 
 
@@ -55,7 +55,7 @@ def write_run_summary(out_dir, experiment: Experiment, records, formats, held=No
     reads the others from their files)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    every = task_order(records, experiment)
+    every = list(records)
     ordered = at_largest(every)  # a learning curve's tables: its largest size
     small = small_fold_datasets(ordered)
     pooled = pooled_records(ordered)

@@ -32,7 +32,7 @@ from ...spec import Experiment
 from ..html import Table
 from ..tables import render, table_format
 from .protocol import validation_words
-from .records import declared_order, pooled_records, records_for, small_fold_datasets, task_order
+from .records import declared_order, pooled_records, records_for, small_fold_datasets
 
 __all__ = ["METRIC_COLUMNS", "PER_CLASS_COLUMNS", "CONFUSION_COLUMNS", "TIMING_COLUMNS",
            "FAILED_COLUMNS", "FAILED_STEM", "metric_table", "summary_tables", "metric_tables",
@@ -254,9 +254,9 @@ def _timings(records, datasets, classifiers, fmt) -> str:
                   "the fitting and predicting thread's)")
 
 
-def metric_tables(experiment: Experiment, records) -> list[Table]:
-    """Each metric's data sets x classifiers table, for the report page."""
-    ordered = task_order(records, experiment)
+def metric_tables(experiment: Experiment, ordered) -> list[Table]:
+    """Each metric's data sets x classifiers table of the records ``ordered`` (in their
+    canonical order), for the report page."""
     small, pooled = small_fold_datasets(ordered), pooled_records(ordered)
     datasets, classifiers = declared_order(ordered, experiment)
     tables = []

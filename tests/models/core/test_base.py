@@ -240,3 +240,34 @@ def test_names_given_to_one_fit_reach_neither_a_failed_fit_nor_the_next():
         clf.fit(X, y, feature_names=["a", "b", "c"])
     assert not hasattr(clf, "classes_")
     assert not hasattr(bayesbench.make_classifier("nb").fit(X, y), "feature_names_in_")
+
+
+@pytest.mark.parametrize("n_classes", range(1, 10))
+def test_the_posterior_is_scipys_logsumexp_to_the_bit(n_classes):
+    """Fewer than 8 classes are normalised a column at a time (bayesbench's own steps of
+    scipy's logsumexp): the same numbers as scipy's, on rows of every kind."""
+    from scipy.special import logsumexp
+
+    from bayesbench.models.core.base import log_posterior
+
+    rng = np.random.default_rng(n_classes)
+    for trial in range(60):
+        jll = rng.normal(0, 10 ** rng.uniform(-3, 3), (int(rng.integers(1, 200)), n_classes))
+        if trial % 2:
+            jll[rng.random(jll.shape) < 0.25] = -np.inf     # impossible classes
+        if trial % 3 == 0:
+            jll[rng.integers(0, jll.shape[0])] = -np.inf    # an impossible row
+        if trial % 5 == 0:
+            jll = np.round(jll)                            # ties for the largest
+        if trial % 7 == 0:
+            jll[rng.random(jll.shape) < 0.05] = np.inf
+        if trial % 11 == 0:
+            jll[rng.random(jll.shape) < 0.05] = np.nan
+        if trial % 13 == 0:
+            jll = jll * 1e300
+        with np.errstate(all="ignore"):
+            want = jll - logsumexp(jll, axis=1, keepdims=True)
+            bad = ~np.isfinite(logsumexp(jll, axis=1))
+            want[bad] = -np.log(n_classes)
+            got = log_posterior(jll)
+        assert got.tobytes() == want.tobytes()

@@ -101,7 +101,7 @@ def test_joint_log_likelihood_is_the_row_by_row_sum_to_the_bit(n_classes):
     rng = np.random.default_rng(3)
     cards = [2, 3, 4, 2, 3, 5, 2, 3]
     s, tables, unseen, prior = _random_model(rng, cards, n_classes, MIXED_NODES)
-    X = _codes(rng, 2 * inference._ROWS + 37, cards)
+    X = _codes(rng, 2 * inference._block_rows(len(s.nodes) + 1, n_classes) + 37, cards)
     got = joint_log_likelihood(s, tables, X, prior, unseen=unseen)
     np.testing.assert_array_equal(got, _by_hand(s, tables, unseen, prior, X, cards))
     no_unseen = joint_log_likelihood(s, tables, X, prior)

@@ -131,7 +131,8 @@ def test_sklearn_clone_and_pipeline():
     assert c is not m and c.get_params() == {"alpha": 0.5, "log": False, "weights": None,
                                              "estimator": "laplace", "iterations": 1000,
                                              "tying": "level", "random_state": None, "width": "values",
-                                             "missing": "skip"}
+                                             "missing": "skip", "l2": 0.0, "max_iter": 1000,
+                                             "tol": 1e-4}
     pipe = Pipeline([("shift", FunctionTransformer(lambda a: a + 0)), ("nb", c)])
     pipe.set_params(nb__alpha=2.0)
     pipe.fit(X, y)

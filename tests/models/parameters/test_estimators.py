@@ -76,9 +76,21 @@ def test_the_estimators_page_lists_the_table():
     from helpers import documents_choices
     from bayesbench.models.parameters.estimators import ESTIMATORS
 
-    assert list(ESTIMATORS) == ["laplace", "m", "hdp"]
+    assert list(ESTIMATORS) == ["laplace", "m", "hdp", "cll"]
     assert [name for name, e in ESTIMATORS.items() if e.stochastic] == ["hdp"]
+    assert [name for name, e in ESTIMATORS.items() if e.needs_rows] == ["cll"]
     assert documents_choices("classifiers.md", ESTIMATORS)
+
+
+def test_a_learner_fitted_from_counts_alone_refuses_an_estimator_that_needs_rows():
+    from bayesbench.errors import ClassifierError
+    from bayesbench.models.parameters.estimators import COUNT_ESTIMATORS
+
+    assert list(COUNT_ESTIMATORS) == ["laplace", "m", "hdp"]
+    for name in ("skdb", "eskdb"):
+        with pytest.raises(ClassifierError, match="parameter 'estimator' must be one of "
+                                                  "'hdp', 'laplace', 'm', got 'cll'"):
+            make_classifier(name, estimator="cll")
 
 
 def test_a_new_estimator_is_one_entry_seen_by_the_config_the_run_and_the_docs(

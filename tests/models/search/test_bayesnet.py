@@ -16,7 +16,7 @@ from bayesbench.measures.codes import TableTooLarge, table_limit
 from bayesbench.models.core.sufficient import Statistics, StatisticsNotSufficient
 from bayesbench.models.search import bayesnet as bayesnet_module
 from bayesbench.models.search.bayesnet import BayesNet
-from bayesbench.models.search.local_scores import BAYES_PRIOR, family_scores
+from bayesbench.models.search.local_scores import BAYES_PRIOR, SCORES, Stacked, family_scores
 
 ROOT = Path(__file__).resolve().parents[3]
 REFERENCE = json.loads((ROOT / "tests" / "reference" / "weka_bayesnet.json").read_text())
@@ -98,6 +98,30 @@ def test_local_scores_are_their_formulas(score):
     n = int(sum(t.sum() for t in tables))
     expected = [_by_formula(t, score, n) for t in tables]
     np.testing.assert_allclose(family_scores(tables, score, n), expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize("score", SCORES)
+def test_families_scored_together_are_each_scored_alone_to_the_bit(score):
+    """Scored together, families are padded to the largest among them with terms of 0,
+    and a Stacked batch holds padded configurations among its own: no bit changes."""
+    rng = np.random.default_rng(4)
+    tables = [rng.integers(0, 40, (q, r)).astype(float) * (rng.random((q, r)) < 0.7)
+              for q, r in [(1, 2), (3, 4), (12, 3), (6, 5), (25, 5), (2, 2)]]
+    n = int(sum(t.sum() for t in tables))
+    alone = np.array([family_scores([t], score, n)[0] for t in tables])
+    assert family_scores(tables, score, n).tobytes() == alone.tobytes()
+    # Three families of one node (3 values) given the class (2 values) and a tail of 1, 4
+    # or 2 values, stacked with the tail's values padded to 4 (junk where padded).
+    sizes = [1, 4, 2]
+    own = [rng.integers(0, 30, (2 * s, 3)).astype(float) for s in sizes]
+    counts = rng.integers(0, 99, (3, 2, 4, 3)).astype(float)
+    valid = np.zeros((3, 2, 4), dtype=bool)
+    for i, s in enumerate(sizes):
+        counts[i, :, :s] = own[i].reshape(2, s, 3)
+        valid[i, :, :s] = True
+    stacked = Stacked(counts.reshape(3, 8, 3), np.repeat(valid.reshape(3, 8, 1), 3, axis=2))
+    alone = np.array([family_scores([t], score, n)[0] for t in own + tables[:1]])
+    assert family_scores([stacked, tables[0]], score, n).tobytes() == alone.tobytes()
 
 
 # ------------------------------------------------------------------ the network as a classifier

@@ -7,8 +7,18 @@ import bayesbench
 from bayesbench.errors import ClassifierError
 from bayesbench.models.search.inner_cv import stratified_fold_ids
 from bayesbench.models.search.selective import FFSS
+from bayesbench.models.search import wrapper
 from bayesbench.models.search.wrapper import ASB, BSEJ, FSS, required_gain
 from helpers import random_data, refit_scores
+
+
+@pytest.fixture
+def unremembered(monkeypatch):
+    """Every BSEJ search of the test runs: none is taken from the memo of the earlier ones
+    (a test that fits the same search twice to compare two code paths needs both to run)."""
+    memo = wrapper._SearchMemo()
+    memo.SIZE = 0
+    monkeypatch.setattr(wrapper, "_SEARCHES", memo)
 
 
 def test_required_gain_is_one_example_or_epsilon_of_them():
@@ -185,7 +195,7 @@ def test_same_seed_same_structure_and_parameters_validated():
         ASB(significance=0).fit(X, y)
 
 
-def test_bsej_without_cache_room_gives_the_same_search(monkeypatch):
+def test_bsej_without_cache_room_gives_the_same_search(monkeypatch, unremembered):
     X, y, cards, k = random_data(3, n=300, cards=(3, 2, 4, 3, 2, 3, 2))
     cached = BSEJ(random_state=3).fit(X, y, cardinalities=cards, n_classes=k).structure_
     monkeypatch.setattr("bayesbench.models.search.wrapper.MAX_CACHE_BYTES", 0)
@@ -194,7 +204,7 @@ def test_bsej_without_cache_room_gives_the_same_search(monkeypatch):
     assert len(cached.info["trace"]) > 2  # the cache was actually reused across steps
 
 
-def test_bsej_join_stacks_of_any_size_give_the_same_search(monkeypatch):
+def test_bsej_join_stacks_of_any_size_give_the_same_search(monkeypatch, unremembered):
     # Candidates scored one at a time, then in stacks: the same sums, so the same choices.
     X, y, cards, k = random_data(3, n=300, cards=(3, 2, 4, 3, 2, 3, 2))
     stacked = BSEJ(random_state=3).fit(X, y, cardinalities=cards, n_classes=k).structure_
@@ -205,7 +215,7 @@ def test_bsej_join_stacks_of_any_size_give_the_same_search(monkeypatch):
 
 
 @pytest.mark.parametrize("name", ["fss", "bsej", "asb", "tan_hc", "tan_hcsp", "kdb_hc", "fssj"])
-def test_same_random_state_gives_the_same_structure(name):
+def test_same_random_state_gives_the_same_structure(name, unremembered):
     rng = np.random.default_rng(11)
     X = rng.integers(-1, 3, (120, 6))
     y = (np.maximum(X[:, 0], 0) + np.maximum(X[:, 1], 0) + rng.integers(0, 2, 120)) % 3
@@ -274,3 +284,37 @@ def test_asb_random_root_draws_each_trees_root_and_keeps_the_forest():
     assert roots == {0, 1, 3, 4}
     with pytest.raises(ClassifierError, match="root"):
         ASB(root="middle").fit(X, y)
+
+
+@pytest.mark.parametrize("root", ["first", "random"])
+def test_asb_after_bsej_on_the_same_rows_searches_once_and_fits_as_alone(monkeypatch, root):
+    # ASB's search is BSEJ's: fitted after BSEJ on the same rows (a run's fold), it takes the
+    # remembered groups, trace and generator state, and equals an ASB whose search ran (the
+    # random roots are drawn from the generator after the search).
+    X, y, cards, k = random_data(2, n=300, cards=(3, 2, 4, 3, 2, 3, 2))
+    searches = []
+    search = wrapper.backward_elimination_joining
+    monkeypatch.setattr(wrapper, "backward_elimination_joining",
+                        lambda *a: searches.append(1) or search(*a))
+    monkeypatch.setattr(wrapper, "_SEARCHES", wrapper._SearchMemo())
+
+    def asb(seed=4):
+        model = ASB(random_state=seed, root=root, significance=0.2)
+        return model.fit(X, y, cardinalities=cards, n_classes=k)
+
+    bsej = BSEJ(random_state=4).fit(X, y, cardinalities=cards, n_classes=k)
+    after = asb()
+    assert len(searches) == 1
+    assert after.structure_.info["trace"] == bsej.structure_.info["trace"]
+    assert "tests" in after.structure_.info and "tests" not in bsej.structure_.info
+    monkeypatch.setattr(wrapper, "_SEARCHES", wrapper._SearchMemo())
+    alone = asb()
+    assert len(searches) == 2
+    assert alone.structure_.nodes == after.structure_.nodes and after.structure_.arcs()
+    assert alone.structure_.info == after.structure_.info
+    np.testing.assert_array_equal(alone.predict_proba(X), after.predict_proba(X))
+    # Other rows, another seed or another setting of the search: searched again.
+    asb(seed=5)
+    BSEJ(random_state=4, epsilon=0.01).fit(X, y, cardinalities=cards, n_classes=k)
+    BSEJ(random_state=4).fit(X[:-1], y[:-1], cardinalities=cards, n_classes=k)
+    assert len(searches) == 5

@@ -1,11 +1,15 @@
-"""Reading a config file: UTF-8 YAML, a key given twice refused, mistakes named by line.
+"""Reading a YAML file: UTF-8, a key given twice refused, mistakes named by line.
 
-Reading is bounded, so that no file makes the check of a config run out of memory or
-hang: only a regular file of at most :data:`MAX_CONFIG_BYTES` is read (``/dev/zero``
-or a FIFO would never end), and a document whose aliases expand to more than
-:data:`MAX_YAML_VALUES` values, or that nests more than :data:`MAX_YAML_DEPTH` levels,
-is refused before any Python object is built ("billion laughs": nine aliases of nine
-aliases of ... make a few hundred bytes stand for 10^9 values).
+Every YAML file bayesbench reads goes through :func:`read_yaml`: a config, a result
+directory's ``config.yaml`` (:func:`~bayesbench.evaluation.rundir.stored_config`) and a
+paper's published table (:mod:`~bayesbench.report.check.published`). Reading is bounded, so
+that no file makes a command run out of memory or hang: only a regular file of at most
+:data:`MAX_CONFIG_BYTES` is read (``/dev/zero`` or a FIFO would never end), and a document
+whose aliases expand to more than :data:`MAX_YAML_VALUES` values, or that nests more than
+:data:`MAX_YAML_DEPTH` levels, is refused before any Python object is built ("billion
+laughs": nine aliases of nine aliases of ... make a few hundred bytes stand for 10^9
+values). A mistake is one :class:`~bayesbench.errors.ConfigError` naming the file (and the
+line); a caller that reads another kind of file says so in its own error.
 """
 from __future__ import annotations
 
@@ -109,9 +113,10 @@ def read_text(path: Path, what: str = "config", limit: int = MAX_CONFIG_BYTES) -
                      f"{what} as UTF-8") from None
 
 
-def read_yaml(path: Path):
-    """The YAML document in ``path``; any reason it cannot be read is one :class:`ConfigError`."""
-    text = read_text(path)
+def read_yaml(path: Path, what: str = "config"):
+    """The YAML document in ``path`` (a ``what`` file, in messages); any reason it cannot be
+    read is one :class:`ConfigError`."""
+    text = read_text(path, what)
     loader = None
     try:
         loader = _StrictLoader(text)  # reads the text: a control character is refused here
