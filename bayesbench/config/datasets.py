@@ -52,15 +52,13 @@ def datasets(raw: dict, problems: Problems, base_dir, dirs, missing=None) -> lis
             problems.add(f"datasets[{i}]", f"data set name '{spec.name}' is used twice (also "
                                     f"{seen[spec.name]}); give one a different 'name'")
             continue
-        # The same file read the same way under two names that are not one data set's
-        # (a name and a path, two paths) would run twice, dealt other folds. An alias and
-        # its canonical name are one data set's names: folds are dealt by the canonical
-        # name, so both run with the same folds and scores (issue 24).
+        # The same file read the same way under two names (an alias and its canonical
+        # name, a name and a path) would run twice as two data sets, dealt other folds.
         reading = _reading(spec)
-        if reading in read and canonical(read[reading][1]) != canonical(spec.name):
+        if reading in read:
             at, other = read[reading]
             problems.add(f"datasets[{i}]", f"'{spec.name}' is the data set of {at} "
-                                           f"('{other}'), read "
+                                           f"('{other}'{_alias_words(spec.name, other)}), read "
                                            f"the same way; list it once")
             continue
         seen[spec.name] = f"datasets[{i}]"
@@ -75,6 +73,15 @@ def datasets(raw: dict, problems: Problems, base_dir, dirs, missing=None) -> lis
 def _reading(spec: DatasetSpec) -> tuple:
     """What a data set reads: its file and how (class, attributes, delimiter, chunks)."""
     return spec.path, spec.class_attribute, spec.attributes, spec.delimiter, spec.chunked
+
+
+def _alias_words(name: str, other: str) -> str:
+    """``, an alias of X`` where one of two names is the other's alias."""
+    if canonical(name) == other:
+        return f", of which '{name}' is an alias"
+    if canonical(other) == name:
+        return f", an alias of '{name}'"
+    return ""
 
 
 # The keys of a data set given as a mapping (docs/configuration.md documents each).
