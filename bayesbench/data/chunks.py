@@ -89,8 +89,8 @@ def chunk_format(files) -> str:
 
 
 def scan(path, class_attribute: str | None = None, *, name: str | None = None,
-         attributes=None, delimiter: str | None = None, cache: str | None = None,
-         run_on=None, **limits) -> ChunkedSource:
+         attributes=None, delimiter: str | None = None, run_on=None,
+         **options) -> ChunkedSource:
     """The first, cheap pass over a chunked data set (see the module docstring), made by
     its files' format (:meth:`.chunked_format.ChunkedFormat.scan`); with ``cache`` (a
     directory, made if need be, that the caller removes after), the rows' ids are kept there for the
@@ -99,13 +99,12 @@ def scan(path, class_attribute: str | None = None, *, name: str | None = None,
     :func:`bayesbench.evaluation.executors.map_jobs`; None: one after another in this
     process), and the findings merged in file order: the source, the cache's ids and
     the error reported (the first file's in order) are the same however the files are run.
-    ``limits`` are those of :class:`~.chunked_format.ScanRequest`: ``chunk_rows``,
-    ``max_values``, ``max_numeric`` and ``part_bytes``."""
+    ``options`` are the keywords of :class:`~.chunked_format.ScanRequest`: ``cache`` and
+    the limits ``chunk_rows``, ``max_values``, ``max_numeric`` and ``part_bytes``."""
     files = chunk_files(path)
-    request = ScanRequest(path, class_attribute, attributes, delimiter or ",", cache=cache,
-                          **limits)
-    if cache is not None:
-        os.makedirs(cache, exist_ok=True)
+    request = ScanRequest(path, class_attribute, attributes, delimiter or ",", **options)
+    if request.cache is not None:
+        os.makedirs(request.cache, exist_ok=True)
     return _reader(files).scan(files, name or Path(str(path).rstrip("/*")).stem, request,
                                run_on)
 
