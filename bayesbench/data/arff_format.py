@@ -41,6 +41,7 @@ from . import c_reader
 from .arff_header import Declared, Header, invalid, read_header
 from .arff_rows import decode_rows
 from .assemble import assemble
+from ..errors import DataError
 from .dataset import MISSING, Attribute, Dataset, code_dtype
 from .text import BLOCK_BYTES, read_blocks, read_bytes, split_lines
 from .tokens import Factorized, numbers
@@ -148,13 +149,29 @@ def block_columns(data: bytes, first_line: int, header: Header, path) -> list:
             return [_block_column(d, c) for d, c in zip(header.attributes, parsed)]
         except _BadValue:
             pass  # the row decoder names the line
-    lines = split_lines(data.decode("utf-8"))
-    parsed, row_lines = decode_rows(lines, header, path, first_line)
+    return _decoded(split_lines(data.decode("utf-8")), header, path, _block_column, first_line)
+
+
+def _decoded(lines: list[str], header: Header, path, convert, first_line: int | None = None
+             ) -> list:
+    """``convert(declared, column)`` of every attribute, the rows of ``lines`` decoded by
+    liac-arff (:func:`~.arff_rows.decode_rows`: the file's lines, or a block's from file
+    line ``first_line``); an error names the file's line of the first bad row."""
+    first = 1 if first_line is None else first_line
     try:
-        return [_block_column(d, c) for d, c in zip(header.attributes, parsed)]
+        parsed, row_lines = decode_rows(lines, header, path, first_line)
+    except DataError as error:
+        # liac-arff decodes every row before a value is converted: a value that is not a
+        # number in a row before the one it refuses is the first error in file order
+        rows_before = 0 if error.line is None else error.line - first
+        if rows_before > (header.data_index + 1 if first_line is None else 0):
+            _decoded(lines[:rows_before], header, path, convert, first_line)
+        raise
+    try:
+        return [convert(d, c) for d, c in zip(header.attributes, parsed)]
     except _BadValue as bad:
         line = int(row_lines[bad.row])
-        raise invalid(str(bad), lines[line - first_line], line, path) from None
+        raise invalid(str(bad), lines[line - first], line, path) from None
 
 
 def data_blocks(path, block_bytes: int | None = None, max_lines: int | None = None):
@@ -239,12 +256,7 @@ def read_arff(path, class_attribute: str | None = None, *, engine: str = "c") ->
         raw = read_bytes(path)
         lines = split_lines(raw.decode("utf-8"))
         header = read_header(lines, path)
-        parsed, row_lines = decode_rows(lines, header, path)
-        try:
-            converted = [_convert(d, c) for d, c in zip(header.attributes, parsed)]
-        except _BadValue as bad:
-            line = int(row_lines[bad.row])
-            raise invalid(str(bad), lines[line - 1], line, path) from None
+        converted = _decoded(lines, header, path, _convert)
     attributes = [a for a, _, _ in converted]
     columns = [c for _, c, _ in converted]
     notes = [n for _, _, n in converted if n]
