@@ -737,6 +737,16 @@ def test_worker_threads_of_a_serial_run_are_refused(tmp_path):
     assert override(cfg, jobs=2).options.worker_threads == 2
 
 
+def test_save_networks_without_a_network_learner_is_refused(tmp_path):
+    # AODE is an ensemble and gnb Gaussian: the run wrote no networks/ and said nothing.
+    raw = {"name": "t", "datasets": ["iris"], "save_networks": ["bif"]}
+    problem = _problems({**raw, "classifiers": ["aode", "gnb"]}, tmp_path)["save_networks"]
+    assert "no classifier of the config learns one Bayesian network" in problem
+    assert "aode, gnb" in problem
+    assert parse_config({**raw, "classifiers": ["aode", "tan"]},
+                        base_dir=tmp_path).options.save_networks == ("bif",)
+
+
 @pytest.mark.parametrize("args, flag, words", [
     (["--worker-threads", "2", "-j", "1"], "--worker-threads", "jobs 1 runs every task"),
     (["--repeats", "2", "-j", "2"], "--repeats", "loo is deterministic; repeats must be 1"),

@@ -17,12 +17,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
-from ..errors import ConfigError, PlanError
+from ..errors import ClassifierError, ConfigError, PlanError
 from ..evaluation import bias_variance_sets
 from ..evaluation.executors import scheduler_problem, unused_threads
 from ..evaluation.metrics import DEFAULT_METRICS, METRIC_NAMES, is_metric
 from ..evaluation.schemes import SCHEMES
 from ..models.core.export import NETWORK_FORMATS
+from ..models.registry import classifier_class
 from ..report.figures.plotting import FORMAT_NAMES, figure_format_problem
 from ..report.tables import format_names
 from ..spec import CVSpec, Experiment, FigureSpec, RunOptions
@@ -113,6 +114,7 @@ def parse_config(raw, *, base_dir=None, source=None, skip_missing: bool = False)
     chunked_problems(raw, with_arms(experiment, arms), origins, problems)
     _prediction_problems(with_arms(experiment, arms), problems)
     _scheme_problems(raw, with_arms(experiment, arms), origins, problems)
+    _network_problems(experiment, options, problems)
     problems.raise_any(source)
     return Config(with_arms(experiment, arms), options, None if source is None else str(source))
 
@@ -190,6 +192,22 @@ def _figures(raw: dict, problems: Problems) -> FigureSpec:
     elif threshold is not None:
         figures = replace(figures, consensus_threshold=threshold)
     return figures
+
+
+def _network_problems(experiment: Experiment, options: RunOptions, problems: Problems) -> None:
+    """``save_networks`` where no classifier of the config has a network to save (AODE,
+    Gaussian learners, scikit-learn's): the run wrote no ``networks/`` and said nothing."""
+    if not options.save_networks or not experiment.classifiers:
+        return
+    try:
+        classes = [classifier_class(spec.learner) for spec in experiment.classifiers]
+    except ClassifierError:
+        return  # a name that is no classifier is a problem of its own entry
+    if not any(callable(getattr(cls, "bayesian_network", None)) for cls in classes):
+        labels = ", ".join(spec.label for spec in experiment.classifiers)
+        problems.add("save_networks", f"no classifier of the config learns one Bayesian "
+                                      f"network to save ({labels}); leave it out, or add one "
+                                      f"that does (docs/classifiers.md, 'Learned networks out')")
 
 
 def _prediction_problems(experiment: Experiment, problems: Problems) -> None:

@@ -95,10 +95,13 @@ def read_text(path: Path, what: str = "config", limit: int = MAX_CONFIG_BYTES) -
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
         raise refuse(f"cannot read the {what}: {exc.strerror}") from None
+    # Asked before fdopen, which raises IsADirectoryError naming the descriptor ("3: Is a
+    # directory") for a directory's.
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise refuse(f"not a regular file (a device, FIFO or directory); expected a "
+                     f"YAML {what} file")
     with os.fdopen(fd, "rb") as fh:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise refuse(f"not a regular file (a device, FIFO or directory); expected a "
-                         f"YAML {what} file")
         try:
             data = fh.read(limit + 1)
         except OSError as exc:

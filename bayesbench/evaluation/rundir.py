@@ -362,10 +362,17 @@ def _open_session(env_path: Path, env, experiment: Experiment, options: RunOptio
     return env, session
 
 
+#: The extras whose libraries a run uses whenever they are installed: pyarrow writes the
+#: prediction files (whose SHA-256 each record keeps) and summary/scores.parquet, and reads
+#: Parquet data sets; matplotlib draws the figures.
+RUN_EXTRAS = ("parquet", "plots")
+
+
 def _versions(scheduler) -> dict:
     """Python's version, bayesbench's and that of each library it requires, as its own
-    metadata lists them (numba and threadpoolctl were left out of a list written here), and
-    Dask's when the run uses it."""
+    metadata lists them (numba and threadpoolctl were left out of a list written here);
+    those of :data:`RUN_EXTRAS` that are installed (pyarrow's was left out, though it wrote
+    the files the records' checksums name), and Dask's when the run uses it."""
     out = {"python": platform.python_version()}
     names = ["bayesbench", *_requirements()]
     if scheduler is not None:
@@ -375,17 +382,25 @@ def _versions(scheduler) -> dict:
             out[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
             out[name] = None
+    for name in _requirements(RUN_EXTRAS):
+        try:
+            out[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            pass  # not installed: the run did without it
     return out
 
 
-def _requirements() -> list[str]:
-    """The distributions bayesbench requires (not those of its extras), by name."""
+def _requirements(extras=()) -> list[str]:
+    """The distributions bayesbench requires, by name: those it always requires, or (given
+    ``extras``) those of these extras."""
     try:
         required = metadata.requires("bayesbench") or []
     except metadata.PackageNotFoundError:  # not installed: nothing to say which
         return []
+    wanted = {f'extra == "{e}"' for e in extras}
     return [re.match(r"[A-Za-z0-9._-]+", r)[0] for r in required
-            if "extra" not in r.partition(";")[2]]
+            if (r.partition(";")[2].strip() in wanted if extras
+                else "extra" not in r.partition(";")[2])]
 
 
 def _sha256(path) -> str:

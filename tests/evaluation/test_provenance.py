@@ -115,6 +115,18 @@ def test_the_environment_records_numba_and_every_library_bayesbench_requires(run
     assert None not in versions.values()
 
 
+def test_the_environment_records_the_optional_libraries_the_run_used(run_dir):
+    # pyarrow wrote the prediction files whose SHA-256 the records keep, and the summary's
+    # scores.parquet; matplotlib drew the figures: neither version was recorded.
+    import matplotlib
+    import pyarrow
+
+    versions = json.loads((run_dir / "environment.json").read_text())["sessions"][-1]["versions"]
+    assert versions["pyarrow"] == pyarrow.__version__
+    assert versions["matplotlib"] == matplotlib.__version__
+    assert "pgmpy" not in versions and "pytest" not in versions  # the tests' extras: unused
+
+
 def test_a_distribution_installed_after_the_first_look_is_recorded(tmp_path, monkeypatch):
     # The map of packages to distributions was made once per process: a plugin installed
     # after a first run was recorded as "distribution: null" by every later run in it.

@@ -255,6 +255,7 @@ def test_a_between_test_with_an_unknown_reading_names_its_key(tmp_path):
         f"{k}: &{k} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n".encode()
         for p, k in zip("abcdefg", "bcdefgh")), "aliases expand to more than 100,000 values"),
     (None, "config.yaml: not a regular file"),                          # a FIFO: check waited
+    ("dir", "config.yaml: not a regular file"),                  # was "3: Is a directory"
 ])
 @pytest.mark.timeout(60)
 def test_a_run_whose_config_cannot_be_read_is_one_line(tmp_path, content, message):
@@ -264,6 +265,8 @@ def test_a_run_whose_config_cannot_be_read_is_one_line(tmp_path, content, messag
     (run / "config.yaml").unlink()
     if content is None:
         os.mkfifo(run / "config.yaml")
+    elif content == "dir":
+        (run / "config.yaml").mkdir()
     else:
         (run / "config.yaml").write_bytes(content)
     # compare reads it for the order of the data sets and the baseline, which have defaults

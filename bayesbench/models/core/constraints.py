@@ -7,7 +7,8 @@ as a list of constraints; a value is valid when it satisfies any of them:
   booleans excepted for the number types (``True`` is not the integer 1 here);
 - ``None``: the value None;
 - ``"boolean"``: True or False (numpy's ``bool_`` too);
-- :class:`Interval`: a finite number of a type within bounds;
+- :class:`Interval`: a finite number of a type within bounds (an integer within 64 bits,
+  :data:`INT64`, whatever the bounds);
 - :class:`StrOptions`: one string among a few.
 
 ::
@@ -41,6 +42,11 @@ import numpy as np
 from ...errors import ClassifierError
 
 _CLOSED = ("left", "right", "both", "neither")
+
+#: The integers a parameter may hold: a run's records keep every parameter in a
+#: column of 64-bit integers (Parquet's), so ``random_state: 1e23`` passed the check
+#: and then broke the run's summary after every task had run.
+INT64 = (-2 ** 63, 2 ** 63 - 1)
 
 
 def _is_boolean(value) -> bool:
@@ -87,6 +93,8 @@ class Interval:
         if not _is_instance(value, self.kind):
             return False
         if not isinstance(value, Integral) and not math.isfinite(value):
+            return False
+        if isinstance(value, Integral) and not INT64[0] <= value <= INT64[1]:
             return False
         if self.left is not None:
             if value < self.left or (value == self.left and self.closed in ("right", "neither")):
@@ -176,7 +184,10 @@ def parameter_error(owner: str, name: str, requirement: str, value) -> Classifie
 def check_parameter(owner: str, name: str, value, constraints) -> None:
     """Raise :func:`parameter_error` unless ``value`` satisfies one of ``constraints``."""
     if not any(_satisfies(value, c) for c in constraints):
-        raise parameter_error(owner, name, describe(constraints), value)
+        requirement = describe(constraints)
+        if _is_instance(value, Integral) and not INT64[0] <= value <= INT64[1]:
+            requirement += f" within 64 bits ({INT64[0]}..{INT64[1]})"
+        raise parameter_error(owner, name, requirement, value)
 
 
 def validate_params(model) -> None:

@@ -21,8 +21,9 @@ NAMES = bayesbench.list_classifiers()
     (Interval(Real, 0, 1, closed="right"), [1, 0.5, 1e-300], [0, 0.0, 1.0000001, "0.5"]),
     (Interval(Real, 0, 1, closed="left"), [0, 0.999], [1, 1.0]),
     (Interval(Real, 0, None, closed="neither"), [1e-300, 5], [0, -0.0]),
-    (Interval(Integral, 2, None, closed="left"), [2, np.int32(9), 10 ** 30],
-     [1, 2.0, 2.5, True, np.bool_(True)]),
+    (Interval(Integral, 2, None, closed="left"), [2, np.int32(9), 2 ** 63 - 1],
+     [1, 2.0, 2.5, True, np.bool_(True), 2 ** 63, 10 ** 30]),
+    (Interval(Integral, None, 0, closed="right"), [-2 ** 63], [-2 ** 63 - 1]),
     (Interval(Integral, 0, 3, closed="both"), [0, 3], [-1, 4]),
     (StrOptions({"a", "b"}), ["a", "b"], ["c", "A", None, 1]),
 ])
@@ -139,3 +140,19 @@ def test_knaive_strong_must_be_a_boolean():
         bayesbench.make_classifier("knaive", strong="false").fit(X, y)
     assert bayesbench.make_classifier("knaive", strong=np.bool_(True)).fit(X, y) \
         .structure_info_["strong"] is True
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_an_integer_beyond_64_bits_is_refused_by_the_config_check(name, tmp_path):
+    """A run's records keep each parameter in a 64-bit column: ``random_state: 1e23`` of
+    ``bayesnet`` (or ``exact_limit: 1e21`` of ``kernel_nb``) passed the check, every task ran,
+    and then writing the summary raised pyarrow's OverflowError as a traceback."""
+    from bayesbench.config import ConfigError, parse_config
+    cls = classifier_class(name)
+    for param, constraints in cls._parameter_constraints.items():
+        if not any(isinstance(c, Interval) and c.kind is Integral for c in constraints):
+            continue
+        raw = {"name": "t", "datasets": ["iris"], "metrics": ["accuracy"],
+               "classifiers": [{"name": name, "params": {param: 2 ** 63}}]}
+        with pytest.raises(ConfigError, match=f"{param}.*within 64 bits.*got {2 ** 63}"):
+            parse_config(raw, base_dir=tmp_path)
