@@ -20,8 +20,8 @@ less. The size of the kept predictions is measured on the last run with them. Th
 in a process of its own that times bayesbench's functions from inside, splits the cost:
 seconds writing the prediction files (``evaluation.predictions.write``, checksum included),
 computing their figures' curves (``report.figures.pages.prediction_curves``, in a thread while the
-run's other figures are drawn) and drawing them (``report.figures.pages.draw_prediction_figures``),
-beside the run's total.
+run's tables are written) and drawing every figure of the run, the prediction figures among the
+others in the ``--jobs`` processes (``report.figures.pages.draw_figures``), beside the run's total.
 
     python benchmarks/bench_predictions.py
     python benchmarks/bench_predictions.py --rows 100000 --repeats 5 --jobs 1
@@ -98,7 +98,7 @@ def timed(module, name, key):
     setattr(module, name, wrapper)
 timed(predictions, "write", "write")
 timed(finalize, "prediction_curves", "curves")
-timed(finalize, "draw_prediction_figures", "figures")
+timed(finalize, "draw_figures", "figures")
 cfg = load_config(sys.argv[1])
 t0 = time.perf_counter()
 run_experiment(cfg.experiment, dataclasses.replace(cfg.options, output=sys.argv[2],
@@ -155,8 +155,8 @@ def main() -> None:
               f"{' '.join(f'{t:.1f}' for t in kept_t):<22} {plain:>10.2f} {kept:>11.2f} "
               f"{ratio:>6.3f} {cpu:>9.3f} {size / 1e6:>8.1f}  total {parts['total']:.1f} s: writing "
               f"{parts['write']:.2f} s ({parts['write'] / parts['total']:.1%}), curves "
-              f"{parts['curves']:.2f} s (in a thread, beside the other figures), drawing "
-              f"them {parts['figures']:.2f} s ({parts['figures'] / parts['total']:.1%})")
+              f"{parts['curves']:.2f} s (in a thread, beside the tables), drawing every "
+              f"figure {parts['figures']:.2f} s ({parts['figures'] / parts['total']:.1%})")
 
 
 if __name__ == "__main__":

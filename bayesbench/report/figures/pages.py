@@ -33,7 +33,7 @@ from .score_figures import plot_against_baseline, plot_fold_scores, slug, unique
 
 __all__ = ["FIGURES", "REPORT", "MAX_NETWORK_FIGURES", "Network", "Drawn", "FigureJob",
            "structure_of", "draw_figures", "draw_network", "PredictionCurves",
-           "prediction_curves", "draw_prediction_figures", "draw_learning_curves",
+           "prediction_curves", "draw_learning_curves",
            "comparison_sections", "write_report"]
 
 # A grid of 500 settings drew 500 networks: 93 s and 1.4 GB for figures nobody reads one by
@@ -89,10 +89,11 @@ def _draw_nth(nth: _Nth) -> list:
 
 
 def draw_figures(out_dir, result: Comparison | None, networks=(), arcs=(),
-                 figures: FigureSpec = FigureSpec(), jobs: int = 1) -> Drawn:
-    """Draw the figures of ``result``, the ``networks`` (:class:`Network`) and, from the
-    rows of ``arc_frequencies.csv`` (``arcs``), the consensus network of each of them into
-    ``out_dir/figures``, in the formats of ``figures`` and ``jobs`` processes; nothing
+                 figures: FigureSpec = FigureSpec(), jobs: int = 1, curves=()) -> Drawn:
+    """Draw the figures of ``result``, the ``networks`` (:class:`Network`), from the
+    rows of ``arc_frequencies.csv`` (``arcs``) the consensus network of each of them and
+    the figure of each :class:`PredictionCurves` of ``curves`` (:func:`prediction_curves`)
+    into ``out_dir/figures``, in the formats of ``figures`` and ``jobs`` processes; nothing
     without matplotlib."""
     drawn = Drawn([], [], [])
     if not plotting_available():
@@ -124,6 +125,9 @@ def draw_figures(out_dir, result: Comparison | None, networks=(), arcs=(),
                                  f"consensus network: {title}; each arc with the share of "
                                  f"the folds that learned it{left_out}", figures.formats,
                                  shares, threshold))
+    # The prediction figures with the others: drawn after them in one process, their PNG
+    # copies made the kept predictions cost 1.18 times a run without (bench_predictions.py).
+    todo += _prediction_figures(where, curves, drawn, figures.formats)
     _draw_all(todo, drawn, figures.formats, jobs)
     return drawn
 
@@ -180,7 +184,7 @@ def prediction_curves(run_dir, records, datasets, classifiers, held=None) -> lis
     ``run_dir`` kept for ``records``: ROC and precision-recall curves and a reliability
     diagram of the ``classifiers`` that have probabilities. ``held``: the predictions still
     in memory (:func:`~bayesbench.evaluation.predictions.gathered`). Numpy only: what
-    :func:`draw_prediction_figures` draws."""
+    :func:`draw_figures` draws."""
     kept = gathered(run_dir, records, lambda r: (r["dataset"], r["classifier"]), held)
     out = []
     for dataset, part in zip(datasets, unique_slugs(datasets)):
@@ -193,23 +197,21 @@ def prediction_curves(run_dir, records, datasets, classifiers, held=None) -> lis
     return out
 
 
-def draw_prediction_figures(run_dir, curves, drawn: Drawn,
-                            formats=FigureSpec.formats) -> None:
-    """Add to ``drawn`` the figure of each :class:`PredictionCurves` of ``curves``, in
-    ``run_dir/figures`` in ``formats``; nothing without matplotlib."""
-    if not plotting_available():
-        return
-    where = Path(run_dir) / FIGURES
+def _prediction_figures(where: Path, curves, drawn: Drawn, formats) -> list:
+    """The :class:`FigureJob` of each :class:`PredictionCurves` of ``curves`` (why one is
+    not drawn in ``drawn``)."""
+    todo = []
     for dataset, part, classes, panels in curves:
         if panels is None:
             drawn.skipped.append(f"ROC and calibration of {dataset}: no kept probabilities "
                                  f"with both a class and its rest")
             continue
-        _both(where / f"predictions-{part}",
-              lambda p: plot_predictions(panels, dataset, classes, p),
-              f"{dataset}: ROC and precision-recall curves of every test prediction, with "
-              f"their areas, and reliability diagram of the predicted class, with the "
-              f"expected calibration error", drawn, formats)
+        paths = tuple(_suffixed(where / f"predictions-{part}", f".{name}") for name in formats)
+        todo.append(FigureJob(plot_predictions, (panels, dataset, classes), {}, paths,
+                              f"{dataset}: ROC and precision-recall curves of every test "
+                              f"prediction, with their areas, and reliability diagram of the "
+                              f"predicted class, with the expected calibration error"))
+    return todo
 
 
 def draw_learning_curves(run_dir, rows, metrics, drawn: Drawn,
@@ -261,16 +263,6 @@ def _suffixed(stem: Path, suffix: str) -> Path:
     """``stem`` plus ``suffix``: ``with_suffix`` would replace what follows a dot of a name
     (network-weather.nominal-nb became network-weather.svg for every classifier)."""
     return stem.with_name(stem.name + suffix)
-
-
-def _both(stem: Path, draw, caption: str, drawn: Drawn, formats=FigureSpec.formats) -> None:
-    """Draw one figure once and write it in each of ``formats`` (``draw`` takes the list of
-    paths and returns the files written)."""
-    written = draw([_suffixed(stem, f".{name}") for name in formats])
-    written = written if isinstance(written, list) else [written]
-    files = sorted(written, key=lambda f: ([f".{n}" for n in formats].index(f.suffix), f.name))
-    drawn.files.extend(files)
-    drawn.figures.extend(Figure(f, caption) for f in files if f.suffix == f".{SHOWN}")
 
 
 def comparison_sections(result: Comparison | None, reason: str = "") -> list[Section]:

@@ -14,7 +14,7 @@ from ...spec import Experiment, FigureSpec
 from ..figures.decomposition_figure import draw_decomposition
 from ..figures.network import Network
 from ..figures.pages import (REPORT, comparison_sections, draw_figures, draw_learning_curves,
-                             draw_prediction_figures, prediction_curves, write_report)
+                             prediction_curves, write_report)
 from ..figures.plotting import plotting_available
 from ..html import Section, Table
 from . import bootstrap_estimates, decomposition
@@ -66,12 +66,10 @@ def finalize_run(run_dir, experiment: Experiment, records, formats, held=None,
         # Done before the figures' worker processes are forked, with no other thread running.
         curves = curves.result() if curves is not None else None
     drawn = draw_figures(run_dir, result, first_fold_networks(largest, experiment),
-                         arcs_of(largest, experiment), figures, jobs)
+                         arcs_of(largest, experiment), figures, jobs, curves or ())
     if has_curve(every):
         draw_learning_curves(run_dir, curve_of(every, experiment), experiment.metrics, drawn,
                              figures.formats)
-    if curves is not None:
-        draw_prediction_figures(run_dir, curves, drawn, figures.formats)
     raised = tuple(warned(largest))
     decomposed, sections = _bias_variance(run_dir, experiment, largest, formats, held,
                                           figures.formats)
