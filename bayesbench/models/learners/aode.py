@@ -238,6 +238,23 @@ class AODE(StatisticsLearner, StructureLearner, BaseClassifier):
 _ROWS = 256
 
 
+class WekaAODE(AODE):
+    """AODE's tables as Weka's HNB and WAODE estimate them, the base of
+    :class:`~.hnb.HNB` and :class:`~.waode.WAODE`: m-estimates with ``m = 1`` and no
+    frequency limit, no parameter."""
+
+    _parameter_constraints: dict = {}
+    # Every attribute present takes part (Weka's HNB and WAODE have no frequency limit).
+    min_frequency = 0
+
+    def __init__(self):
+        pass
+
+    def _pseudo_count(self, cells):
+        # Weka's m-estimate with m = 1: (N + 1 / cells) / (N' + 1).
+        return 1.0 / np.asarray(cells, dtype=np.float64)
+
+
 def _per_attribute(values, starts):
     """The last axis of ``values`` cut into each attribute's values (the layout of ``starts``):
     a list of views, one per attribute."""

@@ -12,13 +12,13 @@ import numpy as np
 
 from ...measures.information import value_offsets, weka_conditional_information_matrix
 from ..core.input_checks import check_discrete_predict_X
-from .aode import AODE
+from .aode import WekaAODE
 
 # Floats gathered at a time: one child's (attributes, rows, classes) terms, a few megabytes.
 _TERMS = 1 << 18
 
 
-class HNB(AODE):
+class HNB(WekaAODE):
     """Hidden naive Bayes: each attribute's parent is a hidden mixture of all the others.
 
     ::
@@ -50,17 +50,6 @@ class HNB(AODE):
     hidden_weights_ : ndarray of shape (n_features, n_features)
         ``W_ij``, symmetric, zero diagonal.
     """
-
-    _parameter_constraints: dict = {}
-    # Every attribute takes part in every hidden parent.
-    min_frequency = 0
-
-    def __init__(self):
-        pass
-
-    def _pseudo_count(self, cells):
-        # Weka's m-estimate with m = 1: (N + 1 / cells) / (N' + 1).
-        return 1.0 / np.asarray(cells, dtype=np.float64)
 
     def _set_tables(self, pairs, class_counts, cards, names):
         super()._set_tables(pairs, class_counts, cards, names)

@@ -10,10 +10,10 @@ from dataclasses import replace
 import numpy as np
 
 from ...measures.information import weka_class_information
-from .aode import AODE
+from .aode import WekaAODE
 
 
-class WAODE(AODE):
+class WAODE(WekaAODE):
     """Weightily averaged one-dependence estimators: AODE's SPODEs averaged with weights.
 
     Every attribute ``i`` present in the example is the super-parent of one SPODE, weighted
@@ -43,17 +43,6 @@ class WAODE(AODE):
     super_parent_weights_ : ndarray of shape (n_features,)
         ``W_i``, each attribute's information about the class in bits.
     """
-
-    _parameter_constraints: dict = {}
-    # Every attribute present is a super-parent (Weka's WAODE has no frequency limit).
-    min_frequency = 0
-
-    def __init__(self):
-        pass
-
-    def _pseudo_count(self, cells):
-        # Weka's m-estimate with m = 1: (N + 1 / cells) / (N' + 1).
-        return 1.0 / np.asarray(cells, dtype=np.float64)
 
     def _set_tables(self, pairs, class_counts, cards, names):
         super()._set_tables(pairs, class_counts, cards, names)
