@@ -256,6 +256,7 @@ def test_a_between_test_with_an_unknown_reading_names_its_key(tmp_path):
         for p, k in zip("abcdefg", "bcdefgh")), "aliases expand to more than 100,000 values"),
     (None, "config.yaml: not a regular file"),                          # a FIFO: check waited
     ("dir", "config.yaml: not a regular file"),                  # was "3: Is a directory"
+    (b"# a comment\n", "config.yaml: empty; the result directory's config"),  # was "missing"
 ])
 @pytest.mark.timeout(60)
 def test_a_run_whose_config_cannot_be_read_is_one_line(tmp_path, content, message):

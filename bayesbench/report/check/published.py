@@ -30,7 +30,9 @@ def published_path(run_dir) -> Path:
     where = runs[0] / CONFIG
     config = stored_config(runs[0])
     if config is None:
-        raise CheckError(f"{where}: missing; the result directory's config names the "
+        # read_yaml gives None for a file of no document (empty, or comments alone) too
+        state = "empty" if where.exists() else "missing"
+        raise CheckError(f"{where}: {state}; the result directory's config names the "
                          f"published table")
     named = config.get("published") if isinstance(config, dict) else None
     if not named:
