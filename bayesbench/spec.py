@@ -43,16 +43,22 @@ class DatasetSpec:
 @dataclass(frozen=True)
 class NoiseSpec:
     """Paper 003's noise: shuffle ``fraction`` of the attributes (``mode`` ``attributes``)
-    or of each attribute's values (``values``), on ``on`` (``train``, ``test`` or ``both``)."""
+    or of each attribute's values (``values``), on ``on`` (``train``, ``test`` or ``both``),
+    drawn anew in each fold (``when`` ``fold``) or once on the whole data set before it is
+    split (``once``, as paper 003 alters its data sets; ``on`` is then ``both``)."""
 
     fraction: float
     on: str = "train"
     mode: str = "attributes"
+    when: str = "fold"
 
     def identity(self) -> dict:
         out = {"fraction": self.fraction, "on": self.on}
-        if self.mode != "attributes":  # absent when the default, so older directories match
+        # each absent when the default, so older directories match
+        if self.mode != "attributes":
             out["mode"] = self.mode
+        if self.when != "fold":
+            out["when"] = self.when
         return out
 
 

@@ -888,8 +888,9 @@ def facts_lines(paper: Paper) -> list[str]:
     out.append("- Noise: the paper alters each data set once (*\"once on an altered version of "
                "the dataset where 10% of the features are shuffled between examples\"*) before "
                "its 10 folds; arms noisy and noisy_values draw the noise anew in every fold "
-               "(`on: both`). Noise drawn once on the whole data set is not offered by bayesbench "
-               "(docs/configuration.md), so that reading is not run.")
+               "(`on: both`). Noise drawn once on the whole data set is offered as `noise: "
+               "{when: once}` (docs/configuration.md); the config does not use it, so that "
+               "reading is not run here and these arms' records stay as they were.")
     return (["The paper's sentences about its data, against the files:", "", *out, ""]
             if out else [])
 

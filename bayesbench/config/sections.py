@@ -11,7 +11,7 @@ from ..data.encode import INPUT_KINDS
 from ..errors import ClassifierError
 from ..evaluation import bias_variance_sets
 from ..evaluation.metrics import METRIC_NAMES, PREDICTION_METRICS, is_metric
-from ..evaluation.prepare import NOISE_SIDES, SCOPES
+from ..evaluation.prepare import NOISE_SIDES, NOISE_WHEN, SCOPES
 from ..evaluation.schemes import DEFAULT_SCHEME, SCHEMES
 from ..preprocess.noise import NOISE_MODES
 from ..models.registry import (classifier_class, is_import_path, make_classifier, make_step,
@@ -31,7 +31,7 @@ CLASSIFIER_KEYS = ("name", "params", "label", "input", "tune", "steps")
 TUNE_KEYS = ("params", "folds", "metric")
 STEP_KEYS = ("name", "params")
 PREPROCESS_KEYS = ("impute", "discretize", "bins", "max_cuts", "scope", "noise")
-NOISE_KEYS = ("fraction", "on", "mode")
+NOISE_KEYS = ("fraction", "on", "mode", "when")
 
 
 class _SchemeKeys(Sequence):
@@ -89,9 +89,18 @@ def _noise(value, problems: Problems, at: str) -> NoiseSpec | None:
     if "fraction" not in noise and isinstance(value, dict):
         problems.add(f"{at}.fraction", "required")
     fraction = problems.typed(noise.get("fraction", 0.0), f"{at}.fraction", float, low=0.0, high=1.0)
-    on = problems.typed(noise.get("on", "train"), f"{at}.on", str, choices=NOISE_SIDES)
+    when = problems.typed(noise.get("when", "fold"), f"{at}.when", str, choices=NOISE_WHEN)
+    # noise drawn once alters the whole data set: both parts of every fold
+    on = problems.typed(noise.get("on", "both" if when == "once" else "train"), f"{at}.on",
+                        str, choices=NOISE_SIDES)
+    if when == "once" and on not in (None, "both"):
+        problems.add(f"{at}.on", f"'{on}' names one part of a fold, but noise drawn once "
+                                 f"alters the whole data set before it is split; give 'both' "
+                                 f"or leave it out")
+        on = None
     mode = problems.typed(noise.get("mode", "attributes"), f"{at}.mode", str, choices=tuple(NOISE_MODES))
-    return NoiseSpec(fraction, on, mode) if None not in (fraction, on, mode) else None
+    values = (fraction, on, mode, when)
+    return NoiseSpec(*values) if None not in values else None
 
 
 def cv(value, problems: Problems, at: str = "cv") -> CVSpec:

@@ -3,7 +3,8 @@
 Order of preparation, per fold: impute (fitted on the training fold), then
 discretize (fitted on the imputed training fold; discrete learners only), then
 noise (paper 003: shuffle the values of a random fraction of the attributes
-across examples of the training part, the test part or both). Continuous
+across examples of the training part, the test part or both); noise drawn
+``once`` alters the data set as it is read, before anything else. Continuous
 learners get the numeric attributes of the imputed data (nominal attributes are
 left out), with the same noise. With ``scope: global`` the imputer and
 discretizer are fitted on the whole data set before splitting.
@@ -38,10 +39,13 @@ from .executors import map_jobs
 # Where preprocessing is fitted, and which part of a fold noise goes to (config choices).
 SCOPES = ("fold", "global")
 NOISE_SIDES = ("train", "test", "both")
+# When noise is drawn: in each fold, or once on the whole data set before it is split.
+NOISE_WHEN = ("fold", "once")
 
 # Streams of randomness within one fold.
 IMPUTE_STREAM, NOISE_STREAM, CLASSIFIER_STREAM, GLOBAL_IMPUTE_STREAM, TUNE_STREAM = 1, 2, 3, 4, 5
 TRAIN_SIZE_STREAM = 6  # a learning curve's subsamples (train_sizes.py)
+NOISE_ONCE_STREAM = 7  # noise drawn once on the whole data set (noise.when: once)
 
 
 @dataclass(frozen=True)
@@ -143,6 +147,11 @@ def load_prepared(spec: DatasetSpec, preprocess: PreprocessSpec, seed: int) -> P
     if spec.attributes is not None:
         ds = ds.select(spec.attributes)
     ds.name = spec.name
+    noise = preprocess.noise
+    if noise is not None and noise.when == "once" and noise.fraction != 0:
+        # paper 003 alters each data set once, then cross-validates the altered copy
+        rng = fold_rng(seed, spec.name, 0, 0, NOISE_ONCE_STREAM)
+        ds = NOISE_MODES[noise.mode](ds, noise.fraction, rng)
     if preprocess.scope != "global":
         return PreparedData(ds, ds)
     rng = fold_rng(seed, spec.name, 0, 0, GLOBAL_IMPUTE_STREAM)
@@ -178,7 +187,8 @@ def noisy(part, side: str, job):
     """The ``side`` (``train`` or ``test``) part ``part`` of a fold with the fold job's noise,
     if it names that side."""
     noise = job.preprocess.noise
-    if noise is None or noise.fraction == 0 or noise.on not in (side, "both"):
+    if (noise is None or noise.fraction == 0 or noise.when != "fold"
+            or noise.on not in (side, "both")):
         return part
     # Both sides start from the same stream, so `both` shuffles the same attributes in
     # the training and the test part (each with its own permutations of its rows).

@@ -4,7 +4,7 @@ import pytest
 
 from bayesbench.data import load_dataset
 from bayesbench.evaluation.plan import plan
-from bayesbench.errors import PreprocessError
+from bayesbench.errors import ConfigError, PreprocessError
 from bayesbench.evaluation.prepare import DataCache, prepare_fold
 from bayesbench.spec import DatasetSpec, NoiseSpec, PreprocessSpec
 from helpers import small_config
@@ -37,6 +37,45 @@ def test_noise_shuffles_the_same_attributes_on_the_chosen_side(uci_dir, tmp_path
     names = [iris.attributes[j].name for j in sorted(changed[side])]
     assert discrete.notes[-1] == continuous.notes[-1]
     assert discrete.notes[-1].endswith(str(names))
+
+
+def test_noise_drawn_once_alters_the_data_set_before_it_is_split(uci_dir, tmp_path):
+    # Paper 003 alters each data set once, then runs its folds (issue 34, class 10).
+    cfg = small_config(uci_dir, tmp_path, datasets=["iris"], classifiers=["gnb"],
+                       cv={"folds": 3, "repeats": 2},
+                       preprocess={"noise": {"fraction": 0.5, "when": "once"}})
+    assert cfg.experiment.preprocess.noise == NoiseSpec(0.5, "both", "attributes", "once")
+    clean = load_dataset(uci_dir / "iris.arff").numeric_matrix()
+    altered = np.full_like(clean, np.nan)
+    jobs = plan(cfg.experiment).jobs
+    assert len(jobs) == 6
+    for job in jobs:
+        train, test = prepare_fold(job)["continuous"]()
+        for part, rows in ((train, job.train), (test, job.test)):
+            X = part.numeric_matrix()
+            seen = ~np.isnan(altered[rows])
+            # every fold of every repetition cuts the one altered copy
+            np.testing.assert_array_equal(X[seen], altered[rows][seen])
+            altered[rows] = X
+    assert not np.isnan(altered).any()
+    changed = [j for j in range(4) if not np.array_equal(altered[:, j], clean[:, j])]
+    assert len(changed) == 2  # round(0.5 x 4) attributes, each a permutation of its values
+    np.testing.assert_array_equal(np.sort(altered, axis=0), np.sort(clean, axis=0))
+
+
+@pytest.mark.parametrize("noise, problem", [
+    ({"fraction": 0.1, "when": "once", "on": "train"}, "preprocess.noise.on"),
+    ({"fraction": 0.1, "when": "twice"}, "preprocess.noise.when")])
+def test_noise_drawn_once_takes_both_parts_and_a_known_when(uci_dir, tmp_path, noise, problem):
+    with pytest.raises(ConfigError, match=problem.replace(".", r"\.")):
+        small_config(uci_dir, tmp_path, datasets=["iris"], classifiers=["gnb"],
+                     preprocess={"noise": noise})
+
+
+def test_noise_drawn_in_each_fold_keeps_its_identity():
+    # absent when the default, so that the result directories of before still match
+    assert NoiseSpec(0.1).identity() == {"fraction": 0.1, "on": "train"}
+    assert NoiseSpec(0.1, "both", when="once").identity()["when"] == "once"
 
 
 @pytest.mark.parametrize("preprocess, subtract", [
