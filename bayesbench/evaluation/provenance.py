@@ -11,6 +11,7 @@ records carries its own ``provenance`` (:func:`model_provenance`).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sys
@@ -93,8 +94,31 @@ def model_provenance(model) -> dict:
 
 def _provenance(cls, params: dict) -> dict:
     distribution, version = distribution_of(cls)
-    return {"class": f"{cls.__module__}.{cls.__qualname__}", "distribution": distribution,
-            "version": version, "params": _plain(params)}
+    out = {"class": f"{cls.__module__}.{cls.__qualname__}", "distribution": distribution,
+           "version": version, "params": _plain(params)}
+    if distribution is None:
+        # No version names the code of a module of no distribution (one beside the config):
+        # its file's checksum does, so that an edit between two sessions shows.
+        out["source_sha256"] = source_sha256(cls)
+    return out
+
+
+def source_sha256(cls) -> str | None:
+    """The SHA-256 of the file of the module that defines ``cls`` (None when it has none:
+    a class made in ``__main__`` of an interactive session, or in a zip archive)."""
+    path = getattr(sys.modules.get(cls.__module__), "__file__", None)
+    if not path or not os.path.isfile(path):
+        return None
+    stat = os.stat(path)
+    return _file_sha256(os.path.realpath(path), stat.st_size, stat.st_mtime_ns)
+
+
+@lru_cache(maxsize=64)
+def _file_sha256(path: str, size: int, mtime_ns: int) -> str:
+    """One file's SHA-256, read again only when its size or time changes (each task of a
+    run records the class's)."""
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 def _plain(params: dict) -> dict:

@@ -1,7 +1,9 @@
 """A run records, per classifier, the distribution and version providing its class and every
 parameter its model had (scikit-learn's own get_params()), and load_results has them as columns."""
+import hashlib
 import json
 import sys
+from pathlib import Path
 
 import pytest
 import yaml
@@ -9,6 +11,7 @@ from click.testing import CliRunner
 
 import bayesbench
 from bayesbench.cli import main
+from helpers import Majority
 
 
 @pytest.fixture(scope="module")
@@ -39,8 +42,13 @@ def test_the_session_records_each_classifiers_distribution_and_every_parameter(r
     assert lr["params"] == expected and len(expected) > 10
     assert session["classifiers"]["nb"]["distribution"] == "bayesbench"
     assert session["classifiers"]["nb"]["version"] == bayesbench.__version__
-    # A class of no installed distribution (a module on the path) says so.
+    # A class of no installed distribution (a module on the path) says so, and its module
+    # file's checksum names its code (issue 34, class 9: an edit left no trace).
     assert session["classifiers"]["majority"]["distribution"] is None
+    helpers_file = Path(sys.modules[Majority.__module__].__file__)
+    assert session["classifiers"]["majority"]["source_sha256"] == \
+        hashlib.sha256(helpers_file.read_bytes()).hexdigest()
+    assert "source_sha256" not in lr and "source_sha256" not in session["classifiers"]["nb"]
     # The command line (here the test runner's: click's runner leaves sys.argv alone).
     assert session["command"] and all(isinstance(a, str) for a in session["command"])
 
@@ -82,6 +90,7 @@ def test_each_record_of_a_scikit_learn_classifier_carries_its_version_and_every_
     # (their version is the run's, in environment.json).
     majority = [r for r in records if r["classifier"] == "majority"]
     assert majority and all(r["provenance"]["distribution"] is None for r in majority)
+    assert len({r["provenance"]["source_sha256"] for r in majority}) == 1
     assert all("provenance" not in r for r in records if r["classifier"] == "nb")
 
 
@@ -146,3 +155,20 @@ def test_a_distribution_installed_after_the_first_look_is_recorded(tmp_path, mon
     (info / "top_level.txt").write_text("late_plugin\n")
     assert distribution_of(cls) == ("late-plugin", "1.2")
     monkeypatch.delitem(sys.modules, "late_plugin")
+
+
+def test_an_edit_of_a_module_of_no_distribution_changes_its_checksum(tmp_path, monkeypatch):
+    import importlib
+
+    from bayesbench.evaluation.provenance import source_sha256
+
+    module = tmp_path / "beside_config.py"
+    module.write_text("class Model:\n    pass\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    first = importlib.import_module("beside_config").Model
+    before = source_sha256(first)
+    assert before == hashlib.sha256(module.read_bytes()).hexdigest()
+    module.write_text("class Model:\n    shift = 1\n")
+    after = source_sha256(first)
+    assert after == hashlib.sha256(module.read_bytes()).hexdigest() != before
+    sys.modules.pop("beside_config")
