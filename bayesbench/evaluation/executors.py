@@ -223,7 +223,7 @@ def _processes(fn, jobs_list, jobs, threads) -> Iterator[tuple[int, object]]:
             if len(pending) >= 2 * jobs:
                 break
         while pending:
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
+            done = _wait_some(pending)
             for fut in done:
                 i = pending.pop(fut)
                 yield i, fut.result()
@@ -237,6 +237,44 @@ def _processes(fn, jobs_list, jobs, threads) -> Iterator[tuple[int, object]]:
     finally:
         pool.shutdown(wait=True, cancel_futures=True)
         _INHERITED.clear()
+
+
+# Ctrl-C and SIGTERM are held while the pool's futures are waited for, at most this long at a
+# time (see _wait_some).
+_WAIT_SECONDS = 0.2
+
+
+def _wait_some(pending) -> set:
+    """The futures of ``pending`` done so far (at least one unless interrupted); a Ctrl-C
+    or SIGTERM that comes meanwhile is raised after the wait, not inside it.
+
+    ``concurrent.futures.wait`` takes every future's lock before it waits; a
+    KeyboardInterrupt raised between two of those takes leaves the first ones held, and
+    the pool's shutdown, which cancels the futures, then waits for them forever (a Ctrl-C
+    of a ``--jobs 2`` run hung so, rarely, in tests/test_cli.py). The signals' handlers
+    are swapped for ones that only note the signal, for one short wait at a time, and the
+    noted one's own handler is run after it.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return wait(pending, return_when=FIRST_COMPLETED)[0]  # signals reach the main one
+    noted = []
+    handlers = {sig: signal.signal(sig, lambda number, frame: noted.append((number, frame)))
+                for sig in (signal.SIGINT, signal.SIGTERM)
+                if signal.getsignal(sig) is not None}  # None: not Python's to restore
+    try:
+        done = set()
+        while not done and not noted:
+            done = wait(pending, timeout=_WAIT_SECONDS, return_when=FIRST_COMPLETED)[0]
+    finally:
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    for number, frame in noted[:1]:
+        handler = handlers[number]
+        if callable(handler):
+            handler(number, frame)  # Ctrl-C's default handler raises KeyboardInterrupt
+        elif handler == signal.SIG_DFL:
+            signal.raise_signal(number)
+    return done
 
 
 # Workers are forked on Linux (as Python <= 3.13 does by default) so that the process

@@ -281,3 +281,37 @@ def test_the_environment_records_each_workers_threads(uci_dir, tmp_path):
         session = json.loads((out / "environment.json").read_text())["sessions"][-1]
         assert session["worker_threads"] == expected
         assert yaml.safe_load((out / "config.yaml").read_text())["worker_threads"] == 1
+
+
+@pytest.mark.timeout(60)
+def test_a_ctrl_c_while_the_futures_are_waited_for_leaves_none_of_their_locks_held(monkeypatch):
+    # concurrent.futures.wait takes every future's lock, one after another, before it waits: a
+    # KeyboardInterrupt between two takes left the first held, and the pool's shutdown, which
+    # cancels the futures, waited for it forever (a Ctrl-C of a --jobs 2 run hung so, rarely).
+    import os
+    import signal
+
+    from bayesbench.evaluation import executors
+
+    real_wait, held = executors.wait, []
+
+    def wait_interrupted_between_two_takes(fs, timeout=None, return_when=None):
+        futures = list(fs)
+        for i, future in enumerate(futures):
+            future._condition.acquire()
+            held.append(future)
+            if i == 0 and len(futures) > 1:
+                os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C, here
+                time.sleep(0.05)  # where its handler runs, between two takes
+        for future in futures:
+            future._condition.release()
+        held.clear()
+        return real_wait(fs, timeout=timeout, return_when=return_when)
+
+    monkeypatch.setattr(executors, "wait", wait_interrupted_between_two_takes)
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        for _ in map_jobs(time.sleep, [2.0] * 4, jobs=2):
+            pass
+    assert held == []  # every lock taken was given back
+    assert time.monotonic() - started < 2.0  # the running jobs were not waited for
