@@ -26,7 +26,6 @@ over the set). It exits 1 when a difference exceeds ``--tolerance``.
 from __future__ import annotations
 
 import argparse
-import itertools
 import sys
 import tempfile
 import time
@@ -37,6 +36,10 @@ import numpy as np
 from bayesbench.data import load_dataset, locate_dataset
 from bayesbench.models.learners.anb import AugmentedNaiveBayes
 from bayesbench.models.registry import classifier_class, list_classifiers, make_classifier
+
+# The peers' exact inference, shared with tests/models/core/test_export.py.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from peer_inference import pgmpy_bif, pyagrum_posteriors  # noqa: E402
 
 LEARNERS = [n for n in list_classifiers() if issubclass(classifier_class(n), AugmentedNaiveBayes)]
 DATASETS = ["car", "nursery", "kr-vs-kp", "house-votes-84"]
@@ -49,67 +52,6 @@ def made(learner):
     if "random_state" in model.get_params():
         model.set_params(random_state=0)
     return model
-
-
-def evidence(model, row):
-    """Per exported variable (after the class, in node order): its state index when all its
-    attributes are observed, the 0/1 vector of its states consistent with those observed
-    when some are, nothing when none is."""
-    cards = model.cardinalities_
-    out = {}
-    for v, node in enumerate(model.structure_.nodes):
-        values = [row[a] for a in node.attributes]
-        if all(x < 0 for x in values):
-            continue
-        states = itertools.product(*(range(cards[a]) for a in node.attributes))
-        ok = [all(x < 0 or x == s for x, s in zip(values, combo)) for combo in states]
-        out[1 + v] = ok.index(True) if all(x >= 0 for x in values) else np.asarray(ok, float)
-    return out
-
-
-def pyagrum_posteriors(path, model, X):
-    import pyagrum as gum
-
-    bn = gum.loadBN(str(path))
-    names = [bn.variable(i).name() for i in bn.nodes()]  # in the file's order
-    inference = gum.LazyPropagation(bn)
-    out = []
-    for row in X:
-        inference.setEvidence({names[v]: (e if isinstance(e, int) else e.tolist())
-                               for v, e in evidence(model, row).items()})
-        inference.makeInference()
-        out.append(inference.posterior(names[0]).toarray())
-    return np.asarray(out)
-
-
-def pgmpy_posteriors(path, model, X):
-    from pgmpy.inference import VariableElimination
-    from pgmpy.readwrite import BIFReader
-
-    reader = BIFReader(str(path))
-    network = reader.get_model()
-    names, states = reader.variable_names, reader.variable_states
-    inference = VariableElimination(network)
-    out = []
-    for row in X:
-        hard, soft = {}, {}
-        for v, e in evidence(model, row).items():
-            if isinstance(e, int):
-                hard[names[v]] = states[names[v]][e]
-            else:
-                soft[names[v]] = e
-        q = inference.query([names[0], *soft], evidence=hard, show_progress=False)
-        table = q.values
-        for name, likelihood in soft.items():  # sum the joint over each node's consistent states
-            axis = q.variables.index(name)
-            shape = [1] * table.ndim
-            shape[axis] = likelihood.size
-            table = table * likelihood.reshape(shape)
-        keep = q.variables.index(names[0])
-        p = table.sum(axis=tuple(i for i in range(table.ndim) if i != keep))
-        order = [q.state_names[names[0]].index(s) for s in states[names[0]]]
-        out.append(p[order] / p.sum())
-    return np.asarray(out)
 
 
 def masked(X, share, seed):
@@ -140,13 +82,13 @@ def check(learner, name, args, where):
     line = {}
     if complete is not None:
         expected = model.predict_proba(complete)
-        line["pgmpy complete"] = np.abs(pgmpy_posteriors(bif, model, complete) - expected).max()
+        line["pgmpy complete"] = np.abs(pgmpy_bif(bif, model, complete) - expected).max()
         line["pyAgrum complete"] = np.abs(pyagrum_posteriors(xml, model, complete) - expected).max()
     model.set_params(missing="exact")
     t0 = time.process_time()
     expected = model.predict_proba(missing)
     ours = time.process_time() - t0
-    line["pgmpy missing"] = np.abs(pgmpy_posteriors(bif, model, missing) - expected).max()
+    line["pgmpy missing"] = np.abs(pgmpy_bif(bif, model, missing) - expected).max()
     t0 = time.process_time()
     line["pyAgrum missing"] = np.abs(pyagrum_posteriors(xml, model, missing) - expected).max()
     theirs = time.process_time() - t0

@@ -5,7 +5,6 @@ learner's own predict_proba: on 1,000 complete test rows of three UCI data sets,
 values masked). ``benchmarks/check_network_inference.py`` prints the same comparisons for
 every learner, data set and library, with the missing rows in full."""
 import doctest
-import itertools
 import re
 import shutil
 import subprocess
@@ -27,8 +26,8 @@ from bayesbench.models.registry import classifier_class, list_classifiers, make_
 
 # pgmpy and pyAgrum are in the test extra: a reference missing is a failure, not a skip.
 import pyagrum as gum  # noqa: E402
-from pgmpy.inference import VariableElimination  # noqa: E402
-from pgmpy.readwrite import BIFReader, XMLBIFReader  # noqa: E402
+from pgmpy.readwrite import XMLBIFReader  # noqa: E402
+from peer_inference import GrammarsOnce, pgmpy_bif, pgmpy_posteriors, pyagrum_posteriors  # noqa: E402
 
 # Every built-in learner whose model is one network (nb, tan, kdb, the selective and the
 # wrapper learners): the augmented naive Bayes family, read from the registry.
@@ -102,109 +101,6 @@ def _masked(X, seed=35):
     return X
 
 
-class _BIFReader(BIFReader):
-    """pgmpy's BIF reader, its two pyparsing grammars built once for the module instead of
-    for every file: they depend on nothing read (``get_variable_grammar``,
-    ``get_probability_grammar``), and building them (character sets of every Unicode letter)
-    was most of a read. Should pgmpy rename the methods, every file builds them again:
-    slower, the same networks."""
-
-    _grammars: dict = {}
-
-    def get_variable_grammar(self):
-        if "variable" not in self._grammars:
-            self._grammars["variable"] = super().get_variable_grammar()
-        return self._grammars["variable"]
-
-    def get_probability_grammar(self):
-        if "probability" not in self._grammars:
-            self._grammars["probability"] = super().get_probability_grammar()
-        return self._grammars["probability"]
-
-
-class _PrunedOnce(VariableElimination):
-    """pgmpy's variable elimination, its pruning of the network done once per set of query
-    and evidence variables instead of once per query: pruning reads their names, never their
-    values (``Inference._prune_bayesian_model``), so every row of a test has the same pruned
-    network, and it was 70 % of a query's time. Should pgmpy rename the method, this
-    override goes unused and every query prunes again: slower, the same numbers."""
-
-    def __init__(self, model):
-        super().__init__(model)
-        self._pruned = {}
-
-    def _prune_bayesian_model(self, variables, evidence):
-        key = (tuple(variables), frozenset(evidence))
-        if key not in self._pruned:
-            network, kept = super()._prune_bayesian_model(variables, evidence)
-            self._pruned[key] = network, tuple(kept)
-        network, kept = self._pruned[key]
-        return network, {name: evidence[name] for name in kept}
-
-
-def _evidence(model, row) -> dict:
-    """Per variable of the exported network (by position: the class is 0, then the nodes in
-    order), its state's position when all its attributes are observed, or the 0/1 vector of
-    its states consistent with those observed (a joined node partly missing); none when
-    none is."""
-    cards = model.cardinalities_
-    out = {}
-    for v, node in enumerate(model.structure_.nodes):
-        values = [int(row[a]) for a in node.attributes]
-        if all(x < 0 for x in values):
-            continue
-        ok = [all(x < 0 or x == s for x, s in zip(values, combo))
-              for combo in itertools.product(*(range(cards[a]) for a in node.attributes))]
-        out[1 + v] = ok.index(True) if min(values) >= 0 else np.asarray(ok, dtype=float)
-    return out
-
-
-def _pgmpy_posteriors(network, names, states, model, X) -> np.ndarray:
-    """P(class | observed attributes) by pgmpy's variable elimination, the variables found by
-    position (``names`` in the file's order, ``states`` each one's in its order). A joined
-    node partly observed is queried with the class and summed over its consistent states."""
-    inference = _PrunedOnce(network)
-    out = []
-    for row in X:
-        hard, soft = {}, {}
-        for v, e in _evidence(model, row).items():
-            if isinstance(e, int):
-                hard[names[v]] = states[names[v]][e]
-            else:
-                soft[names[v]] = e
-        q = inference.query([names[0], *soft], evidence=hard, show_progress=False)
-        table = q.values
-        for name, likelihood in soft.items():
-            shape = [1] * table.ndim
-            shape[q.variables.index(name)] = likelihood.size
-            table = table * likelihood.reshape(shape)
-        keep = q.variables.index(names[0])
-        p = table.sum(axis=tuple(i for i in range(table.ndim) if i != keep))
-        out.append(p[[q.state_names[names[0]].index(s) for s in states[names[0]]]] / p.sum())
-    return np.asarray(out)
-
-
-def _pgmpy_bif(path, model, X) -> np.ndarray:
-    reader = _BIFReader(str(path))
-    network = reader.get_model()
-    assert network.check_model()
-    return _pgmpy_posteriors(network, reader.variable_names, reader.variable_states, model, X)
-
-
-def _pyagrum(path, model, X) -> np.ndarray:
-    """P(class | observed attributes) by pyAgrum's exact inference (lazy propagation)."""
-    bn = gum.loadBN(str(path))
-    names = [bn.variable(i).name() for i in bn.nodes()]  # in the file's order
-    inference = gum.LazyPropagation(bn)
-    out = []
-    for row in X:
-        inference.setEvidence({names[v]: e if isinstance(e, int) else e.tolist()
-                               for v, e in _evidence(model, row).items()})
-        inference.makeInference()
-        out.append(inference.posterior(names[0]).toarray())
-    return np.asarray(out)
-
-
 @pytest.mark.parametrize("learner", NETWORK_LEARNERS)
 def test_exact_inference_in_the_exported_network_is_predict_proba(learner, split, tmp_path):
     # pgmpy reads the BIF file, pyAgrum the XMLBIF one: its BIF reader keeps probabilities in
@@ -212,16 +108,16 @@ def test_exact_inference_in_the_exported_network_is_predict_proba(learner, split
     model = _fitted(learner, split)
     rows = split[3]
     expected = model.predict_proba(rows)
-    np.testing.assert_allclose(_pgmpy_bif(model.to_bif(tmp_path / "m.bif"), model, rows),
+    np.testing.assert_allclose(pgmpy_bif(model.to_bif(tmp_path / "m.bif"), model, rows),
                                expected, rtol=0, atol=1e-9)
     few = rows[:PYAGRUM_ROWS[split[0].name]]
-    np.testing.assert_allclose(_pyagrum(model.to_xmlbif(tmp_path / "m.bifxml"), model, few),
+    np.testing.assert_allclose(pyagrum_posteriors(model.to_xmlbif(tmp_path / "m.bifxml"), model, few),
                                expected[:len(few)], rtol=0, atol=1e-9)
     if learner == "bayesnet":  # it fills a missing value with the training mode, as Weka's
         return                 # BayesNet does: no marginal of the network to compare with
     # Rows with missing values: with missing="exact" predict_proba is the network's marginal.
     masked = _masked(few)
-    np.testing.assert_allclose(_pyagrum(tmp_path / "m.bifxml", model, masked),
+    np.testing.assert_allclose(pyagrum_posteriors(tmp_path / "m.bifxml", model, masked),
                                _exact(model).predict_proba(masked), rtol=0, atol=1e-9)
 
 
@@ -242,9 +138,9 @@ def test_pgmpy_and_pyagrum_on_the_missing_values_of_house_votes(learner, params,
     model = _fitted(learner, votes, **params)
     rows = votes[3]
     exact = _exact(model).predict_proba(rows)
-    np.testing.assert_allclose(_pgmpy_bif(model.to_bif(tmp_path / "m.bif"), model, rows),
+    np.testing.assert_allclose(pgmpy_bif(model.to_bif(tmp_path / "m.bif"), model, rows),
                                exact, rtol=0, atol=1e-9)
-    np.testing.assert_allclose(_pyagrum(model.to_xmlbif(tmp_path / "m.bifxml"), model, rows),
+    np.testing.assert_allclose(pyagrum_posteriors(model.to_xmlbif(tmp_path / "m.bifxml"), model, rows),
                                exact, rtol=0, atol=1e-9)
     skip = model.predict_proba(rows)
     if learner == "nb":  # every node a leaf: both rules are the same marginal, to the bit
@@ -319,13 +215,13 @@ def test_a_model_fitted_on_a_data_frame_keeps_its_names_and_to_bif_returns_the_t
     text = model.to_bif()
     assert text == model.to_bif(tmp_path / "m.bif").read_text()
     assert model.to_xmlbif() == model.to_xmlbif(tmp_path / "m.bifxml").read_text("utf-8")
-    network = _BIFReader(string=text).get_model()
+    network = GrammarsOnce(string=text).get_model()
     assert sorted(network.nodes()) == sorted([*X.columns, "acceptability"])
     assert network.get_cpds("doors").state_names["doors"] == ["2", "3", "4", "5more"]
     assert network.get_cpds("acceptability").state_names["acceptability"] == list(
         model.classes_)
     np.testing.assert_allclose(
-        _pgmpy_posteriors(network, ["acceptability", *X.columns], {
+        pgmpy_posteriors(network, ["acceptability", *X.columns], {
             n: network.get_cpds(n).state_names[n] for n in network.nodes()},
             model, X.apply(lambda c: c.cat.codes).to_numpy()[:50]),
         model.predict_proba(X.iloc[:50]), rtol=0, atol=1e-9)
@@ -371,20 +267,20 @@ def _read_back(model, X, where):
     xml = distinct([xml_name(v.name) for v in variables])
     model.to_bif(where / "m.bif")
     model.to_xmlbif(where / "m.bifxml")
-    reader = _BIFReader(str(where / "m.bif"))
+    reader = GrammarsOnce(str(where / "m.bif"))
     assert reader.variable_names == bif
     reader = XMLBIFReader(str(where / "m.bifxml"))
     assert reader.get_variables() == xml
     network = reader.get_model()
     states = {n: network.get_cpds(n).state_names[n] for n in network.nodes()}
-    np.testing.assert_allclose(_pgmpy_posteriors(network, xml, states, model, codes), expected,
+    np.testing.assert_allclose(pgmpy_posteriors(network, xml, states, model, codes), expected,
                                rtol=0, atol=1e-9)
-    np.testing.assert_allclose(_pgmpy_bif(where / "m.bif", model, codes), expected,
+    np.testing.assert_allclose(pgmpy_bif(where / "m.bif", model, codes), expected,
                                rtol=0, atol=1e-9)
     for suffix, atol in ((".bif", 1e-6), (".bifxml", 1e-9)):
         bn = gum.loadBN(str(where / f"m{suffix}"))
         assert [bn.variable(i).name() for i in bn.nodes()] == (bif if suffix == ".bif" else xml)
-        np.testing.assert_allclose(_pyagrum(where / f"m{suffix}", model, codes), expected,
+        np.testing.assert_allclose(pyagrum_posteriors(where / f"m{suffix}", model, codes), expected,
                                    rtol=0, atol=atol)
     network = model.to_pgmpy()
     assert network.check_model() and sorted(network.nodes()) == sorted(v.name for v in variables)
