@@ -54,6 +54,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_discrete import WEKA_JAR, compile_fold_timer, make_data, run_fold_timer, write_arff
+# The one-hot problem scikit-learn is given, shared with tests/models/parameters/test_cll.py.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from logistic_reference import family_onehot  # noqa: E402
 
 WEKA_LEARNERS = {"hnb": "weka.classifiers.bayes.HNB", "waode": "weka.classifiers.bayes.WAODE"}
 CLL_LEARNERS = {"nb": {}, "tan": {}, "kdb": {"k": 2}}
@@ -157,26 +160,6 @@ def weka_table(args):
 
 
 # ------------------------------------------------------------------ estimator: cll
-def family_onehot(structure, X, cards):
-    """The one-hot coding of every node's family, CSR: a row sets no column of a node whose
-    value or parent it misses (the model leaves that node out)."""
-    import scipy.sparse as sp
-
-    n = X.shape[0]
-    rows, cols, width = [], [], 0
-    for node in structure.nodes:
-        family = list(node.parents) + list(node.attributes)
-        code, present = np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool)
-        for a in family:
-            code = code * int(cards[a]) + np.maximum(X[:, a], 0)
-            present &= X[:, a] >= 0
-        rows.append(np.flatnonzero(present))
-        cols.append(width + code[present])
-        width += int(np.prod([cards[a] for a in family]))
-    r, c = np.concatenate(rows), np.concatenate(cols)
-    return sp.csr_matrix((np.ones(r.size), (r, c)), shape=(n, width))
-
-
 def cll_of(proba, y) -> float:
     return float(np.sum(np.log(proba[np.arange(y.size), y])))
 

@@ -3,7 +3,6 @@
 written out with dense matrices, and against the generative parameters it starts from."""
 import numpy as np
 import pytest
-import scipy.sparse as sp
 from sklearn.linear_model import LogisticRegression
 
 from bayesbench import make_classifier
@@ -12,28 +11,10 @@ from bayesbench.errors import ClassifierError
 from bayesbench.models.core.sufficient import Statistics, fits_from_statistics
 from bayesbench.models.parameters.cll import ConditionalLikelihood
 from helpers import random_codes
+from logistic_reference import family_onehot
 
 LEARNERS = {"nb": {}, "tan": {}, "kdb": {"k": 2}}
 TIGHT = {"tol": 1e-8, "max_iter": 5000}
-
-
-def family_onehot(structure, X, cards):
-    """The one-hot coding of every node's family: one column per (parent configuration,
-    value) of each node, 1 where the row holds it; no column set where the row misses the
-    node's value or a parent's (as the model leaves the node out)."""
-    n = X.shape[0]
-    rows, cols, width = [], [], 0
-    for node in structure.nodes:
-        family = list(node.parents) + list(node.attributes)
-        code, present = np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool)
-        for a in family:
-            code = code * cards[a] + np.maximum(X[:, a], 0)
-            present &= X[:, a] >= 0
-        rows.append(np.flatnonzero(present))
-        cols.append(width + code[present])
-        width += int(np.prod([cards[a] for a in family]))
-    r, c = np.concatenate(rows), np.concatenate(cols)
-    return sp.csr_matrix((np.ones(r.size), (r, c)), shape=(n, width))
 
 
 def noisy_data(seed, n, cards, k=3, missing=0.0):
