@@ -21,29 +21,16 @@ its hash map's order: a difference far below the float rounding that decides. Co
 """
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import math
 
 import numpy as np
 
-from .ld_mdlp import _f32
+from .ld_mdlp import _f32, c_float_function
 
 _F32 = np.float32
 
 
-def _c_logf():
-    """The C library's ``logf`` (None where it cannot be loaded: then rounded ``log``)."""
-    try:
-        libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
-        function = libm.logf
-    except (OSError, AttributeError):
-        return None
-    function.restype, function.argtypes = ctypes.c_float, [ctypes.c_float]
-    return function
-
-
-_LOGF = _c_logf()
+_LOGF = c_float_function("logf")  # None where it cannot be loaded: then rounded log
 
 
 def _logf(p: float) -> float:

@@ -45,21 +45,22 @@ _LN2 = math.log(2.0)
 _FLOAT = struct.Struct("f")
 
 
-def _c_log2f():
-    """The C library's ``log2f``, which the library's ``std::log2(float)`` calls: glibc's is
-    not correctly rounded for about 0.6 % of its inputs, and those last bits break ties
-    between equal entropies. None where no C library can be loaded (then the correctly
-    rounded value is used)."""
+def c_float_function(name: str):
+    """The C library's single-precision function ``name`` (``log2f``, ``logf``), taking and
+    returning a ``float``; None where no C library can be loaded (then the correctly rounded
+    value is used)."""
     try:
         libm = ctypes.CDLL(ctypes.util.find_library("m") or "libm.so.6")
-        function = libm.log2f
+        function = getattr(libm, name)
     except (OSError, AttributeError):
         return None
     function.restype, function.argtypes = ctypes.c_float, [ctypes.c_float]
     return function
 
 
-_LOG2F = _c_log2f()
+# The library's std::log2(float) calls log2f: glibc's is not correctly rounded for about
+# 0.6 % of its inputs, and those last bits break ties between equal entropies.
+_LOG2F = c_float_function("log2f")
 _LOG2F_SEEN: dict[float, float] = {}
 
 
