@@ -37,11 +37,11 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import DataError
 from . import c_reader
 from .arff_header import Declared, Header, invalid, read_header
 from .arff_rows import decode_rows
 from .assemble import assemble
-from ..errors import DataError
 from .dataset import MISSING, Attribute, Dataset, code_dtype
 from .text import BLOCK_BYTES, read_blocks, read_bytes, split_lines
 from .tokens import Factorized, numbers
